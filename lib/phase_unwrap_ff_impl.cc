@@ -7,51 +7,130 @@
 
 #include "phase_unwrap_ff_impl.h"
 #include <gnuradio/io_signature.h>
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
 
 namespace gr {
 namespace cudadsp {
 
-#pragma message("set the following appropriately and remove this warning")
-using input_type = float;
-#pragma message("set the following appropriately and remove this warning")
-using output_type = float;
-phase_unwrap_ff::sptr
-phase_unwrap_ff::make(int vlen, double period, const std::string& device)
+namespace {
+
+core::phase_unwrap_config make_config(int vlen, double period, const std::string& device, int batch_samples)
 {
-    return gnuradio::make_block_sptr<phase_unwrap_ff_impl>(vlen, period, device);
+    if (vlen < 1)
+        throw std::invalid_argument("vlen: must be >= 1 (1 for a stream, else the vector "
+                                    "length), got " +
+                                    std::to_string(vlen));
+    if (batch_samples < vlen)
+        throw std::invalid_argument("batch_samples: must be >= vlen (" +
+                                    std::to_string(vlen) + "), got " +
+                                    std::to_string(batch_samples));
+    core::phase_unwrap_config config;
+    config.vlen = static_cast<std::size_t>(vlen);
+    config.period = period;
+    config.device = device;
+    config.chunk_samples = static_cast<std::size_t>(batch_samples);
+    return config;
 }
 
+} // namespace
 
-/*
- * The private constructor
- */
+phase_unwrap_ff::sptr
+phase_unwrap_ff::make(int vlen, double period, const std::string& device, int batch_samples)
+{
+    return gnuradio::make_block_sptr<phase_unwrap_ff_impl>(vlen, period, device, batch_samples);
+}
+
 phase_unwrap_ff_impl::phase_unwrap_ff_impl(int vlen,
                                            double period,
-                                           const std::string& device)
+                                           const std::string& device,
+                                           int batch_samples)
     : gr::sync_block("phase_unwrap_ff",
-                     gr::io_signature::make(
-                         1 /* min inputs */, 1 /* max inputs */, sizeof(input_type)),
-                     gr::io_signature::make(
-                         1 /* min outputs */, 1 /*max outputs */, sizeof(output_type)))
+                     gr::io_signature::make(1, 1, sizeof(float) * std::max(vlen, 1)),
+                     gr::io_signature::make(1, 1, sizeof(float) * std::max(vlen, 1))),
+      d_vlen(vlen),
+      d_engine(core::phase_unwrapper::make(make_config(vlen, period, device, batch_samples))),
+      d_period(period),
+      d_reset_tag_key(pmt::intern("unwrap_reset"))
 {
+    const core::device_selection& selected = d_engine->device();
+    d_logger->info("backend {}{}", selected.to_string(),
+                   selected.chosen_automatically ? " (chosen by device=\"auto\")" : "");
+
+    // Items handed to one work() call: up to a batch, so the GPU gets large launches
+    // and the block holds at most one batch of samples (its added latency).
+    const int batch_items = std::max(1, batch_samples / vlen);
+    set_max_noutput_items(batch_items);
+    if (selected.backend == core::backend_kind::cuda)
+        set_min_output_buffer(2 * batch_items);
+
+    message_port_register_in(pmt::intern("reset"));
+    set_msg_handler(pmt::intern("reset"),
+                    [this](const pmt::pmt_t& msg) { handle_reset_message(msg); });
 }
 
-/*
- * Our virtual destructor.
- */
-phase_unwrap_ff_impl::~phase_unwrap_ff_impl() {}
+void phase_unwrap_ff_impl::set_period(double period)
+{
+    if (!std::isfinite(period) || !(period > 0.0))
+        throw std::invalid_argument("period: must be finite and > 0, got " +
+                                    std::to_string(period));
+    std::lock_guard<std::mutex> lock(d_settings_mutex);
+    d_period = period;
+    d_period_changed = true;
+}
+
+double phase_unwrap_ff_impl::period() const
+{
+    std::lock_guard<std::mutex> lock(d_settings_mutex);
+    return d_period;
+}
+
+void phase_unwrap_ff_impl::reset() { d_reset_requested = true; }
+
+void phase_unwrap_ff_impl::handle_reset_message(const pmt::pmt_t&) { reset(); }
+
+std::string phase_unwrap_ff_impl::backend() const { return d_engine->device().to_string(); }
+
+void phase_unwrap_ff_impl::apply_pending_changes()
+{
+    {
+        std::lock_guard<std::mutex> lock(d_settings_mutex);
+        if (d_period_changed) {
+            d_engine->set_period(d_period); // also restarts the unwrapping
+            d_period_changed = false;
+        }
+    }
+    if (d_reset_requested.exchange(false))
+        d_engine->reset();
+}
 
 int phase_unwrap_ff_impl::work(int noutput_items,
                                gr_vector_const_void_star& input_items,
                                gr_vector_void_star& output_items)
 {
-    auto in = static_cast<const input_type*>(input_items[0]);
-    auto out = static_cast<output_type*>(output_items[0]);
+    const auto* in = static_cast<const float*>(input_items[0]);
+    auto* out = static_cast<float*>(output_items[0]);
+    apply_pending_changes();
 
-#pragma message("Implement the signal processing in your block and remove this warning")
-    // Do <+signal processing+>
-
-    // Tell runtime system how many output items we produced.
+    // A reset tag splits the call: samples before it finish the old run, the tagged
+    // sample starts a new one. Vectors always start afresh, so tags only matter in
+    // stream mode.
+    std::size_t done = 0;
+    if (d_vlen == 1) {
+        std::vector<gr::tag_t> tags;
+        const uint64_t start = nitems_read(0);
+        get_tags_in_range(tags, 0, start, start + noutput_items, d_reset_tag_key);
+        std::sort(tags.begin(), tags.end(), gr::tag_t::offset_compare);
+        for (const gr::tag_t& tag : tags) {
+            const std::size_t at = static_cast<std::size_t>(tag.offset - start);
+            d_engine->unwrap(in + done, out + done, at - done);
+            d_engine->reset();
+            done = at;
+        }
+    }
+    const std::size_t total = static_cast<std::size_t>(noutput_items) * d_vlen;
+    d_engine->unwrap(in + done, out + done, total - done);
     return noutput_items;
 }
 

@@ -8,24 +8,41 @@
 #ifndef INCLUDED_CUDADSP_PHASE_UNWRAP_FF_IMPL_H
 #define INCLUDED_CUDADSP_PHASE_UNWRAP_FF_IMPL_H
 
+#include <gnuradio/cudadsp/core/phase_unwrap.h>
 #include <gnuradio/cudadsp/phase_unwrap_ff.h>
+#include <atomic>
+#include <memory>
+#include <mutex>
 
 namespace gr {
 namespace cudadsp {
 
 class phase_unwrap_ff_impl : public phase_unwrap_ff
 {
-private:
-    // Nothing to declare in this block.
-
 public:
-    phase_unwrap_ff_impl(int vlen, double period, const std::string& device);
-    ~phase_unwrap_ff_impl();
+    phase_unwrap_ff_impl(int vlen, double period, const std::string& device, int batch_samples);
 
-    // Where all the action really happens
+    void set_period(double period) override;
+    double period() const override;
+    void reset() override;
+    std::string backend() const override;
+
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,
-             gr_vector_void_star& output_items);
+             gr_vector_void_star& output_items) override;
+
+private:
+    void handle_reset_message(const pmt::pmt_t& msg);
+    //! Applies a pending reset or period change (they come from other threads).
+    void apply_pending_changes();
+
+    const int d_vlen;
+    std::unique_ptr<core::phase_unwrapper> d_engine;
+    mutable std::mutex d_settings_mutex;
+    double d_period;
+    bool d_period_changed = false;
+    std::atomic<bool> d_reset_requested{ false };
+    const pmt::pmt_t d_reset_tag_key;
 };
 
 } // namespace cudadsp

@@ -1,7 +1,5 @@
 /*
- * Copyright 2020 Free Software Foundation, Inc.
- *
- * This file is part of GNU Radio
+ * Copyright 2026 gr-cudadsp authors.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  *

@@ -1,27 +1,55 @@
 /*
- * Copyright 2026 Free Software Foundation, Inc.
- *
- * This file is part of GNU Radio
+ * Copyright 2026 gr-cudadsp authors.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
- *
  */
 #include "pydoc_macros.h"
 #define D(...) DOC(gr, cudadsp, __VA_ARGS__)
 /*
-  This file contains placeholders for docstrings for the Python bindings.
-  Do not edit! These were automatically extracted during the binding process
-  and will be overwritten during the build process
+  Docstrings for the Python bindings of phase_unwrap_ff (written by hand; used as the
+  docstring header when Doxygen is not run).
  */
 
 
+static const char* __doc_gr_cudadsp_phase_unwrap_ff = R"doc(Unwrap a wrapped phase: remove jumps of a multiple of the period.
 
- static const char *__doc_gr_cudadsp_phase_unwrap_ff = R"doc()doc";
+Output = input + period * K, where the integer K changes whenever two consecutive
+finite samples differ by more than period/2 (numpy.unwrap semantics; jumps of exactly
+period/2 are kept). K is an exact 64-bit integer, so no error accumulates.
+
+vlen == 1: one continuous stream, state carried across work() calls.
+vlen > 1: every vector is unwrapped on its own.
+NaN or Inf in gives NaN out at that sample only.
+Reset: any message on the "reset" port (applied at the next work() call), or a stream
+tag "unwrap_reset" (applied exactly at the tagged sample).)doc";
 
 
- static const char *__doc_gr_cudadsp_phase_unwrap_ff_phase_unwrap_ff = R"doc()doc";
+static const char* __doc_gr_cudadsp_phase_unwrap_ff_phase_unwrap_ff = R"doc()doc";
 
 
- static const char *__doc_gr_cudadsp_phase_unwrap_ff_make = R"doc()doc";
+static const char* __doc_gr_cudadsp_phase_unwrap_ff_make = R"doc(Make a phase unwrapper.
 
-  
+Args:
+    vlen: 1 for a stream, or the length of the vectors unwrapped one by one (>= 1).
+    period: period of the phase: 2*pi radians, 360 degrees, 1 cycle (> 0, finite).
+    device: "auto", "cpu", "cuda" or "cuda:N".
+    batch_samples: most samples handed to the engine at once: the GPU batch and the
+        latency the block adds (>= vlen).
+
+Raises:
+    ValueError: a parameter is out of range (the message names it).
+    RuntimeError: CUDA was asked for but no such device exists.)doc";
+
+
+static const char* __doc_gr_cudadsp_phase_unwrap_ff_set_period = R"doc(Period for the samples that follow; restarts the unwrapping (like a reset).
+
+Raises ValueError unless period is finite and > 0.)doc";
+
+
+static const char* __doc_gr_cudadsp_phase_unwrap_ff_period = R"doc(The current period.)doc";
+
+
+static const char* __doc_gr_cudadsp_phase_unwrap_ff_reset = R"doc(Restart the unwrapping (K = 0) at the next sample processed.)doc";
+
+
+static const char* __doc_gr_cudadsp_phase_unwrap_ff_backend = R"doc(The backend in use: "cpu" or "cuda:N".)doc";

@@ -1,0 +1,49 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "phase_unwrap_cpu.h"
+#include "phase_unwrap_cuda.h"
+#include <cmath>
+#include <stdexcept>
+
+namespace gr {
+namespace cudadsp {
+namespace core {
+
+void phase_unwrap_config::validate() const
+{
+    if (vlen < 1)
+        throw std::invalid_argument("vlen: must be >= 1 (1 for a stream, else the vector "
+                                    "length), got " +
+                                    std::to_string(vlen));
+    if (!std::isfinite(period) || !(period > 0.0))
+        throw std::invalid_argument("period: must be finite and > 0, got " +
+                                    std::to_string(period));
+    if (chunk_samples < 1)
+        throw std::invalid_argument("chunk_samples: must be >= 1");
+}
+
+phase_unwrapper::phase_unwrapper(const phase_unwrap_config& config,
+                                 const device_selection& device)
+    : d_config(config), d_device(device)
+{
+}
+
+phase_unwrapper::~phase_unwrapper() = default;
+
+std::unique_ptr<phase_unwrapper> phase_unwrapper::make(const phase_unwrap_config& config)
+{
+    config.validate();
+    const device_selection device = select_device(config.device, "device");
+    if (device.backend == backend_kind::cuda)
+        return std::make_unique<phase_unwrapper_cuda>(config, device);
+    return std::make_unique<phase_unwrapper_cpu>(config, device);
+}
+
+} // namespace core
+} // namespace cudadsp
+} // namespace gr

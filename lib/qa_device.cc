@@ -1,0 +1,145 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Device runtime: device strings, errors, and (on a GPU) the RAII handles.
+
+#include "cuda_resources.h"
+#include "qa_support.h"
+#include <gnuradio/cudadsp/core/device.h>
+#include <cppunit/extensions/HelperMacros.h>
+#include <vector>
+
+namespace gr {
+namespace cudadsp {
+namespace core {
+
+namespace {
+// The message of the exception \p f throws, or "" if it throws none of type E.
+template <typename E, typename F>
+std::string message_of(F f)
+{
+    try {
+        f();
+    } catch (const E& e) {
+        return e.what();
+    }
+    return "";
+}
+} // namespace
+
+class qa_device : public CppUnit::TestFixture
+{
+    CPPUNIT_TEST_SUITE(qa_device);
+    CPPUNIT_TEST(cpu_and_auto);
+    CPPUNIT_TEST(malformed_strings_name_the_parameter);
+    CPPUNIT_TEST(missing_cuda_device_is_a_runtime_error);
+    CPPUNIT_TEST(device_listing_matches_count);
+    CPPUNIT_TEST(cuda_errors_become_exceptions);
+    CPPUNIT_TEST(pinned_detection);
+    CPPUNIT_TEST_SUITE_END();
+
+public:
+    void cpu_and_auto()
+    {
+        const device_selection cpu = select_device("cpu");
+        CPPUNIT_ASSERT(cpu.backend == backend_kind::cpu);
+        CPPUNIT_ASSERT_EQUAL(std::string("cpu"), cpu.to_string());
+        const device_selection automatic = select_device("auto");
+        CPPUNIT_ASSERT(automatic.chosen_automatically);
+        if (cuda_device_count() > 0)
+            CPPUNIT_ASSERT_EQUAL(std::string("cuda:0"), automatic.to_string());
+        else
+            CPPUNIT_ASSERT_EQUAL(std::string("cpu"), automatic.to_string());
+    }
+
+    void malformed_strings_name_the_parameter()
+    {
+        for (const char* bad : { "", "gpu", "CUDA", "cuda:", "cuda:x", "cuda:-1", "cuda:0x1",
+                                 "cuda0", " cpu", "cuda:99999" }) {
+            const std::string msg = message_of<std::invalid_argument>(
+                [&] { select_device(bad, "device"); });
+            CPPUNIT_ASSERT_MESSAGE(std::string("no invalid_argument for \"") + bad + "\"",
+                                   msg.rfind("device: ", 0) == 0);
+        }
+    }
+
+    void missing_cuda_device_is_a_runtime_error()
+    {
+        const int count = cuda_device_count();
+        const std::string missing = "cuda:" + std::to_string(count);
+        const std::string msg =
+            message_of<std::runtime_error>([&] { select_device(missing, "device"); });
+        CPPUNIT_ASSERT(msg.find("device: ") == 0);
+        CPPUNIT_ASSERT(msg.find(missing) != std::string::npos);
+        if (count == 0)
+            CPPUNIT_ASSERT(!message_of<std::runtime_error>([] { select_device("cuda"); }).empty());
+        else
+            CPPUNIT_ASSERT(select_device("cuda").cuda_ordinal == 0);
+    }
+
+    void device_listing_matches_count()
+    {
+        const auto devices = list_cuda_devices();
+        CPPUNIT_ASSERT_EQUAL(static_cast<std::size_t>(cuda_device_count()), devices.size());
+        for (const auto& d : devices) {
+            CPPUNIT_ASSERT(!d.name.empty());
+            CPPUNIT_ASSERT(d.compute_major >= 7);
+            CPPUNIT_ASSERT(d.multiprocessors > 0);
+            CPPUNIT_ASSERT(d.global_memory_bytes > 0);
+        }
+        CPPUNIT_ASSERT(!cuda_runtime_version().empty());
+        if (devices.empty())
+            CPPUNIT_ASSERT(!cuda_unavailable_reason().empty());
+    }
+
+    void cuda_errors_become_exceptions()
+    {
+        // A failing call is reported as cuda_error naming the call, device or not.
+        const std::string msg = message_of<cuda_error>(
+            [] { CUDADSP_CUDA(cudaSetDevice(-5)); });
+        CPPUNIT_ASSERT_MESSAGE(msg, msg.find("cudaSetDevice(-5) failed at") == 0);
+        CPPUNIT_ASSERT_MESSAGE(msg, msg.find("cudaError") != std::string::npos);
+        if (!qa::cuda_available_or_skip("qa_device::cuda_errors_become_exceptions(oom)"))
+            return;
+        // Asking for far more memory than any GPU has: an exception, not an abort.
+        const std::string oom = message_of<cuda_error>(
+            [] { device_buffer<char> huge(std::size_t(1) << 50); });
+        CPPUNIT_ASSERT_MESSAGE(oom, oom.find("cudaMalloc") == 0);
+        // The error was consumed: the next call succeeds.
+        device_buffer<float> ok(16);
+        CPPUNIT_ASSERT(ok.get() != nullptr);
+    }
+
+    void pinned_detection()
+    {
+        if (!qa::cuda_available_or_skip("qa_device::pinned_detection"))
+            return;
+        pinned_buffer<float> pinned(1024);
+        std::vector<float> pageable(1024, 1.0f);
+        CPPUNIT_ASSERT(is_pinned_host_pointer(pinned.get()));
+        CPPUNIT_ASSERT(is_pinned_host_pointer(pinned.get() + 100));
+        CPPUNIT_ASSERT(!is_pinned_host_pointer(pageable.data()));
+        cuda_stream stream;
+        cuda_event start(true), stop(true);
+        device_buffer<float> device(1024);
+        start.record(stream.get());
+        CUDADSP_CUDA(cudaMemcpyAsync(device.get(), pageable.data(), device.bytes(),
+                                     cudaMemcpyHostToDevice, stream.get()));
+        CUDADSP_CUDA(cudaMemcpyAsync(pinned.get(), device.get(), device.bytes(),
+                                     cudaMemcpyDeviceToHost, stream.get()));
+        stop.record(stream.get());
+        stop.synchronize();
+        CPPUNIT_ASSERT(stop.elapsed_ms_since(start) >= 0.0f);
+        CPPUNIT_ASSERT_EQUAL(1.0f, pinned.get()[1023]);
+    }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(qa_device);
+
+} // namespace core
+} // namespace cudadsp
+} // namespace gr

@@ -1,0 +1,203 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// phase_unwrap_ff inside GNU Radio flowgraphs, from C++: the block tier that runs on the
+// GPU host (whose Python cannot import GNU Radio). Each case runs on the CPU backend and,
+// where a device exists, on CUDA, against a float64 reference written here.
+
+#include "qa_support.h"
+#include <gnuradio/blocks/head.h>
+#include <gnuradio/blocks/vector_sink.h>
+#include <gnuradio/blocks/vector_source.h>
+#include <gnuradio/cudadsp/phase_unwrap_ff.h>
+#include <gnuradio/top_block.h>
+#include <cppunit/extensions/HelperMacros.h>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+
+namespace gr {
+namespace cudadsp {
+
+namespace {
+
+const double two_pi = 6.283185307179586476925286766559;
+
+/*! numpy.unwrap in float64 over the finite samples (numpy's formula, the correction
+ *  rounded to a whole number of periods); restarts at each offset in \p resets. */
+std::vector<float> reference_unwrap(const std::vector<float>& x,
+                                    double P,
+                                    const std::vector<std::size_t>& resets = {})
+{
+    std::vector<float> y(x.size());
+    bool have_previous = false;
+    double previous = 0.0;
+    long long K = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        if (std::find(resets.begin(), resets.end(), i) != resets.end()) {
+            have_previous = false;
+            K = 0;
+        }
+        const double v = x[i];
+        if (!std::isfinite(v)) {
+            y[i] = std::numeric_limits<float>::quiet_NaN();
+            continue;
+        }
+        if (have_previous) {
+            const double dd = v - previous;
+            double ddmod = std::fmod(dd + P / 2, P);
+            if (ddmod < 0)
+                ddmod += P;
+            ddmod -= P / 2;
+            if (ddmod == -P / 2 && dd > 0)
+                ddmod = P / 2;
+            K += std::llround((std::fabs(dd) < P / 2 ? 0.0 : ddmod - dd) / P);
+        }
+        previous = v;
+        have_previous = true;
+        y[i] = static_cast<float>(v + P * static_cast<double>(K));
+    }
+    return y;
+}
+
+std::vector<float> wrapped_walk(std::size_t n, double step_std, unsigned seed)
+{
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> step(0.0, step_std);
+    std::vector<float> x(n);
+    double phase = 0.3;
+    for (auto& v : x) {
+        phase += step(rng);
+        v = static_cast<float>(std::remainder(phase, two_pi));
+    }
+    return x;
+}
+
+std::vector<std::string> devices_to_test(const std::string& test)
+{
+    std::vector<std::string> devices{ "cpu" };
+    if (qa::cuda_available_or_skip(test + "(cuda)"))
+        devices.push_back("cuda");
+    return devices;
+}
+
+void assert_close(const std::vector<float>& expected,
+                  const std::vector<float>& actual,
+                  const std::string& what)
+{
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(what + ": item count", expected.size(), actual.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        if (std::isnan(expected[i]) && std::isnan(actual[i]))
+            continue;
+        if (std::memcmp(&expected[i], &actual[i], sizeof(float)) != 0)
+            CPPUNIT_FAIL(what + ": sample " + std::to_string(i) + " expected " +
+                         std::to_string(expected[i]) + " got " + std::to_string(actual[i]));
+    }
+}
+
+} // namespace
+
+class qa_phase_unwrap_ff_flowgraph : public CppUnit::TestFixture
+{
+    CPPUNIT_TEST_SUITE(qa_phase_unwrap_ff_flowgraph);
+    CPPUNIT_TEST(stream_over_many_work_calls);
+    CPPUNIT_TEST(reset_tags_and_passthrough);
+    CPPUNIT_TEST(vector_mode);
+    CPPUNIT_TEST(bad_parameters);
+    CPPUNIT_TEST_SUITE_END();
+
+public:
+    void stream_over_many_work_calls()
+    {
+        for (const std::string& device : devices_to_test("stream_over_many_work_calls")) {
+            for (int batch : { 1000, 4097, 1 << 20 }) {
+                auto x = wrapped_walk(1500007, 1.3, 11 + batch);
+                x[777] = std::numeric_limits<float>::quiet_NaN();
+                auto tb = gr::make_top_block("unwrap");
+                auto src = gr::blocks::vector_source_f::make(x);
+                auto unwrap = phase_unwrap_ff::make(1, two_pi, device, batch);
+                auto sink = gr::blocks::vector_sink_f::make();
+                tb->connect(src, 0, unwrap, 0);
+                tb->connect(unwrap, 0, sink, 0);
+                tb->run();
+                CPPUNIT_ASSERT_EQUAL(device == "cpu" ? std::string("cpu") : std::string("cuda:0"),
+                                     unwrap->backend());
+                assert_close(reference_unwrap(x, two_pi), sink->data(),
+                             device + " batch " + std::to_string(batch));
+            }
+        }
+    }
+
+    void reset_tags_and_passthrough()
+    {
+        for (const std::string& device : devices_to_test("reset_tags_and_passthrough")) {
+            const auto x = wrapped_walk(300000, 2.0, 5);
+            std::vector<gr::tag_t> tags(3);
+            const std::size_t offsets[] = { 1234, 100000, 250001 };
+            for (int t = 0; t < 3; ++t) {
+                tags[t].offset = offsets[t];
+                tags[t].key = pmt::intern(t == 1 ? "other" : "unwrap_reset");
+                tags[t].value = pmt::PMT_T;
+            }
+            auto tb = gr::make_top_block("unwrap_tags");
+            auto src = gr::blocks::vector_source_f::make(x, false, 1, tags);
+            auto unwrap = phase_unwrap_ff::make(1, two_pi, device, 65536);
+            auto sink = gr::blocks::vector_sink_f::make();
+            tb->connect(src, 0, unwrap, 0);
+            tb->connect(unwrap, 0, sink, 0);
+            tb->run();
+            assert_close(reference_unwrap(x, two_pi, { 1234, 250001 }), sink->data(), device + " tags");
+            // Every tag arrives downstream at its offset, the reset tags included.
+            const auto out_tags = sink->tags();
+            CPPUNIT_ASSERT_EQUAL(std::size_t(3), out_tags.size());
+            for (const auto& tag : out_tags)
+                CPPUNIT_ASSERT(std::find(std::begin(offsets), std::end(offsets), tag.offset) !=
+                               std::end(offsets));
+        }
+    }
+
+    void vector_mode()
+    {
+        for (const std::string& device : devices_to_test("vector_mode")) {
+            const int vlen = 1031;
+            const auto x = wrapped_walk(vlen * 517, 1.5, 9);
+            auto tb = gr::make_top_block("unwrap_vectors");
+            auto src = gr::blocks::vector_source_f::make(x, false, vlen);
+            auto unwrap = phase_unwrap_ff::make(vlen, two_pi, device, vlen * 40);
+            auto sink = gr::blocks::vector_sink_f::make(vlen);
+            tb->connect(src, 0, unwrap, 0);
+            tb->connect(unwrap, 0, sink, 0);
+            tb->run();
+            std::vector<float> expected;
+            for (std::size_t v = 0; v < 517; ++v) {
+                const std::vector<float> one(x.begin() + v * vlen, x.begin() + (v + 1) * vlen);
+                const auto y = reference_unwrap(one, two_pi);
+                expected.insert(expected.end(), y.begin(), y.end());
+            }
+            assert_close(expected, sink->data(), device + " vectors");
+        }
+    }
+
+    void bad_parameters()
+    {
+        CPPUNIT_ASSERT_THROW(phase_unwrap_ff::make(0), std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(phase_unwrap_ff::make(1, 0.0), std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(phase_unwrap_ff::make(1, -two_pi), std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(phase_unwrap_ff::make(1, std::nan("")), std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(phase_unwrap_ff::make(1, two_pi, "gpu"), std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(phase_unwrap_ff::make(8, two_pi, "cpu", 4), std::invalid_argument);
+        auto block = phase_unwrap_ff::make(1, two_pi, "cpu");
+        CPPUNIT_ASSERT_THROW(block->set_period(0.0), std::invalid_argument);
+        CPPUNIT_ASSERT_EQUAL(two_pi, block->period());
+    }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(qa_phase_unwrap_ff_flowgraph);
+
+} // namespace cudadsp
+} // namespace gr

@@ -1,0 +1,40 @@
+# Copyright 2026 gr-cudadsp authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Shared by the README's two commands: install what a fresh Debian 12 machine lacks,
+# then configure and build gr-cudadsp in build/. Sourced, not run.
+
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${CUDADSP_BUILD_DIR:-$repo/build}"
+
+log() { printf '\n== %s\n' "$*"; }
+
+install_dependencies() {
+    local packages=(cmake g++ make pkg-config git gnuradio gnuradio-dev libcppunit-dev
+                    pybind11-dev python3-numpy python3-matplotlib python3-yaml)
+    local missing=()
+    for p in "${packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        log "installing ${missing[*]}"
+        local sudo=""
+        [ "$(id -u)" -eq 0 ] || sudo="sudo"
+        $sudo apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    fi
+    local nvcc="${CUDACXX:-/usr/local/cuda/bin/nvcc}"
+    if [ ! -x "$nvcc" ] && ! command -v nvcc >/dev/null; then
+        echo "error: the CUDA toolkit (nvcc) is needed to build gr-cudadsp; install it in /usr/local/cuda or set CUDACXX" >&2
+        exit 1
+    fi
+}
+
+configure_and_build() {
+    log "building in $build"
+    cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release ${CUDADSP_CMAKE_ARGS:-} >"$build.configure.log" 2>&1 \
+        || { cat "$build.configure.log"; exit 1; }
+    cmake --build "$build" -j "$(nproc)"
+}
