@@ -30,6 +30,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
+from matplotlib.lines import Line2D  # noqa: E402
 
 log = logging.getLogger("plot_phase_unwrap")
 
@@ -60,6 +61,9 @@ def parse_args(argv=None):
     p.add_argument("--smooth", type=int, default=101,
                    help="moving-average length for the frequency estimate, "
                         "samples (default: %(default)s)")
+    p.add_argument("--backend", default="",
+                   help="backend the flowgraph ran on (cpu, cuda:N), shown in the "
+                        "title (default: not shown)")
     p.add_argument("--png", default="",
                    help="output image (default: OUTDIR/%s)" % PNG_FILE)
     p.add_argument("-v", "--verbose", action="store_true", help="debug logging")
@@ -140,9 +144,10 @@ def main(argv=None):
     err = err[np.isfinite(err)]
     if err.size == 0:
         err = np.array([np.nan])
+    rms_err = float(np.sqrt(np.mean(err ** 2)))
     log.info("frequency estimate, %d-sample average: RMS error %.1f Hz, "
              "largest %.1f Hz (sweep %.1f kHz to %.1f kHz)", args.smooth,
-             float(np.sqrt(np.mean(err ** 2))), float(np.max(np.abs(err))),
+             rms_err, float(np.max(np.abs(err))),
              args.f_start / 1e3, args.f_stop / 1e3)
 
     fig = plt.figure(figsize=(12, 8.5), constrained_layout=True)
@@ -150,8 +155,9 @@ def main(argv=None):
     ax_phase = fig.add_subplot(grid[0, 0])
     ax_zoom = fig.add_subplot(grid[0, 1])
     ax_freq = fig.add_subplot(grid[1, :])
-    fig.suptitle("Phase unwrap (CUDA DSP) of a noisy linear chirp, %d samples at %g Msample/s"
-                 % (n, fs / 1e6))
+    fig.suptitle("Phase unwrap (CUDA DSP) of a noisy linear chirp, %d samples at %g Msample/s%s"
+                 % (n, fs / 1e6,
+                    ", backend %s" % args.backend if args.backend else ""))
 
     # Top left: the whole run, unwrapped on the left axis, wrapped (confined to +-pi)
     # on the right axis, where at this rate it fills a band.
@@ -167,8 +173,14 @@ def main(argv=None):
     ax_wr.set_ylim(-5.0 * math.pi, 1.2 * math.pi)
     ax_wr.set_yticks([-math.pi, 0.0, math.pi])
     ax_wr.set_yticklabels(["\u2212\u03c0", "0", "\u03c0"])
-    lines = ax_phase.get_lines() + ax_wr.get_lines()
-    ax_phase.legend(lines, [ln.get_label() for ln in lines], loc="lower right")
+    # Draw the unwrapped curve above the wrapped band, and give the band a legend
+    # entry as wide as it looks.
+    ax_phase.set_zorder(ax_wr.get_zorder() + 1)
+    ax_phase.patch.set_visible(False)
+    ax_phase.legend([ax_phase.get_lines()[0],
+                     Line2D([], [], color="C1", lw=6, alpha=0.35)],
+                    ["unwrapped (left axis)", "wrapped, in [\u2212\u03c0, \u03c0] (right axis)"],
+                    loc="center")
     ax_phase.set_title("Wrapped and unwrapped phase, whole run")
 
     # Top right: +-1 ms around the slowest part of the sweep (|f| smallest), where the
@@ -199,7 +211,8 @@ def main(argv=None):
     ax_freq.plot(t_f, freq_ok / 1e3, color="0.7", lw=0.3, rasterized=True,
                  label="per sample, from the unwrapped phase")
     ax_freq.plot(t_f, freq_smooth / 1e3, color="C0", lw=1.2,
-                 label="%d-sample moving average" % args.smooth)
+                 label="%d-sample moving average (RMS error %.0f Hz)"
+                 % (args.smooth, rms_err))
     ax_freq.plot(t_ms, f_true / 1e3, "--", color="C3", lw=1.2, label="true chirp law")
     ax_freq.set_xlim(t_ms[0], t_ms[-1])
     span = abs(args.f_stop - args.f_start) / 1e3

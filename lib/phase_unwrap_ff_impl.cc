@@ -6,6 +6,9 @@
  */
 
 #include "phase_unwrap_ff_impl.h"
+#include <gnuradio/block_detail.h>
+#include <gnuradio/buffer.h>
+#include <gnuradio/buffer_reader.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <cmath>
@@ -30,7 +33,12 @@ core::phase_unwrap_config make_config(int vlen, double period, const std::string
     config.vlen = static_cast<std::size_t>(vlen);
     config.period = period;
     config.device = device;
-    config.chunk_samples = static_cast<std::size_t>(batch_samples);
+    // A few pipeline chunks per batch, so that staging one chunk through pinned memory
+    // overlaps the transfers and kernel of the one before.
+    constexpr std::size_t chunks_per_batch = 4;
+    constexpr std::size_t smallest_chunk = 1 << 16;
+    config.chunk_samples = std::max<std::size_t>(
+        smallest_chunk, static_cast<std::size_t>(batch_samples) / chunks_per_batch);
     return config;
 }
 
@@ -55,19 +63,57 @@ phase_unwrap_ff_impl::phase_unwrap_ff_impl(int vlen,
       d_reset_tag_key(pmt::intern("unwrap_reset"))
 {
     const core::device_selection& selected = d_engine->device();
-    d_logger->info("backend {}{}", selected.to_string(),
-                   selected.chosen_automatically ? " (chosen by device=\"auto\")" : "");
+    // The automatic choice is news to the user; an explicit one is not.
+    if (selected.chosen_automatically)
+        d_logger->info("backend {} (chosen by device=\"auto\")", selected.to_string());
+    else
+        d_logger->debug("backend {}", selected.to_string());
 
     // Items handed to one work() call: up to a batch, so the GPU gets large launches
     // and the block holds at most one batch of samples (its added latency).
-    const int batch_items = std::max(1, batch_samples / vlen);
-    set_max_noutput_items(batch_items);
-    if (selected.backend == core::backend_kind::cuda)
-        set_min_output_buffer(2 * batch_items);
+    d_batch_items = std::max(1, batch_samples / vlen);
+    set_max_noutput_items(d_batch_items);
+    set_min_output_buffer(2 * d_batch_items);
 
     message_port_register_in(pmt::intern("reset"));
     set_msg_handler(pmt::intern("reset"),
                     [this](const pmt::pmt_t& msg) { handle_reset_message(msg); });
+}
+
+bool phase_unwrap_ff_impl::start()
+{
+    // GNU Radio calls work() as soon as any input arrives, typically a few thousand
+    // items at a time; a GPU launch per such call costs more than the samples are
+    // worth. On CUDA the block therefore waits for a batch (see work()), which needs an
+    // upstream buffer that can hold one: it belongs to the upstream block.
+    if (d_engine->device().backend != core::backend_kind::cuda)
+        return sync_block::start();
+    const int upstream_items = detail()->input(0)->buffer()->bufsize();
+    d_min_call_items = std::max(1, std::min(d_batch_items, upstream_items / 2));
+    if (d_min_call_items < d_batch_items)
+        d_logger->warn("the upstream buffer holds {} items, less than two batches ({}): GPU "
+                       "launches will be small. For full speed set the upstream block's "
+                       "minimum output buffer to {} items (GRC: Advanced > Min Output "
+                       "Buffer; Python: set_min_output_buffer).",
+                       upstream_items, 2 * d_batch_items, 2 * d_batch_items);
+    return sync_block::start();
+}
+
+bool phase_unwrap_ff_impl::wait_for_batch(int available_items)
+{
+    if (available_items >= d_min_call_items || detail()->input(0)->done()) {
+        d_waiting = false;
+        return false;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    if (!d_waiting) {
+        d_waiting = true;
+        d_wait_started = now;
+    }
+    if (now - d_wait_started < max_batch_wait)
+        return true;
+    d_waiting = false;
+    return false;
 }
 
 void phase_unwrap_ff_impl::set_period(double period)
@@ -109,6 +155,8 @@ int phase_unwrap_ff_impl::work(int noutput_items,
                                gr_vector_const_void_star& input_items,
                                gr_vector_void_star& output_items)
 {
+    if (wait_for_batch(noutput_items))
+        return 0; // called again when more input arrives
     const auto* in = static_cast<const float*>(input_items[0]);
     auto* out = static_cast<float*>(output_items[0]);
     apply_pending_changes();

@@ -203,8 +203,32 @@ class qa_phase_unwrap : public CppUnit::TestFixture
                 x[i] = static_cast<float>((i % 2 ? -0.4 : 0.4) * P);
             const auto y = run_engine(*make_engine(device, P), x);
             assert_same(reference_unwrap(x, P), y, device + " wrap every sample");
-            // Known truth: the unwrapped signal rises by 0.2P a sample.
-            CPPUNIT_ASSERT_DOUBLES_EQUAL(0.4 * P + 0.2 * P * (x.size() - 1), y.back(), 0.01 * P);
+            // Known truth: the smallest jumps alternate +0.2P and -0.2P, so the output
+            // alternates between 0.4P and 0.6P.
+            for (std::size_t i = 0; i < y.size(); ++i)
+                CPPUNIT_ASSERT_DOUBLES_EQUAL((i % 2 ? 0.6 : 0.4) * P, y[i], 1e-6 * P);
+        }
+    }
+
+    void check_near_ties(const std::string& device)
+    {
+        // Steps within a few float32 ulps of (m + 1/2) periods: the decisions the fast
+        // float32 path must hand to the exact one. Consecutive samples alternate between
+        // a base value and base + step, so every step is such a near-tie.
+        for (double P : { two_pi, 0.37, 2.0, 360.0 }) {
+            std::vector<float> x;
+            std::uniform_int_distribution<int> ulps(-3, 3), periods(0, 5);
+            std::uniform_real_distribution<double> base(-0.5, 0.5);
+            for (int i = 0; i < 20000; ++i) {
+                const float a = static_cast<float>(base(d_rng) * P);
+                float b = static_cast<float>(a + (periods(d_rng) + 0.5) * P);
+                for (int u = ulps(d_rng); u != 0; u += u > 0 ? -1 : 1)
+                    b = std::nextafter(b, u > 0 ? INFINITY : -INFINITY);
+                x.push_back(a);
+                x.push_back(b);
+            }
+            assert_same(reference_unwrap(x, P), run_engine(*make_engine(device, P), x),
+                        device + " near ties, P=" + std::to_string(P));
         }
     }
 
@@ -320,16 +344,20 @@ class qa_phase_unwrap : public CppUnit::TestFixture
 public:
     void reference_matches_known_values()
     {
-        // Hand-worked: numpy.unwrap([0, 3, 6.5, 0.5, -3, 3], period=2*pi).
+        // numpy.unwrap([0, 3, 6.5, 0.5, -3, 3]) by hand (and as numpy prints it).
         const std::vector<float> x = { 0.0f, 3.0f, 6.5f, 0.5f, -3.0f, 3.0f };
         const auto y = reference_unwrap(x, two_pi);
-        const double expected[] = { 0.0, 3.0, 6.5 - two_pi, 0.5, -3.0, 3.0 - two_pi };
+        const double expected[] = { 0.0, 3.0, 6.5 - two_pi, 0.5, -3.0 + two_pi, 3.0 };
         for (std::size_t i = 0; i < x.size(); ++i)
             CPPUNIT_ASSERT_DOUBLES_EQUAL(expected[i], y[i], 1e-6);
     }
 
     void cpu_random_walks() { check_random_walks("cpu", true); }
-    void cpu_wrap_at_every_sample() { check_every_sample_wraps("cpu"); }
+    void cpu_wrap_at_every_sample()
+    {
+        check_every_sample_wraps("cpu");
+        check_near_ties("cpu");
+    }
 
     void cpu_exact_half_period_is_kept()
     {
@@ -390,6 +418,7 @@ public:
             return;
         check_non_finite("cuda");
         check_every_sample_wraps("cuda");
+        check_near_ties("cuda");
     }
     void cuda_chunking_invariance()
     {

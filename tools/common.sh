@@ -34,7 +34,9 @@ install_dependencies() {
 
 configure_and_build() {
     log "building in $build"
-    cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release ${CUDADSP_CMAKE_ARGS:-} >"$build.configure.log" 2>&1 \
-        || { cat "$build.configure.log"; exit 1; }
+    # The configure log lives inside the build folder, which git ignores.
+    mkdir -p "$build"
+    cmake -S "$repo" -B "$build" -DCMAKE_BUILD_TYPE=Release ${CUDADSP_CMAKE_ARGS:-} >"$build/configure.log" 2>&1 \
+        || { cat "$build/configure.log"; exit 1; }
     cmake --build "$build" -j "$(nproc)"
 }

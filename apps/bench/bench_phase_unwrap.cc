@@ -14,16 +14,18 @@
 #include "bench_harness.h"
 #include "cuda_check.h"
 #include "cuda_resources.h"
-#include <gnuradio/blocks/head.h>
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/blocks/vector_sink.h>
 #include <gnuradio/blocks/vector_source.h>
 #include <gnuradio/cudadsp/core/phase_unwrap.h>
 #include <gnuradio/cudadsp/phase_unwrap_ff.h>
+#include <gnuradio/io_signature.h>
+#include <gnuradio/sync_block.h>
 #include <gnuradio/top_block.h>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <string>
@@ -43,11 +45,12 @@ constexpr double period = 2 * pi;
 // 256 MiB of float32: several times the L2 of any current GPU, so that the device
 // rows measure DRAM and not the cache.
 constexpr std::size_t default_samples = std::size_t(1) << 26;
+// phase_unwrap_ff's default batch_samples.
+constexpr int default_batch_samples = 1 << 20;
 constexpr std::size_t default_flowgraph_samples = std::size_t(1) << 26;
 // The CPU block runs a few hundred Msamples/s at best; a shorter run keeps the
 // section quick and, with time per sample compared, still fair.
 constexpr std::size_t cpu_flowgraph_samples_max = std::size_t(1) << 24;
-constexpr std::size_t flowgraph_warmup_samples = std::size_t(1) << 22;
 // The flowgraph source repeats this pattern: long enough to hold many wraps, short
 // enough to sit in the host cache, so that the source does not limit the block.
 constexpr std::size_t pattern_samples = std::size_t(1) << 20;
@@ -143,8 +146,46 @@ void poison(float* out, std::size_t n)
     std::fill(out, out + n, std::numeric_limits<float>::quiet_NaN());
 }
 
+/*!
+ * Repeats a pattern for a given number of items with memcpy, so that the source is
+ * never what limits the flowgraph (blocks::vector_source copies item by item).
+ */
+class pattern_source : public gr::sync_block
+{
+public:
+    pattern_source(const std::vector<float>& pattern, std::size_t items)
+        : gr::sync_block("pattern_source",
+                         gr::io_signature::make(0, 0, 0),
+                         gr::io_signature::make(1, 1, sizeof(float))),
+          d_pattern(pattern),
+          d_items(items)
+    {
+    }
+    void rewind() { d_produced = 0; }
+    int work(int noutput_items, gr_vector_const_void_star&, gr_vector_void_star& output_items) override
+    {
+        if (d_produced == d_items)
+            return WORK_DONE;
+        auto* out = static_cast<float*>(output_items[0]);
+        const std::size_t n = std::min<std::size_t>(noutput_items, d_items - d_produced);
+        for (std::size_t done = 0; done < n;) {
+            const std::size_t at = (d_produced + done) % d_pattern.size();
+            const std::size_t m = std::min(n - done, d_pattern.size() - at);
+            std::memcpy(out + done, d_pattern.data() + at, m * sizeof(float));
+            done += m;
+        }
+        d_produced += n;
+        return static_cast<int>(n);
+    }
+
+private:
+    const std::vector<float> d_pattern;
+    const std::size_t d_items;
+    std::size_t d_produced = 0;
+};
+
 /*
- * The block between a repeating vector source and a null sink, \p items samples per
+ * The block between a pattern source and a null sink, \p items samples per
  * run, timed on the host clock around tb->run() (flowgraph start and stop included,
  * as a user sees them). Before timing, the pattern goes once through a fresh block
  * into a vector sink and is checked.
@@ -174,23 +215,21 @@ void measure_flowgraph(row& r,
     }
 
     auto tb = gr::make_top_block("phase_unwrap_bench");
-    auto source = gr::blocks::vector_source_f::make(pattern, true);
-    auto head =
-        gr::blocks::head::make(sizeof(float), std::min(items, flowgraph_warmup_samples));
+    auto source = gnuradio::make_block_sptr<pattern_source>(pattern, items);
     auto unwrap = phase_unwrap_ff::make(1, period, device);
+    // As the block's docs ask of a high-rate flowgraph: room for two batches upstream.
+    source->set_min_output_buffer(2 * default_batch_samples);
     auto sink = gr::blocks::null_sink::make(sizeof(float));
-    tb->connect(source, 0, head, 0);
-    tb->connect(head, 0, unwrap, 0);
+    tb->connect(source, 0, unwrap, 0);
     tb->connect(unwrap, 0, sink, 0);
     // Warm-up: thread start, the block's first allocations and first launches.
     tb->run();
-    head->set_length(items);
 
     r.clock = "wall";
     r.samples = double(items);
     r.bytes = 8.0 * items;
     r.time = time_host(0, repeats, [&] {
-        head->reset();
+        source->rewind();
         tb->run();
     });
 }

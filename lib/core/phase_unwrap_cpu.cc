@@ -26,17 +26,23 @@ void phase_unwrapper_cpu::unwrap_run(const float* in,
                                      const unwrap_period& p)
 {
     const float nan = std::numeric_limits<float>::quiet_NaN();
+    double offset = wrap_offset(state.wraps, p);
     for (std::size_t i = 0; i < n; ++i) {
         const float x = in[i];
         if (!is_finite_sample(x)) {
             out[i] = nan;
             continue;
         }
-        if (state.has_finite)
-            state.wraps += unwrap_step(state.last_finite, x, p);
+        if (state.has_finite) {
+            const std::int32_t k = unwrap_step(state.last_finite, x, p);
+            if (k != 0) {
+                state.wraps += k;
+                offset = wrap_offset(state.wraps, p);
+            }
+        }
         state.last_finite = x;
         state.has_finite = true;
-        out[i] = unwrapped_value(x, state.wraps, p);
+        out[i] = unwrapped_value(x, offset);
     }
 }
 

@@ -48,29 +48,80 @@ constexpr unsigned int has_reset = 4u;   // the run holds a vector start
 constexpr int block_threads = 256;
 constexpr int items_per_thread = 16;
 constexpr int warps_per_block = block_threads / 32;
+// Enough resident tiles per SM to hide the look-back's L2 round trips (caps registers
+// at 64 a thread).
+constexpr int blocks_per_sm = 4;
 constexpr std::size_t tile_samples = std::size_t(block_threads) * items_per_thread;
 // Bounds the look-back workspace; longer calls are split into launches chained
 // through the device-side state.
 constexpr std::size_t max_launch_samples = std::size_t(1) << 28;
 constexpr std::size_t max_launch_tiles = max_launch_samples / tile_samples;
 
-// Tile status word: launch epoch << 2 | kind, so the workspace needs no clearing
-// between launches (a word from an older launch never matches the epoch).
-constexpr unsigned int status_aggregate = 1u;
-constexpr unsigned int status_inclusive = 2u;
-constexpr unsigned int max_epoch = (1u << 30) - 1;
+// Look-back descriptors carry the launch epoch, so the workspace needs no clearing
+// between launches (a descriptor from an older launch never matches the epoch). The
+// low bits of the same word hold the summary flags.
+constexpr unsigned int flag_bits = 3;
+constexpr unsigned int max_epoch = (1u << (32 - flag_bits)) - 1;
+// Predecessor tiles each look-back step examines: 32 lanes x 4.
+constexpr int lookback_tiles_per_lane = 4;
 
 __device__ __forceinline__ unwrap_summary empty_summary() { return { 0, 0.0f, 0.0f, 0u }; }
 
-__device__ __forceinline__ unwrap_summary sample_summary(float x, bool vector_start)
+/*!
+ * Summary of one thread's samples, folded in order (the sequential form of combining
+ * one-sample summaries). \p starts has bit j set where x[j] begins a vector.
+ */
+template <int N>
+__device__ __forceinline__ unwrap_summary fold_samples(const float (&x)[N],
+                                                       unsigned int starts,
+                                                       const unwrap_period& p)
 {
-    const bool finite = is_finite_sample(x);
-    unwrap_summary s{ 0, x, x, 0u };
-    if (vector_start)
-        s.flags = has_reset | (finite ? tail_finite : 0u);
-    else if (finite)
-        s.flags = head_finite | tail_finite;
+    unwrap_summary s = empty_summary();
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+        if ((starts >> j) & 1u)
+            s = { 0, s.head_first, s.tail_last, (s.flags & head_finite) | has_reset };
+        if (!is_finite_sample(x[j]))
+            continue;
+        if (!(s.flags & (head_finite | has_reset))) {
+            s.head_first = x[j];
+            s.flags |= head_finite;
+        }
+        if (s.flags & tail_finite)
+            s.wraps += unwrap_step(s.tail_last, x[j], p);
+        s.tail_last = x[j];
+        s.flags |= tail_finite;
+    }
     return s;
+}
+
+/*!
+ * The common case: every sample of the thread finite and no vector start among them.
+ * The fold records each step's correction as two bit masks (+1, -1) so that the replay
+ * does not decide the steps again; \p all_unit is false when some |k| > 1.
+ */
+template <int N>
+struct clean_steps {
+    unsigned int plus = 0u;
+    unsigned int minus = 0u;
+    bool all_unit = true;
+};
+
+template <int N>
+__device__ __forceinline__ unwrap_summary fold_clean_samples(const float (&x)[N],
+                                                             clean_steps<N>& steps,
+                                                             const unwrap_period& p)
+{
+    long long wraps = 0;
+#pragma unroll
+    for (int j = 1; j < N; ++j) {
+        const int k = unwrap_step(x[j - 1], x[j], p);
+        wraps += k;
+        steps.plus |= static_cast<unsigned int>(k == 1) << j;
+        steps.minus |= static_cast<unsigned int>(k == -1) << j;
+        steps.all_unit &= k >= -1 && k <= 1;
+    }
+    return { wraps, x[0], x[N - 1], head_finite | tail_finite };
 }
 
 //! The scan operator: \p a followed by \p b. Associative, with empty_summary() as identity.
@@ -111,6 +162,15 @@ __device__ __forceinline__ unwrap_summary shuffle_up(const unwrap_summary& s, in
              __shfl_up_sync(all_lanes, s.flags, delta) };
 }
 
+__device__ __forceinline__ unwrap_summary shuffle_from(const unwrap_summary& s, int lane)
+{
+    constexpr unsigned int all_lanes = 0xffffffffu;
+    return { __shfl_sync(all_lanes, s.wraps, lane),
+             __shfl_sync(all_lanes, s.head_first, lane),
+             __shfl_sync(all_lanes, s.tail_last, lane),
+             __shfl_sync(all_lanes, s.flags, lane) };
+}
+
 __device__ __forceinline__ unwrap_summary warp_inclusive_scan(unwrap_summary s,
                                                               const unwrap_period& p)
 {
@@ -124,39 +184,144 @@ __device__ __forceinline__ unwrap_summary warp_inclusive_scan(unwrap_summary s,
     return s;
 }
 
-// Summaries another block publishes are read and written through L2 only (.cg): a line
-// this SM cached earlier in the launch may hold a neighbour's slot from before it was
-// written.
-__device__ __forceinline__ void store_summary(unwrap_summary* slot, const unwrap_summary& s)
+/*!
+ * What a tile publishes for the tiles after it, each in one 16-byte word written and
+ * read with single 16-byte accesses (one transaction on every CUDA GPU; CUB's look-back
+ * relies on the same), so a reader sees a descriptor whole or not at all and needs no
+ * fence. The aggregate (the tile alone) fits its wrap count in 32 bits because a step
+ * counts at most 2^18 periods (unwrap_step saturates) and a tile has 4096 samples; the
+ * inclusive prefix (everything up to the tile) needs 64 bits but no head.
+ */
+struct __align__(16) aggregate_descriptor {
+    int wraps;
+    float head_first;
+    float tail_last;
+    unsigned int epoch_flags;
+};
+struct __align__(16) inclusive_descriptor {
+    long long wraps;
+    float tail_last;
+    unsigned int epoch_flags;
+};
+static_assert(std::size_t(1 << 18) * tile_samples <= std::size_t(1) << 31,
+              "a tile's wrap count must fit the aggregate descriptor");
+
+__device__ __forceinline__ int4 load_volatile(const void* p)
 {
-    __stcg(&slot->wraps, s.wraps);
-    __stcg(&slot->head_first, s.head_first);
-    __stcg(&slot->tail_last, s.tail_last);
-    __stcg(&slot->flags, s.flags);
+    int4 v;
+    asm volatile("ld.volatile.global.v4.s32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p)
+                 : "memory");
+    return v;
 }
 
-__device__ __forceinline__ unwrap_summary load_summary(const unwrap_summary* slot)
+__device__ __forceinline__ void store_volatile(void* p, int4 v)
 {
-    return { __ldcg(&slot->wraps),
-             __ldcg(&slot->head_first),
-             __ldcg(&slot->tail_last),
-             __ldcg(&slot->flags) };
+    asm volatile("st.volatile.global.v4.s32 [%0], {%1, %2, %3, %4};" ::"l"(p),
+                 "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
+                 : "memory");
 }
 
 __device__ __forceinline__ void
-publish(unwrap_summary* slot, unsigned int* status, const unwrap_summary& s, unsigned int word)
+publish_aggregate(aggregate_descriptor* slot, const unwrap_summary& s, unsigned int epoch)
 {
-    store_summary(slot, s);
-    __threadfence(); // the summary is visible before the status that announces it
-    atomicExch(status, word);
+    store_volatile(slot,
+                   make_int4(static_cast<int>(s.wraps),
+                             __float_as_int(s.head_first),
+                             __float_as_int(s.tail_last),
+                             static_cast<int>(epoch << flag_bits | s.flags)));
+}
+
+__device__ __forceinline__ void
+publish_inclusive(inclusive_descriptor* slot, const unwrap_summary& s, unsigned int epoch)
+{
+    const unsigned long long wraps = static_cast<unsigned long long>(s.wraps);
+    store_volatile(slot,
+                   make_int4(static_cast<int>(wraps & 0xffffffffu),
+                             static_cast<int>(wraps >> 32),
+                             __float_as_int(s.tail_last),
+                             static_cast<int>(epoch << flag_bits | s.flags)));
 }
 
 struct lookback_workspace {
-    unsigned int* status;
-    unwrap_summary* aggregate;
-    unwrap_summary* inclusive;
+    aggregate_descriptor* aggregate;
+    inclusive_descriptor* inclusive;
     unsigned int* ticket;
 };
+
+/*!
+ * Decoupled look-back, run by one whole warp of tile \p tile (> 0) after it published
+ * its aggregate: returns the summary of all tiles before it. Each step examines the
+ * 128 tiles before \p window_end (4 per lane, in order), waits until each has published
+ * an aggregate or an inclusive prefix, combines everything from the nearest inclusive
+ * prefix on, and stops there; without one it moves 128 tiles further back. Tile 0
+ * always publishes an inclusive prefix, so the walk ends.
+ */
+__device__ unwrap_summary look_back(const lookback_workspace& ws,
+                                    unsigned int tile,
+                                    unsigned int epoch,
+                                    const unwrap_period& p)
+{
+    constexpr unsigned int all_lanes = 0xffffffffu;
+    constexpr int per_lane = lookback_tiles_per_lane;
+    const int lane = threadIdx.x & 31;
+    unwrap_summary prefix = empty_summary();
+    for (long long window_end = tile;; window_end -= 32 * per_lane) {
+        const long long first = window_end - 32 * per_lane + lane * per_lane;
+        unwrap_summary tiles[per_lane];
+        bool is_inclusive[per_lane];
+#pragma unroll
+        for (int q = 0; q < per_lane; ++q) {
+            const long long j = first + q;
+            tiles[q] = empty_summary();
+            is_inclusive[q] = j < 0; // before tile 0: nothing, and nothing further back
+            while (j >= 0) {
+                const int4 in = load_volatile(&ws.inclusive[j]);
+                if (static_cast<unsigned int>(in.w) >> flag_bits == epoch) {
+                    tiles[q] = { static_cast<long long>(
+                                     static_cast<unsigned long long>(static_cast<unsigned int>(in.x)) |
+                                     static_cast<unsigned long long>(static_cast<unsigned int>(in.y)) << 32),
+                                 0.0f,
+                                 __int_as_float(in.z),
+                                 static_cast<unsigned int>(in.w) & ((1u << flag_bits) - 1) };
+                    is_inclusive[q] = true;
+                    break;
+                }
+                const int4 agg = load_volatile(&ws.aggregate[j]);
+                if (static_cast<unsigned int>(agg.w) >> flag_bits == epoch) {
+                    tiles[q] = { agg.x,
+                                 __int_as_float(agg.y),
+                                 __int_as_float(agg.z),
+                                 static_cast<unsigned int>(agg.w) & ((1u << flag_bits) - 1) };
+                    break;
+                }
+                __nanosleep(20);
+            }
+        }
+        // This lane's share: from its last inclusive prefix on (an inclusive prefix
+        // already holds everything before it).
+        unwrap_summary mine = empty_summary();
+        bool lane_has_inclusive = false;
+#pragma unroll
+        for (int q = 0; q < per_lane; ++q) {
+            if (is_inclusive[q]) {
+                mine = tiles[q];
+                lane_has_inclusive = true;
+            } else {
+                mine = combine(mine, tiles[q], p);
+            }
+        }
+        const unsigned int inclusive_lanes = __ballot_sync(all_lanes, lane_has_inclusive);
+        const int nearest = inclusive_lanes ? 31 - __clz(inclusive_lanes) : -1;
+        if (lane < nearest)
+            mine = empty_summary();
+        const unwrap_summary window = warp_inclusive_scan(mine, p);
+        prefix = combine(shuffle_from(window, 31), prefix, p);
+        if (nearest >= 0)
+            return prefix;
+    }
+}
 
 /*!
  * Unwraps in[0, n) into out[0, n) (may alias).
@@ -170,7 +335,7 @@ struct lookback_workspace {
  * already running (forward progress without co-residency assumptions).
  */
 template <bool ALIGNED>
-__global__ void __launch_bounds__(block_threads)
+__global__ void __launch_bounds__(block_threads, blocks_per_sm)
     unwrap_scan_kernel(const float* __restrict__ in,
                        float* out,
                        unsigned long long n,
@@ -228,10 +393,15 @@ __global__ void __launch_bounds__(block_threads)
         }
     }
 
-    unwrap_summary thread_total = empty_summary();
+    bool clean = starts == 0u;
 #pragma unroll
     for (int j = 0; j < items_per_thread; ++j)
-        thread_total = combine(thread_total, sample_summary(x[j], (starts >> j) & 1u), period);
+        clean &= is_finite_sample(x[j]);
+    // One path per block, so the barriers below are reached by all threads alike.
+    clean = __syncthreads_and(clean);
+    clean_steps<items_per_thread> steps;
+    const unwrap_summary thread_total =
+        clean ? fold_clean_samples(x, steps, period) : fold_samples(x, starts, period);
 
     // Block-wide exclusive scan of the thread totals.
     const int lane = threadIdx.x & 31;
@@ -252,55 +422,67 @@ __global__ void __launch_bounds__(block_threads)
     if (lane > 0)
         thread_prefix = combine(thread_prefix, lane_before, period);
 
-    if (threadIdx.x == 0) {
+    if (warp == 0) {
         const unwrap_summary aggregate = warp_totals[warps_per_block - 1];
         unwrap_summary prefix;
         if (tile == 0) {
             prefix = *state_in;
         } else {
-            publish(&ws.aggregate[tile], &ws.status[tile], aggregate, epoch << 2 | status_aggregate);
-            prefix = empty_summary();
-            for (unsigned int j = tile - 1;; --j) {
-                unsigned int word;
-                while (((word = *reinterpret_cast<volatile unsigned int*>(&ws.status[j])) >> 2) !=
-                       epoch)
-                    __nanosleep(32);
-                __threadfence(); // read the summary only after its status
-                if ((word & 3u) == status_inclusive) {
-                    prefix = combine(load_summary(&ws.inclusive[j]), prefix, period);
-                    break;
-                }
-                prefix = combine(load_summary(&ws.aggregate[j]), prefix, period);
-            }
+            if (lane == 0)
+                publish_aggregate(&ws.aggregate[tile], aggregate, epoch);
+            prefix = look_back(ws, tile, epoch, period);
         }
-        const unwrap_summary inclusive = combine(prefix, aggregate, period);
-        publish(&ws.inclusive[tile], &ws.status[tile], inclusive, epoch << 2 | status_inclusive);
-        if (tile == num_tiles - 1)
-            *state_out = inclusive;
-        tile_prefix = prefix;
+        if (lane == 0) {
+            const unwrap_summary inclusive = combine(prefix, aggregate, period);
+            publish_inclusive(&ws.inclusive[tile], inclusive, epoch);
+            if (tile == num_tiles - 1)
+                *state_out = inclusive;
+            tile_prefix = prefix;
+        }
     }
     __syncthreads();
 
     // Replay this thread's samples from the state just before them.
     const unwrap_summary before = combine(tile_prefix, thread_prefix, period);
-    long long wraps = before.wraps;
-    float last = before.tail_last;
-    bool has_last = (before.flags & tail_finite) != 0;
     float y[items_per_thread];
+    if (clean) {
+        long long wraps = before.wraps;
+        if (before.flags & tail_finite)
+            wraps += unwrap_step(before.tail_last, x[0], period);
+        y[0] = unwrapped_value(x[0], wrap_offset(wraps, period));
 #pragma unroll
-    for (int j = 0; j < items_per_thread; ++j) {
-        if ((starts >> j) & 1u) {
-            wraps = 0;
-            has_last = false;
+        for (int j = 1; j < items_per_thread; ++j) {
+            wraps += steps.all_unit ? static_cast<int>((steps.plus >> j) & 1u) -
+                                          static_cast<int>((steps.minus >> j) & 1u)
+                                    : unwrap_step(x[j - 1], x[j], period);
+            y[j] = unwrapped_value(x[j], wrap_offset(wraps, period));
         }
-        if (is_finite_sample(x[j])) {
-            if (has_last)
-                wraps += unwrap_step(last, x[j], period);
-            last = x[j];
-            has_last = true;
-            y[j] = unwrapped_value(x[j], wraps, period);
-        } else {
-            y[j] = CUDART_NAN_F;
+    } else {
+        long long wraps = before.wraps;
+        double offset = wrap_offset(wraps, period);
+        float last = before.tail_last;
+        bool has_last = (before.flags & tail_finite) != 0;
+#pragma unroll
+        for (int j = 0; j < items_per_thread; ++j) {
+            if ((starts >> j) & 1u) {
+                wraps = 0;
+                offset = 0.0;
+                has_last = false;
+            }
+            if (is_finite_sample(x[j])) {
+                if (has_last) {
+                    const int k = unwrap_step(last, x[j], period);
+                    if (k != 0) {
+                        wraps += k;
+                        offset = wrap_offset(wraps, period);
+                    }
+                }
+                last = x[j];
+                has_last = true;
+                y[j] = unwrapped_value(x[j], offset);
+            } else {
+                y[j] = CUDART_NAN_F;
+            }
         }
     }
 
@@ -321,27 +503,26 @@ __global__ void __launch_bounds__(block_threads)
 
 struct phase_unwrapper_cuda::workspace {
     explicit workspace(std::size_t chunk_samples)
-        : status(max_launch_tiles),
-          aggregate(max_launch_tiles),
+        : aggregate(max_launch_tiles),
           inclusive(max_launch_tiles),
           ticket(1),
           state(2),
           pipeline(chunk_samples, sizeof(float), sizeof(float))
     {
-        clear_status();
+        clear_descriptors();
         CUDADSP_CUDA(cudaMemsetAsync(ticket.get(), 0, ticket.bytes(), stream.get()));
         CUDADSP_CUDA(cudaMemsetAsync(state.get(), 0, state.bytes(), stream.get()));
         stream.synchronize();
     }
-    void clear_status()
+    void clear_descriptors()
     {
-        CUDADSP_CUDA(cudaMemsetAsync(status.get(), 0, status.bytes(), stream.get()));
+        CUDADSP_CUDA(cudaMemsetAsync(aggregate.get(), 0, aggregate.bytes(), stream.get()));
+        CUDADSP_CUDA(cudaMemsetAsync(inclusive.get(), 0, inclusive.bytes(), stream.get()));
     }
 
     cuda_stream stream;
-    device_buffer<unsigned int> status;
-    device_buffer<unwrap_summary> aggregate;
-    device_buffer<unwrap_summary> inclusive;
+    device_buffer<aggregate_descriptor> aggregate;
+    device_buffer<inclusive_descriptor> inclusive;
     device_buffer<unsigned int> ticket;
     device_buffer<unwrap_summary> state; // all-zero bytes == empty_summary()
     host_pipeline pipeline;
@@ -382,14 +563,14 @@ void phase_unwrapper_cuda::enqueue_at(const float* d_in,
 {
     const unsigned long long segment_length = d_config.vlen > 1 ? d_config.vlen : 0;
     const lookback_workspace ws{
-        d_ws->status.get(), d_ws->aggregate.get(), d_ws->inclusive.get(), d_ws->ticket.get()
+        d_ws->aggregate.get(), d_ws->inclusive.get(), d_ws->ticket.get()
     };
     for (std::size_t offset = 0; offset < n; offset += max_launch_samples) {
         const std::size_t count = std::min(max_launch_samples, n - offset);
         const unsigned int tiles =
             static_cast<unsigned int>((count + tile_samples - 1) / tile_samples);
         if (d_epoch == max_epoch) {
-            d_ws->clear_status();
+            d_ws->clear_descriptors();
             d_ws->stream.synchronize();
             d_epoch = 0;
         }

@@ -29,49 +29,80 @@ struct unwrap_period {
     double period;
     double half_period;
     double inverse_period;
-    //! Below this, a float32 difference proves |d| < P/2 without float64 arithmetic.
-    float fast_no_wrap_bound;
+    float half_period_f;
+    float inverse_period_f;
 };
 
 inline unwrap_period make_unwrap_period(double period)
 {
-    // The float32 difference is within a relative 2^-24 of the exact one, so shrinking
-    // P/2 by 2^-20 leaves room for that and for rounding the bound itself.
     const double half = 0.5 * period;
-    return { period, half, 1.0 / period, static_cast<float>(half * (1.0 - 0x1p-20)) };
+    return { period,
+             half,
+             1.0 / period,
+             static_cast<float>(half),
+             static_cast<float>(1.0 / period) };
 }
 
-/*!
- * Correction count for the step from the previous finite sample \p previous to \p x:
- * the k with |d + kP| <= P/2 of smallest |k| (numpy.unwrap's choice: ties at exactly
- * P/2 keep the sign of d). The difference is formed in float64, where the difference
- * of two float32 values is exact, so the comparison with P/2 is decided on the true
- * step. Steps beyond 2^31 periods (only for inputs that are not a wrapped phase)
- * saturate rather than overflow.
- */
-CUDADSP_HOST_DEVICE std::int32_t unwrap_step(float previous, float x, const unwrap_period& p)
+/*! Largest correction one step can make, in periods. Only input that is not a wrapped
+ *  phase (a jump of over 262144 periods) reaches it; bounding it lets a 4096-sample
+ *  tile's wrap count fit 32 bits in the CUDA backend's look-back. */
+constexpr double max_step_periods = 262144.0;
+
+//! The exact decision of unwrap_step(), in float64 (where float32 differences are exact).
+CUDADSP_HOST_DEVICE std::int32_t unwrap_step_exact(float previous, float x, const unwrap_period& p)
 {
-    if (std::fabs(x - previous) < p.fast_no_wrap_bound)
-        return 0;
     const double d = static_cast<double>(x) - static_cast<double>(previous);
     const double magnitude = std::fabs(d);
     if (magnitude <= p.half_period)
         return 0;
     const double count = std::ceil((magnitude - p.half_period) * p.inverse_period);
-    const double limited = count < 2147483647.0 ? count : 2147483647.0;
+    const double limited = count < max_step_periods ? count : max_step_periods;
     const std::int32_t k = static_cast<std::int32_t>(limited);
     return d > 0.0 ? -k : k;
 }
 
-//! Output sample: x + P*K in float64, rounded once to float32.
-CUDADSP_HOST_DEVICE float unwrapped_value(float x, std::int64_t wraps, const unwrap_period& p)
+/*!
+ * Correction count for the step from the previous finite sample \p previous to \p x:
+ * the k with |d + kP| <= P/2 of smallest |k| (numpy.unwrap's choice: ties at exactly
+ * P/2 keep the sign of d), i.e. k = -sign(d) * ceil((|d| - P/2) / P).
+ *
+ * The decision is that of the exact difference. It is made in float32, without
+ * branches, wherever float32 provably gets it right: the relative error of
+ * t = (|d| - P/2)/P in float32 is a few 2^-24, so when t is more than 2^-18 (|t| + 2)
+ * from an integer, ceil(t) is exact. Otherwise (near a tie, or for steps of many
+ * thousands of periods) the float64 path decides. Steps beyond max_step_periods (not a
+ * wrapped phase) saturate.
+ */
+CUDADSP_HOST_DEVICE std::int32_t unwrap_step(float previous, float x, const unwrap_period& p)
 {
-    const double correction = static_cast<double>(wraps);
+    const float d = x - previous;
+    const float t = (std::fabs(d) - p.half_period_f) * p.inverse_period_f;
+    const float count = std::ceil(t);
+    const float margin = 0x1p-18f * (std::fabs(t) + 2.0f);
+    if (!(count - t > margin && t - (count - 1.0f) > margin))
+        return unwrap_step_exact(previous, x, p);
+    const std::int32_t k = static_cast<std::int32_t>(count);
+    return d > 0.0f ? -k : k;
+}
+
+//! P*K in float64: what a sample's output adds to it (exact K, one rounding).
+CUDADSP_HOST_DEVICE double wrap_offset(std::int64_t wraps, const unwrap_period& p)
+{
+#ifdef __CUDA_ARCH__
+    return __dmul_rn(p.period, static_cast<double>(wraps));
+#else
+    return p.period * static_cast<double>(wraps);
+#endif
+}
+
+//! Output sample: x + P*K in float64, rounded once to float32.
+CUDADSP_HOST_DEVICE float unwrapped_value(float x, double offset)
+{
 #ifdef __CUDA_ARCH__
     // Separate roundings, no fused multiply-add: bit-identical to the CPU backend.
-    return static_cast<float>(__dadd_rn(static_cast<double>(x), __dmul_rn(p.period, correction)));
+    return static_cast<float>(__dadd_rn(static_cast<double>(x), offset));
 #else
-    return static_cast<float>(static_cast<double>(x) + p.period * correction);
+    return static_cast<float>(static_cast<double>(x) + offset);
 #endif
 }
 

@@ -111,8 +111,8 @@ def run_block(
 ):
     """Run x through vector_source_f -> phase_unwrap_ff -> vector_sink_f.
 
-    max_items caps the source's items per work() call, so the block sees many small
-    calls; batch_samples (when given) caps what the block hands its engine at once.
+    max_items caps the items per work() call upstream of the block, so the block
+    sees many small calls; batch_samples (when given) caps what the block hands its engine at once.
     block: a block already made (then period, device and batch_samples are its own).
     Returns (output as a float32 array, output tags, the block).
     """
@@ -122,11 +122,16 @@ def run_block(
         kwargs = {} if batch_samples is None else {"batch_samples": batch_samples}
         blk = cudadsp.phase_unwrap_ff(vlen=vlen, period=period, device=device, **kwargs)
     src = blocks.vector_source_f(x.tolist(), False, vlen, list(tags))
-    if max_items is not None:
-        src.set_max_noutput_items(max_items)
     snk = blocks.vector_sink_f(vlen)
     tb = gr.top_block()
-    tb.connect(src, blk, snk)
+    if max_items is None:
+        tb.connect(src, blk, snk)
+    else:
+        # The cap goes on a copy block, not on the source: a vector_source with tags
+        # sets its output multiple to the whole vector, and a smaller cap deadlocks.
+        feeder = blocks.copy(gr.sizeof_float * vlen)
+        feeder.set_max_noutput_items(max_items)
+        tb.connect(src, feeder, blk, snk)
     tb.run()
     return np.asarray(snk.data(), dtype=np.float32), snk.tags(), blk
 
@@ -165,7 +170,8 @@ def find_data_dir():
 DATA_DIR = find_data_dir()
 # GNSS-SDR test signal (CC-BY-4.0, the GNSS-SDR contributors): real GPS L1 capture,
 # complex64, 16000 samples at 4 Msps.
-GNSS_CAPTURE = DATA_DIR / "gnss" / "GSoC_CTTC_capture_2012_07_26_4Msps_4ms.dat" if DATA_DIR else None
+GNSS_CAPTURE = (DATA_DIR / "gnss" / "GSoC_CTTC_capture_2012_07_26_4Msps_4ms.dat"
+                if DATA_DIR else None)
 HAVE_CAPTURE = GNSS_CAPTURE is not None and GNSS_CAPTURE.is_file()
 # Golden values for the capture's phase (np.angle in float64, cast to float32, period
 # 2*pi): K at the last sample, and the number of samples where K changes. Computed once
@@ -380,6 +386,10 @@ class qa_phase_unwrap_ff_edges(unwrap_case):
         x[2000:3500] = np.nan
         x[4999] = np.inf
         x[5000] = -np.inf
+        # Every gap is crossed by a jump of 0.8 P: it must wrap against the last finite
+        # sample before the gap.
+        for before, after in ((994, 1010), (1999, 3500), (4998, 5001)):
+            x[before], x[after] = 0.4, -0.4
         for batch, max_items in ((1000, None), (1000, 64), (None, 1000), (1, None)):
             out, _, _ = run_block(x, period=1.0, batch_samples=batch, max_items=max_items)
             self.assert_unwrapped(x, out, 1.0, label=f"batch {batch} max_items {max_items}")
