@@ -28,16 +28,20 @@ int main()
         }
         for (const auto& d : devices) {
             std::printf("cuda:%d  %s\n", d.ordinal, d.name.c_str());
-            std::printf("  compute capability  %d.%d\n", d.compute_major, d.compute_minor);
+            std::printf(
+                "  compute capability  %d.%d\n", d.compute_major, d.compute_minor);
             std::printf("  multiprocessors     %d\n", d.multiprocessors);
             std::printf("  global memory       %.1f GiB\n",
                         d.global_memory_bytes / double(1ull << 30));
-            std::printf("  L2 cache            %.1f MiB\n", d.l2_cache_bytes / double(1 << 20));
+            std::printf("  L2 cache            %.1f MiB\n",
+                        d.l2_cache_bytes / double(1 << 20));
             std::printf("  memory bus          %d bits\n", d.memory_bus_width_bits);
             std::printf("  shared memory/block %zu KiB (opt-in)\n",
                         d.shared_memory_per_block_optin_bytes / 1024);
-            std::printf("  copy engines        %d%s\n", d.async_engine_count,
-                        d.async_engine_count >= 2 ? " (uploads and downloads overlap)" : "");
+            std::printf("  copy engines        %d%s\n",
+                        d.async_engine_count,
+                        d.async_engine_count >= 2 ? " (uploads and downloads overlap)"
+                                                  : "");
         }
         std::printf("device=\"auto\" selects cuda:0.\n");
     } catch (const std::exception& e) {

@@ -19,7 +19,8 @@ namespace cudadsp {
 
 namespace {
 
-core::phase_unwrap_config make_config(int vlen, double period, const std::string& device, int batch_samples)
+core::phase_unwrap_config
+make_config(int vlen, double period, const std::string& device, int batch_samples)
 {
     if (vlen < 1)
         throw std::invalid_argument("vlen: must be >= 1 (1 for a stream, else the vector "
@@ -44,10 +45,13 @@ core::phase_unwrap_config make_config(int vlen, double period, const std::string
 
 } // namespace
 
-phase_unwrap_ff::sptr
-phase_unwrap_ff::make(int vlen, double period, const std::string& device, int batch_samples)
+phase_unwrap_ff::sptr phase_unwrap_ff::make(int vlen,
+                                            double period,
+                                            const std::string& device,
+                                            int batch_samples)
 {
-    return gnuradio::make_block_sptr<phase_unwrap_ff_impl>(vlen, period, device, batch_samples);
+    return gnuradio::make_block_sptr<phase_unwrap_ff_impl>(
+        vlen, period, device, batch_samples);
 }
 
 phase_unwrap_ff_impl::phase_unwrap_ff_impl(int vlen,
@@ -58,7 +62,8 @@ phase_unwrap_ff_impl::phase_unwrap_ff_impl(int vlen,
                      gr::io_signature::make(1, 1, sizeof(float) * std::max(vlen, 1)),
                      gr::io_signature::make(1, 1, sizeof(float) * std::max(vlen, 1))),
       d_vlen(vlen),
-      d_engine(core::phase_unwrapper::make(make_config(vlen, period, device, batch_samples))),
+      d_engine(
+          core::phase_unwrapper::make(make_config(vlen, period, device, batch_samples))),
       d_period(period),
       d_reset_tag_key(pmt::intern("unwrap_reset"))
 {
@@ -91,11 +96,14 @@ bool phase_unwrap_ff_impl::start()
     const int upstream_items = detail()->input(0)->buffer()->bufsize();
     d_min_call_items = std::max(1, std::min(d_batch_items, upstream_items / 2));
     if (d_min_call_items < d_batch_items)
-        d_logger->warn("the upstream buffer holds {} items, less than two batches ({}): GPU "
-                       "launches will be small. For full speed set the upstream block's "
-                       "minimum output buffer to {} items (GRC: Advanced > Min Output "
-                       "Buffer; Python: set_min_output_buffer).",
-                       upstream_items, 2 * d_batch_items, 2 * d_batch_items);
+        d_logger->warn(
+            "the upstream buffer holds {} items, less than two batches ({}): GPU "
+            "launches will be small. For full speed set the upstream block's "
+            "minimum output buffer to {} items (GRC: Advanced > Min Output "
+            "Buffer; Python: set_min_output_buffer).",
+            upstream_items,
+            2 * d_batch_items,
+            2 * d_batch_items);
     return sync_block::start();
 }
 
@@ -136,7 +144,10 @@ void phase_unwrap_ff_impl::reset() { d_reset_requested = true; }
 
 void phase_unwrap_ff_impl::handle_reset_message(const pmt::pmt_t&) { reset(); }
 
-std::string phase_unwrap_ff_impl::backend() const { return d_engine->device().to_string(); }
+std::string phase_unwrap_ff_impl::backend() const
+{
+    return d_engine->device().to_string();
+}
 
 void phase_unwrap_ff_impl::apply_pending_changes()
 {

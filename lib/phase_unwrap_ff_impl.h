@@ -21,7 +21,10 @@ namespace cudadsp {
 class phase_unwrap_ff_impl : public phase_unwrap_ff
 {
 public:
-    phase_unwrap_ff_impl(int vlen, double period, const std::string& device, int batch_samples);
+    phase_unwrap_ff_impl(int vlen,
+                         double period,
+                         const std::string& device,
+                         int batch_samples);
 
     void set_period(double period) override;
     double period() const override;

@@ -58,10 +58,18 @@ public:
 
     void malformed_strings_name_the_parameter()
     {
-        for (const char* bad : { "", "gpu", "CUDA", "cuda:", "cuda:x", "cuda:-1", "cuda:0x1",
-                                 "cuda0", " cpu", "cuda:99999" }) {
-            const std::string msg = message_of<std::invalid_argument>(
-                [&] { select_device(bad, "device"); });
+        for (const char* bad : { "",
+                                 "gpu",
+                                 "CUDA",
+                                 "cuda:",
+                                 "cuda:x",
+                                 "cuda:-1",
+                                 "cuda:0x1",
+                                 "cuda0",
+                                 " cpu",
+                                 "cuda:99999" }) {
+            const std::string msg =
+                message_of<std::invalid_argument>([&] { select_device(bad, "device"); });
             CPPUNIT_ASSERT_MESSAGE(std::string("no invalid_argument for \"") + bad + "\"",
                                    msg.rfind("device: ", 0) == 0);
         }
@@ -76,7 +84,8 @@ public:
         CPPUNIT_ASSERT(msg.find("device: ") == 0);
         CPPUNIT_ASSERT(msg.find(missing) != std::string::npos);
         if (count == 0)
-            CPPUNIT_ASSERT(!message_of<std::runtime_error>([] { select_device("cuda"); }).empty());
+            CPPUNIT_ASSERT(
+                !message_of<std::runtime_error>([] { select_device("cuda"); }).empty());
         else
             CPPUNIT_ASSERT(select_device("cuda").cuda_ordinal == 0);
     }
@@ -84,7 +93,8 @@ public:
     void device_listing_matches_count()
     {
         const auto devices = list_cuda_devices();
-        CPPUNIT_ASSERT_EQUAL(static_cast<std::size_t>(cuda_device_count()), devices.size());
+        CPPUNIT_ASSERT_EQUAL(static_cast<std::size_t>(cuda_device_count()),
+                             devices.size());
         for (const auto& d : devices) {
             CPPUNIT_ASSERT(!d.name.empty());
             CPPUNIT_ASSERT(d.compute_major >= 7);
@@ -99,8 +109,8 @@ public:
     void cuda_errors_become_exceptions()
     {
         // A failing call is reported as cuda_error naming the call, device or not.
-        const std::string msg = message_of<cuda_error>(
-            [] { CUDADSP_CUDA(cudaSetDevice(-5)); });
+        const std::string msg =
+            message_of<cuda_error>([] { CUDADSP_CUDA(cudaSetDevice(-5)); });
         CPPUNIT_ASSERT_MESSAGE(msg, msg.find("cudaSetDevice(-5) failed at") == 0);
         CPPUNIT_ASSERT_MESSAGE(msg, msg.find("cudaError") != std::string::npos);
         if (!qa::cuda_available_or_skip("qa_device::cuda_errors_become_exceptions(oom)"))
@@ -127,10 +137,16 @@ public:
         cuda_event start(true), stop(true);
         device_buffer<float> device(1024);
         start.record(stream.get());
-        CUDADSP_CUDA(cudaMemcpyAsync(device.get(), pageable.data(), device.bytes(),
-                                     cudaMemcpyHostToDevice, stream.get()));
-        CUDADSP_CUDA(cudaMemcpyAsync(pinned.get(), device.get(), device.bytes(),
-                                     cudaMemcpyDeviceToHost, stream.get()));
+        CUDADSP_CUDA(cudaMemcpyAsync(device.get(),
+                                     pageable.data(),
+                                     device.bytes(),
+                                     cudaMemcpyHostToDevice,
+                                     stream.get()));
+        CUDADSP_CUDA(cudaMemcpyAsync(pinned.get(),
+                                     device.get(),
+                                     device.bytes(),
+                                     cudaMemcpyDeviceToHost,
+                                     stream.get()));
         stop.record(stream.get());
         stop.synchronize();
         CPPUNIT_ASSERT(stop.elapsed_ms_since(start) >= 0.0f);

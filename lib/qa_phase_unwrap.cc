@@ -43,7 +43,8 @@ double numpy_mod(double a, double b)
  * correction of each step turned into an integer count; the output is formed as
  * float32(x + P*K), K exact. Non-finite samples give NaN and are skipped.
  */
-std::vector<float> reference_unwrap(const std::vector<float>& x, double P, std::size_t vlen = 0)
+std::vector<float>
+reference_unwrap(const std::vector<float>& x, double P, std::size_t vlen = 0)
 {
     std::vector<float> y(x.size());
     const std::size_t segment = vlen ? vlen : std::max<std::size_t>(x.size(), 1);
@@ -74,7 +75,8 @@ std::vector<float> reference_unwrap(const std::vector<float>& x, double P, std::
 }
 
 //! Wrapped random walk: steps ~ N(0, step_std), wrapped into [-P/2, P/2).
-std::vector<float> wrapped_walk(std::size_t n, double P, double step_std, std::mt19937_64& rng)
+std::vector<float>
+wrapped_walk(std::size_t n, double P, double step_std, std::mt19937_64& rng)
 {
     std::normal_distribution<double> step(0.0, step_std);
     std::vector<float> x(n);
@@ -115,8 +117,10 @@ void assert_same(const std::vector<float>& expected,
     }
 }
 
-std::unique_ptr<phase_unwrapper>
-make_engine(const std::string& device, double P, std::size_t vlen = 1, std::size_t chunk = 1 << 22)
+std::unique_ptr<phase_unwrapper> make_engine(const std::string& device,
+                                             double P,
+                                             std::size_t vlen = 1,
+                                             std::size_t chunk = 1 << 22)
 {
     phase_unwrap_config config;
     config.device = device;
@@ -187,10 +191,13 @@ class qa_phase_unwrap : public CppUnit::TestFixture
     {
         for (const walk_case& c : walk_cases(with_large)) {
             auto engine = make_engine(device, c.period);
-            const auto x = wrapped_walk(c.n, c.period, c.step_in_periods * c.period, d_rng);
+            const auto x =
+                wrapped_walk(c.n, c.period, c.step_in_periods * c.period, d_rng);
             std::ostringstream what;
-            what << device << " n=" << c.n << " P=" << c.period << " step=" << c.step_in_periods << "P";
-            assert_same(reference_unwrap(x, c.period), run_engine(*engine, x), what.str());
+            what << device << " n=" << c.n << " P=" << c.period
+                 << " step=" << c.step_in_periods << "P";
+            assert_same(
+                reference_unwrap(x, c.period), run_engine(*engine, x), what.str());
         }
     }
 
@@ -227,7 +234,8 @@ class qa_phase_unwrap : public CppUnit::TestFixture
                 x.push_back(a);
                 x.push_back(b);
             }
-            assert_same(reference_unwrap(x, P), run_engine(*make_engine(device, P), x),
+            assert_same(reference_unwrap(x, P),
+                        run_engine(*make_engine(device, P), x),
                         device + " near ties, P=" + std::to_string(P));
         }
     }
@@ -237,10 +245,14 @@ class qa_phase_unwrap : public CppUnit::TestFixture
         const float nan = std::numeric_limits<float>::quiet_NaN();
         const float inf = std::numeric_limits<float>::infinity();
         for (double fraction : { 0.001, 0.1, 0.5, 0.95 }) {
-            for (std::size_t n : { std::size_t(1), std::size_t(5), std::size_t(4097), std::size_t(300001) }) {
+            for (std::size_t n : { std::size_t(1),
+                                   std::size_t(5),
+                                   std::size_t(4097),
+                                   std::size_t(300001) }) {
                 auto x = wrapped_walk(n, two_pi, 1.5, d_rng);
                 sprinkle_non_finite(x, fraction, d_rng);
-                assert_same(reference_unwrap(x, two_pi), run_engine(*make_engine(device, two_pi), x),
+                assert_same(reference_unwrap(x, two_pi),
+                            run_engine(*make_engine(device, two_pi), x),
                             device + " non-finite fraction " + std::to_string(fraction));
             }
         }
@@ -250,11 +262,13 @@ class qa_phase_unwrap : public CppUnit::TestFixture
         x[1] = inf;
         x.back() = -inf;
         std::fill(x.begin() + 3000, x.begin() + 13000, nan);
-        assert_same(reference_unwrap(x, two_pi), run_engine(*make_engine(device, two_pi), x),
+        assert_same(reference_unwrap(x, two_pi),
+                    run_engine(*make_engine(device, two_pi), x),
                     device + " NaN edges");
         const std::vector<float> all_nan(9000, nan);
         const auto y = run_engine(*make_engine(device, two_pi), all_nan);
-        CPPUNIT_ASSERT(std::all_of(y.begin(), y.end(), [](float v) { return std::isnan(v); }));
+        CPPUNIT_ASSERT(
+            std::all_of(y.begin(), y.end(), [](float v) { return std::isnan(v); }));
     }
 
     void check_chunking(const std::string& device, std::size_t n)
@@ -263,7 +277,8 @@ class qa_phase_unwrap : public CppUnit::TestFixture
         sprinkle_non_finite(x, 0.01, d_rng);
         const auto expected = reference_unwrap(x, two_pi);
         // Random call sizes, and pipeline chunks that are not a multiple of anything.
-        for (std::size_t chunk : { std::size_t(1) << 22, std::size_t(1000), std::size_t(4099) }) {
+        for (std::size_t chunk :
+             { std::size_t(1) << 22, std::size_t(1000), std::size_t(4099) }) {
             auto engine = make_engine(device, two_pi, 1, chunk);
             std::vector<float> y(n, qa::poison_value);
             std::uniform_int_distribution<std::size_t> call_size(0, 70000);
@@ -272,7 +287,9 @@ class qa_phase_unwrap : public CppUnit::TestFixture
                 engine->unwrap(x.data() + done, y.data() + done, m);
                 done += m;
             }
-            assert_same(expected, y, device + " chunked, pipeline chunk " + std::to_string(chunk));
+            assert_same(expected,
+                        y,
+                        device + " chunked, pipeline chunk " + std::to_string(chunk));
         }
     }
 
@@ -288,12 +305,14 @@ class qa_phase_unwrap : public CppUnit::TestFixture
             const std::size_t first = (vectors / 2) * vlen;
             engine->unwrap(x.data(), y.data(), first);
             engine->unwrap(x.data() + first, y.data() + first, x.size() - first);
-            assert_same(reference_unwrap(x, two_pi, vlen), y,
+            assert_same(reference_unwrap(x, two_pi, vlen),
+                        y,
                         device + " vlen " + std::to_string(vlen));
         }
         auto engine = make_engine(device, two_pi, 8);
         std::vector<float> x(20, 0.5f), y(20);
-        CPPUNIT_ASSERT_THROW(engine->unwrap(x.data(), y.data(), 20), std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(engine->unwrap(x.data(), y.data(), 20),
+                             std::invalid_argument);
     }
 
     void check_reset_and_period(const std::string& device)
@@ -305,7 +324,8 @@ class qa_phase_unwrap : public CppUnit::TestFixture
         engine->reset();
         CPPUNIT_ASSERT_EQUAL(std::int64_t(0), engine->wrap_count());
         engine->unwrap(x.data() + 20000, y.data() + 20000, 30000);
-        std::vector<float> head(x.begin(), x.begin() + 20000), tail(x.begin() + 20000, x.end());
+        std::vector<float> head(x.begin(), x.begin() + 20000),
+            tail(x.begin() + 20000, x.end());
         auto expected = reference_unwrap(head, two_pi);
         const auto expected_tail = reference_unwrap(tail, two_pi);
         expected.insert(expected.end(), expected_tail.begin(), expected_tail.end());
@@ -313,10 +333,12 @@ class qa_phase_unwrap : public CppUnit::TestFixture
 
         // Degrees after radians: set_period restarts with the new period.
         std::vector<float> degrees(x.size());
-        std::transform(x.begin(), x.end(), degrees.begin(),
-                       [](float v) { return static_cast<float>(v * 180.0 / 3.14159265358979); });
+        std::transform(x.begin(), x.end(), degrees.begin(), [](float v) {
+            return static_cast<float>(v * 180.0 / 3.14159265358979);
+        });
         engine->set_period(360.0);
-        assert_same(reference_unwrap(degrees, 360.0), run_engine(*engine, degrees),
+        assert_same(reference_unwrap(degrees, 360.0),
+                    run_engine(*engine, degrees),
                     device + " set_period(360)");
         CPPUNIT_ASSERT_EQUAL(360.0, engine->period());
         CPPUNIT_ASSERT_THROW(engine->set_period(-1.0), std::invalid_argument);
@@ -325,19 +347,21 @@ class qa_phase_unwrap : public CppUnit::TestFixture
 
     void check_gnss_capture(const std::string& device)
     {
-        const std::string path = qa::data_file_or_skip(
-            "qa_phase_unwrap::" + device + "_real_gnss_capture",
-            "gnss/GSoC_CTTC_capture_2012_07_26_4Msps_4ms.dat");
+        const std::string path =
+            qa::data_file_or_skip("qa_phase_unwrap::" + device + "_real_gnss_capture",
+                                  "gnss/GSoC_CTTC_capture_2012_07_26_4Msps_4ms.dat");
         if (path.empty())
             return;
-        // Real GPS L1 capture (GNSS-SDR test signal, CC-BY-4.0, the GNSS-SDR contributors).
+        // Real GPS L1 capture (GNSS-SDR test signal, CC-BY-4.0, the GNSS-SDR
+        // contributors).
         const auto iq = qa::read_binary<std::complex<float>>(path);
         CPPUNIT_ASSERT_EQUAL(std::size_t(16000), iq.size());
         std::vector<float> x(iq.size());
         std::transform(iq.begin(), iq.end(), x.begin(), [](std::complex<float> z) {
             return static_cast<float>(std::atan2(double(z.imag()), double(z.real())));
         });
-        assert_same(reference_unwrap(x, two_pi), run_engine(*make_engine(device, two_pi), x),
+        assert_same(reference_unwrap(x, two_pi),
+                    run_engine(*make_engine(device, two_pi), x),
                     device + " GNSS capture");
     }
 
@@ -363,13 +387,17 @@ public:
     {
         // P = 2: steps of exactly +-1 are left alone, a step just past 1 wraps.
         for (const std::string device : { "cpu", "cuda" }) {
-            if (device == "cuda" && !qa::cuda_available_or_skip("qa_phase_unwrap::cuda_exact_half_period"))
+            if (device == "cuda" &&
+                !qa::cuda_available_or_skip("qa_phase_unwrap::cuda_exact_half_period"))
                 continue;
-            const std::vector<float> x = { 0.0f, 1.0f, 0.0f, -1.0f, 0.0f, 1.00000012f, 0.0f, -0.99999994f };
+            const std::vector<float> x = { 0.0f, 1.0f,        0.0f, -1.0f,
+                                           0.0f, 1.00000012f, 0.0f, -0.99999994f };
             const auto y = run_engine(*make_engine(device, 2.0), x);
-            const float expected[] = { 0.0f, 1.0f, 0.0f, -1.0f, 0.0f, -0.99999988f, 0.0f, -0.99999994f };
+            const float expected[] = { 0.0f, 1.0f,         0.0f, -1.0f,
+                                       0.0f, -0.99999988f, 0.0f, -0.99999994f };
             for (std::size_t i = 0; i < x.size(); ++i)
-                CPPUNIT_ASSERT_EQUAL_MESSAGE(device + " sample " + std::to_string(i), expected[i], y[i]);
+                CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                    device + " sample " + std::to_string(i), expected[i], y[i]);
             assert_same(reference_unwrap(x, 2.0), y, device + " half period");
         }
     }
@@ -384,16 +412,20 @@ public:
     {
         phase_unwrap_config config;
         config.device = "cpu";
-        auto expect_error = [&](const phase_unwrap_config& c, const std::string& parameter) {
+        auto expect_error = [&](const phase_unwrap_config& c,
+                                const std::string& parameter) {
             try {
                 phase_unwrapper::make(c);
             } catch (const std::invalid_argument& e) {
-                CPPUNIT_ASSERT_MESSAGE(e.what(), std::string(e.what()).rfind(parameter + ":", 0) == 0);
+                CPPUNIT_ASSERT_MESSAGE(
+                    e.what(), std::string(e.what()).rfind(parameter + ":", 0) == 0);
                 return;
             }
             CPPUNIT_FAIL("no std::invalid_argument for a bad " + parameter);
         };
-        for (double bad : { 0.0, -1.0, std::numeric_limits<double>::quiet_NaN(),
+        for (double bad : { 0.0,
+                            -1.0,
+                            std::numeric_limits<double>::quiet_NaN(),
                             std::numeric_limits<double>::infinity() }) {
             phase_unwrap_config c = config;
             c.period = bad;
@@ -414,7 +446,8 @@ public:
     }
     void cuda_non_finite_and_every_sample_wraps()
     {
-        if (!qa::cuda_available_or_skip("qa_phase_unwrap::cuda_non_finite_and_every_sample_wraps"))
+        if (!qa::cuda_available_or_skip(
+                "qa_phase_unwrap::cuda_non_finite_and_every_sample_wraps"))
             return;
         check_non_finite("cuda");
         check_every_sample_wraps("cuda");
@@ -453,7 +486,8 @@ public:
         std::copy(x.begin(), x.end(), in.get());
         std::fill(out.get(), out.get() + n, qa::poison_value);
         make_engine("cuda", two_pi, 1, 1 << 20)->unwrap(in.get(), out.get(), n);
-        assert_same(expected, std::vector<float>(out.get(), out.get() + n), "cuda pinned");
+        assert_same(
+            expected, std::vector<float>(out.get(), out.get() + n), "cuda pinned");
         // In place, pageable.
         std::vector<float> inplace = x;
         make_engine("cuda", two_pi, 1, 777777)->unwrap(inplace.data(), inplace.data(), n);
@@ -461,8 +495,10 @@ public:
         // Misaligned pointers take the scalar path.
         std::vector<float> shifted_in(n + 1), shifted_out(n + 1, qa::poison_value);
         std::copy(x.begin(), x.end(), shifted_in.begin() + 1);
-        make_engine("cuda", two_pi)->unwrap(shifted_in.data() + 1, shifted_out.data() + 1, n);
-        assert_same(expected, std::vector<float>(shifted_out.begin() + 1, shifted_out.end()),
+        make_engine("cuda", two_pi)
+            ->unwrap(shifted_in.data() + 1, shifted_out.data() + 1, n);
+        assert_same(expected,
+                    std::vector<float>(shifted_out.begin() + 1, shifted_out.end()),
                     "cuda misaligned");
     }
 
@@ -475,19 +511,24 @@ public:
         auto engine = make_engine("cuda", two_pi);
         device_buffer<float> d_x(n), d_y(n);
         std::vector<float> y(n, qa::poison_value);
-        CUDADSP_CUDA(cudaMemcpy(d_x.get(), x.data(), d_x.bytes(), cudaMemcpyHostToDevice));
-        CUDADSP_CUDA(cudaMemcpy(d_y.get(), y.data(), d_y.bytes(), cudaMemcpyHostToDevice));
+        CUDADSP_CUDA(
+            cudaMemcpy(d_x.get(), x.data(), d_x.bytes(), cudaMemcpyHostToDevice));
+        CUDADSP_CUDA(
+            cudaMemcpy(d_y.get(), y.data(), d_y.bytes(), cudaMemcpyHostToDevice));
         cuda_stream stream;
         // Two device calls on a caller's stream, then the rest through the host path:
         // the state chains across all three.
         engine->unwrap_device(d_x.get(), d_y.get(), 12345, stream.get());
-        engine->unwrap_device(d_x.get() + 12345, d_y.get() + 12345, 1000000, stream.get());
+        engine->unwrap_device(
+            d_x.get() + 12345, d_y.get() + 12345, 1000000, stream.get());
         stream.synchronize();
-        CUDADSP_CUDA(cudaMemcpy(y.data(), d_y.get(), 1012345 * sizeof(float), cudaMemcpyDeviceToHost));
+        CUDADSP_CUDA(cudaMemcpy(
+            y.data(), d_y.get(), 1012345 * sizeof(float), cudaMemcpyDeviceToHost));
         engine->unwrap(x.data() + 1012345, y.data() + 1012345, n - 1012345);
         assert_same(reference_unwrap(x, two_pi), y, "cuda device entry point");
-        CPPUNIT_ASSERT_THROW(make_engine("cpu", two_pi)->unwrap_device(d_x.get(), d_y.get(), 1, nullptr),
-                             std::logic_error);
+        CPPUNIT_ASSERT_THROW(
+            make_engine("cpu", two_pi)->unwrap_device(d_x.get(), d_y.get(), 1, nullptr),
+            std::logic_error);
     }
 };
 

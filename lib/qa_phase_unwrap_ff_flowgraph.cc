@@ -96,7 +96,8 @@ void assert_close(const std::vector<float>& expected,
             continue;
         if (std::memcmp(&expected[i], &actual[i], sizeof(float)) != 0)
             CPPUNIT_FAIL(what + ": sample " + std::to_string(i) + " expected " +
-                         std::to_string(expected[i]) + " got " + std::to_string(actual[i]));
+                         std::to_string(expected[i]) + " got " +
+                         std::to_string(actual[i]));
     }
 }
 
@@ -125,9 +126,11 @@ public:
                 tb->connect(src, 0, unwrap, 0);
                 tb->connect(unwrap, 0, sink, 0);
                 tb->run();
-                CPPUNIT_ASSERT_EQUAL(device == "cpu" ? std::string("cpu") : std::string("cuda:0"),
+                CPPUNIT_ASSERT_EQUAL(device == "cpu" ? std::string("cpu")
+                                                     : std::string("cuda:0"),
                                      unwrap->backend());
-                assert_close(reference_unwrap(x, two_pi), sink->data(),
+                assert_close(reference_unwrap(x, two_pi),
+                             sink->data(),
                              device + " batch " + std::to_string(batch));
             }
         }
@@ -151,13 +154,16 @@ public:
             tb->connect(src, 0, unwrap, 0);
             tb->connect(unwrap, 0, sink, 0);
             tb->run();
-            assert_close(reference_unwrap(x, two_pi, { 1234, 250001 }), sink->data(), device + " tags");
+            assert_close(reference_unwrap(x, two_pi, { 1234, 250001 }),
+                         sink->data(),
+                         device + " tags");
             // Every tag arrives downstream at its offset, the reset tags included.
             const auto out_tags = sink->tags();
             CPPUNIT_ASSERT_EQUAL(std::size_t(3), out_tags.size());
             for (const auto& tag : out_tags)
-                CPPUNIT_ASSERT(std::find(std::begin(offsets), std::end(offsets), tag.offset) !=
-                               std::end(offsets));
+                CPPUNIT_ASSERT(std::find(std::begin(offsets),
+                                         std::end(offsets),
+                                         tag.offset) != std::end(offsets));
         }
     }
 
@@ -175,7 +181,8 @@ public:
             tb->run();
             std::vector<float> expected;
             for (std::size_t v = 0; v < 517; ++v) {
-                const std::vector<float> one(x.begin() + v * vlen, x.begin() + (v + 1) * vlen);
+                const std::vector<float> one(x.begin() + v * vlen,
+                                             x.begin() + (v + 1) * vlen);
                 const auto y = reference_unwrap(one, two_pi);
                 expected.insert(expected.end(), y.begin(), y.end());
             }
@@ -188,9 +195,12 @@ public:
         CPPUNIT_ASSERT_THROW(phase_unwrap_ff::make(0), std::invalid_argument);
         CPPUNIT_ASSERT_THROW(phase_unwrap_ff::make(1, 0.0), std::invalid_argument);
         CPPUNIT_ASSERT_THROW(phase_unwrap_ff::make(1, -two_pi), std::invalid_argument);
-        CPPUNIT_ASSERT_THROW(phase_unwrap_ff::make(1, std::nan("")), std::invalid_argument);
-        CPPUNIT_ASSERT_THROW(phase_unwrap_ff::make(1, two_pi, "gpu"), std::invalid_argument);
-        CPPUNIT_ASSERT_THROW(phase_unwrap_ff::make(8, two_pi, "cpu", 4), std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(phase_unwrap_ff::make(1, std::nan("")),
+                             std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(phase_unwrap_ff::make(1, two_pi, "gpu"),
+                             std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(phase_unwrap_ff::make(8, two_pi, "cpu", 4),
+                             std::invalid_argument);
         auto block = phase_unwrap_ff::make(1, two_pi, "cpu");
         CPPUNIT_ASSERT_THROW(block->set_period(0.0), std::invalid_argument);
         CPPUNIT_ASSERT_EQUAL(two_pi, block->period());

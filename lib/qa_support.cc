@@ -50,7 +50,8 @@ std::vector<T> read_binary(const std::string& path)
 }
 
 template std::vector<float> read_binary<float>(const std::string&);
-template std::vector<std::complex<float>> read_binary<std::complex<float>>(const std::string&);
+template std::vector<std::complex<float>>
+read_binary<std::complex<float>>(const std::string&);
 
 } // namespace qa
 } // namespace cudadsp

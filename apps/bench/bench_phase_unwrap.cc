@@ -162,7 +162,9 @@ public:
     {
     }
     void rewind() { d_produced = 0; }
-    int work(int noutput_items, gr_vector_const_void_star&, gr_vector_void_star& output_items) override
+    int work(int noutput_items,
+             gr_vector_const_void_star&,
+             gr_vector_void_star& output_items) override
     {
         if (d_produced == d_items)
             return WORK_DONE;

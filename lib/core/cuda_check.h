@@ -24,7 +24,8 @@ void check_cuda(cudaError_t status, const char* call, const char* file, int line
 } // namespace gr
 
 //! Wrap every CUDA runtime call: CUDADSP_CUDA(cudaMalloc(&p, n));
-#define CUDADSP_CUDA(call) ::gr::cudadsp::core::check_cuda((call), #call, __FILE__, __LINE__)
+#define CUDADSP_CUDA(call) \
+    ::gr::cudadsp::core::check_cuda((call), #call, __FILE__, __LINE__)
 
 //! After a kernel launch: reports launch-configuration errors at the launch site.
 #define CUDADSP_CUDA_LAUNCHED(kernel_name) \

@@ -81,7 +81,8 @@ public:
     explicit pinned_buffer(std::size_t count) : d_count(count)
     {
         if (count)
-            CUDADSP_CUDA(cudaMallocHost(reinterpret_cast<void**>(&d_ptr), count * sizeof(T)));
+            CUDADSP_CUDA(
+                cudaMallocHost(reinterpret_cast<void**>(&d_ptr), count * sizeof(T)));
     }
     ~pinned_buffer()
     {
@@ -117,7 +118,9 @@ class cuda_stream
 public:
     cuda_stream();
     ~cuda_stream();
-    cuda_stream(cuda_stream&& o) noexcept : d_stream(std::exchange(o.d_stream, nullptr)) {}
+    cuda_stream(cuda_stream&& o) noexcept : d_stream(std::exchange(o.d_stream, nullptr))
+    {
+    }
     cuda_stream& operator=(cuda_stream&& o) noexcept
     {
         std::swap(d_stream, o.d_stream);

@@ -22,15 +22,18 @@ std::string version_string(int version)
     return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
 }
 
-int parse_ordinal(const std::string& digits, const std::string& device, const std::string& name)
+int parse_ordinal(const std::string& digits,
+                  const std::string& device,
+                  const std::string& name)
 {
     bool all_digits = !digits.empty() && digits.size() <= 4;
     for (char c : digits)
         all_digits = all_digits && std::isdigit(static_cast<unsigned char>(c));
     if (!all_digits)
-        throw std::invalid_argument(name + ": \"" + device +
-                                    "\" is not a device; expected \"auto\", \"cpu\", "
-                                    "\"cuda\" or \"cuda:N\" with N a device ordinal >= 0");
+        throw std::invalid_argument(
+            name + ": \"" + device +
+            "\" is not a device; expected \"auto\", \"cpu\", "
+            "\"cuda\" or \"cuda:N\" with N a device ordinal >= 0");
     return std::stoi(digits);
 }
 
@@ -58,7 +61,8 @@ std::string cuda_unavailable_reason()
     const cudaError_t status = cudaGetDeviceCount(&count);
     if (status != cudaSuccess) {
         cudaGetLastError();
-        return std::string(cudaGetErrorString(status)) + " (" + cudaGetErrorName(status) + ")";
+        return std::string(cudaGetErrorString(status)) + " (" + cudaGetErrorName(status) +
+               ")";
     }
     return count > 0 ? "" : "no CUDA device found";
 }
@@ -84,7 +88,8 @@ device_selection select_device(const std::string& device, const std::string& nam
     const int count = cuda_device_count();
     if (ordinal >= count) {
         std::ostringstream msg;
-        msg << name << ": \"" << device << "\" asks for CUDA device " << ordinal << " but ";
+        msg << name << ": \"" << device << "\" asks for CUDA device " << ordinal
+            << " but ";
         if (count == 0)
             msg << "no CUDA device is available (" << cuda_unavailable_reason()
                 << "); use device=\"cpu\" or \"auto\"";

@@ -37,7 +37,8 @@ void host_pipeline::allocate(bool staging)
     if (staging && !d_has_staging) {
         for (auto& s : d_slots) {
             s.staging_in = pinned_buffer<unsigned char>(d_chunk_items * d_in_item_bytes);
-            s.staging_out = pinned_buffer<unsigned char>(d_chunk_items * d_out_item_bytes);
+            s.staging_out =
+                pinned_buffer<unsigned char>(d_chunk_items * d_out_item_bytes);
         }
         d_has_staging = true;
     }

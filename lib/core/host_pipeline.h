@@ -34,10 +34,12 @@ namespace core {
 class host_pipeline
 {
 public:
-    using compute_fn = std::function<void(const void* d_in, void* d_out, std::size_t items,
-                                          cudaStream_t stream)>;
+    using compute_fn = std::function<void(
+        const void* d_in, void* d_out, std::size_t items, cudaStream_t stream)>;
 
-    host_pipeline(std::size_t chunk_items, std::size_t in_item_bytes, std::size_t out_item_bytes);
+    host_pipeline(std::size_t chunk_items,
+                  std::size_t in_item_bytes,
+                  std::size_t out_item_bytes);
 
     //! Processes \p items; returns when the output is in \p host_out.
     void run(const void* host_in,

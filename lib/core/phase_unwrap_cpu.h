@@ -19,7 +19,8 @@ namespace core {
 class phase_unwrapper_cpu : public phase_unwrapper
 {
 public:
-    phase_unwrapper_cpu(const phase_unwrap_config& config, const device_selection& device);
+    phase_unwrapper_cpu(const phase_unwrap_config& config,
+                        const device_selection& device);
 
     void unwrap(const float* in, float* out, std::size_t n) override;
     void unwrap_device(const float* d_in,

@@ -65,7 +65,10 @@ constexpr unsigned int max_epoch = (1u << (32 - flag_bits)) - 1;
 // Predecessor tiles each look-back step examines: 32 lanes x 4.
 constexpr int lookback_tiles_per_lane = 4;
 
-__device__ __forceinline__ unwrap_summary empty_summary() { return { 0, 0.0f, 0.0f, 0u }; }
+__device__ __forceinline__ unwrap_summary empty_summary()
+{
+    return { 0, 0.0f, 0.0f, 0u };
+}
 
 /*!
  * Summary of one thread's samples, folded in order (the sequential form of combining
@@ -124,7 +127,8 @@ __device__ __forceinline__ unwrap_summary fold_clean_samples(const float (&x)[N]
     return { wraps, x[0], x[N - 1], head_finite | tail_finite };
 }
 
-//! The scan operator: \p a followed by \p b. Associative, with empty_summary() as identity.
+//! The scan operator: \p a followed by \p b. Associative, with empty_summary() as
+//! identity.
 __device__ __forceinline__ unwrap_summary combine(const unwrap_summary& a,
                                                   const unwrap_summary& b,
                                                   const unwrap_period& p)
@@ -192,13 +196,15 @@ __device__ __forceinline__ unwrap_summary warp_inclusive_scan(unwrap_summary s,
  * counts at most 2^18 periods (unwrap_step saturates) and a tile has 4096 samples; the
  * inclusive prefix (everything up to the tile) needs 64 bits but no head.
  */
-struct __align__(16) aggregate_descriptor {
+struct __align__(16) aggregate_descriptor
+{
     int wraps;
     float head_first;
     float tail_last;
     unsigned int epoch_flags;
 };
-struct __align__(16) inclusive_descriptor {
+struct __align__(16) inclusive_descriptor
+{
     long long wraps;
     float tail_last;
     unsigned int epoch_flags;
@@ -219,7 +225,10 @@ __device__ __forceinline__ int4 load_volatile(const void* p)
 __device__ __forceinline__ void store_volatile(void* p, int4 v)
 {
     asm volatile("st.volatile.global.v4.s32 [%0], {%1, %2, %3, %4};" ::"l"(p),
-                 "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)
+                 "r"(v.x),
+                 "r"(v.y),
+                 "r"(v.z),
+                 "r"(v.w)
                  : "memory");
 }
 
@@ -279,12 +288,16 @@ __device__ unwrap_summary look_back(const lookback_workspace& ws,
             while (j >= 0) {
                 const int4 in = load_volatile(&ws.inclusive[j]);
                 if (static_cast<unsigned int>(in.w) >> flag_bits == epoch) {
-                    tiles[q] = { static_cast<long long>(
-                                     static_cast<unsigned long long>(static_cast<unsigned int>(in.x)) |
-                                     static_cast<unsigned long long>(static_cast<unsigned int>(in.y)) << 32),
-                                 0.0f,
-                                 __int_as_float(in.z),
-                                 static_cast<unsigned int>(in.w) & ((1u << flag_bits) - 1) };
+                    tiles[q] = {
+                        static_cast<long long>(static_cast<unsigned long long>(
+                                                   static_cast<unsigned int>(in.x)) |
+                                               static_cast<unsigned long long>(
+                                                   static_cast<unsigned int>(in.y))
+                                                   << 32),
+                        0.0f,
+                        __int_as_float(in.z),
+                        static_cast<unsigned int>(in.w) & ((1u << flag_bits) - 1)
+                    };
                     is_inclusive[q] = true;
                     break;
                 }
@@ -293,7 +306,8 @@ __device__ unwrap_summary look_back(const lookback_workspace& ws,
                     tiles[q] = { agg.x,
                                  __int_as_float(agg.y),
                                  __int_as_float(agg.z),
-                                 static_cast<unsigned int>(agg.w) & ((1u << flag_bits) - 1) };
+                                 static_cast<unsigned int>(agg.w) &
+                                     ((1u << flag_bits) - 1) };
                     break;
                 }
                 __nanosleep(20);
@@ -516,8 +530,10 @@ struct phase_unwrapper_cuda::workspace {
     }
     void clear_descriptors()
     {
-        CUDADSP_CUDA(cudaMemsetAsync(aggregate.get(), 0, aggregate.bytes(), stream.get()));
-        CUDADSP_CUDA(cudaMemsetAsync(inclusive.get(), 0, inclusive.bytes(), stream.get()));
+        CUDADSP_CUDA(
+            cudaMemsetAsync(aggregate.get(), 0, aggregate.bytes(), stream.get()));
+        CUDADSP_CUDA(
+            cudaMemsetAsync(inclusive.get(), 0, inclusive.bytes(), stream.get()));
     }
 
     cuda_stream stream;
@@ -562,9 +578,9 @@ void phase_unwrapper_cuda::enqueue_at(const float* d_in,
                                       cudaStream_t stream)
 {
     const unsigned long long segment_length = d_config.vlen > 1 ? d_config.vlen : 0;
-    const lookback_workspace ws{
-        d_ws->aggregate.get(), d_ws->inclusive.get(), d_ws->ticket.get()
-    };
+    const lookback_workspace ws{ d_ws->aggregate.get(),
+                                 d_ws->inclusive.get(),
+                                 d_ws->ticket.get() };
     for (std::size_t offset = 0; offset < n; offset += max_launch_samples) {
         const std::size_t count = std::min(max_launch_samples, n - offset);
         const unsigned int tiles =
@@ -577,23 +593,38 @@ void phase_unwrapper_cuda::enqueue_at(const float* d_in,
         ++d_epoch;
         const float* launch_in = d_in + offset;
         float* launch_out = d_out + offset;
-        const bool aligned =
-            ((reinterpret_cast<std::uintptr_t>(launch_in) |
-              reinterpret_cast<std::uintptr_t>(launch_out)) &
-             15u) == 0;
+        const bool aligned = ((reinterpret_cast<std::uintptr_t>(launch_in) |
+                               reinterpret_cast<std::uintptr_t>(launch_out)) &
+                              15u) == 0;
         const unwrap_summary* state_in = d_ws->state.get() + d_state_slot;
         unwrap_summary* state_out = d_ws->state.get() + (d_state_slot ^ 1);
         // In vector mode a call holds whole vectors, so its first sample has phase 0.
         const unsigned long long phase =
             segment_length ? (call_offset + offset) % segment_length : 0;
         if (aligned)
-            unwrap_scan_kernel<true><<<tiles, block_threads, 0, stream>>>(
-                launch_in, launch_out, count, segment_length, phase, d_period, ws, state_in,
-                state_out, d_epoch, tiles);
+            unwrap_scan_kernel<true><<<tiles, block_threads, 0, stream>>>(launch_in,
+                                                                          launch_out,
+                                                                          count,
+                                                                          segment_length,
+                                                                          phase,
+                                                                          d_period,
+                                                                          ws,
+                                                                          state_in,
+                                                                          state_out,
+                                                                          d_epoch,
+                                                                          tiles);
         else
-            unwrap_scan_kernel<false><<<tiles, block_threads, 0, stream>>>(
-                launch_in, launch_out, count, segment_length, phase, d_period, ws, state_in,
-                state_out, d_epoch, tiles);
+            unwrap_scan_kernel<false><<<tiles, block_threads, 0, stream>>>(launch_in,
+                                                                           launch_out,
+                                                                           count,
+                                                                           segment_length,
+                                                                           phase,
+                                                                           d_period,
+                                                                           ws,
+                                                                           state_in,
+                                                                           state_out,
+                                                                           d_epoch,
+                                                                           tiles);
         CUDADSP_CUDA_LAUNCHED("unwrap_scan_kernel");
         d_state_slot ^= 1;
     }
@@ -616,10 +647,19 @@ void phase_unwrapper_cuda::unwrap(const float* in, float* out, std::size_t n)
     // Chunks of a vector-mode call need not hold whole vectors: enqueue() derives each
     // launch's phase from its offset, and pipeline chunks are offsets into one call.
     std::size_t done = 0;
-    d_ws->pipeline.run(in, out, n, stream, [&](const void* d_in, void* d_out, std::size_t items, cudaStream_t s) {
-        enqueue_at(static_cast<const float*>(d_in), static_cast<float*>(d_out), items, done, s);
-        done += items;
-    });
+    d_ws->pipeline.run(
+        in,
+        out,
+        n,
+        stream,
+        [&](const void* d_in, void* d_out, std::size_t items, cudaStream_t s) {
+            enqueue_at(static_cast<const float*>(d_in),
+                       static_cast<float*>(d_out),
+                       items,
+                       done,
+                       s);
+            done += items;
+        });
 }
 
 void phase_unwrapper_cuda::unwrap_device(const float* d_in,

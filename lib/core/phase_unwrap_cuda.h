@@ -26,7 +26,8 @@ namespace core {
 class phase_unwrapper_cuda : public phase_unwrapper
 {
 public:
-    phase_unwrapper_cuda(const phase_unwrap_config& config, const device_selection& device);
+    phase_unwrapper_cuda(const phase_unwrap_config& config,
+                         const device_selection& device);
     ~phase_unwrapper_cuda() override;
 
     void unwrap(const float* in, float* out, std::size_t n) override;

@@ -49,7 +49,8 @@ inline unwrap_period make_unwrap_period(double period)
 constexpr double max_step_periods = 262144.0;
 
 //! The exact decision of unwrap_step(), in float64 (where float32 differences are exact).
-CUDADSP_HOST_DEVICE std::int32_t unwrap_step_exact(float previous, float x, const unwrap_period& p)
+CUDADSP_HOST_DEVICE std::int32_t
+unwrap_step_exact(float previous, float x, const unwrap_period& p)
 {
     const double d = static_cast<double>(x) - static_cast<double>(previous);
     const double magnitude = std::fabs(d);
@@ -73,7 +74,8 @@ CUDADSP_HOST_DEVICE std::int32_t unwrap_step_exact(float previous, float x, cons
  * thousands of periods) the float64 path decides. Steps beyond max_step_periods (not a
  * wrapped phase) saturate.
  */
-CUDADSP_HOST_DEVICE std::int32_t unwrap_step(float previous, float x, const unwrap_period& p)
+CUDADSP_HOST_DEVICE std::int32_t
+unwrap_step(float previous, float x, const unwrap_period& p)
 {
     const float d = x - previous;
     const float t = (std::fabs(d) - p.half_period_f) * p.inverse_period_f;

@@ -40,7 +40,7 @@ enum class backend_kind { cpu, cuda };
  */
 struct CUDADSP_CORE_API device_selection {
     backend_kind backend = backend_kind::cpu;
-    int cuda_ordinal = -1; //!< valid when backend == cuda
+    int cuda_ordinal = -1;             //!< valid when backend == cuda
     bool chosen_automatically = false; //!< true when resolved from "auto"
 
     //! "cpu" or "cuda:N"
@@ -55,8 +55,8 @@ struct CUDADSP_CORE_API device_selection {
  * none of these (or a negative / non-numeric N), and std::runtime_error when CUDA is
  * asked for but no such device exists.
  */
-CUDADSP_CORE_API device_selection select_device(const std::string& device,
-                                                const std::string& parameter_name = "device");
+CUDADSP_CORE_API device_selection
+select_device(const std::string& device, const std::string& parameter_name = "device");
 
 //! Number of usable CUDA devices; 0 when there is no driver, no device or no runtime.
 CUDADSP_CORE_API int cuda_device_count();

@@ -24,7 +24,8 @@ namespace core {
  */
 struct CUDADSP_CORE_API phase_unwrap_config {
     /*! 1: the input is one continuous stream, unwrapped across calls (state carried);
-     *  >1: the input is a sequence of vectors of vlen samples, each unwrapped on its own. */
+     *  >1: the input is a sequence of vectors of vlen samples, each unwrapped on its own.
+     */
     std::size_t vlen = 1;
     //! Period of the wrapped quantity (2*pi for radians, 360 for degrees, 1 for cycles).
     double period = 6.283185307179586476925286766559;
