@@ -29,51 +29,6 @@ namespace {
 
 const double two_pi = 6.283185307179586476925286766559;
 
-// numpy's mod: the result takes the sign of the divisor.
-double numpy_mod(double a, double b)
-{
-    double r = std::fmod(a, b);
-    if (r != 0.0 && ((r < 0.0) != (b < 0.0)))
-        r += b;
-    return r;
-}
-
-/*!
- * Reference: numpy.unwrap(x, period=P) in float64 over the finite samples, with the
- * correction of each step turned into an integer count; the output is formed as
- * float32(x + P*K), K exact. Non-finite samples give NaN and are skipped.
- */
-std::vector<float>
-reference_unwrap(const std::vector<float>& x, double P, std::size_t vlen = 0)
-{
-    std::vector<float> y(x.size());
-    const std::size_t segment = vlen ? vlen : std::max<std::size_t>(x.size(), 1);
-    for (std::size_t start = 0; start < x.size(); start += segment) {
-        bool have_previous = false;
-        double previous = 0.0;
-        std::int64_t K = 0;
-        for (std::size_t i = start; i < std::min(x.size(), start + segment); ++i) {
-            const double v = x[i];
-            if (!std::isfinite(v)) {
-                y[i] = std::numeric_limits<float>::quiet_NaN();
-                continue;
-            }
-            if (have_previous) {
-                const double dd = v - previous;
-                double ddmod = numpy_mod(dd + P / 2, P) - P / 2;
-                if (ddmod == -P / 2 && dd > 0)
-                    ddmod = P / 2;
-                const double correct = std::fabs(dd) < P / 2 ? 0.0 : ddmod - dd;
-                K += std::llround(correct / P);
-            }
-            previous = v;
-            have_previous = true;
-            y[i] = static_cast<float>(v + P * static_cast<double>(K));
-        }
-    }
-    return y;
-}
-
 //! Wrapped random walk: steps ~ N(0, step_std), wrapped into [-P/2, P/2).
 std::vector<float>
 wrapped_walk(std::size_t n, double P, double step_std, std::mt19937_64& rng)
@@ -83,7 +38,7 @@ wrapped_walk(std::size_t n, double P, double step_std, std::mt19937_64& rng)
     double phase = std::uniform_real_distribution<double>(-P, P)(rng);
     for (auto& v : x) {
         phase += step(rng);
-        v = static_cast<float>(numpy_mod(phase + P / 2, P) - P / 2);
+        v = static_cast<float>(qa::numpy_mod(phase + P / 2, P) - P / 2);
     }
     return x;
 }
@@ -197,7 +152,7 @@ class qa_phase_unwrap : public CppUnit::TestFixture
             what << device << " n=" << c.n << " P=" << c.period
                  << " step=" << c.step_in_periods << "P";
             assert_same(
-                reference_unwrap(x, c.period), run_engine(*engine, x), what.str());
+                qa::reference_unwrap(x, c.period), run_engine(*engine, x), what.str());
         }
     }
 
@@ -209,7 +164,7 @@ class qa_phase_unwrap : public CppUnit::TestFixture
             for (std::size_t i = 0; i < x.size(); ++i)
                 x[i] = static_cast<float>((i % 2 ? -0.4 : 0.4) * P);
             const auto y = run_engine(*make_engine(device, P), x);
-            assert_same(reference_unwrap(x, P), y, device + " wrap every sample");
+            assert_same(qa::reference_unwrap(x, P), y, device + " wrap every sample");
             // Known truth: the smallest jumps alternate +0.2P and -0.2P, so the output
             // alternates between 0.4P and 0.6P.
             for (std::size_t i = 0; i < y.size(); ++i)
@@ -234,7 +189,7 @@ class qa_phase_unwrap : public CppUnit::TestFixture
                 x.push_back(a);
                 x.push_back(b);
             }
-            assert_same(reference_unwrap(x, P),
+            assert_same(qa::reference_unwrap(x, P),
                         run_engine(*make_engine(device, P), x),
                         device + " near ties, P=" + std::to_string(P));
         }
@@ -251,7 +206,7 @@ class qa_phase_unwrap : public CppUnit::TestFixture
                                    std::size_t(300001) }) {
                 auto x = wrapped_walk(n, two_pi, 1.5, d_rng);
                 sprinkle_non_finite(x, fraction, d_rng);
-                assert_same(reference_unwrap(x, two_pi),
+                assert_same(qa::reference_unwrap(x, two_pi),
                             run_engine(*make_engine(device, two_pi), x),
                             device + " non-finite fraction " + std::to_string(fraction));
             }
@@ -262,7 +217,7 @@ class qa_phase_unwrap : public CppUnit::TestFixture
         x[1] = inf;
         x.back() = -inf;
         std::fill(x.begin() + 3000, x.begin() + 13000, nan);
-        assert_same(reference_unwrap(x, two_pi),
+        assert_same(qa::reference_unwrap(x, two_pi),
                     run_engine(*make_engine(device, two_pi), x),
                     device + " NaN edges");
         const std::vector<float> all_nan(9000, nan);
@@ -275,7 +230,7 @@ class qa_phase_unwrap : public CppUnit::TestFixture
     {
         auto x = wrapped_walk(n, two_pi, 1.2, d_rng);
         sprinkle_non_finite(x, 0.01, d_rng);
-        const auto expected = reference_unwrap(x, two_pi);
+        const auto expected = qa::reference_unwrap(x, two_pi);
         // Random call sizes, and pipeline chunks that are not a multiple of anything.
         for (std::size_t chunk :
              { std::size_t(1) << 22, std::size_t(1000), std::size_t(4099) }) {
@@ -305,7 +260,7 @@ class qa_phase_unwrap : public CppUnit::TestFixture
             const std::size_t first = (vectors / 2) * vlen;
             engine->unwrap(x.data(), y.data(), first);
             engine->unwrap(x.data() + first, y.data() + first, x.size() - first);
-            assert_same(reference_unwrap(x, two_pi, vlen),
+            assert_same(qa::reference_unwrap(x, two_pi, vlen),
                         y,
                         device + " vlen " + std::to_string(vlen));
         }
@@ -326,8 +281,8 @@ class qa_phase_unwrap : public CppUnit::TestFixture
         engine->unwrap(x.data() + 20000, y.data() + 20000, 30000);
         std::vector<float> head(x.begin(), x.begin() + 20000),
             tail(x.begin() + 20000, x.end());
-        auto expected = reference_unwrap(head, two_pi);
-        const auto expected_tail = reference_unwrap(tail, two_pi);
+        auto expected = qa::reference_unwrap(head, two_pi);
+        const auto expected_tail = qa::reference_unwrap(tail, two_pi);
         expected.insert(expected.end(), expected_tail.begin(), expected_tail.end());
         assert_same(expected, y, device + " reset");
 
@@ -337,7 +292,7 @@ class qa_phase_unwrap : public CppUnit::TestFixture
             return static_cast<float>(v * 180.0 / 3.14159265358979);
         });
         engine->set_period(360.0);
-        assert_same(reference_unwrap(degrees, 360.0),
+        assert_same(qa::reference_unwrap(degrees, 360.0),
                     run_engine(*engine, degrees),
                     device + " set_period(360)");
         CPPUNIT_ASSERT_EQUAL(360.0, engine->period());
@@ -360,7 +315,7 @@ class qa_phase_unwrap : public CppUnit::TestFixture
         std::transform(iq.begin(), iq.end(), x.begin(), [](std::complex<float> z) {
             return static_cast<float>(std::atan2(double(z.imag()), double(z.real())));
         });
-        assert_same(reference_unwrap(x, two_pi),
+        assert_same(qa::reference_unwrap(x, two_pi),
                     run_engine(*make_engine(device, two_pi), x),
                     device + " GNSS capture");
     }
@@ -370,7 +325,7 @@ public:
     {
         // numpy.unwrap([0, 3, 6.5, 0.5, -3, 3]) by hand (and as numpy prints it).
         const std::vector<float> x = { 0.0f, 3.0f, 6.5f, 0.5f, -3.0f, 3.0f };
-        const auto y = reference_unwrap(x, two_pi);
+        const auto y = qa::reference_unwrap(x, two_pi);
         const double expected[] = { 0.0, 3.0, 6.5 - two_pi, 0.5, -3.0 + two_pi, 3.0 };
         for (std::size_t i = 0; i < x.size(); ++i)
             CPPUNIT_ASSERT_DOUBLES_EQUAL(expected[i], y[i], 1e-6);
@@ -398,7 +353,7 @@ public:
             for (std::size_t i = 0; i < x.size(); ++i)
                 CPPUNIT_ASSERT_EQUAL_MESSAGE(
                     device + " sample " + std::to_string(i), expected[i], y[i]);
-            assert_same(reference_unwrap(x, 2.0), y, device + " half period");
+            assert_same(qa::reference_unwrap(x, 2.0), y, device + " half period");
         }
     }
 
@@ -480,7 +435,7 @@ public:
             return;
         const std::size_t n = 5000011;
         const auto x = wrapped_walk(n, two_pi, 1.0, d_rng);
-        const auto expected = reference_unwrap(x, two_pi);
+        const auto expected = qa::reference_unwrap(x, two_pi);
         // Pinned in and out: DMA straight from the caller's buffers.
         pinned_buffer<float> in(n), out(n);
         std::copy(x.begin(), x.end(), in.get());
@@ -525,7 +480,7 @@ public:
         CUDADSP_CUDA(cudaMemcpy(
             y.data(), d_y.get(), 1012345 * sizeof(float), cudaMemcpyDeviceToHost));
         engine->unwrap(x.data() + 1012345, y.data() + 1012345, n - 1012345);
-        assert_same(reference_unwrap(x, two_pi), y, "cuda device entry point");
+        assert_same(qa::reference_unwrap(x, two_pi), y, "cuda device entry point");
         CPPUNIT_ASSERT_THROW(
             make_engine("cpu", two_pi)->unwrap_device(d_x.get(), d_y.get(), 1, nullptr),
             std::logic_error);

@@ -28,43 +28,6 @@ namespace {
 
 const double two_pi = 6.283185307179586476925286766559;
 
-/*! numpy.unwrap in float64 over the finite samples (numpy's formula, the correction
- *  rounded to a whole number of periods); restarts at each offset in \p resets. */
-std::vector<float> reference_unwrap(const std::vector<float>& x,
-                                    double P,
-                                    const std::vector<std::size_t>& resets = {})
-{
-    std::vector<float> y(x.size());
-    bool have_previous = false;
-    double previous = 0.0;
-    long long K = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        if (std::find(resets.begin(), resets.end(), i) != resets.end()) {
-            have_previous = false;
-            K = 0;
-        }
-        const double v = x[i];
-        if (!std::isfinite(v)) {
-            y[i] = std::numeric_limits<float>::quiet_NaN();
-            continue;
-        }
-        if (have_previous) {
-            const double dd = v - previous;
-            double ddmod = std::fmod(dd + P / 2, P);
-            if (ddmod < 0)
-                ddmod += P;
-            ddmod -= P / 2;
-            if (ddmod == -P / 2 && dd > 0)
-                ddmod = P / 2;
-            K += std::llround((std::fabs(dd) < P / 2 ? 0.0 : ddmod - dd) / P);
-        }
-        previous = v;
-        have_previous = true;
-        y[i] = static_cast<float>(v + P * static_cast<double>(K));
-    }
-    return y;
-}
-
 std::vector<float> wrapped_walk(std::size_t n, double step_std, unsigned seed)
 {
     std::mt19937_64 rng(seed);
@@ -129,7 +92,7 @@ public:
                 CPPUNIT_ASSERT_EQUAL(device == "cpu" ? std::string("cpu")
                                                      : std::string("cuda:0"),
                                      unwrap->backend());
-                assert_close(reference_unwrap(x, two_pi),
+                assert_close(qa::reference_unwrap(x, two_pi),
                              sink->data(),
                              device + " batch " + std::to_string(batch));
             }
@@ -154,7 +117,7 @@ public:
             tb->connect(src, 0, unwrap, 0);
             tb->connect(unwrap, 0, sink, 0);
             tb->run();
-            assert_close(reference_unwrap(x, two_pi, { 1234, 250001 }),
+            assert_close(qa::reference_unwrap(x, two_pi, 0, { 1234, 250001 }),
                          sink->data(),
                          device + " tags");
             // Every tag arrives downstream at its offset, the reset tags included.
@@ -183,7 +146,7 @@ public:
             for (std::size_t v = 0; v < 517; ++v) {
                 const std::vector<float> one(x.begin() + v * vlen,
                                              x.begin() + (v + 1) * vlen);
-                const auto y = reference_unwrap(one, two_pi);
+                const auto y = qa::reference_unwrap(one, two_pi);
                 expected.insert(expected.end(), y.begin(), y.end());
             }
             assert_close(expected, sink->data(), device + " vectors");

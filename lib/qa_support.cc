@@ -7,10 +7,14 @@
 
 #include "qa_support.h"
 #include <gnuradio/cudadsp/core/device.h>
+#include <algorithm>
+#include <cmath>
 #include <complex>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <stdexcept>
 
 namespace gr {
@@ -34,6 +38,49 @@ std::string data_file_or_skip(const std::string& test, const std::string& relati
     std::cout << test << ": skipped: test data absent (" << relative_file
               << " under CUDADSP_DATA_DIR)" << std::endl;
     return "";
+}
+
+double numpy_mod(double a, double b)
+{
+    double r = std::fmod(a, b);
+    if (r != 0.0 && ((r < 0.0) != (b < 0.0)))
+        r += b;
+    return r;
+}
+
+std::vector<float> reference_unwrap(const std::vector<float>& x,
+                                    double P,
+                                    std::size_t vlen,
+                                    const std::vector<std::size_t>& resets)
+{
+    std::vector<float> y(x.size());
+    bool have_previous = false;
+    double previous = 0.0;
+    std::int64_t K = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        if ((vlen > 0 && i % vlen == 0) ||
+            std::find(resets.begin(), resets.end(), i) != resets.end()) {
+            have_previous = false;
+            K = 0;
+        }
+        const double v = x[i];
+        if (!std::isfinite(v)) {
+            y[i] = std::numeric_limits<float>::quiet_NaN();
+            continue;
+        }
+        if (have_previous) {
+            const double dd = v - previous;
+            double ddmod = numpy_mod(dd + P / 2, P) - P / 2;
+            if (ddmod == -P / 2 && dd > 0)
+                ddmod = P / 2;
+            const double correct = std::fabs(dd) < P / 2 ? 0.0 : ddmod - dd;
+            K += std::llround(correct / P);
+        }
+        previous = v;
+        have_previous = true;
+        y[i] = static_cast<float>(v + P * static_cast<double>(K));
+    }
+    return y;
 }
 
 template <typename T>

@@ -30,6 +30,21 @@ std::string data_file_or_skip(const std::string& test, const std::string& relati
 template <typename T>
 std::vector<T> read_binary(const std::string& path);
 
+//! numpy's mod: the result takes the sign of the divisor.
+double numpy_mod(double a, double b);
+
+/*!
+ * Reference phase unwrapping, written from numpy.unwrap's definition (not from the
+ * engine's rule): numpy.unwrap(x, period=P) in float64 over the finite samples, each
+ * step's correction rounded to a whole number of periods K, output float32(x + P*K).
+ * Non-finite samples give NaN and are skipped. vlen > 0 unwraps each vector of vlen on
+ * its own; the unwrapping also restarts at every offset in \p resets.
+ */
+std::vector<float> reference_unwrap(const std::vector<float>& x,
+                                    double P,
+                                    std::size_t vlen = 0,
+                                    const std::vector<std::size_t>& resets = {});
+
 //! A float no engine output can legitimately be, to catch elements never written.
 constexpr float poison_value = -1.2345e37f;
 

@@ -35,6 +35,15 @@ phase_unwrapper::phase_unwrapper(const phase_unwrap_config& config,
 
 phase_unwrapper::~phase_unwrapper() = default;
 
+void phase_unwrapper::set_period(double period)
+{
+    phase_unwrap_config updated = d_config;
+    updated.period = period;
+    updated.validate();
+    d_config = updated;
+    period_changed();
+}
+
 std::unique_ptr<phase_unwrapper> phase_unwrapper::make(const phase_unwrap_config& config)
 {
     config.validate();

@@ -71,13 +71,9 @@ void phase_unwrapper_cpu::unwrap_device(const float*, float*, std::size_t, cuda_
 
 void phase_unwrapper_cpu::reset() { d_state = carried_state(); }
 
-void phase_unwrapper_cpu::set_period(double period)
+void phase_unwrapper_cpu::period_changed()
 {
-    phase_unwrap_config updated = d_config;
-    updated.period = period;
-    updated.validate();
-    d_config = updated;
-    d_period = make_unwrap_period(period);
+    d_period = make_unwrap_period(d_config.period);
     reset();
 }
 

@@ -29,7 +29,7 @@ public:
                        cuda_stream_t stream) override;
     void synchronize() override {}
     void reset() override;
-    void set_period(double period) override;
+    void period_changed() override;
     std::int64_t wrap_count() override { return d_state.wraps; }
 
 private:

@@ -601,33 +601,33 @@ void phase_unwrapper_cuda::enqueue_at(const float* d_in,
         // In vector mode a call holds whole vectors, so its first sample has phase 0.
         const unsigned long long phase =
             segment_length ? (call_offset + offset) % segment_length : 0;
-        if (aligned)
-            unwrap_scan_kernel<true><<<tiles, block_threads, 0, stream>>>(launch_in,
-                                                                          launch_out,
-                                                                          count,
-                                                                          segment_length,
-                                                                          phase,
-                                                                          d_period,
-                                                                          ws,
-                                                                          state_in,
-                                                                          state_out,
-                                                                          d_epoch,
-                                                                          tiles);
-        else
-            unwrap_scan_kernel<false><<<tiles, block_threads, 0, stream>>>(launch_in,
-                                                                           launch_out,
-                                                                           count,
-                                                                           segment_length,
-                                                                           phase,
-                                                                           d_period,
-                                                                           ws,
-                                                                           state_in,
-                                                                           state_out,
-                                                                           d_epoch,
-                                                                           tiles);
+        const auto kernel =
+            aligned ? unwrap_scan_kernel<true> : unwrap_scan_kernel<false>;
+        kernel<<<tiles, block_threads, 0, stream>>>(launch_in,
+                                                    launch_out,
+                                                    count,
+                                                    segment_length,
+                                                    phase,
+                                                    d_period,
+                                                    ws,
+                                                    state_in,
+                                                    state_out,
+                                                    d_epoch,
+                                                    tiles);
         CUDADSP_CUDA_LAUNCHED("unwrap_scan_kernel");
         d_state_slot ^= 1;
     }
+}
+
+void phase_unwrapper_cuda::switch_to_stream(cudaStream_t stream)
+{
+    if (stream == d_last_stream)
+        return;
+    // The carried state was last written on d_last_stream: order after that work.
+    cuda_event handoff;
+    handoff.record(d_last_stream);
+    handoff.wait_on(stream);
+    d_last_stream = stream;
 }
 
 void phase_unwrapper_cuda::unwrap(const float* in, float* out, std::size_t n)
@@ -637,13 +637,7 @@ void phase_unwrapper_cuda::unwrap(const float* in, float* out, std::size_t n)
         return;
     device_guard guard(d_device.cuda_ordinal);
     cudaStream_t stream = d_ws->stream.get();
-    if (d_last_stream != stream) {
-        // Order after work a caller enqueued through unwrap_device on its own stream.
-        cuda_event handoff;
-        handoff.record(d_last_stream);
-        handoff.wait_on(stream);
-        d_last_stream = stream;
-    }
+    switch_to_stream(stream);
     // Chunks of a vector-mode call need not hold whole vectors: enqueue() derives each
     // launch's phase from its offset, and pipeline chunks are offsets into one call.
     std::size_t done = 0;
@@ -672,12 +666,7 @@ void phase_unwrapper_cuda::unwrap_device(const float* d_in,
         return;
     device_guard guard(d_device.cuda_ordinal);
     cudaStream_t target = stream ? stream : d_ws->stream.get();
-    if (target != d_last_stream) {
-        cuda_event handoff;
-        handoff.record(d_last_stream);
-        handoff.wait_on(target);
-        d_last_stream = target;
-    }
+    switch_to_stream(target);
     enqueue_at(d_in, d_out, n, 0, target);
 }
 
@@ -694,13 +683,9 @@ void phase_unwrapper_cuda::reset()
         d_ws->state.get() + d_state_slot, 0, sizeof(unwrap_summary), d_last_stream));
 }
 
-void phase_unwrapper_cuda::set_period(double period)
+void phase_unwrapper_cuda::period_changed()
 {
-    phase_unwrap_config updated = d_config;
-    updated.period = period;
-    updated.validate();
-    d_config = updated;
-    d_period = make_unwrap_period(period);
+    d_period = make_unwrap_period(d_config.period);
     reset();
 }
 

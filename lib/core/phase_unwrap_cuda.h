@@ -37,12 +37,14 @@ public:
                        cuda_stream_t stream) override;
     void synchronize() override;
     void reset() override;
-    void set_period(double period) override;
+    void period_changed() override;
     std::int64_t wrap_count() override;
 
 private:
     struct workspace;
     void check_whole_vectors(std::size_t n) const;
+    //! Makes \p stream the one the engine's work goes on, ordered after the last one.
+    void switch_to_stream(cudaStream_t stream);
     //! Enqueue launches for n samples that start \p call_offset samples into the call.
     void enqueue_at(const float* d_in,
                     float* d_out,

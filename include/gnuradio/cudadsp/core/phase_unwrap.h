@@ -86,8 +86,9 @@ public:
     //! Forget the carried state: the next sample starts with K = 0.
     virtual void reset() = 0;
 
-    //! New period for the samples that follow; also resets the carried state.
-    virtual void set_period(double period) = 0;
+    /*! New period for the samples that follow; also resets the carried state. Throws
+     *  std::invalid_argument (and keeps the old period) unless finite and > 0. */
+    void set_period(double period);
     double period() const { return d_config.period; }
 
     const phase_unwrap_config& config() const { return d_config; }
@@ -99,6 +100,8 @@ public:
 
 protected:
     phase_unwrapper(const phase_unwrap_config& config, const device_selection& device);
+    //! d_config.period has changed: update what derives from it and reset.
+    virtual void period_changed() = 0;
     phase_unwrap_config d_config;
     device_selection d_device;
 };
