@@ -175,17 +175,76 @@ __device__ __forceinline__ unwrap_summary shuffle_from(const unwrap_summary& s, 
              __shfl_sync(all_lanes, s.flags, lane) };
 }
 
+//! The scan operator as a callable, for the scans below.
+struct general_combine {
+    unwrap_period p;
+    __device__ unwrap_summary operator()(const unwrap_summary& a, const unwrap_summary& b) const
+    {
+        return combine(a, b, p);
+    }
+};
+
+/*!
+ * combine() for two runs that are all finite and hold no vector start (a clean tile's
+ * threads): a quarter of the general operator's work. It has no identity, so scans
+ * with it never combine with a missing neighbour.
+ */
+struct clean_combine {
+    unwrap_period p;
+    __device__ unwrap_summary operator()(const unwrap_summary& a, const unwrap_summary& b) const
+    {
+        return { a.wraps + b.wraps + unwrap_step(a.tail_last, b.head_first, p),
+                 a.head_first,
+                 b.tail_last,
+                 head_finite | tail_finite };
+    }
+};
+
+template <class Combine>
 __device__ __forceinline__ unwrap_summary warp_inclusive_scan(unwrap_summary s,
-                                                              const unwrap_period& p)
+                                                              const Combine& op)
 {
     const int lane = threadIdx.x & 31;
 #pragma unroll
     for (int delta = 1; delta < 32; delta <<= 1) {
         const unwrap_summary before = shuffle_up(s, delta);
         if (lane >= delta)
-            s = combine(before, s, p);
+            s = op(before, s);
     }
     return s;
+}
+
+/*!
+ * Block-wide exclusive scan of the threads' summaries: returns what comes before this
+ * thread within the tile (empty for thread 0) and leaves the tile's total in
+ * warp_totals[warps_per_block - 1]. Only lanes that have a predecessor combine, so an
+ * operator without an identity (clean_combine) is fine.
+ */
+template <class Combine>
+__device__ __forceinline__ unwrap_summary block_exclusive_scan(const unwrap_summary& thread_total,
+                                                               unwrap_summary* warp_totals,
+                                                               const Combine& op)
+{
+    const int lane = threadIdx.x & 31;
+    const int warp = threadIdx.x >> 5;
+    const unwrap_summary warp_inclusive = warp_inclusive_scan(thread_total, op);
+    if (lane == 31)
+        warp_totals[warp] = warp_inclusive;
+    __syncthreads();
+    if (warp == 0) {
+        // Lanes past the last warp scan a copy of it; their results are not stored.
+        const unwrap_summary w = warp_inclusive_scan(
+            warp_totals[lane < warps_per_block ? lane : warps_per_block - 1], op);
+        if (lane < warps_per_block)
+            warp_totals[lane] = w;
+    }
+    __syncthreads();
+    const unwrap_summary lane_before = shuffle_up(warp_inclusive, 1);
+    if (warp > 0 && lane > 0)
+        return op(warp_totals[warp - 1], lane_before);
+    if (warp > 0)
+        return warp_totals[warp - 1];
+    return lane > 0 ? lane_before : empty_summary();
 }
 
 /*!
@@ -330,7 +389,7 @@ __device__ unwrap_summary look_back(const lookback_workspace& ws,
         const int nearest = inclusive_lanes ? 31 - __clz(inclusive_lanes) : -1;
         if (lane < nearest)
             mine = empty_summary();
-        const unwrap_summary window = warp_inclusive_scan(mine, p);
+        const unwrap_summary window = warp_inclusive_scan(mine, general_combine{ p });
         prefix = combine(shuffle_from(window, 31), prefix, p);
         if (nearest >= 0)
             return prefix;
@@ -417,24 +476,11 @@ __global__ void __launch_bounds__(block_threads, blocks_per_sm)
     const unwrap_summary thread_total =
         clean ? fold_clean_samples(x, steps, period) : fold_samples(x, starts, period);
 
-    // Block-wide exclusive scan of the thread totals.
+    const unwrap_summary thread_prefix =
+        clean ? block_exclusive_scan(thread_total, warp_totals, clean_combine{ period })
+              : block_exclusive_scan(thread_total, warp_totals, general_combine{ period });
     const int lane = threadIdx.x & 31;
     const int warp = threadIdx.x >> 5;
-    const unwrap_summary warp_inclusive = warp_inclusive_scan(thread_total, period);
-    if (lane == 31)
-        warp_totals[warp] = warp_inclusive;
-    __syncthreads();
-    if (warp == 0) {
-        unwrap_summary w = lane < warps_per_block ? warp_totals[lane] : empty_summary();
-        w = warp_inclusive_scan(w, period);
-        if (lane < warps_per_block)
-            warp_totals[lane] = w;
-    }
-    __syncthreads();
-    const unwrap_summary lane_before = shuffle_up(warp_inclusive, 1);
-    unwrap_summary thread_prefix = warp > 0 ? warp_totals[warp - 1] : empty_summary();
-    if (lane > 0)
-        thread_prefix = combine(thread_prefix, lane_before, period);
 
     if (warp == 0) {
         const unwrap_summary aggregate = warp_totals[warps_per_block - 1];
@@ -463,13 +509,17 @@ __global__ void __launch_bounds__(block_threads, blocks_per_sm)
         long long wraps = before.wraps;
         if (before.flags & tail_finite)
             wraps += unwrap_step(before.tail_last, x[0], period);
-        y[0] = unwrapped_value(x[0], wrap_offset(wraps, period));
+        // K as a float64 (exact: |K| < 2^53), stepped by +-1 without an integer
+        // conversion per sample; P * K is then the same product wrap_offset() forms.
+        double wraps_f64 = static_cast<double>(wraps);
+        y[0] = unwrapped_value(x[0], __dmul_rn(period.period, wraps_f64));
 #pragma unroll
         for (int j = 1; j < items_per_thread; ++j) {
-            wraps += steps.all_unit ? static_cast<int>((steps.plus >> j) & 1u) -
-                                          static_cast<int>((steps.minus >> j) & 1u)
-                                    : unwrap_step(x[j - 1], x[j], period);
-            y[j] = unwrapped_value(x[j], wrap_offset(wraps, period));
+            if (steps.all_unit)
+                wraps_f64 += ((steps.plus >> j) & 1u) ? 1.0 : ((steps.minus >> j) & 1u) ? -1.0 : 0.0;
+            else
+                wraps_f64 += unwrap_step(x[j - 1], x[j], period);
+            y[j] = unwrapped_value(x[j], __dmul_rn(period.period, wraps_f64));
         }
     } else {
         long long wraps = before.wraps;

@@ -79,11 +79,11 @@ unwrap_step(float previous, float x, const unwrap_period& p)
 {
     const float d = x - previous;
     const float t = (std::fabs(d) - p.half_period_f) * p.inverse_period_f;
-    const float count = std::ceil(t);
+    // Distance from t to the nearest integer, where ceil(t) would change.
     const float margin = 0x1p-18f * (std::fabs(t) + 2.0f);
-    if (!(count - t > margin && t - (count - 1.0f) > margin))
+    if (!(std::fabs(t - std::rint(t)) > margin))
         return unwrap_step_exact(previous, x, p);
-    const std::int32_t k = static_cast<std::int32_t>(count);
+    const std::int32_t k = static_cast<std::int32_t>(std::ceil(t));
     return d > 0.0f ? -k : k;
 }
 
