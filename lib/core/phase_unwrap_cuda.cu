@@ -115,7 +115,7 @@ __device__ __forceinline__ unwrap_summary fold_clean_samples(const float (&x)[N]
                                                              clean_steps<N>& steps,
                                                              const unwrap_period& p)
 {
-    long long wraps = 0;
+    int wraps = 0; // at most N * max_step_periods: fits 32 bits
 #pragma unroll
     for (int j = 1; j < N; ++j) {
         const int k = unwrap_step(x[j - 1], x[j], p);
