@@ -222,7 +222,8 @@ void measure_flowgraph(row& r,
         auto tb = gr::make_top_block("phase_unwrap_bench");
         auto source = gnuradio::make_block_sptr<pattern_source>(pattern, items);
         auto unwrap = phase_unwrap_ff::make(1, period, device);
-        // As the block's docs ask of a high-rate flowgraph: room for two batches upstream.
+        // As the block's docs ask of a high-rate flowgraph: room for two batches
+        // upstream.
         source->set_min_output_buffer(2 * default_batch_samples);
         auto sink = gr::blocks::null_sink::make(sizeof(float));
         tb->connect(source, 0, unwrap, 0);

@@ -45,9 +45,9 @@ inline unwrap_period make_unwrap_period(double period)
 }
 
 /*! Largest correction one step can make, in periods. Only input that is not a wrapped
- *  phase (a jump of over 262144 periods) reaches it; bounding it lets a 4096-sample
+ *  phase (a jump of over 65536 periods) reaches it; bounding it lets a 16384-sample
  *  tile's wrap count fit 32 bits in the CUDA backend's look-back. */
-constexpr double max_step_periods = 262144.0;
+constexpr double max_step_periods = 65536.0;
 
 //! The exact decision of unwrap_step(), in float64 (where float32 differences are exact).
 CUDADSP_HOST_DEVICE std::int32_t
@@ -71,18 +71,20 @@ unwrap_step_exact(float previous, float x, const unwrap_period& p)
  * The decision is that of the exact difference. It is made in float32 wherever float32
  * provably gets it right: the error of t = (|d| - P/2)/P in float32 is a few 2^-24
  * (|t| + 1), so when t is more than 2^-18 (|t| + 2) from an integer, ceil(t) is exact.
- * Otherwise (near a tie, for |t| >= 2^17, or a NaN t from an overflowing difference)
+ * Otherwise (near a tie, for |t| >= 2^15, or a NaN t from an overflowing difference)
  * the float64 path decides. Rounding to an integer uses the 1.5 * 2^23 addition trick
  * (round to nearest even, exact for |t| < 2^22) rather than conversion instructions,
  * which run at an eighth of the float32 rate on recent GPUs.
  */
-CUDADSP_HOST_DEVICE std::int32_t unwrap_step(float previous, float x, const unwrap_period& p)
+CUDADSP_HOST_DEVICE std::int32_t
+unwrap_step(float previous, float x, const unwrap_period& p)
 {
     constexpr float round_shift = 12582912.0f; // 1.5 * 2^23
     const float d = x - previous;
 #ifdef __CUDA_ARCH__
     // Explicit roundings: a fused multiply-add would change what the trick rounds.
-    const float t = __fmul_rn(__fsub_rn(std::fabs(d), p.half_period_f), p.inverse_period_f);
+    const float t =
+        __fmul_rn(__fsub_rn(std::fabs(d), p.half_period_f), p.inverse_period_f);
     const float shifted = __fadd_rn(t, round_shift);
     const float nearest = __fsub_rn(shifted, round_shift);
 #else
@@ -91,7 +93,7 @@ CUDADSP_HOST_DEVICE std::int32_t unwrap_step(float previous, float x, const unwr
     const float nearest = shifted - round_shift;
 #endif
     const float margin = 0x1p-18f * (std::fabs(t) + 2.0f);
-    if (!(std::fabs(t) < 0x1p17f && std::fabs(t - nearest) > margin))
+    if (!(std::fabs(t) < 0x1p15f && std::fabs(t - nearest) > margin))
         return unwrap_step_exact(previous, x, p);
     std::int32_t bits;
     std::memcpy(&bits, &shifted, sizeof bits);
