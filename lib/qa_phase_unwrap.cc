@@ -29,19 +29,6 @@ namespace {
 
 const double two_pi = 6.283185307179586476925286766559;
 
-//! Wrapped random walk: steps ~ N(0, step_std), wrapped into [-P/2, P/2).
-std::vector<float>
-wrapped_walk(std::size_t n, double P, double step_std, std::mt19937_64& rng)
-{
-    std::normal_distribution<double> step(0.0, step_std);
-    std::vector<float> x(n);
-    double phase = std::uniform_real_distribution<double>(-P, P)(rng);
-    for (auto& v : x) {
-        phase += step(rng);
-        v = static_cast<float>(qa::numpy_mod(phase + P / 2, P) - P / 2);
-    }
-    return x;
-}
 
 void sprinkle_non_finite(std::vector<float>& x, double fraction, std::mt19937_64& rng)
 {
@@ -147,7 +134,7 @@ class qa_phase_unwrap : public CppUnit::TestFixture
         for (const walk_case& c : walk_cases(with_large)) {
             auto engine = make_engine(device, c.period);
             const auto x =
-                wrapped_walk(c.n, c.period, c.step_in_periods * c.period, d_rng);
+                qa::wrapped_walk(c.n, c.period, c.step_in_periods * c.period, d_rng);
             std::ostringstream what;
             what << device << " n=" << c.n << " P=" << c.period
                  << " step=" << c.step_in_periods << "P";
@@ -204,7 +191,7 @@ class qa_phase_unwrap : public CppUnit::TestFixture
                                    std::size_t(5),
                                    std::size_t(4097),
                                    std::size_t(300001) }) {
-                auto x = wrapped_walk(n, two_pi, 1.5, d_rng);
+                auto x = qa::wrapped_walk(n, two_pi, 1.5, d_rng);
                 sprinkle_non_finite(x, fraction, d_rng);
                 assert_same(qa::reference_unwrap(x, two_pi),
                             run_engine(*make_engine(device, two_pi), x),
@@ -212,7 +199,7 @@ class qa_phase_unwrap : public CppUnit::TestFixture
             }
         }
         // Edges: leading, trailing, a long run across tile boundaries, and all NaN.
-        auto x = wrapped_walk(20000, two_pi, 2.0, d_rng);
+        auto x = qa::wrapped_walk(20000, two_pi, 2.0, d_rng);
         x[0] = nan;
         x[1] = inf;
         x.back() = -inf;
@@ -228,7 +215,7 @@ class qa_phase_unwrap : public CppUnit::TestFixture
 
     void check_chunking(const std::string& device, std::size_t n)
     {
-        auto x = wrapped_walk(n, two_pi, 1.2, d_rng);
+        auto x = qa::wrapped_walk(n, two_pi, 1.2, d_rng);
         sprinkle_non_finite(x, 0.01, d_rng);
         const auto expected = qa::reference_unwrap(x, two_pi);
         // Random call sizes, and pipeline chunks that are not a multiple of anything.
@@ -252,7 +239,7 @@ class qa_phase_unwrap : public CppUnit::TestFixture
     {
         for (std::size_t vlen : { 2, 3, 17, 4096, 5003, 70001 }) {
             const std::size_t vectors = std::max<std::size_t>(1, 400000 / vlen);
-            auto x = wrapped_walk(vlen * vectors, two_pi, 1.0, d_rng);
+            auto x = qa::wrapped_walk(vlen * vectors, two_pi, 1.0, d_rng);
             sprinkle_non_finite(x, 0.02, d_rng);
             auto engine = make_engine(device, two_pi, vlen, 100000);
             std::vector<float> y(x.size(), qa::poison_value);
@@ -272,7 +259,7 @@ class qa_phase_unwrap : public CppUnit::TestFixture
 
     void check_reset_and_period(const std::string& device)
     {
-        const auto x = wrapped_walk(50000, two_pi, 1.0, d_rng);
+        const auto x = qa::wrapped_walk(50000, two_pi, 1.0, d_rng);
         auto engine = make_engine(device, two_pi);
         std::vector<float> y(x.size(), qa::poison_value);
         engine->unwrap(x.data(), y.data(), 20000);
@@ -434,7 +421,7 @@ public:
         if (!qa::cuda_available_or_skip("qa_phase_unwrap::cuda_host_paths"))
             return;
         const std::size_t n = 5000011;
-        const auto x = wrapped_walk(n, two_pi, 1.0, d_rng);
+        const auto x = qa::wrapped_walk(n, two_pi, 1.0, d_rng);
         const auto expected = qa::reference_unwrap(x, two_pi);
         // Pinned in and out: DMA straight from the caller's buffers.
         pinned_buffer<float> in(n), out(n);
@@ -462,7 +449,7 @@ public:
         if (!qa::cuda_available_or_skip("qa_phase_unwrap::cuda_device_entry_point"))
             return;
         const std::size_t n = 2000003;
-        const auto x = wrapped_walk(n, two_pi, 2.0, d_rng);
+        const auto x = qa::wrapped_walk(n, two_pi, 2.0, d_rng);
         auto engine = make_engine("cuda", two_pi);
         device_buffer<float> d_x(n), d_y(n);
         std::vector<float> y(n, qa::poison_value);

@@ -28,17 +28,11 @@ namespace {
 
 const double two_pi = 6.283185307179586476925286766559;
 
+//! A wrapped random walk drawn from a fixed seed (cases differ by seed).
 std::vector<float> wrapped_walk(std::size_t n, double step_std, unsigned seed)
 {
     std::mt19937_64 rng(seed);
-    std::normal_distribution<double> step(0.0, step_std);
-    std::vector<float> x(n);
-    double phase = 0.3;
-    for (auto& v : x) {
-        phase += step(rng);
-        v = static_cast<float>(std::remainder(phase, two_pi));
-    }
-    return x;
+    return qa::wrapped_walk(n, two_pi, step_std, rng);
 }
 
 std::vector<std::string> devices_to_test(const std::string& test)

@@ -83,6 +83,19 @@ std::vector<float> reference_unwrap(const std::vector<float>& x,
     return y;
 }
 
+std::vector<float>
+wrapped_walk(std::size_t n, double P, double step_std, std::mt19937_64& rng)
+{
+    std::normal_distribution<double> step(0.0, step_std);
+    std::vector<float> x(n);
+    double phase = std::uniform_real_distribution<double>(-P, P)(rng);
+    for (auto& v : x) {
+        phase += step(rng);
+        v = static_cast<float>(numpy_mod(phase + P / 2, P) - P / 2);
+    }
+    return x;
+}
+
 template <typename T>
 std::vector<T> read_binary(const std::string& path)
 {

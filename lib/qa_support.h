@@ -11,6 +11,7 @@
 // Helpers shared by the C++ tests: CUDA availability, the real-data folder, poison.
 
 #include <cstddef>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,10 @@ std::vector<float> reference_unwrap(const std::vector<float>& x,
                                     double P,
                                     std::size_t vlen = 0,
                                     const std::vector<std::size_t>& resets = {});
+
+//! Wrapped random walk: steps ~ N(0, step_std), wrapped into [-P/2, P/2).
+std::vector<float>
+wrapped_walk(std::size_t n, double P, double step_std, std::mt19937_64& rng);
 
 //! A float no engine output can legitimately be, to catch elements never written.
 constexpr float poison_value = -1.2345e37f;
