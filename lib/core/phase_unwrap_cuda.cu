@@ -63,8 +63,8 @@ constexpr std::size_t max_launch_tiles = max_launch_samples / tile_samples;
 // low bits of the same word hold the summary flags.
 constexpr unsigned int flag_bits = 3;
 constexpr unsigned int max_epoch = (1u << (32 - flag_bits)) - 1;
-// Predecessor tiles each look-back step examines: 32 lanes x 4.
-constexpr int lookback_tiles_per_lane = 4;
+// Predecessor tiles each look-back step examines: 32 lanes x 2.
+constexpr int lookback_tiles_per_lane = 2;
 
 __device__ __forceinline__ unwrap_summary empty_summary()
 {
@@ -339,15 +339,34 @@ __device__ unwrap_summary look_back(const lookback_workspace& ws,
     unwrap_summary prefix = empty_summary();
     for (long long window_end = tile;; window_end -= 32 * per_lane) {
         const long long first = window_end - 32 * per_lane + lane * per_lane;
+        // All of the lane's descriptor loads go out together, so a window costs one L2
+        // round trip, not one per tile; only tiles not yet published are read again.
         unwrap_summary tiles[per_lane];
         bool is_inclusive[per_lane];
+        bool ready[per_lane];
 #pragma unroll
         for (int q = 0; q < per_lane; ++q) {
-            const long long j = first + q;
             tiles[q] = empty_summary();
-            is_inclusive[q] = j < 0; // before tile 0: nothing, and nothing further back
-            while (j >= 0) {
-                const int4 in = load_volatile(&ws.inclusive[j]);
+            is_inclusive[q] =
+                first + q < 0; // before tile 0: nothing, nothing further back
+            ready[q] = first + q < 0;
+        }
+        for (;;) {
+            int4 inclusive_words[per_lane], aggregate_words[per_lane];
+#pragma unroll
+            for (int q = 0; q < per_lane; ++q) {
+                if (!ready[q]) {
+                    inclusive_words[q] = load_volatile(&ws.inclusive[first + q]);
+                    aggregate_words[q] = load_volatile(&ws.aggregate[first + q]);
+                }
+            }
+            bool all_ready = true;
+#pragma unroll
+            for (int q = 0; q < per_lane; ++q) {
+                if (ready[q])
+                    continue;
+                const int4 in = inclusive_words[q];
+                const int4 agg = aggregate_words[q];
                 if (static_cast<unsigned int>(in.w) >> flag_bits == epoch) {
                     tiles[q] = {
                         static_cast<long long>(static_cast<unsigned long long>(
@@ -360,19 +379,21 @@ __device__ unwrap_summary look_back(const lookback_workspace& ws,
                         static_cast<unsigned int>(in.w) & ((1u << flag_bits) - 1)
                     };
                     is_inclusive[q] = true;
-                    break;
-                }
-                const int4 agg = load_volatile(&ws.aggregate[j]);
-                if (static_cast<unsigned int>(agg.w) >> flag_bits == epoch) {
+                    ready[q] = true;
+                } else if (static_cast<unsigned int>(agg.w) >> flag_bits == epoch) {
                     tiles[q] = { agg.x,
                                  __int_as_float(agg.y),
                                  __int_as_float(agg.z),
                                  static_cast<unsigned int>(agg.w) &
                                      ((1u << flag_bits) - 1) };
-                    break;
+                    ready[q] = true;
+                } else {
+                    all_ready = false;
                 }
-                __nanosleep(20);
             }
+            if (all_ready)
+                break;
+            __nanosleep(20);
         }
         // This lane's share: from its last inclusive prefix on (an inclusive prefix
         // already holds everything before it).
