@@ -324,11 +324,11 @@ struct lookback_workspace {
 /*!
  * Decoupled look-back, run by one whole warp of tile \p tile (> 0) after it published
  * its aggregate: returns the summary of all tiles before it. Each step examines the
- * 32 * lookback_tiles_per_lane tiles before \p window_end (in order across the lanes),
- * waits until each has published
- * an aggregate or an inclusive prefix, combines everything from the nearest inclusive
- * prefix on, and stops there; without one it moves a window further back. Tile 0
- * always publishes an inclusive prefix, so the walk ends.
+ * 32 * lookback_tiles_per_lane tiles before the window's end (in order across the
+ * lanes), waits until each has published an aggregate or an inclusive prefix, combines
+ * everything from the nearest inclusive prefix on, and stops there; without one it
+ * moves a window further back. Tile 0 always publishes an inclusive prefix, so the walk
+ * ends.
  */
 __device__ unwrap_summary look_back(const lookback_workspace& ws,
                                     unsigned int tile,
