@@ -421,6 +421,27 @@ __device__ unwrap_summary look_back(const lookback_workspace& ws,
     }
 }
 
+// Per-warp staging of 32 x items_per_thread samples in shared memory, padded by one
+// float4 every 32 floats: a lane's float4 reads of its own run (64 bytes apart across
+// the lanes) then fall in distinct banks, as do the coalesced writes.
+constexpr int warp_samples = 32 * items_per_thread;
+constexpr int staged_floats_per_warp = warp_samples + warp_samples / 32 * 4;
+
+__device__ __forceinline__ int staged_index(int sample)
+{
+    return sample + (sample >> 5) * 4;
+}
+
+__device__ __forceinline__ void store_staged(float* stage, int sample, float4 v)
+{
+    *reinterpret_cast<float4*>(stage + staged_index(sample)) = v;
+}
+
+__device__ __forceinline__ float4 load_staged(const float* stage, int sample)
+{
+    return *reinterpret_cast<const float4*>(stage + staged_index(sample));
+}
+
 /*!
  * Unwraps in[0, n) into out[0, n) (may alias).
  * - segment_length: 0 for one stream, else the vector length; segment_phase is the
@@ -447,6 +468,7 @@ __global__ void __launch_bounds__(block_threads, blocks_per_sm)
                        unsigned int num_tiles)
 {
     __shared__ unsigned int tile_ticket;
+    __shared__ __align__(16) float warp_stage[warps_per_block][staged_floats_per_warp];
     __shared__ unwrap_summary warp_totals[warps_per_block];
     __shared__ unwrap_summary tile_prefix;
 
@@ -462,12 +484,23 @@ __global__ void __launch_bounds__(block_threads, blocks_per_sm)
     const unsigned long long first = tile * tile_samples + threadIdx.x * items_per_thread;
     const bool full_tile = (tile + 1ull) * tile_samples <= n;
 
+    const int lane = threadIdx.x & 31;
+    const int warp = threadIdx.x >> 5;
+    float* const stage = warp_stage[warp];
+    const unsigned long long warp_first = first - lane * items_per_thread;
+
     float x[items_per_thread];
     if (ALIGNED && full_tile) {
-        const float4* src = reinterpret_cast<const float4*>(in + first);
+        // Coalesced float4 loads (the warp reads 512 contiguous bytes per instruction),
+        // transposed through shared memory into each thread's run of samples.
+        const float4* src = reinterpret_cast<const float4*>(in + warp_first);
+#pragma unroll
+        for (int v = 0; v < items_per_thread / 4; ++v)
+            store_staged(stage, 4 * (v * 32 + lane), src[v * 32 + lane]);
+        __syncwarp();
 #pragma unroll
         for (int v = 0; v < items_per_thread / 4; ++v) {
-            const float4 q = src[v];
+            const float4 q = load_staged(stage, lane * items_per_thread + 4 * v);
             x[4 * v] = q.x;
             x[4 * v + 1] = q.y;
             x[4 * v + 2] = q.z;
@@ -505,9 +538,6 @@ __global__ void __launch_bounds__(block_threads, blocks_per_sm)
         clean
             ? block_exclusive_scan(thread_total, warp_totals, clean_combine{ period })
             : block_exclusive_scan(thread_total, warp_totals, general_combine{ period });
-    const int lane = threadIdx.x & 31;
-    const int warp = threadIdx.x >> 5;
-
     if (warp == 0) {
         const unwrap_summary aggregate = warp_totals[warps_per_block - 1];
         unwrap_summary prefix;
@@ -579,10 +609,18 @@ __global__ void __launch_bounds__(block_threads, blocks_per_sm)
     }
 
     if (ALIGNED && full_tile) {
-        float4* dst = reinterpret_cast<float4*>(out + first);
+        // The load's transpose in reverse. Every lane read its samples out of the stage
+        // before the block barriers above, so it can be overwritten.
 #pragma unroll
         for (int v = 0; v < items_per_thread / 4; ++v)
-            dst[v] = make_float4(y[4 * v], y[4 * v + 1], y[4 * v + 2], y[4 * v + 3]);
+            store_staged(stage,
+                         lane * items_per_thread + 4 * v,
+                         make_float4(y[4 * v], y[4 * v + 1], y[4 * v + 2], y[4 * v + 3]));
+        __syncwarp();
+        float4* dst = reinterpret_cast<float4*>(out + warp_first);
+#pragma unroll
+        for (int v = 0; v < items_per_thread / 4; ++v)
+            dst[v * 32 + lane] = load_staged(stage, 4 * (v * 32 + lane));
     } else {
 #pragma unroll
         for (int j = 0; j < items_per_thread; ++j)
