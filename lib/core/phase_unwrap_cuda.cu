@@ -46,8 +46,8 @@ constexpr unsigned int tail_finite = 2u; // the tail holds a finite sample
 constexpr unsigned int has_reset = 4u;   // the run holds a vector start
 
 // Large tiles amortise the block scan and the look-back. Measured on an H100, 64M
-// samples: 256 threads x 16 samples 0.51 ms, 512 x 16 0.46 ms, 1024 x 16 0.48 ms,
-// 256 x 8 0.71 ms. Two resident blocks per SM cap registers at 64 a thread.
+// samples: 512 threads x 16 samples 0.36 ms, 256 x 16 (4 blocks per SM) 0.385 ms; see
+// docs/performance.md. Two resident blocks per SM cap registers at 64 a thread.
 constexpr int block_threads = 512;
 constexpr int items_per_thread = 16;
 constexpr int warps_per_block = block_threads / 32;
