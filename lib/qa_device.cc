@@ -8,9 +8,11 @@
 // Device runtime: device strings, errors, and (on a GPU) the RAII handles.
 
 #include "cuda_resources.h"
+#include "cufft_plan.h"
 #include "qa_support.h"
 #include <gnuradio/cudadsp/core/device.h>
 #include <cppunit/extensions/HelperMacros.h>
+#include <cmath>
 #include <vector>
 
 namespace gr {
@@ -40,6 +42,7 @@ class qa_device : public CppUnit::TestFixture
     CPPUNIT_TEST(device_listing_matches_count);
     CPPUNIT_TEST(cuda_errors_become_exceptions);
     CPPUNIT_TEST(pinned_detection);
+    CPPUNIT_TEST(cufft_plan_transforms_and_reports_errors);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -151,6 +154,48 @@ public:
         stop.synchronize();
         CPPUNIT_ASSERT(stop.elapsed_ms_since(start) >= 0.0f);
         CPPUNIT_ASSERT_EQUAL(1.0f, pinned.get()[1023]);
+    }
+
+    void cufft_plan_transforms_and_reports_errors()
+    {
+        if (!qa::cuda_available_or_skip(
+                "qa_device::cufft_plan_transforms_and_reports_errors"))
+            return;
+        // Two batched 12-point forward transforms against a float64 DFT.
+        const int points = 12, batch = 2;
+        std::vector<cufftComplex> x(points * batch), y(points * batch, { 7e30f, 7e30f });
+        for (int i = 0; i < points * batch; ++i)
+            x[i] = { std::sin(0.7f * i) + 0.1f * i, std::cos(1.3f * i) };
+        device_buffer<cufftComplex> d_x(x.size()), d_y(y.size());
+        CUDADSP_CUDA(
+            cudaMemcpy(d_x.get(), x.data(), d_x.bytes(), cudaMemcpyHostToDevice));
+        CUDADSP_CUDA(
+            cudaMemcpy(d_y.get(), y.data(), d_y.bytes(), cudaMemcpyHostToDevice));
+        cuda_stream stream;
+        cufft_plan plan(points, CUFFT_C2C, batch);
+        cufft_plan moved = std::move(plan);
+        moved.set_stream(stream.get());
+        CUDADSP_CUFFT(cufftExecC2C(moved.get(), d_x.get(), d_y.get(), CUFFT_FORWARD));
+        stream.synchronize();
+        CUDADSP_CUDA(
+            cudaMemcpy(y.data(), d_y.get(), d_y.bytes(), cudaMemcpyDeviceToHost));
+        for (int b = 0; b < batch; ++b)
+            for (int k = 0; k < points; ++k) {
+                double re = 0, im = 0;
+                for (int i = 0; i < points; ++i) {
+                    const double a = -2.0 * 3.141592653589793 * k * i / points;
+                    const cufftComplex v = x[b * points + i];
+                    re += v.x * std::cos(a) - v.y * std::sin(a);
+                    im += v.x * std::sin(a) + v.y * std::cos(a);
+                }
+                CPPUNIT_ASSERT_DOUBLES_EQUAL(re, y[b * points + k].x, 1e-4);
+                CPPUNIT_ASSERT_DOUBLES_EQUAL(im, y[b * points + k].y, 1e-4);
+            }
+        // A bad plan size is an exception naming the call and the cuFFT result.
+        const std::string msg =
+            message_of<cuda_error>([] { cufft_plan bad(0, CUFFT_C2C, 1); });
+        CPPUNIT_ASSERT_MESSAGE(msg, msg.find("cufftPlan1d") == 0);
+        CPPUNIT_ASSERT_MESSAGE(msg, msg.find("CUFFT_") != std::string::npos);
     }
 };
 

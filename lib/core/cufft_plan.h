@@ -1,0 +1,65 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDADSP_CORE_CUFFT_PLAN_H
+#define INCLUDED_CUDADSP_CORE_CUFFT_PLAN_H
+
+#include "cuda_check.h"
+#include <cufft.h>
+
+namespace gr {
+namespace cudadsp {
+namespace core {
+
+/*! Throws cuda_error naming \p call, the place and the cuFFT result when \p status is
+ *  not CUFFT_SUCCESS. */
+void check_cufft(cufftResult status, const char* call, const char* file, int line);
+
+} // namespace core
+} // namespace cudadsp
+} // namespace gr
+
+//! Wrap every cuFFT call: CUDADSP_CUFFT(cufftExecC2C(plan, in, out, CUFFT_FORWARD));
+#define CUDADSP_CUFFT(call) \
+    ::gr::cudadsp::core::check_cufft((call), #call, __FILE__, __LINE__)
+
+namespace gr {
+namespace cudadsp {
+namespace core {
+
+/*!
+ * \brief Owner of a cuFFT plan (move-only; destroyed with the object).
+ *
+ * Plans are expensive to make: engines make theirs once, for their largest batch, and
+ * reuse them on their own stream.
+ */
+class cufft_plan
+{
+public:
+    cufft_plan() = default;
+    //! \p batch contiguous transforms of \p points points each.
+    cufft_plan(int points, cufftType type, int batch);
+    ~cufft_plan();
+    cufft_plan(cufft_plan&& o) noexcept;
+    cufft_plan& operator=(cufft_plan&& o) noexcept;
+    cufft_plan(const cufft_plan&) = delete;
+    cufft_plan& operator=(const cufft_plan&) = delete;
+
+    cufftHandle get() const { return d_handle; }
+    //! Later executions of this plan are enqueued on \p stream.
+    void set_stream(cudaStream_t stream) const;
+
+private:
+    cufftHandle d_handle = 0;
+    bool d_owned = false;
+};
+
+} // namespace core
+} // namespace cudadsp
+} // namespace gr
+
+#endif /* INCLUDED_CUDADSP_CORE_CUFFT_PLAN_H */
