@@ -33,35 +33,60 @@ private:
     int d_previous = -1;
 };
 
-//! Device memory for \p count elements of T (uninitialised).
-template <typename T>
-class device_buffer
+namespace detail {
+
+//! Device memory: cudaMalloc / cudaFree.
+struct device_allocation {
+    static void* allocate(std::size_t bytes)
+    {
+        void* ptr = nullptr;
+        CUDADSP_CUDA(cudaMalloc(&ptr, bytes));
+        return ptr;
+    }
+    static void release(void* ptr) { cudaFree(ptr); }
+};
+
+//! Page-locked host memory: DMA-able, so async copies from and to it overlap.
+struct pinned_allocation {
+    static void* allocate(std::size_t bytes)
+    {
+        void* ptr = nullptr;
+        CUDADSP_CUDA(cudaMallocHost(&ptr, bytes));
+        return ptr;
+    }
+    static void release(void* ptr) { cudaFreeHost(ptr); }
+};
+
+//! \p count uninitialised elements of T from \p Allocation, released on destruction.
+template <typename T, typename Allocation>
+class cuda_allocation
 {
 public:
-    device_buffer() = default;
-    explicit device_buffer(std::size_t count) : d_count(count)
+    cuda_allocation() = default;
+    explicit cuda_allocation(std::size_t count)
+        : d_ptr(count ? static_cast<T*>(Allocation::allocate(count * sizeof(T)))
+                      : nullptr),
+          d_count(count)
     {
-        if (count)
-            CUDADSP_CUDA(cudaMalloc(reinterpret_cast<void**>(&d_ptr), count * sizeof(T)));
     }
-    ~device_buffer()
+    ~cuda_allocation()
     {
         if (d_ptr)
-            cudaFree(d_ptr);
+            Allocation::release(d_ptr);
     }
-    device_buffer(device_buffer&& o) noexcept { swap(o); }
-    device_buffer& operator=(device_buffer&& o) noexcept
+    cuda_allocation(cuda_allocation&& o) noexcept { swap(o); }
+    cuda_allocation& operator=(cuda_allocation&& o) noexcept
     {
-        device_buffer(std::move(o)).swap(*this);
+        cuda_allocation(std::move(o)).swap(*this);
         return *this;
     }
-    device_buffer(const device_buffer&) = delete;
-    device_buffer& operator=(const device_buffer&) = delete;
+    cuda_allocation(const cuda_allocation&) = delete;
+    cuda_allocation& operator=(const cuda_allocation&) = delete;
 
     T* get() const { return d_ptr; }
     std::size_t size() const { return d_count; }
     std::size_t bytes() const { return d_count * sizeof(T); }
-    void swap(device_buffer& o) noexcept
+    void swap(cuda_allocation& o) noexcept
     {
         std::swap(d_ptr, o.d_ptr);
         std::swap(d_count, o.d_count);
@@ -72,45 +97,15 @@ private:
     std::size_t d_count = 0;
 };
 
-//! Page-locked host memory for \p count elements of T: DMA-able, so async copies overlap.
+} // namespace detail
+
+//! Device memory for count elements of T (uninitialised).
 template <typename T>
-class pinned_buffer
-{
-public:
-    pinned_buffer() = default;
-    explicit pinned_buffer(std::size_t count) : d_count(count)
-    {
-        if (count)
-            CUDADSP_CUDA(
-                cudaMallocHost(reinterpret_cast<void**>(&d_ptr), count * sizeof(T)));
-    }
-    ~pinned_buffer()
-    {
-        if (d_ptr)
-            cudaFreeHost(d_ptr);
-    }
-    pinned_buffer(pinned_buffer&& o) noexcept { swap(o); }
-    pinned_buffer& operator=(pinned_buffer&& o) noexcept
-    {
-        pinned_buffer(std::move(o)).swap(*this);
-        return *this;
-    }
-    pinned_buffer(const pinned_buffer&) = delete;
-    pinned_buffer& operator=(const pinned_buffer&) = delete;
+using device_buffer = detail::cuda_allocation<T, detail::device_allocation>;
 
-    T* get() const { return d_ptr; }
-    std::size_t size() const { return d_count; }
-    std::size_t bytes() const { return d_count * sizeof(T); }
-    void swap(pinned_buffer& o) noexcept
-    {
-        std::swap(d_ptr, o.d_ptr);
-        std::swap(d_count, o.d_count);
-    }
-
-private:
-    T* d_ptr = nullptr;
-    std::size_t d_count = 0;
-};
+//! Page-locked host memory for count elements of T (uninitialised).
+template <typename T>
+using pinned_buffer = detail::cuda_allocation<T, detail::pinned_allocation>;
 
 //! A non-blocking CUDA stream (does not synchronise with the legacy default stream).
 class cuda_stream
