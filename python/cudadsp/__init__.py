@@ -1,23 +1,14 @@
 #
-# Copyright 2008,2009 Free Software Foundation, Inc.
+# Copyright 2026 gr-cudadsp authors.
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-
-# The presence of this file turns this directory into a Python package
-
 '''
-This is the GNU Radio CUDADSP module. Place your Python package
-description here (python/__init__.py).
+gr-cudadsp: GPU-accelerated sensor signal processing blocks for GNU Radio.
+
+Every block takes a ``device`` argument: "auto" (CUDA when a device is present, else
+the CPU), "cpu", "cuda" or "cuda:N". Blocks: phase_unwrap_ff.
 '''
-import os
 
-# import pybind11 generated symbols into the cudadsp namespace
-try:
-    # this might fail if the module is python-only
-    from .cudadsp_python import *
-except ModuleNotFoundError:
-    pass
-
-# import any pure python here
-#
+# The pybind11 extension holds every block.
+from .cudadsp_python import *
