@@ -10,12 +10,13 @@
 // where a device exists, on CUDA, against a float64 reference written here.
 
 #include "qa_support.h"
-#include <gnuradio/blocks/head.h>
+#include <gnuradio/blocks/throttle.h>
 #include <gnuradio/blocks/vector_sink.h>
 #include <gnuradio/blocks/vector_source.h>
 #include <gnuradio/cudadsp/phase_unwrap_ff.h>
 #include <gnuradio/top_block.h>
 #include <cppunit/extensions/HelperMacros.h>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -66,6 +67,7 @@ class qa_phase_unwrap_ff_flowgraph : public CppUnit::TestFixture
     CPPUNIT_TEST(stream_over_many_work_calls);
     CPPUNIT_TEST(reset_tags_and_passthrough);
     CPPUNIT_TEST(vector_mode);
+    CPPUNIT_TEST(slow_source_within_the_wait_bound);
     CPPUNIT_TEST(bad_parameters);
     CPPUNIT_TEST_SUITE_END();
 
@@ -144,6 +146,35 @@ public:
                 expected.insert(expected.end(), y.begin(), y.end());
             }
             assert_close(expected, sink->data(), device + " vectors");
+        }
+    }
+
+    void slow_source_within_the_wait_bound()
+    {
+        // A throttled source with room for whole batches upstream: on CUDA the block
+        // waits for a batch that never fills in time, so it must process what it has
+        // after its wait bound (20 ms), lose nothing, and finish when the source does.
+        for (const std::string& device :
+             devices_to_test("slow_source_within_the_wait_bound")) {
+            const auto x = wrapped_walk(150001, 1.1, 21);
+            auto tb = gr::make_top_block("unwrap_slow_source");
+            auto src = gr::blocks::vector_source_f::make(x);
+            auto throttle = gr::blocks::throttle::make(sizeof(float), 1.0e6);
+            auto unwrap = phase_unwrap_ff::make(1, two_pi, device, 1 << 20);
+            throttle->set_min_output_buffer(2 << 20);
+            auto sink = gr::blocks::vector_sink_f::make();
+            tb->connect(src, 0, throttle, 0);
+            tb->connect(throttle, 0, unwrap, 0);
+            tb->connect(unwrap, 0, sink, 0);
+            const auto start = std::chrono::steady_clock::now();
+            tb->run();
+            const double seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                    .count();
+            assert_close(
+                qa::reference_unwrap(x, two_pi), sink->data(), device + " slow source");
+            // 0.15 s of samples at 1 Msample/s: no batch-sized stall on top of that.
+            CPPUNIT_ASSERT_MESSAGE(std::to_string(seconds), seconds < 1.0);
         }
     }
 
