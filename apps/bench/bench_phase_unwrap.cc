@@ -315,42 +315,30 @@ void run_phase_unwrap(const bench_options& options,
             });
         });
 
+        // unwrap() with host pointers returns once the output is in host memory.
+        auto measure_host_path = [&](row& r, const float* in, float* host_out) {
+            auto engine = make_engine(device.device_string);
+            poison(host_out, n);
+            engine->unwrap(in, host_out, n);
+            check_unwrap(r, x.data(), host_out, n);
+
+            r.clock = "wall";
+            r.samples = double(n);
+            r.bytes = 2.0 * bytes;
+            r.time = time_host(1, repeats, [&] { engine->unwrap(in, host_out, n); });
+        };
+
         progress(section_name, row_pinned);
         report.measure(row_pinned, [&](row& r) {
-            auto engine = make_engine(device.device_string);
             core::pinned_buffer<float> in(n);
             core::pinned_buffer<float> pinned_out(n);
             std::copy(x.begin(), x.end(), in.get());
-            poison(pinned_out.get(), n);
-            engine->unwrap(in.get(), pinned_out.get(), n);
-            engine->synchronize();
-            check_unwrap(r, x.data(), pinned_out.get(), n);
-
-            r.clock = "wall";
-            r.samples = double(n);
-            r.bytes = 2.0 * bytes;
-            r.time = time_host(1, repeats, [&] {
-                engine->unwrap(in.get(), pinned_out.get(), n);
-                engine->synchronize();
-            });
+            measure_host_path(r, in.get(), pinned_out.get());
         });
 
         progress(section_name, row_pageable);
-        report.measure(row_pageable, [&](row& r) {
-            auto engine = make_engine(device.device_string);
-            poison(out.data(), n);
-            engine->unwrap(x.data(), out.data(), n);
-            engine->synchronize();
-            check_unwrap(r, x.data(), out.data(), n);
-
-            r.clock = "wall";
-            r.samples = double(n);
-            r.bytes = 2.0 * bytes;
-            r.time = time_host(1, repeats, [&] {
-                engine->unwrap(x.data(), out.data(), n);
-                engine->synchronize();
-            });
-        });
+        report.measure(row_pageable,
+                       [&](row& r) { measure_host_path(r, x.data(), out.data()); });
     } else {
         progress(section_name, "CUDA rows skipped (" + device.skip_reason + ")");
         for (const auto& name : { row_d2d,

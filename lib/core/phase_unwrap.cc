@@ -35,6 +35,14 @@ phase_unwrapper::phase_unwrapper(const phase_unwrap_config& config,
 
 phase_unwrapper::~phase_unwrapper() = default;
 
+void phase_unwrapper::check_whole_vectors(std::size_t n) const
+{
+    if (d_config.vlen > 1 && n % d_config.vlen != 0)
+        throw std::invalid_argument("n: " + std::to_string(n) +
+                                    " samples is not a whole number of vectors of vlen " +
+                                    std::to_string(d_config.vlen));
+}
+
 void phase_unwrapper::set_period(double period)
 {
     phase_unwrap_config updated = d_config;

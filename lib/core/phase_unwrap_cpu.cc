@@ -48,15 +48,12 @@ void phase_unwrapper_cpu::unwrap_run(const float* in,
 
 void phase_unwrapper_cpu::unwrap(const float* in, float* out, std::size_t n)
 {
+    check_whole_vectors(n);
     const std::size_t vlen = d_config.vlen;
     if (vlen == 1) {
         unwrap_run(in, out, n, d_state, d_period);
         return;
     }
-    if (n % vlen != 0)
-        throw std::invalid_argument("n: " + std::to_string(n) +
-                                    " samples is not a whole number of vectors of vlen " +
-                                    std::to_string(vlen));
     for (std::size_t offset = 0; offset < n; offset += vlen) {
         carried_state fresh;
         unwrap_run(in + offset, out + offset, vlen, fresh, d_period);

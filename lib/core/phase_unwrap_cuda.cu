@@ -639,17 +639,15 @@ struct phase_unwrapper_cuda::workspace {
           state(2),
           pipeline(chunk_samples, sizeof(float), sizeof(float))
     {
-        clear_descriptors();
+        clear_descriptors(stream.get());
         CUDADSP_CUDA(cudaMemsetAsync(ticket.get(), 0, ticket.bytes(), stream.get()));
         CUDADSP_CUDA(cudaMemsetAsync(state.get(), 0, state.bytes(), stream.get()));
         stream.synchronize();
     }
-    void clear_descriptors()
+    void clear_descriptors(cudaStream_t on)
     {
-        CUDADSP_CUDA(
-            cudaMemsetAsync(aggregate.get(), 0, aggregate.bytes(), stream.get()));
-        CUDADSP_CUDA(
-            cudaMemsetAsync(inclusive.get(), 0, inclusive.bytes(), stream.get()));
+        CUDADSP_CUDA(cudaMemsetAsync(aggregate.get(), 0, aggregate.bytes(), on));
+        CUDADSP_CUDA(cudaMemsetAsync(inclusive.get(), 0, inclusive.bytes(), on));
     }
 
     cuda_stream stream;
@@ -679,14 +677,6 @@ phase_unwrapper_cuda::~phase_unwrapper_cuda()
     }
 }
 
-void phase_unwrapper_cuda::check_whole_vectors(std::size_t n) const
-{
-    if (d_config.vlen > 1 && n % d_config.vlen != 0)
-        throw std::invalid_argument("n: " + std::to_string(n) +
-                                    " samples is not a whole number of vectors of vlen " +
-                                    std::to_string(d_config.vlen));
-}
-
 void phase_unwrapper_cuda::enqueue_at(const float* d_in,
                                       float* d_out,
                                       std::size_t n,
@@ -702,8 +692,8 @@ void phase_unwrapper_cuda::enqueue_at(const float* d_in,
         const unsigned int tiles =
             static_cast<unsigned int>((count + tile_samples - 1) / tile_samples);
         if (d_epoch == max_epoch) {
-            d_ws->clear_descriptors();
-            d_ws->stream.synchronize();
+            // Ordered on the launch stream, after every launch that used the old epochs.
+            d_ws->clear_descriptors(stream);
             d_epoch = 0;
         }
         ++d_epoch;
@@ -754,7 +744,7 @@ void phase_unwrapper_cuda::unwrap(const float* in, float* out, std::size_t n)
     device_guard guard(d_device.cuda_ordinal);
     cudaStream_t stream = d_ws->stream.get();
     switch_to_stream(stream);
-    // Chunks of a vector-mode call need not hold whole vectors: enqueue() derives each
+    // Chunks of a vector-mode call need not hold whole vectors: enqueue_at() derives each
     // launch's phase from its offset, and pipeline chunks are offsets into one call.
     std::size_t done = 0;
     d_ws->pipeline.run(

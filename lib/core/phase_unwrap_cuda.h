@@ -42,7 +42,6 @@ public:
 
 private:
     struct workspace;
-    void check_whole_vectors(std::size_t n) const;
     //! Makes \p stream the one the engine's work goes on, ordered after the last one.
     void switch_to_stream(cudaStream_t stream);
     //! Enqueue launches for n samples that start \p call_offset samples into the call.

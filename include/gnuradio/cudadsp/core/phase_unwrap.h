@@ -102,6 +102,8 @@ protected:
     phase_unwrapper(const phase_unwrap_config& config, const device_selection& device);
     //! d_config.period has changed: update what derives from it and reset.
     virtual void period_changed() = 0;
+    //! Throws std::invalid_argument unless \p n samples are whole vectors (vector mode).
+    void check_whole_vectors(std::size_t n) const;
     phase_unwrap_config d_config;
     device_selection d_device;
 };
