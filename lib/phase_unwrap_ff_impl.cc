@@ -62,6 +62,7 @@ phase_unwrap_ff_impl::phase_unwrap_ff_impl(int vlen,
                      gr::io_signature::make(1, 1, sizeof(float) * std::max(vlen, 1)),
                      gr::io_signature::make(1, 1, sizeof(float) * std::max(vlen, 1))),
       d_vlen(vlen),
+      d_batch(std::max(1, batch_samples / std::max(vlen, 1))),
       d_engine(
           core::phase_unwrapper::make(make_config(vlen, period, device, batch_samples))),
       d_period(period),
@@ -76,9 +77,8 @@ phase_unwrap_ff_impl::phase_unwrap_ff_impl(int vlen,
 
     // Items handed to one work() call: up to a batch, so the GPU gets large launches
     // and the block holds at most one batch of samples (its added latency).
-    d_batch_items = std::max(1, batch_samples / vlen);
-    set_max_noutput_items(d_batch_items);
-    set_min_output_buffer(2 * d_batch_items);
+    set_max_noutput_items(d_batch.batch_items());
+    set_min_output_buffer(2 * d_batch.batch_items());
 
     message_port_register_in(pmt::intern("reset"));
     set_msg_handler(pmt::intern("reset"),
@@ -87,41 +87,10 @@ phase_unwrap_ff_impl::phase_unwrap_ff_impl(int vlen,
 
 bool phase_unwrap_ff_impl::start()
 {
-    // GNU Radio calls work() as soon as any input arrives, typically a few thousand
-    // items at a time; a GPU launch per such call costs more than the samples are
-    // worth. On CUDA the block therefore waits for a batch (see work()), which needs an
-    // upstream buffer that can hold one: it belongs to the upstream block.
-    if (d_engine->device().backend != core::backend_kind::cuda)
-        return sync_block::start();
-    const int upstream_items = detail()->input(0)->buffer()->bufsize();
-    d_min_call_items = std::max(1, std::min(d_batch_items, upstream_items / 2));
-    if (d_min_call_items < d_batch_items)
-        d_logger->warn(
-            "the upstream buffer holds {} items, less than two batches ({}): GPU "
-            "launches will be small. For full speed set the upstream block's "
-            "minimum output buffer to {} items (GRC: Advanced > Min Output "
-            "Buffer; Python: set_min_output_buffer).",
-            upstream_items,
-            2 * d_batch_items,
-            2 * d_batch_items);
+    // On CUDA, work() waits for a batch (see batch_gate).
+    if (d_engine->device().backend == core::backend_kind::cuda)
+        d_batch.start(detail()->input(0)->buffer()->bufsize(), 1, d_logger);
     return sync_block::start();
-}
-
-bool phase_unwrap_ff_impl::wait_for_batch(int available_items)
-{
-    if (available_items >= d_min_call_items || detail()->input(0)->done()) {
-        d_waiting = false;
-        return false;
-    }
-    const auto now = std::chrono::steady_clock::now();
-    if (!d_waiting) {
-        d_waiting = true;
-        d_wait_started = now;
-    }
-    if (now - d_wait_started < max_batch_wait)
-        return true;
-    d_waiting = false;
-    return false;
 }
 
 void phase_unwrap_ff_impl::set_period(double period)
@@ -166,7 +135,7 @@ int phase_unwrap_ff_impl::work(int noutput_items,
                                gr_vector_const_void_star& input_items,
                                gr_vector_void_star& output_items)
 {
-    if (wait_for_batch(noutput_items))
+    if (d_batch.should_wait(noutput_items, detail()->input(0)->done()))
         return 0; // called again when more input arrives
     const auto* in = static_cast<const float*>(input_items[0]);
     auto* out = static_cast<float*>(output_items[0]);

@@ -8,10 +8,10 @@
 #ifndef INCLUDED_CUDADSP_PHASE_UNWRAP_FF_IMPL_H
 #define INCLUDED_CUDADSP_PHASE_UNWRAP_FF_IMPL_H
 
+#include "batch_gate.h"
 #include <gnuradio/cudadsp/core/phase_unwrap.h>
 #include <gnuradio/cudadsp/phase_unwrap_ff.h>
 #include <atomic>
-#include <chrono>
 #include <memory>
 #include <mutex>
 
@@ -38,21 +38,11 @@ public:
 
 private:
     void handle_reset_message(const pmt::pmt_t& msg);
-    /*! True when work() should return without processing, to gather a batch: fewer
-     *  than d_min_call_items are available, upstream is not done, and the first of them
-     *  arrived less than max_batch_wait ago. */
-    bool wait_for_batch(int available_items);
     //! Applies a pending reset or period change (they come from other threads).
     void apply_pending_changes();
 
     const int d_vlen;
-    int d_batch_items;
-    //! Fewest items worth a call on the CUDA backend (1 on the CPU).
-    int d_min_call_items = 1;
-    //! How long a partial batch may wait for more input; bounds the added latency.
-    static constexpr std::chrono::milliseconds max_batch_wait{ 20 };
-    bool d_waiting = false;
-    std::chrono::steady_clock::time_point d_wait_started;
+    batch_gate d_batch;
     std::unique_ptr<core::phase_unwrapper> d_engine;
     mutable std::mutex d_settings_mutex;
     double d_period;

@@ -15,101 +15,139 @@ namespace cudadsp {
 namespace core {
 
 host_pipeline::host_pipeline(std::size_t chunk_items,
-                             std::size_t in_item_bytes,
-                             std::size_t out_item_bytes)
+                             std::vector<std::size_t> in_item_bytes,
+                             std::vector<std::size_t> out_item_bytes)
     : d_chunk_items(chunk_items),
-      d_in_item_bytes(in_item_bytes),
-      d_out_item_bytes(out_item_bytes)
+      d_in_item_bytes(std::move(in_item_bytes)),
+      d_out_item_bytes(std::move(out_item_bytes))
 {
-    if (chunk_items == 0 || in_item_bytes == 0 || out_item_bytes == 0)
-        throw std::invalid_argument("host_pipeline: chunk and item sizes must be > 0");
+    auto has_zero = [](const std::vector<std::size_t>& sizes) {
+        return std::find(sizes.begin(), sizes.end(), 0) != sizes.end();
+    };
+    if (chunk_items == 0 || d_in_item_bytes.empty() || d_out_item_bytes.empty() ||
+        has_zero(d_in_item_bytes) || has_zero(d_out_item_bytes))
+        throw std::invalid_argument(
+            "host_pipeline: chunk size, inputs, outputs and item sizes must be > 0");
 }
 
-void host_pipeline::allocate(bool staging)
+void host_pipeline::allocate(const std::vector<bool>& in_pinned,
+                             const std::vector<bool>& out_pinned)
 {
     if (d_slots.empty()) {
         d_slots.resize(slots);
         for (auto& s : d_slots) {
-            s.device_in = device_buffer<unsigned char>(d_chunk_items * d_in_item_bytes);
-            s.device_out = device_buffer<unsigned char>(d_chunk_items * d_out_item_bytes);
+            s.in.resize(d_in_item_bytes.size());
+            s.out.resize(d_out_item_bytes.size());
+            for (std::size_t i = 0; i < s.in.size(); ++i)
+                s.in[i].device =
+                    device_buffer<unsigned char>(d_chunk_items * d_in_item_bytes[i]);
+            for (std::size_t o = 0; o < s.out.size(); ++o)
+                s.out[o].device =
+                    device_buffer<unsigned char>(d_chunk_items * d_out_item_bytes[o]);
         }
     }
-    if (staging && !d_has_staging) {
-        for (auto& s : d_slots) {
-            s.staging_in = pinned_buffer<unsigned char>(d_chunk_items * d_in_item_bytes);
-            s.staging_out =
-                pinned_buffer<unsigned char>(d_chunk_items * d_out_item_bytes);
-        }
-        d_has_staging = true;
+    // Staging buffers are made the first time an array is pageable, then kept.
+    for (auto& s : d_slots) {
+        for (std::size_t i = 0; i < s.in.size(); ++i)
+            if (!in_pinned[i] && s.in[i].staging.get() == nullptr)
+                s.in[i].staging =
+                    pinned_buffer<unsigned char>(d_chunk_items * d_in_item_bytes[i]);
+        for (std::size_t o = 0; o < s.out.size(); ++o)
+            if (!out_pinned[o] && s.out[o].staging.get() == nullptr)
+                s.out[o].staging =
+                    pinned_buffer<unsigned char>(d_chunk_items * d_out_item_bytes[o]);
     }
 }
 
-void host_pipeline::run(const void* host_in,
-                        void* host_out,
+void host_pipeline::run(const void* const* host_in,
+                        void* const* host_out,
                         std::size_t items,
                         cudaStream_t compute_stream,
                         const compute_fn& compute)
 {
     if (items == 0)
         return;
-    const bool in_pinned = is_pinned_host_pointer(host_in);
-    const bool out_pinned = is_pinned_host_pointer(host_out);
-    allocate(!(in_pinned && out_pinned));
+    const std::size_t inputs = d_in_item_bytes.size();
+    const std::size_t outputs = d_out_item_bytes.size();
+    std::vector<bool> in_pinned(inputs), out_pinned(outputs);
+    for (std::size_t i = 0; i < inputs; ++i)
+        in_pinned[i] = is_pinned_host_pointer(host_in[i]);
+    for (std::size_t o = 0; o < outputs; ++o)
+        out_pinned[o] = is_pinned_host_pointer(host_out[o]);
+    allocate(in_pinned, out_pinned);
 
-    const auto* in = static_cast<const unsigned char*>(host_in);
-    auto* out = static_cast<unsigned char*>(host_out);
     const std::size_t chunks = (items + d_chunk_items - 1) / d_chunk_items;
     auto chunk_items = [&](std::size_t c) {
         return std::min(d_chunk_items, items - c * d_chunk_items);
     };
-    // Pageable output is copied out of the staging buffer by this thread once the
-    // chunk's download has finished; that also frees the slot's staging_out.
+    auto host_in_chunk = [&](std::size_t i, std::size_t c) {
+        return static_cast<const unsigned char*>(host_in[i]) +
+               c * d_chunk_items * d_in_item_bytes[i];
+    };
+    auto host_out_chunk = [&](std::size_t o, std::size_t c) {
+        return static_cast<unsigned char*>(host_out[o]) +
+               c * d_chunk_items * d_out_item_bytes[o];
+    };
+    // Pageable outputs are copied out of their staging buffers by this thread once the
+    // chunk's download has finished; that also frees the slot's staging buffers.
     auto retire = [&](std::size_t c) {
         slot& s = d_slots[c % slots];
         s.downloaded.synchronize();
-        if (!out_pinned)
-            std::memcpy(out + c * d_chunk_items * d_out_item_bytes,
-                        s.staging_out.get(),
-                        chunk_items(c) * d_out_item_bytes);
+        for (std::size_t o = 0; o < outputs; ++o)
+            if (!out_pinned[o])
+                std::memcpy(host_out_chunk(o, c),
+                            s.out[o].staging.get(),
+                            chunk_items(c) * d_out_item_bytes[o]);
     };
 
+    std::vector<const void*> device_in(inputs);
+    std::vector<void*> device_out(outputs);
     for (std::size_t c = 0; c < chunks; ++c) {
         slot& s = d_slots[c % slots];
         const std::size_t n = chunk_items(c);
-        const std::size_t in_bytes = n * d_in_item_bytes;
-        const unsigned char* chunk_in = in + c * d_chunk_items * d_in_item_bytes;
         if (c >= slots) {
             // The slot's previous chunk must be fully downloaded (and retired) before
             // its buffers are reused; retire() of chunk c - slots ran earlier.
             s.uploaded.synchronize();
         }
-        if (!in_pinned) {
-            std::memcpy(s.staging_in.get(), chunk_in, in_bytes);
-            chunk_in = s.staging_in.get();
-        }
+        for (std::size_t i = 0; i < inputs; ++i)
+            if (!in_pinned[i])
+                std::memcpy(
+                    s.in[i].staging.get(), host_in_chunk(i, c), n * d_in_item_bytes[i]);
         if (c >= slots)
             s.computed.wait_on(d_upload_stream.get());
-        CUDADSP_CUDA(cudaMemcpyAsync(s.device_in.get(),
-                                     chunk_in,
-                                     in_bytes,
-                                     cudaMemcpyHostToDevice,
-                                     d_upload_stream.get()));
+        for (std::size_t i = 0; i < inputs; ++i) {
+            const void* source = in_pinned[i]
+                                     ? host_in_chunk(i, c)
+                                     : static_cast<const void*>(s.in[i].staging.get());
+            CUDADSP_CUDA(cudaMemcpyAsync(s.in[i].device.get(),
+                                         source,
+                                         n * d_in_item_bytes[i],
+                                         cudaMemcpyHostToDevice,
+                                         d_upload_stream.get()));
+            device_in[i] = s.in[i].device.get();
+        }
         s.uploaded.record(d_upload_stream.get());
 
         s.uploaded.wait_on(compute_stream);
         if (c >= slots)
             s.downloaded.wait_on(compute_stream);
-        compute(s.device_in.get(), s.device_out.get(), n, compute_stream);
+        for (std::size_t o = 0; o < outputs; ++o)
+            device_out[o] = s.out[o].device.get();
+        compute(device_in.data(), device_out.data(), n, compute_stream);
         s.computed.record(compute_stream);
 
         s.computed.wait_on(d_download_stream.get());
-        void* chunk_out = out_pinned ? out + c * d_chunk_items * d_out_item_bytes
-                                     : static_cast<void*>(s.staging_out.get());
-        CUDADSP_CUDA(cudaMemcpyAsync(chunk_out,
-                                     s.device_out.get(),
-                                     n * d_out_item_bytes,
-                                     cudaMemcpyDeviceToHost,
-                                     d_download_stream.get()));
+        for (std::size_t o = 0; o < outputs; ++o) {
+            void* destination = out_pinned[o]
+                                    ? static_cast<void*>(host_out_chunk(o, c))
+                                    : static_cast<void*>(s.out[o].staging.get());
+            CUDADSP_CUDA(cudaMemcpyAsync(destination,
+                                         s.out[o].device.get(),
+                                         n * d_out_item_bytes[o],
+                                         cudaMemcpyDeviceToHost,
+                                         d_download_stream.get()));
+        }
         s.downloaded.record(d_download_stream.get());
 
         if (c >= 1)

@@ -637,7 +637,7 @@ struct phase_unwrapper_cuda::workspace {
           inclusive(max_launch_tiles),
           ticket(1),
           state(2),
-          pipeline(chunk_samples, sizeof(float), sizeof(float))
+          pipeline(chunk_samples, { sizeof(float) }, { sizeof(float) })
     {
         clear_descriptors(stream.get());
         CUDADSP_CUDA(cudaMemsetAsync(ticket.get(), 0, ticket.bytes(), stream.get()));
@@ -747,19 +747,23 @@ void phase_unwrapper_cuda::unwrap(const float* in, float* out, std::size_t n)
     // Chunks of a vector-mode call need not hold whole vectors: enqueue_at() derives each
     // launch's phase from its offset, and pipeline chunks are offsets into one call.
     std::size_t done = 0;
-    d_ws->pipeline.run(
-        in,
-        out,
-        n,
-        stream,
-        [&](const void* d_in, void* d_out, std::size_t items, cudaStream_t s) {
-            enqueue_at(static_cast<const float*>(d_in),
-                       static_cast<float*>(d_out),
-                       items,
-                       done,
-                       s);
-            done += items;
-        });
+    const void* const host_in[] = { in };
+    void* const host_out[] = { out };
+    d_ws->pipeline.run(host_in,
+                       host_out,
+                       n,
+                       stream,
+                       [&](const void* const* d_in,
+                           void* const* d_out,
+                           std::size_t items,
+                           cudaStream_t s) {
+                           enqueue_at(static_cast<const float*>(d_in[0]),
+                                      static_cast<float*>(d_out[0]),
+                                      items,
+                                      done,
+                                      s);
+                           done += items;
+                       });
 }
 
 void phase_unwrapper_cuda::unwrap_device(const float* d_in,

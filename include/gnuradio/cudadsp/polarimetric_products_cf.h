@@ -1,0 +1,101 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDADSP_POLARIMETRIC_PRODUCTS_CF_H
+#define INCLUDED_CUDADSP_POLARIMETRIC_PRODUCTS_CF_H
+
+#include <gnuradio/cudadsp/api.h>
+#include <gnuradio/sync_decimator.h>
+#include <string>
+
+namespace gr {
+namespace cudadsp {
+
+/*!
+ * \brief Weather-radar moments and polarimetric products from dual-pol I/Q pulses.
+ * \ingroup cudadsp
+ *
+ * \details
+ * Inputs: port 0 H, port 1 V; each item is one pulse, a vector of \p ngates
+ * gr_complex (its range profile), pulses in time order. In alternating mode port 0 is
+ * the co-polar receive and port 1 the cross-polar receive of every pulse, the first
+ * pulse of each radial being an H pulse.
+ *
+ * Every \p pulses_per_radial pulses make one radial; per radial each output port
+ * carries one float vector of \p ngates: 0 Zh (dBZ), 1 ZDR (dB), 2 radial velocity
+ * (m/s, positive away from the radar), 3 spectrum width (m/s), 4 PhiDP (degrees,
+ * wrapped to (-180, 180]), 5 RhoHV, 6 SNRh (dB). Where SNRh is below the threshold,
+ * outputs 0 to 5 are NaN.
+ *
+ * Tags: every output radial carries a tag "radial_index" (uint64, counting from 0 at
+ * the flowgraph start) on every output port; input tags are passed to the radial
+ * that contains the tagged pulse.
+ *
+ * Formulas, conventions and references: docs/blocks/polarimetric_products_cf.md.
+ */
+class CUDADSP_API polarimetric_products_cf : virtual public gr::sync_decimator
+{
+public:
+    typedef std::shared_ptr<polarimetric_products_cf> sptr;
+
+    /*!
+     * \param ngates range gates per pulse (>= 1).
+     * \param pulses_per_radial pulses per radial (>= 2; alternating: even, >= 4).
+     * \param wavelength_m radar wavelength, metres (> 0).
+     * \param prt_s pulse repetition time, seconds (> 0).
+     * \param first_gate_m range of gate 0, metres (>= 0).
+     * \param gate_spacing_m gate spacing, metres (> 0).
+     * \param zcal_db added to Zh (radar constant), dB.
+     * \param zdr_cal_db added to ZDR, dB.
+     * \param phidp_offset_deg system differential phase, subtracted from PhiDP.
+     * \param noise_h H noise power in units of |x|^2 (>= 0).
+     * \param noise_v V noise power in units of |x|^2 (>= 0).
+     * \param snr_threshold_db censoring threshold on SNRh, dB.
+     * \param mode "simultaneous" or "alternating".
+     * \param device "auto", "cpu", "cuda" or "cuda:N".
+     */
+    static sptr make(int ngates,
+                     int pulses_per_radial = 36,
+                     double wavelength_m = 0.0531,
+                     double prt_s = 1e-3,
+                     double first_gate_m = 0.0,
+                     double gate_spacing_m = 150.0,
+                     double zcal_db = 0.0,
+                     double zdr_cal_db = 0.0,
+                     double phidp_offset_deg = 0.0,
+                     double noise_h = 0.0,
+                     double noise_v = 0.0,
+                     double snr_threshold_db = -1e9,
+                     const std::string& mode = "simultaneous",
+                     const std::string& device = "auto");
+
+    //! Calibration, noise and threshold setters: apply from the next radial processed.
+    virtual void set_zcal_db(double zcal_db) = 0;
+    virtual void set_zdr_cal_db(double zdr_cal_db) = 0;
+    virtual void set_phidp_offset_deg(double phidp_offset_deg) = 0;
+    virtual void set_noise_h(double noise_h) = 0;
+    virtual void set_noise_v(double noise_v) = 0;
+    virtual void set_snr_threshold_db(double snr_threshold_db) = 0;
+
+    virtual double zcal_db() const = 0;
+    virtual double zdr_cal_db() const = 0;
+    virtual double phidp_offset_deg() const = 0;
+    virtual double noise_h() const = 0;
+    virtual double noise_v() const = 0;
+    virtual double snr_threshold_db() const = 0;
+
+    //! Largest unambiguous velocity, m/s (lambda/(4 PRT); lambda/(8 PRT) alternating).
+    virtual double nyquist_velocity() const = 0;
+
+    //! The backend in use: "cpu" or "cuda:N".
+    virtual std::string backend() const = 0;
+};
+
+} // namespace cudadsp
+} // namespace gr
+
+#endif /* INCLUDED_CUDADSP_POLARIMETRIC_PRODUCTS_CF_H */

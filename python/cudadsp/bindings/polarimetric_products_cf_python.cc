@@ -1,0 +1,92 @@
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/***********************************************************************************/
+/* Written by hand (no pygccxml at build time); the hash of 0 turns off GNU Radio's  */
+/* check of the bound header against this file.                                    */
+/* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
+/* BINDTOOL_USE_PYGCCXML(0)                                                        */
+/* BINDTOOL_HEADER_FILE(polarimetric_products_cf.h)                                */
+/* BINDTOOL_HEADER_FILE_HASH(0)                                                    */
+/***********************************************************************************/
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+
+#include <gnuradio/cudadsp/polarimetric_products_cf.h>
+// pydoc.h is automatically generated in the build directory
+#include <polarimetric_products_cf_pydoc.h>
+
+void bind_polarimetric_products_cf(py::module& m)
+{
+    using block = gr::cudadsp::polarimetric_products_cf;
+
+    py::class_<block,
+               gr::sync_decimator,
+               gr::sync_block,
+               gr::block,
+               gr::basic_block,
+               std::shared_ptr<block>>(
+        m, "polarimetric_products_cf", D(polarimetric_products_cf))
+
+        .def(py::init(&block::make),
+             py::arg("ngates"),
+             py::arg("pulses_per_radial") = 36,
+             py::arg("wavelength_m") = 0.0531,
+             py::arg("prt_s") = 1e-3,
+             py::arg("first_gate_m") = 0.0,
+             py::arg("gate_spacing_m") = 150.0,
+             py::arg("zcal_db") = 0.0,
+             py::arg("zdr_cal_db") = 0.0,
+             py::arg("phidp_offset_deg") = 0.0,
+             py::arg("noise_h") = 0.0,
+             py::arg("noise_v") = 0.0,
+             py::arg("snr_threshold_db") = -1e9,
+             py::arg("mode") = "simultaneous",
+             py::arg("device") = "auto",
+             D(polarimetric_products_cf, make))
+
+        .def("set_zcal_db",
+             &block::set_zcal_db,
+             py::arg("zcal_db"),
+             D(polarimetric_products_cf, set_zcal_db))
+        .def("set_zdr_cal_db",
+             &block::set_zdr_cal_db,
+             py::arg("zdr_cal_db"),
+             D(polarimetric_products_cf, set_zdr_cal_db))
+        .def("set_phidp_offset_deg",
+             &block::set_phidp_offset_deg,
+             py::arg("phidp_offset_deg"),
+             D(polarimetric_products_cf, set_phidp_offset_deg))
+        .def("set_noise_h",
+             &block::set_noise_h,
+             py::arg("noise_h"),
+             D(polarimetric_products_cf, set_noise_h))
+        .def("set_noise_v",
+             &block::set_noise_v,
+             py::arg("noise_v"),
+             D(polarimetric_products_cf, set_noise_v))
+        .def("set_snr_threshold_db",
+             &block::set_snr_threshold_db,
+             py::arg("snr_threshold_db"),
+             D(polarimetric_products_cf, set_snr_threshold_db))
+        .def("zcal_db", &block::zcal_db, D(polarimetric_products_cf, zcal_db))
+        .def("zdr_cal_db", &block::zdr_cal_db, D(polarimetric_products_cf, zdr_cal_db))
+        .def("phidp_offset_deg",
+             &block::phidp_offset_deg,
+             D(polarimetric_products_cf, phidp_offset_deg))
+        .def("noise_h", &block::noise_h, D(polarimetric_products_cf, noise_h))
+        .def("noise_v", &block::noise_v, D(polarimetric_products_cf, noise_v))
+        .def("snr_threshold_db",
+             &block::snr_threshold_db,
+             D(polarimetric_products_cf, snr_threshold_db))
+        .def("nyquist_velocity",
+             &block::nyquist_velocity,
+             D(polarimetric_products_cf, nyquist_velocity))
+        .def("backend", &block::backend, D(polarimetric_products_cf, backend));
+}
