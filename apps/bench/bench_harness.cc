@@ -64,6 +64,18 @@ std::string format_fixed(double value, int decimals)
     return text;
 }
 
+// A target's limit with the fewest decimals (at least one) that give it back:
+// 2.0, 1.3, 1.25, 0.6.
+std::string format_limit(double value)
+{
+    for (int decimals = 1; decimals < 6; ++decimals) {
+        const std::string text = format_fixed(value, decimals);
+        if (std::fabs(std::stod(text) - value) <= 1e-12 * std::fabs(value))
+            return text;
+    }
+    return format_significant(value);
+}
+
 std::string status_text(row_status status)
 {
     switch (status) {
@@ -274,6 +286,8 @@ void section_report::add_parameter(const std::string& key, const std::string& va
     d_parameters.emplace_back(key, value);
 }
 
+void section_report::add_note(const std::string& text) { d_notes.push_back(text); }
+
 void section_report::measure(const std::string& name,
                              const std::function<void(row&)>& measure)
 {
@@ -370,6 +384,18 @@ void section_report::speedup_over(const std::string& name,
     add_ratio(*r, column, reference->ms_per_sample() / r->ms_per_sample());
 }
 
+void section_report::bandwidth_fraction_of(const std::string& name,
+                                           const std::string& ref,
+                                           const std::string& column)
+{
+    row* r = find(name);
+    const row* reference = find(ref);
+    if (!r || !reference || !r->measured() || !reference->measured() || r->bytes <= 0 ||
+        reference->bytes <= 0)
+        return;
+    add_ratio(*r, column, gb_per_s(*r) / gb_per_s(*reference));
+}
+
 void section_report::target_max_ratio(const std::string& name,
                                       const std::string& column,
                                       double limit)
@@ -379,8 +405,23 @@ void section_report::target_max_ratio(const std::string& name,
         return;
     for (const auto& q : r->ratios) {
         if (q.column == column) {
-            r->target = "<= " + format_fixed(limit, 1) + " " + column;
+            r->target = "<= " + format_limit(limit) + " " + column;
             r->target_met = q.value <= limit;
+        }
+    }
+}
+
+void section_report::target_min_ratio(const std::string& name,
+                                      const std::string& column,
+                                      double limit)
+{
+    row* r = find(name);
+    if (!r || !r->measured())
+        return;
+    for (const auto& q : r->ratios) {
+        if (q.column == column) {
+            r->target = ">= " + format_limit(limit) + " " + column;
+            r->target_met = q.value >= limit;
         }
     }
 }
@@ -392,6 +433,18 @@ void section_report::target_min_msamples(const std::string& name, double limit)
         return;
     r->target = ">= " + format_significant(limit) + " Msamples/s";
     r->target_met = msamples_per_s(*r) >= limit;
+}
+
+void section_report::target_min_rate(const std::string& name,
+                                     double samples_per_unit,
+                                     double limit,
+                                     const std::string& unit)
+{
+    row* r = find(name);
+    if (!r || !r->measured() || r->samples <= 0 || samples_per_unit <= 0)
+        return;
+    r->target = ">= " + format_significant(limit) + " " + unit + "/s";
+    r->target_met = msamples_per_s(*r) * 1e6 / samples_per_unit >= limit;
 }
 
 bool section_report::any_failure() const
@@ -466,6 +519,8 @@ void print_table(std::ostream& os,
         text.erase(text.find_last_not_of(' ') + 1);
         os << text << "\n";
     }
+    for (const auto& note : report.notes())
+        os << "note: " << note << "\n";
     os << std::endl;
 }
 
@@ -497,7 +552,10 @@ void write_json(std::ostream& os,
         for (std::size_t p = 0; p < report.parameters().size(); ++p)
             os << (p ? ", " : "") << json_string(report.parameters()[p].first) << ": "
                << json_string(report.parameters()[p].second);
-        os << "},\n     \"rows\": [";
+        os << "},\n     \"notes\": [";
+        for (std::size_t n = 0; n < report.notes().size(); ++n)
+            os << (n ? ", " : "") << json_string(report.notes()[n]);
+        os << "],\n     \"rows\": [";
         for (std::size_t i = 0; i < report.rows().size(); ++i) {
             const auto& r = report.rows()[i];
             const bool timed = has_time(r);
@@ -570,10 +628,18 @@ row floor_d2h_pinned(std::size_t bytes, double samples, int repeats)
 
 row floor_h2d_d2h_concurrent_pinned(std::size_t bytes, double samples, int repeats)
 {
-    core::pinned_buffer<unsigned char> h_src(bytes);
-    core::pinned_buffer<unsigned char> h_dst(bytes);
-    core::device_buffer<unsigned char> d_src(bytes);
-    core::device_buffer<unsigned char> d_dst(bytes);
+    return floor_h2d_d2h_concurrent_pinned(bytes, bytes, samples, repeats);
+}
+
+row floor_h2d_d2h_concurrent_pinned(std::size_t h2d_bytes,
+                                    std::size_t d2h_bytes,
+                                    double samples,
+                                    int repeats)
+{
+    core::pinned_buffer<unsigned char> h_src(h2d_bytes);
+    core::pinned_buffer<unsigned char> h_dst(d2h_bytes);
+    core::device_buffer<unsigned char> d_src(d2h_bytes);
+    core::device_buffer<unsigned char> d_dst(h2d_bytes);
     core::cuda_stream up;
     core::cuda_stream down;
     const core::cuda_event forked;
@@ -582,16 +648,16 @@ row floor_h2d_d2h_concurrent_pinned(std::size_t bytes, double samples, int repea
     r.name = "floor: pinned H2D || D2H";
     r.clock = "events";
     r.samples = samples;
-    r.bytes = 2.0 * bytes;
+    r.bytes = double(h2d_bytes) + double(d2h_bytes);
     // The timing events are on `up`; `down` forks after the start event and joins
     // before the stop event, so the interval covers both copies.
     r.time = time_cuda(up.get(), 2, repeats, [&] {
         forked.record(up.get());
         forked.wait_on(down.get());
         CUDADSP_CUDA(cudaMemcpyAsync(
-            d_dst.get(), h_src.get(), bytes, cudaMemcpyHostToDevice, up.get()));
+            d_dst.get(), h_src.get(), h2d_bytes, cudaMemcpyHostToDevice, up.get()));
         CUDADSP_CUDA(cudaMemcpyAsync(
-            h_dst.get(), d_src.get(), bytes, cudaMemcpyDeviceToHost, down.get()));
+            h_dst.get(), d_src.get(), d2h_bytes, cudaMemcpyDeviceToHost, down.get()));
         joined.record(down.get());
         joined.wait_on(up.get());
     });

@@ -137,6 +137,10 @@ public:
         return d_parameters;
     }
 
+    //! A line printed below the table (and in the JSON "notes"): context for the rows.
+    void add_note(const std::string& text);
+    const std::vector<std::string>& notes() const { return d_notes; }
+
     /*! Run \p measure to fill a row named \p name; an exception it throws becomes an
      *  error row carrying the message, and the section goes on. */
     void measure(const std::string& name, const std::function<void(row&)>& measure);
@@ -155,11 +159,26 @@ public:
     void speedup_over(const std::string& name,
                       const std::string& ref,
                       const std::string& column);
+    /*! Column \p column: GB/s of \p name over GB/s of \p ref, each row counting the
+     *  bytes it must move (a fraction of a floor's bandwidth, for rows that move other
+     *  byte counts than their floor: a kernel that reads much and writes little). */
+    void bandwidth_fraction_of(const std::string& name,
+                               const std::string& ref,
+                               const std::string& column);
     //! Target on an existing ratio column of \p name: ratio <= \p limit.
     void
     target_max_ratio(const std::string& name, const std::string& column, double limit);
+    //! Target on an existing ratio column of \p name: ratio >= \p limit.
+    void
+    target_min_ratio(const std::string& name, const std::string& column, double limit);
     //! Target on throughput: Msamples/s >= \p limit.
     void target_min_msamples(const std::string& name, double limit);
+    /*! Target on throughput in units of \p samples_per_unit samples (e.g. the samples
+     *  of one pulse): units per second >= \p limit, shown as ">= <limit> <unit>/s". */
+    void target_min_rate(const std::string& name,
+                         double samples_per_unit,
+                         double limit,
+                         const std::string& unit);
 
     const std::vector<row>& rows() const { return d_rows; }
     //! Ratio columns in the order they were first filled.
@@ -173,6 +192,7 @@ private:
 
     std::string d_name;
     std::vector<std::pair<std::string, std::string>> d_parameters;
+    std::vector<std::string> d_notes;
     std::vector<row> d_rows;
     std::vector<std::string> d_ratio_columns;
 };
@@ -200,6 +220,12 @@ row floor_d2h_pinned(std::size_t bytes, double samples, int repeats);
  *  engine that pipelines its host round trip, where GPUs with two copy engines move
  *  both directions at once and the sum of the two copies overstates the cost. */
 row floor_h2d_d2h_concurrent_pinned(std::size_t bytes, double samples, int repeats);
+//! As above with \p h2d_bytes up and \p d2h_bytes down (an engine that reads more
+//! than it writes).
+row floor_h2d_d2h_concurrent_pinned(std::size_t h2d_bytes,
+                                    std::size_t d2h_bytes,
+                                    double samples,
+                                    int repeats);
 
 //! A long step is under way (stderr, so that the table on stdout stays clean).
 void progress(const std::string& section, const std::string& message);
