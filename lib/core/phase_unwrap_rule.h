@@ -11,15 +11,10 @@
 // The per-sample arithmetic of the phase unwrapper, shared verbatim by the CPU and
 // CUDA backends so that both make the same decision on every sample.
 
+#include "host_device.h"
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-
-#ifdef __CUDACC__
-#define CUDADSP_HOST_DEVICE __host__ __device__ __forceinline__
-#else
-#define CUDADSP_HOST_DEVICE inline
-#endif
 
 namespace gr {
 namespace cudadsp {

@@ -16,15 +16,10 @@
  * docs/blocks/polarimetric_products_cf.md.
  */
 
+#include "host_device.h"
 #include <gnuradio/cudadsp/core/polarimetric.h>
 #include <cmath>
 #include <cstddef>
-
-#ifdef __CUDACC__
-#define CUDADSP_HOST_DEVICE __host__ __device__ __forceinline__
-#else
-#define CUDADSP_HOST_DEVICE inline
-#endif
 
 namespace gr {
 namespace cudadsp {
