@@ -50,6 +50,9 @@ private:
     template <typename Change>
     void update_calibration(Change change);
     bool upstream_done() const;
+    //! Copies the input tags of the next \p nradials radials to every output, each at
+    //! the radial holding its pulse.
+    void propagate_tags(int nradials);
 
     std::unique_ptr<core::polarimetric_processor> d_engine;
     batch_gate d_batch;

@@ -1,0 +1,732 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// polarimetric_products_cf inside GNU Radio flowgraphs, from C++: the block tier that
+// runs on the GPU host. The engine is tested against a float64 reference in
+// qa_polarimetric; here the block's outputs must be the engine's, bit for bit, run
+// directly on the same pulses: no radial lost, duplicated or shifted across work()
+// calls, tags where the block documents them, setters applied from the next radial.
+
+#include "qa_support.h"
+#include <gnuradio/blocks/throttle.h>
+#include <gnuradio/blocks/vector_sink.h>
+#include <gnuradio/blocks/vector_source.h>
+#include <gnuradio/cudadsp/core/polarimetric.h>
+#include <gnuradio/cudadsp/polarimetric_products_cf.h>
+#include <gnuradio/io_signature.h>
+#include <gnuradio/sync_block.h>
+#include <gnuradio/top_block.h>
+#include <cppunit/extensions/HelperMacros.h>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <future>
+#include <iostream>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <thread>
+
+namespace gr {
+namespace cudadsp {
+
+namespace {
+
+constexpr int nproducts = core::polarimetric_product_count;
+
+//! The block's parameters, in make()'s order.
+struct params {
+    int ngates = 37;
+    int pulses_per_radial = 36;
+    double wavelength_m = 0.0531;
+    double prt_s = 1e-3;
+    double first_gate_m = 0.0;
+    double gate_spacing_m = 150.0;
+    double zcal_db = -30.0;
+    double zdr_cal_db = 0.5;
+    double phidp_offset_deg = 25.0;
+    double noise_h = 0.02;
+    double noise_v = 0.03;
+    double snr_threshold_db = 3.0;
+    std::string mode = "simultaneous";
+    std::string device = "cpu";
+
+    polarimetric_products_cf::sptr make_block() const
+    {
+        return polarimetric_products_cf::make(ngates,
+                                              pulses_per_radial,
+                                              wavelength_m,
+                                              prt_s,
+                                              first_gate_m,
+                                              gate_spacing_m,
+                                              zcal_db,
+                                              zdr_cal_db,
+                                              phidp_offset_deg,
+                                              noise_h,
+                                              noise_v,
+                                              snr_threshold_db,
+                                              mode,
+                                              device);
+    }
+
+    core::polarimetric_config engine_config() const
+    {
+        core::polarimetric_config c;
+        c.ngates = ngates;
+        c.pulses_per_radial = pulses_per_radial;
+        c.wavelength_m = wavelength_m;
+        c.prt_s = prt_s;
+        c.first_gate_m = first_gate_m;
+        c.gate_spacing_m = gate_spacing_m;
+        c.calibration.zcal_db = zcal_db;
+        c.calibration.zdr_cal_db = zdr_cal_db;
+        c.calibration.phidp_offset_deg = phidp_offset_deg;
+        c.calibration.noise_h = noise_h;
+        c.calibration.noise_v = noise_v;
+        c.calibration.snr_threshold_db = snr_threshold_db;
+        c.mode = core::parse_polarimetric_mode(mode);
+        c.device = device;
+        return c;
+    }
+
+    std::size_t pulse_samples() const { return std::size_t(ngates); }
+    std::size_t radial_samples() const { return std::size_t(ngates) * pulses_per_radial; }
+};
+
+struct pulses {
+    std::vector<gr_complex> h, v;
+};
+
+/*!
+ * \p npulses pulses of \p ngates gates: per gate a correlated pair of AR(1) series with
+ * its own Doppler phase, H/V correlation and SNR around the noise of \p p (some gates
+ * fall below the censoring threshold). Fixed seed.
+ */
+pulses echoes(const params& p, std::size_t npulses, unsigned seed)
+{
+    std::mt19937_64 rng(seed);
+    std::normal_distribution<double> normal(0.0, std::sqrt(0.5));
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    auto cn = [&](double power) {
+        const double s = std::sqrt(power);
+        return std::complex<double>(s * normal(rng), s * normal(rng));
+    };
+    const std::size_t G = p.ngates;
+    pulses out;
+    out.h.resize(npulses * G);
+    out.v.resize(npulses * G);
+    for (std::size_t g = 0; g < G; ++g) {
+        const double snr = std::pow(10.0, (-5.0 + 35.0 * u(rng)) / 10.0);
+        const double sh = p.noise_h * snr, sv = sh / (0.5 + 2.0 * u(rng));
+        const std::complex<double> a = std::polar(0.6 + 0.39 * u(rng), 6.28 * u(rng));
+        const std::complex<double> cross = std::polar(0.9 + 0.09 * u(rng), 6.28 * u(rng));
+        const double innovation = std::sqrt(1.0 - std::norm(a));
+        std::complex<double> s1 = cn(1.0), s2 = cn(1.0);
+        for (std::size_t n = 0; n < npulses; ++n) {
+            s1 = a * s1 + innovation * cn(1.0);
+            s2 = a * s2 + innovation * cn(1.0);
+            const std::complex<double> h = std::sqrt(sh) * s1 + cn(p.noise_h);
+            const std::complex<double> v =
+                std::sqrt(sv) * (cross * s1 + std::sqrt(1.0 - std::norm(cross)) * s2) +
+                cn(p.noise_v);
+            out.h[n * G + g] = gr_complex(h);
+            out.v[n * G + g] = gr_complex(v);
+        }
+    }
+    return out;
+}
+
+using product_vectors = std::array<std::vector<float>, nproducts>;
+
+//! The engine run directly on the first \p nradials radials, calibration changing to
+//! \p after (if given) from radial \p change_at on.
+product_vectors engine_products(const params& p,
+                                const pulses& x,
+                                std::size_t nradials,
+                                const core::polarimetric_calibration* after = nullptr,
+                                std::size_t change_at = 0)
+{
+    auto engine = core::polarimetric_processor::make(p.engine_config());
+    product_vectors out;
+    for (auto& v : out)
+        v.assign(nradials * p.ngates, qa::poison_value);
+    auto process = [&](std::size_t first, std::size_t count) {
+        float* ptr[nproducts];
+        for (int q = 0; q < nproducts; ++q)
+            ptr[q] = out[q].data() + first * p.ngates;
+        const std::size_t at = first * p.radial_samples();
+        engine->process(x.h.data() + at, x.v.data() + at, count, ptr);
+    };
+    if (after) {
+        process(0, change_at);
+        engine->set_calibration(*after);
+        process(change_at, nradials - change_at);
+    } else {
+        process(0, nradials);
+    }
+    return out;
+}
+
+std::vector<std::string> devices_to_test(const std::string& test)
+{
+    std::vector<std::string> devices{ "cpu" };
+    if (qa::cuda_available_or_skip("qa_polarimetric_products_cf_flowgraph::" + test +
+                                   "(cuda)"))
+        devices.push_back("cuda");
+    return devices;
+}
+
+std::uint32_t bits_of(float f)
+{
+    std::uint32_t u;
+    std::memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+//! Bit equality (NaN matching NaN) of every output port's stream.
+void assert_same_products(const product_vectors& expected,
+                          const std::vector<gr::blocks::vector_sink_f::sptr>& sinks,
+                          std::size_t ngates,
+                          const std::string& what)
+{
+    for (int q = 0; q < nproducts; ++q) {
+        const std::vector<float> got = sinks[q]->data();
+        const std::string port =
+            what + ": output " + std::to_string(q) + " (" + core::product_name(q) + ")";
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(
+            port + ": radials", expected[q].size() / ngates, got.size() / ngates);
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(port + ": samples", expected[q].size(), got.size());
+        for (std::size_t i = 0; i < got.size(); ++i) {
+            const float a = expected[q][i], b = got[i];
+            if ((std::isnan(a) && std::isnan(b)) || bits_of(a) == bits_of(b))
+                continue;
+            std::ostringstream msg;
+            msg.precision(9);
+            msg << port << ": radial " << i / ngates << " gate " << i % ngates
+                << ": engine " << a << ", block " << b;
+            CPPUNIT_FAIL(msg.str());
+        }
+    }
+}
+
+/*! Runs \p tb to completion; a flowgraph still running after \p seconds is a hang,
+ *  reported and ended at once rather than left to block the whole suite. */
+void run_or_die(gr::top_block_sptr tb, const std::string& what, double seconds = 120.0)
+{
+    tb->start();
+    auto done = std::async(std::launch::async, [tb] { tb->wait(); });
+    if (done.wait_for(std::chrono::duration<double>(seconds)) !=
+        std::future_status::ready) {
+        std::cerr << "qa_polarimetric_products_cf_flowgraph: " << what
+                  << ": flowgraph still running after " << seconds
+                  << " s (hang); aborting" << std::endl;
+        std::_Exit(3);
+    }
+    done.get();
+}
+
+/*!
+ * \brief Test source: two streams of pulses (vectors of ngates), optional tags at
+ * absolute pulse offsets, and an optional pause: before producing pulse \p pause_at it
+ * waits until \p ready() (bounded), then calls \p at_pause(), then goes on.
+ *
+ * Written here because vector_source with tags and a small max_noutput_items
+ * downstream deadlocked in GNU Radio 3.10.5.
+ */
+class pulse_source : public gr::sync_block
+{
+public:
+    struct input_tag {
+        int port;
+        std::uint64_t offset;
+        pmt::pmt_t key;
+        pmt::pmt_t value;
+    };
+    using sptr = std::shared_ptr<pulse_source>;
+
+    pulse_source(std::size_t ngates,
+                 const pulses& x,
+                 std::vector<input_tag> tags,
+                 std::uint64_t pause_at,
+                 std::function<bool()> ready,
+                 std::function<void()> at_pause)
+        : gr::sync_block("pulse_source",
+                         gr::io_signature::make(0, 0, 0),
+                         gr::io_signature::make(2, 2, sizeof(gr_complex) * ngates)),
+          d_ngates(ngates),
+          d_x(x),
+          d_tags(std::move(tags)),
+          d_pause_at(pause_at),
+          d_ready(std::move(ready)),
+          d_at_pause(std::move(at_pause))
+    {
+    }
+
+    static sptr make(std::size_t ngates,
+                     const pulses& x,
+                     std::vector<input_tag> tags = {},
+                     std::uint64_t pause_at = std::numeric_limits<std::uint64_t>::max(),
+                     std::function<bool()> ready = {},
+                     std::function<void()> at_pause = {})
+    {
+        return gnuradio::make_block_sptr<pulse_source>(
+            ngates, x, std::move(tags), pause_at, std::move(ready), std::move(at_pause));
+    }
+
+    bool pause_timed_out() const { return d_timed_out; }
+
+    int work(int noutput_items,
+             gr_vector_const_void_star&,
+             gr_vector_void_star& output_items) override
+    {
+        const std::uint64_t total = d_x.h.size() / d_ngates;
+        if (d_pos >= total)
+            return WORK_DONE;
+        std::uint64_t n = std::min<std::uint64_t>(noutput_items, total - d_pos);
+        if (!d_paused && d_pos < d_pause_at && d_pos + n > d_pause_at)
+            n = d_pause_at - d_pos;
+        if (!d_paused && d_pos == d_pause_at) {
+            const auto deadline =
+                std::chrono::steady_clock::now() + std::chrono::seconds(30);
+            while (!d_ready()) {
+                if (std::chrono::steady_clock::now() > deadline) {
+                    d_timed_out = true;
+                    break;
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+            }
+            d_at_pause();
+            d_paused = true;
+        }
+        std::memcpy(output_items[0],
+                    d_x.h.data() + d_pos * d_ngates,
+                    n * d_ngates * sizeof(gr_complex));
+        std::memcpy(output_items[1],
+                    d_x.v.data() + d_pos * d_ngates,
+                    n * d_ngates * sizeof(gr_complex));
+        for (const input_tag& t : d_tags)
+            if (t.offset >= d_pos && t.offset < d_pos + n)
+                add_item_tag(t.port, t.offset, t.key, t.value);
+        d_pos += n;
+        return static_cast<int>(n);
+    }
+
+private:
+    const std::size_t d_ngates;
+    const pulses d_x;
+    const std::vector<input_tag> d_tags;
+    const std::uint64_t d_pause_at;
+    std::function<bool()> d_ready;
+    std::function<void()> d_at_pause;
+    std::uint64_t d_pos = 0;
+    bool d_paused = false;
+    bool d_timed_out = false;
+};
+
+//! The block between two pulse streams and seven vector sinks.
+struct graph {
+    gr::top_block_sptr tb;
+    polarimetric_products_cf::sptr block;
+    std::vector<gr::blocks::vector_sink_f::sptr> sinks;
+};
+
+graph make_graph(const params& p,
+                 gr::basic_block_sptr h_source,
+                 int h_port,
+                 gr::basic_block_sptr v_source,
+                 int v_port)
+{
+    graph g;
+    g.tb = gr::make_top_block("polarimetric_products");
+    g.block = p.make_block();
+    g.tb->connect(h_source, h_port, g.block, 0);
+    g.tb->connect(v_source, v_port, g.block, 1);
+    for (int q = 0; q < nproducts; ++q) {
+        g.sinks.push_back(gr::blocks::vector_sink_f::make(p.ngates));
+        g.tb->connect(g.block, q, g.sinks.back(), 0);
+    }
+    return g;
+}
+
+graph make_vector_source_graph(const params& p, const pulses& x)
+{
+    auto h = gr::blocks::vector_source_c::make(x.h, false, p.ngates);
+    auto v = gr::blocks::vector_source_c::make(x.v, false, p.ngates);
+    return make_graph(p, h, 0, v, 0);
+}
+
+std::string describe(const params& p, const std::string& extra = "")
+{
+    std::ostringstream s;
+    s << p.device << " " << p.mode << " ngates=" << p.ngates
+      << " M=" << p.pulses_per_radial << extra;
+    return s.str();
+}
+
+} // namespace
+
+class qa_polarimetric_products_cf_flowgraph : public CppUnit::TestFixture
+{
+    CPPUNIT_TEST_SUITE(qa_polarimetric_products_cf_flowgraph);
+    CPPUNIT_TEST(stream_matches_engine);
+    CPPUNIT_TEST(no_radial_lost_with_small_work_calls);
+    CPPUNIT_TEST(partial_final_radial_is_not_emitted);
+    CPPUNIT_TEST(radial_index_and_input_tags);
+    CPPUNIT_TEST(setters_apply_to_following_radials);
+    CPPUNIT_TEST(slow_source_within_the_wait_bound);
+    CPPUNIT_TEST(backend_getters_and_nyquist);
+    CPPUNIT_TEST(bad_parameters);
+    CPPUNIT_TEST_SUITE_END();
+
+public:
+    void stream_matches_engine()
+    {
+        for (const std::string& device : devices_to_test("stream_matches_engine")) {
+            for (const std::string mode : { "simultaneous", "alternating" }) {
+                for (int ngates : { 1, 37, 2242 }) {
+                    params p;
+                    p.device = device;
+                    p.mode = mode;
+                    p.ngates = ngates;
+                    p.first_gate_m = 500.0;
+                    const std::size_t nradials = ngates == 2242 ? 40 : 300;
+                    const auto x = echoes(p, nradials * p.pulses_per_radial, 3 + ngates);
+                    graph g = make_vector_source_graph(p, x);
+                    run_or_die(g.tb, describe(p));
+                    assert_same_products(
+                        engine_products(p, x, nradials), g.sinks, ngates, describe(p));
+                }
+            }
+        }
+    }
+
+    void no_radial_lost_with_small_work_calls()
+    {
+        // 500 radials through work() calls of at most 1, 3 or 17 radials (and of the
+        // block's own batch): every radial once, in order.
+        for (const std::string& device : devices_to_test("no_radial_lost")) {
+            for (const std::string mode : { "simultaneous", "alternating" }) {
+                params p;
+                p.device = device;
+                p.mode = mode;
+                p.ngates = 61;
+                p.pulses_per_radial = mode == "alternating" ? 16 : 15;
+                const std::size_t nradials = 500;
+                const auto x = echoes(p, nradials * p.pulses_per_radial, 77);
+                const auto expected = engine_products(p, x, nradials);
+                for (int max_items : { 1, 3, 17, 0 }) {
+                    graph g = make_vector_source_graph(p, x);
+                    if (max_items > 0)
+                        g.block->set_max_noutput_items(max_items);
+                    const std::string what =
+                        describe(p, " max_noutput_items=" + std::to_string(max_items));
+                    run_or_die(g.tb, what);
+                    assert_same_products(expected, g.sinks, p.ngates, what);
+                }
+            }
+        }
+    }
+
+    void partial_final_radial_is_not_emitted()
+    {
+        for (const std::string& device : devices_to_test("partial_final_radial")) {
+            params p;
+            p.device = device;
+            p.ngates = 20;
+            const std::size_t nradials = 10;
+            for (std::size_t extra : { 1, 17, 35 }) {
+                const auto x = echoes(p, nradials * p.pulses_per_radial + extra, 5);
+                graph g = make_vector_source_graph(p, x);
+                const std::string what =
+                    describe(p, " + " + std::to_string(extra) + " pulses");
+                run_or_die(g.tb, what);
+                assert_same_products(
+                    engine_products(p, x, nradials), g.sinks, p.ngates, what);
+            }
+        }
+    }
+
+    void radial_index_and_input_tags()
+    {
+        for (const std::string& device : devices_to_test("radial_index_and_input_tags")) {
+            for (int max_items : { 0, 2 }) {
+                params p;
+                p.device = device;
+                p.ngates = 8;
+                p.pulses_per_radial = 12;
+                const std::size_t M = p.pulses_per_radial, nradials = 40;
+                const auto x = echoes(p, nradials * M + 5, 9);
+                // Offsets p within a radial early, at its middle and past it (GNU
+                // Radio's own propagation would round p / M to the nearest radial), the
+                // very last pulse of a radial, and one in the partial final radial.
+                std::vector<pulse_source::input_tag> tags;
+                const std::uint64_t port0[] = { 0, 5, 6, 11, 12, 18, 23, 100, 479, 482 };
+                const std::uint64_t port1[] = { 7, 250, 300 };
+                for (std::uint64_t o : port0)
+                    tags.push_back({ 0, o, pmt::intern("h_tag"), pmt::from_uint64(o) });
+                for (std::uint64_t o : port1)
+                    tags.push_back({ 1, o, pmt::intern("v_tag"), pmt::from_uint64(o) });
+                auto src = pulse_source::make(p.ngates, x, tags);
+                graph g = make_graph(p, src, 0, src, 1);
+                if (max_items > 0)
+                    g.block->set_max_noutput_items(max_items);
+                const std::string what =
+                    describe(p, " tags, max_noutput_items=" + std::to_string(max_items));
+                run_or_die(g.tb, what);
+                assert_same_products(
+                    engine_products(p, x, nradials), g.sinks, p.ngates, what);
+
+                for (int q = 0; q < nproducts; ++q) {
+                    const std::string port = what + ": output " + std::to_string(q);
+                    std::vector<gr::tag_t> out = g.sinks[q]->tags();
+                    std::vector<std::uint64_t> radial_offsets;
+                    std::size_t passed = 0;
+                    for (const gr::tag_t& t : out) {
+                        CPPUNIT_ASSERT_MESSAGE(port + ": tag beyond the last radial",
+                                               t.offset < nradials);
+                        const std::string key = pmt::symbol_to_string(t.key);
+                        if (key == "radial_index") {
+                            CPPUNIT_ASSERT_MESSAGE(port, pmt::is_uint64(t.value));
+                            CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                                port, t.offset, pmt::to_uint64(t.value));
+                            radial_offsets.push_back(t.offset);
+                            continue;
+                        }
+                        ++passed;
+                        CPPUNIT_ASSERT_MESSAGE(port + ": unexpected tag " + key,
+                                               key == "h_tag" || key == "v_tag");
+                        const std::uint64_t pulse = pmt::to_uint64(t.value);
+                        CPPUNIT_ASSERT_EQUAL_MESSAGE(port + ": " + key + " of pulse " +
+                                                         std::to_string(pulse),
+                                                     pulse / M,
+                                                     t.offset);
+                    }
+                    std::sort(radial_offsets.begin(), radial_offsets.end());
+                    CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                        port + ": radial_index tags", nradials, radial_offsets.size());
+                    for (std::size_t r = 0; r < nradials; ++r)
+                        CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                            port, std::uint64_t(r), radial_offsets[r]);
+                    // Every input tag of a whole radial, from either input, once.
+                    CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                        port + ": input tags passed on", std::size_t(9 + 3), passed);
+                }
+            }
+        }
+    }
+
+    void setters_apply_to_following_radials()
+    {
+        // The source stops before the pulses of radial K until all seven sinks hold K
+        // radials, calls every setter, then sends the rest: radials 0..K-1 must carry
+        // the old calibration and K.. the new one.
+        for (const std::string& device : devices_to_test("setters")) {
+            for (const std::string mode : { "simultaneous", "alternating" }) {
+                params p;
+                p.device = device;
+                p.mode = mode;
+                p.ngates = 50;
+                const std::size_t nradials = 60, K = 23;
+                const auto x = echoes(p, nradials * p.pulses_per_radial, 13);
+                core::polarimetric_calibration after;
+                after.zcal_db = 10.0;
+                after.zdr_cal_db = -2.0;
+                after.phidp_offset_deg = -170.0;
+                after.noise_h = 0.05;
+                after.noise_v = 0.01;
+                after.snr_threshold_db = 8.0;
+
+                std::vector<gr::blocks::vector_sink_f::sptr> sinks;
+                polarimetric_products_cf* block = nullptr;
+                auto ready = [&]() {
+                    for (const auto& s : sinks)
+                        if (s->data().size() < K * p.ngates)
+                            return false;
+                    return true;
+                };
+                auto change = [&]() {
+                    block->set_zcal_db(after.zcal_db);
+                    block->set_zdr_cal_db(after.zdr_cal_db);
+                    block->set_phidp_offset_deg(after.phidp_offset_deg);
+                    block->set_noise_h(after.noise_h);
+                    block->set_noise_v(after.noise_v);
+                    block->set_snr_threshold_db(after.snr_threshold_db);
+                };
+                auto src = pulse_source::make(
+                    p.ngates, x, {}, K * p.pulses_per_radial, ready, change);
+                graph g = make_graph(p, src, 0, src, 1);
+                sinks = g.sinks;
+                block = g.block.get();
+                const std::string what = describe(p, " setters");
+                run_or_die(g.tb, what);
+                CPPUNIT_ASSERT_MESSAGE(what + ": the first radials never arrived",
+                                       !src->pause_timed_out());
+                assert_same_products(
+                    engine_products(p, x, nradials, &after, K), g.sinks, p.ngates, what);
+                CPPUNIT_ASSERT_EQUAL(after.zcal_db, g.block->zcal_db());
+                CPPUNIT_ASSERT_EQUAL(after.zdr_cal_db, g.block->zdr_cal_db());
+                CPPUNIT_ASSERT_EQUAL(after.phidp_offset_deg, g.block->phidp_offset_deg());
+                CPPUNIT_ASSERT_EQUAL(after.noise_h, g.block->noise_h());
+                CPPUNIT_ASSERT_EQUAL(after.noise_v, g.block->noise_v());
+                CPPUNIT_ASSERT_EQUAL(after.snr_threshold_db, g.block->snr_threshold_db());
+            }
+        }
+    }
+
+    void slow_source_within_the_wait_bound()
+    {
+        // Throttled pulses with room for many radials upstream: on CUDA the block waits
+        // for a batch that never fills in time, so it must process what it has after
+        // its wait bound (20 ms), lose nothing, and finish when the source does.
+        for (const std::string& device : devices_to_test("slow_source")) {
+            params p;
+            p.device = device;
+            p.ngates = 100;
+            const std::size_t nradials = 150;
+            const double pulses_per_second = 36000.0;
+            const auto x = echoes(p, nradials * p.pulses_per_radial, 21);
+            auto tb = gr::make_top_block("polarimetric_slow_source");
+            auto src_h = gr::blocks::vector_source_c::make(x.h, false, p.ngates);
+            auto src_v = gr::blocks::vector_source_c::make(x.v, false, p.ngates);
+            const std::size_t item = sizeof(gr_complex) * p.ngates;
+            auto throttle_h = gr::blocks::throttle::make(item, pulses_per_second);
+            auto throttle_v = gr::blocks::throttle::make(item, pulses_per_second);
+            throttle_h->set_min_output_buffer(16384);
+            throttle_v->set_min_output_buffer(16384);
+            graph g = make_graph(p, throttle_h, 0, throttle_v, 0);
+            g.tb->connect(src_h, 0, throttle_h, 0);
+            g.tb->connect(src_v, 0, throttle_v, 0);
+            const auto start = std::chrono::steady_clock::now();
+            run_or_die(g.tb, describe(p, " slow source"));
+            const double seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                    .count();
+            assert_same_products(engine_products(p, x, nradials),
+                                 g.sinks,
+                                 p.ngates,
+                                 describe(p, " slow source"));
+            // 0.15 s of pulses: no batch-sized stall on top of that.
+            CPPUNIT_ASSERT_MESSAGE(describe(p, " slow source took ") +
+                                       std::to_string(seconds) + " s",
+                                   seconds < 1.0);
+        }
+    }
+
+    void backend_getters_and_nyquist()
+    {
+        for (const std::string& device : devices_to_test("backend_getters_and_nyquist")) {
+            for (const std::string mode : { "simultaneous", "alternating" }) {
+                params p;
+                p.device = device;
+                p.mode = mode;
+                p.wavelength_m = 0.1;
+                p.prt_s = 1e-3;
+                auto block = p.make_block();
+                CPPUNIT_ASSERT_EQUAL(device == "cpu" ? std::string("cpu")
+                                                     : std::string("cuda:0"),
+                                     block->backend());
+                CPPUNIT_ASSERT_DOUBLES_EQUAL(mode == "simultaneous" ? 25.0 : 12.5,
+                                             block->nyquist_velocity(),
+                                             1e-12);
+                CPPUNIT_ASSERT_EQUAL(unsigned(p.pulses_per_radial), block->decimation());
+                CPPUNIT_ASSERT_EQUAL(p.zcal_db, block->zcal_db());
+                CPPUNIT_ASSERT_EQUAL(p.zdr_cal_db, block->zdr_cal_db());
+                CPPUNIT_ASSERT_EQUAL(p.phidp_offset_deg, block->phidp_offset_deg());
+                CPPUNIT_ASSERT_EQUAL(p.noise_h, block->noise_h());
+                CPPUNIT_ASSERT_EQUAL(p.noise_v, block->noise_v());
+                CPPUNIT_ASSERT_EQUAL(p.snr_threshold_db, block->snr_threshold_db());
+                CPPUNIT_ASSERT_EQUAL(2, block->input_signature()->max_streams());
+                CPPUNIT_ASSERT_EQUAL(nproducts, block->output_signature()->max_streams());
+                CPPUNIT_ASSERT_EQUAL(int(sizeof(gr_complex) * p.ngates),
+                                     block->input_signature()->sizeof_stream_item(0));
+                CPPUNIT_ASSERT_EQUAL(int(sizeof(float) * p.ngates),
+                                     block->output_signature()->sizeof_stream_item(0));
+            }
+        }
+        params p;
+        p.device = "auto";
+        const std::string expected = core::cuda_device_count() > 0 ? "cuda:0" : "cpu";
+        CPPUNIT_ASSERT_EQUAL(expected, p.make_block()->backend());
+    }
+
+    void bad_parameters()
+    {
+        auto expect_error = [](params p, const std::string& name) {
+            try {
+                p.make_block();
+            } catch (const std::invalid_argument& e) {
+                CPPUNIT_ASSERT_MESSAGE(name + ": " + e.what(),
+                                       std::string(e.what()).find(name) !=
+                                           std::string::npos);
+                return;
+            }
+            CPPUNIT_FAIL("no std::invalid_argument for a bad " + name);
+        };
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        params p;
+        p.ngates = 0;
+        expect_error(p, "ngates");
+        p.ngates = -3;
+        expect_error(p, "ngates");
+        for (int M : { -1, 0, 1 }) {
+            p = params();
+            p.pulses_per_radial = M;
+            expect_error(p, "pulses_per_radial");
+        }
+        for (int M : { 2, 5 }) {
+            p = params();
+            p.mode = "alternating";
+            p.pulses_per_radial = M;
+            expect_error(p, "pulses_per_radial");
+        }
+        for (double bad : { 0.0, -1.0, nan }) {
+            p = params();
+            p.wavelength_m = bad;
+            expect_error(p, "wavelength_m");
+            p = params();
+            p.prt_s = bad;
+            expect_error(p, "prt_s");
+            p = params();
+            p.gate_spacing_m = bad;
+            expect_error(p, "gate_spacing_m");
+        }
+        for (double bad : { -1.0, nan }) {
+            p = params();
+            p.first_gate_m = bad;
+            expect_error(p, "first_gate_m");
+            p = params();
+            p.noise_h = bad;
+            expect_error(p, "noise_h");
+            p = params();
+            p.noise_v = bad;
+            expect_error(p, "noise_v");
+        }
+        p = params();
+        p.mode = "dual";
+        expect_error(p, "mode");
+        p = params();
+        p.device = "gpu";
+        expect_error(p, "device");
+
+        // A rejected setter keeps the old value.
+        auto block = params().make_block();
+        CPPUNIT_ASSERT_THROW(block->set_noise_h(-1.0), std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(block->set_noise_v(nan), std::invalid_argument);
+        CPPUNIT_ASSERT_EQUAL(params().noise_h, block->noise_h());
+        CPPUNIT_ASSERT_EQUAL(params().noise_v, block->noise_v());
+    }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(qa_polarimetric_products_cf_flowgraph);
+
+} // namespace cudadsp
+} // namespace gr
