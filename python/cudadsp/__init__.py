@@ -7,8 +7,13 @@
 gr-cudadsp: GPU-accelerated sensor signal processing blocks for GNU Radio.
 
 Every block takes a ``device`` argument: "auto" (CUDA when a device is present, else
-the CPU), "cpu", "cuda" or "cuda:N". Blocks: phase_unwrap_ff.
+the CPU), "cpu", "cuda" or "cuda:N". Blocks: phase_unwrap_ff, polarimetric_products_cf.
+
+Python sources (no GPU engine): storm_scene_source, dual-polarisation weather-radar
+pulses of a synthetic storm, and storm_scene, its scene model (NumPy only).
 '''
 
-# The pybind11 extension holds every block.
+# The pybind11 extension holds every block with an engine.
 from .cudadsp_python import *
+
+from .storm_scene_source import storm_scene, storm_scene_source

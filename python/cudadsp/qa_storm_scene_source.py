@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+# -*- coding: utf-8 -*-
+#
+# Copyright 2026 gr-cudadsp authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""Block tests of cudadsp.storm_scene_source, the synthetic-storm pulse source.
+
+The source's contract: whole turns of nradials x pulses_per_radial pulses, then the end
+of the flowgraph; "azimuth" and "turn" tags at radial and turn starts; a truth file
+that describes what was simulated; pulses whose second-order statistics are the
+truth's (checked with plain NumPy estimators, independent of polarimetric_products_cf);
+reproducible draws for a given seed; parameters validated up front.
+"""
+
+import math
+import os
+import tempfile
+
+import numpy as np
+import pmt
+from gnuradio import blocks, gr, gr_unittest
+
+try:
+    from gnuradio import cudadsp
+except ImportError:
+    import sys
+
+    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
+    from gnuradio import cudadsp
+
+SMALL = dict(ngates=64, nradials=24, pulses_per_radial=16)
+
+
+def run_source(**kwargs):
+    """Runs a source to its end; returns (port0, port1) as (pulses, ngates), tags."""
+    src = cudadsp.storm_scene_source(**kwargs)
+    ngates = src.scene.ngates
+    snk0 = blocks.vector_sink_c(ngates)
+    snk1 = blocks.vector_sink_c(ngates)
+    tb = gr.top_block()
+    tb.connect((src, 0), snk0)
+    tb.connect((src, 1), snk1)
+    tb.run()
+    p0 = np.array(snk0.data(), dtype=np.complex64).reshape(-1, ngates)
+    p1 = np.array(snk1.data(), dtype=np.complex64).reshape(-1, ngates)
+    return src, p0, p1, snk0.tags()
+
+
+class qa_storm_scene_source(gr_unittest.TestCase):
+
+    def test_turns_and_tags(self):
+        src, p0, p1, tags = run_source(nturns=2, **SMALL)
+        m, nr = SMALL["pulses_per_radial"], SMALL["nradials"]
+        self.assertEqual(p0.shape, (2 * nr * m, SMALL["ngates"]))
+        self.assertEqual(p1.shape, p0.shape)
+        az = [(t.offset, pmt.to_double(t.value)) for t in tags
+              if pmt.symbol_to_string(t.key) == "azimuth"]
+        turns = [(t.offset, pmt.to_uint64(t.value)) for t in tags
+                 if pmt.symbol_to_string(t.key) == "turn"]
+        self.assertEqual([o for o, _ in az], list(range(0, 2 * nr * m, m)))
+        expected = [(k % nr + 0.5) * 360.0 / nr for k in range(2 * nr)]
+        np.testing.assert_allclose([a for _, a in az], expected)
+        self.assertEqual(turns, [(0, 0), (nr * m, 1)])
+
+    def test_truth_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "truth.npz")
+            src, _, _, _ = run_source(nturns=1, truth_file=path, mode="alternating", **SMALL)
+            with np.load(path) as npz:
+                self.assertEqual(str(npz["mode"]), "alternating")
+                self.assertEqual(int(npz["nradials"]), SMALL["nradials"])
+                self.assertAlmostEqual(float(npz["nyquist_velocity"]), 0.0531 / 8e-3)
+                truth = src.truth()
+                for key in ("zh", "zdr", "velocity", "width", "phidp", "rhohv", "snr_h"):
+                    np.testing.assert_array_equal(npz[key], truth[key])
+                np.testing.assert_allclose(npz["range_m"], 150.0 + 150.0 * np.arange(64))
+
+    def test_same_seed_same_pulses(self):
+        _, a0, a1, _ = run_source(nturns=1, seed=7, **SMALL)
+        _, b0, b1, _ = run_source(nturns=1, seed=7, **SMALL)
+        _, c0, _, _ = run_source(nturns=1, seed=8, **SMALL)
+        np.testing.assert_array_equal(a0, b0)
+        np.testing.assert_array_equal(a1, b1)
+        self.assertFalse(np.array_equal(a0, c0))
+
+    def test_statistics_match_truth(self):
+        # Many pulses per radial so that the plain estimators are tight; strong echo.
+        scene = cudadsp.storm_scene(ngates=200, nradials=90, pulses_per_radial=128,
+                                    noise_h=1.0, noise_v=2.0)
+        h, v = scene.pulses(0, scene.nradials)
+        m, g = scene.pulses_per_radial, scene.ngates
+        h = h.reshape(-1, m, g).astype(np.complex128)
+        v = v.reshape(-1, m, g).astype(np.complex128)
+        truth = scene.truth()
+        strong = (truth["snr_h"] > 20.0) & ~truth["clutter"]
+        self.assertGreater(strong.sum(), 500)
+        # Echo-free gates give negative signal powers: NaN there, outside `strong`.
+        with np.errstate(invalid="ignore", divide="ignore"):
+            s_h = np.mean(np.abs(h) ** 2, axis=1) - 1.0
+            s_v = np.mean(np.abs(v) ** 2, axis=1) - 2.0
+            c = np.mean(h * np.conj(v), axis=1)
+            r1 = np.mean(h[:, 1:] * np.conj(h[:, :-1]), axis=1)
+            va = scene.nyquist_velocity
+            zh = 10 * np.log10(s_h) + scene.zcal_db + 20 * np.log10(scene.range_m / 1000.0)
+            velocity = -scene.wavelength_m / (4 * math.pi * scene.prt_s) * np.angle(r1)
+            dv = velocity - truth["velocity"]
+            dv = (dv + va) % (2 * va) - va
+            dphi = np.degrees(np.angle(c)) - scene.phidp_system_deg - truth["phidp"]
+            dphi = (dphi + 180.0) % 360.0 - 180.0
+            self.assertLess(abs(np.median((zh - truth["zh"])[strong])), 0.3)
+            zdr = 10 * np.log10(s_h / s_v)
+            self.assertLess(abs(np.median((zdr - truth["zdr"])[strong])), 0.1)
+            self.assertLess(abs(np.median(dv[strong])), 0.1)
+            self.assertLess(abs(np.median(dphi[strong])), 1.0)
+            rho = np.abs(c) / np.sqrt(s_h * s_v)
+            self.assertLess(abs(np.median((rho - truth["rhohv"])[strong])), 0.01)
+            # Echo-free gates hold noise of the configured powers.
+            quiet = ~np.isfinite(truth["zh"])
+            self.assertAlmostEqual(np.mean(np.abs(h) ** 2, axis=1)[quiet].mean(), 1.0,
+                                   delta=0.02)
+            self.assertAlmostEqual(np.mean(np.abs(v) ** 2, axis=1)[quiet].mean(), 2.0,
+                                   delta=0.04)
+
+    def test_alternating_noise_by_pulse(self):
+        # No echo at all (zcal_db huge): only noise; co-polar input: noise_h on H
+        # (even) pulses, noise_v on V (odd) pulses; cross-polar the other way round.
+        scene = cudadsp.storm_scene(ngates=100, nradials=40, pulses_per_radial=8,
+                                    zcal_db=300.0, noise_h=1.0, noise_v=4.0,
+                                    mode="alternating")
+        co, cross = scene.pulses(0, 40)
+        co = co.reshape(-1, 8, 100)
+        cross = cross.reshape(-1, 8, 100)
+        self.assertAlmostEqual(np.mean(np.abs(co[:, 0::2]) ** 2), 1.0, delta=0.05)
+        self.assertAlmostEqual(np.mean(np.abs(co[:, 1::2]) ** 2), 4.0, delta=0.2)
+        self.assertAlmostEqual(np.mean(np.abs(cross[:, 0::2]) ** 2), 4.0, delta=0.2)
+        self.assertAlmostEqual(np.mean(np.abs(cross[:, 1::2]) ** 2), 1.0, delta=0.05)
+
+    def test_bad_parameters(self):
+        for kwargs in (dict(ngates=0), dict(nradials=0), dict(pulses_per_radial=1),
+                       dict(mode="alternating", pulses_per_radial=6 + 1),
+                       dict(mode="staggered"), dict(prt_s=0.0), dict(wavelength_m=-1.0),
+                       dict(gate_spacing_m=0.0), dict(first_gate_m=-1.0),
+                       dict(noise_h=-1.0), dict(zcal_db=float("nan")), dict(nturns=-1)):
+            with self.assertRaises(ValueError, msg=str(kwargs)):
+                cudadsp.storm_scene_source(**kwargs)
+
+
+if __name__ == "__main__":
+    gr_unittest.run(qa_storm_scene_source)
