@@ -80,6 +80,14 @@ core::polarimetric_config make_config(int ngates,
 
 } // namespace
 
+int polarimetric_products_cf::upstream_buffer_pulses(int ngates, int pulses_per_radial)
+{
+    core::polarimetric_config config;
+    config.ngates = static_cast<std::size_t>(std::max(ngates, 1));
+    config.pulses_per_radial = static_cast<std::size_t>(std::max(pulses_per_radial, 1));
+    return 2 * batch_radials(config) * static_cast<int>(config.pulses_per_radial);
+}
+
 polarimetric_products_cf::sptr polarimetric_products_cf::make(int ngates,
                                                               int pulses_per_radial,
                                                               double wavelength_m,

@@ -486,15 +486,6 @@ private:
     std::size_t d_produced = 0;
 };
 
-// The block's GPU batch: radials of about 32 MiB of input, at most 1024
-// (polarimetric_products_cf_impl.cc); the source's buffer is sized to two of them.
-std::size_t block_batch_radials(std::size_t ngates)
-{
-    const std::size_t radial_bytes =
-        ngates * turn_pulses_per_radial * input_bytes_per_sample;
-    return std::clamp<std::size_t>((std::size_t(32) << 20) / radial_bytes, 1, 1024);
-}
-
 polarimetric_products_cf::sptr make_block(std::size_t ngates, const std::string& device)
 {
     return polarimetric_products_cf::make(int(ngates),
@@ -863,8 +854,8 @@ void run_polarimetric(const bench_options& options,
 
     // The block's CUDA backend gathers GPU batches of radials in work(); its upstream
     // buffer must hold two of them, or it warns and launches small ones (batch_gate).
-    const int upstream_pulses =
-        int(2 * block_batch_radials(ngates) * turn_pulses_per_radial);
+    const int upstream_pulses = polarimetric_products_cf::upstream_buffer_pulses(
+        int(ngates), int(turn_pulses_per_radial));
     report.add_parameter("flowgraph_source_min_output_buffer",
                          std::to_string(upstream_pulses) + " pulses");
     if (device.cuda) {

@@ -73,6 +73,15 @@ public:
                      const std::string& mode = "simultaneous",
                      const std::string& device = "auto");
 
+    /*!
+     * Pulses the upstream buffers (of both inputs) should hold for full GPU batches:
+     * two batches of radials. On the CUDA backend work() gathers a batch of radials
+     * (about 32 MiB of input, at most 1024 radials) before it launches; a smaller
+     * upstream buffer gives smaller launches and a warning at start. Set it as the
+     * upstream block's minimum output buffer (GRC: Advanced > Min Output Buffer).
+     */
+    static int upstream_buffer_pulses(int ngates, int pulses_per_radial);
+
     //! Calibration, noise and threshold setters: apply from the next radial processed.
     virtual void set_zcal_db(double zcal_db) = 0;
     virtual void set_zdr_cal_db(double zdr_cal_db) = 0;

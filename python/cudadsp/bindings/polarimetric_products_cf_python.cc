@@ -51,6 +51,11 @@ void bind_polarimetric_products_cf(py::module& m)
              py::arg("device") = "auto",
              D(polarimetric_products_cf, make))
 
+        .def_static("upstream_buffer_pulses",
+                    &block::upstream_buffer_pulses,
+                    py::arg("ngates"),
+                    py::arg("pulses_per_radial"),
+                    D(polarimetric_products_cf, upstream_buffer_pulses))
         .def("set_zcal_db",
              &block::set_zcal_db,
              py::arg("zcal_db"),

@@ -48,6 +48,10 @@ Raises:
     RuntimeError: CUDA was asked for but no such device exists.)doc";
 
 
+static const char* __doc_gr_cudadsp_polarimetric_products_cf_upstream_buffer_pulses = R"doc(Pulses the upstream buffers should hold for full GPU batches (two batches of radials).
+
+Set it as the minimum output buffer of the block feeding this one (GRC: Advanced >
+Min Output Buffer); smaller buffers give smaller GPU launches and a warning at start.)doc";
 static const char* __doc_gr_cudadsp_polarimetric_products_cf_set_zcal_db = R"doc(Reflectivity calibration (dB) from the next radial processed.)doc";
 static const char* __doc_gr_cudadsp_polarimetric_products_cf_set_zdr_cal_db = R"doc(ZDR calibration (dB) from the next radial processed.)doc";
 static const char* __doc_gr_cudadsp_polarimetric_products_cf_set_phidp_offset_deg = R"doc(System differential phase (deg) from the next radial processed.)doc";
