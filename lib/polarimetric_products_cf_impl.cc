@@ -200,35 +200,35 @@ void polarimetric_products_cf_impl::set_snr_threshold_db(double value)
         [value](core::polarimetric_calibration& c) { c.snr_threshold_db = value; });
 }
 
-double polarimetric_products_cf_impl::zcal_db() const
+core::polarimetric_calibration polarimetric_products_cf_impl::current_calibration() const
 {
     std::lock_guard<std::mutex> lock(d_calibration_mutex);
-    return d_calibration.zcal_db;
+    return d_calibration;
+}
+
+double polarimetric_products_cf_impl::zcal_db() const
+{
+    return current_calibration().zcal_db;
 }
 double polarimetric_products_cf_impl::zdr_cal_db() const
 {
-    std::lock_guard<std::mutex> lock(d_calibration_mutex);
-    return d_calibration.zdr_cal_db;
+    return current_calibration().zdr_cal_db;
 }
 double polarimetric_products_cf_impl::phidp_offset_deg() const
 {
-    std::lock_guard<std::mutex> lock(d_calibration_mutex);
-    return d_calibration.phidp_offset_deg;
+    return current_calibration().phidp_offset_deg;
 }
 double polarimetric_products_cf_impl::noise_h() const
 {
-    std::lock_guard<std::mutex> lock(d_calibration_mutex);
-    return d_calibration.noise_h;
+    return current_calibration().noise_h;
 }
 double polarimetric_products_cf_impl::noise_v() const
 {
-    std::lock_guard<std::mutex> lock(d_calibration_mutex);
-    return d_calibration.noise_v;
+    return current_calibration().noise_v;
 }
 double polarimetric_products_cf_impl::snr_threshold_db() const
 {
-    std::lock_guard<std::mutex> lock(d_calibration_mutex);
-    return d_calibration.snr_threshold_db;
+    return current_calibration().snr_threshold_db;
 }
 
 double polarimetric_products_cf_impl::nyquist_velocity() const

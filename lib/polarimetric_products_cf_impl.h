@@ -49,6 +49,8 @@ private:
      *  naming the parameter) and queues it for the next work() call. */
     template <typename Change>
     void update_calibration(Change change);
+    //! The calibration the setters have made (the next work() call's).
+    core::polarimetric_calibration current_calibration() const;
     bool upstream_done() const;
     //! Copies the input tags of the next \p nradials radials to every output, each at
     //! the radial holding its pulse.
