@@ -61,6 +61,19 @@ cufft_plan::cufft_plan(int points, cufftType type, int batch)
     d_owned = true;
 }
 
+cufft_plan::cufft_plan(int points, cufftType type, int batch, external_work_area)
+{
+    CUDADSP_CUFFT(cufftCreate(&d_handle));
+    try {
+        CUDADSP_CUFFT(cufftSetAutoAllocation(d_handle, 0));
+        CUDADSP_CUFFT(cufftMakePlan1d(d_handle, points, type, batch, &d_work_size));
+    } catch (...) {
+        cufftDestroy(d_handle);
+        throw;
+    }
+    d_owned = true;
+}
+
 cufft_plan::~cufft_plan()
 {
     if (d_owned)
@@ -68,7 +81,9 @@ cufft_plan::~cufft_plan()
 }
 
 cufft_plan::cufft_plan(cufft_plan&& o) noexcept
-    : d_handle(o.d_handle), d_owned(std::exchange(o.d_owned, false))
+    : d_handle(o.d_handle),
+      d_owned(std::exchange(o.d_owned, false)),
+      d_work_size(o.d_work_size)
 {
 }
 
@@ -76,12 +91,18 @@ cufft_plan& cufft_plan::operator=(cufft_plan&& o) noexcept
 {
     std::swap(d_handle, o.d_handle);
     std::swap(d_owned, o.d_owned);
+    std::swap(d_work_size, o.d_work_size);
     return *this;
 }
 
 void cufft_plan::set_stream(cudaStream_t stream) const
 {
     CUDADSP_CUFFT(cufftSetStream(d_handle, stream));
+}
+
+void cufft_plan::set_work_area(void* area) const
+{
+    CUDADSP_CUFFT(cufftSetWorkArea(d_handle, area));
 }
 
 } // namespace core

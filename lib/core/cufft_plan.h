@@ -10,6 +10,7 @@
 
 #include "cuda_check.h"
 #include <cufft.h>
+#include <cstddef>
 
 namespace gr {
 namespace cudadsp {
@@ -43,6 +44,15 @@ public:
     cufft_plan() = default;
     //! \p batch contiguous transforms of \p points points each.
     cufft_plan(int points, cufftType type, int batch);
+
+    //! Tag for plans without a work area of their own.
+    struct external_work_area {
+    };
+    /*! The same plan without a work area: plans that never run at the same time (one
+     *  engine's, on one stream) can share one of the largest work_size(), given to each
+     *  with set_work_area() before it runs. */
+    cufft_plan(int points, cufftType type, int batch, external_work_area);
+
     ~cufft_plan();
     cufft_plan(cufft_plan&& o) noexcept;
     cufft_plan& operator=(cufft_plan&& o) noexcept;
@@ -52,10 +62,15 @@ public:
     cufftHandle get() const { return d_handle; }
     //! Later executions of this plan are enqueued on \p stream.
     void set_stream(cudaStream_t stream) const;
+    //! Bytes of device memory the plan works in (an external_work_area plan's need).
+    std::size_t work_size() const { return d_work_size; }
+    //! External work area plans: device memory of at least work_size() bytes.
+    void set_work_area(void* area) const;
 
 private:
     cufftHandle d_handle = 0;
     bool d_owned = false;
+    std::size_t d_work_size = 0;
 };
 
 } // namespace core

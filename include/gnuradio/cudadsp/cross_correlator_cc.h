@@ -58,6 +58,16 @@ public:
                      bool correlation_output = false,
                      const std::string& device = "auto");
 
+    /*!
+     * Samples the upstream buffers (of both inputs) should hold for full GPU batches:
+     * two batches of frames. On the CUDA backend work() gathers a batch of frames
+     * (about 16 MiB of input over both ports, at most 16384 frames) before it launches,
+     * waiting at most 20 ms for a partial one; a smaller upstream buffer gives smaller
+     * launches and a warning at start. Set it as the upstream blocks' minimum output
+     * buffer (GRC: Advanced > Min Output Buffer).
+     */
+    static int upstream_buffer_items(int fft_len);
+
     //! Transform length L (cross-spectrum bins per frame).
     virtual int transform_len() const = 0;
     //! Elements of the correlation vector per frame (2 max_lag + 1).

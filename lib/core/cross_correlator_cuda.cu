@@ -1,0 +1,567 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "cross_correlation_peak_rule.h"
+#include "cross_correlator_cuda.h"
+#include "cuda_check.h"
+#include "cufft_plan.h"
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+namespace gr {
+namespace cudadsp {
+namespace core {
+
+namespace {
+
+constexpr unsigned int all_lanes = 0xffffffffu;
+
+//! Input bytes (x and y) per batch when the configuration leaves it to the engine.
+constexpr std::size_t default_batch_bytes = std::size_t(16) << 20;
+//! Bound on an automatic batch of short frames (one thread block per frame each).
+constexpr std::size_t max_default_batch_frames = std::size_t(1) << 16;
+
+constexpr int pad_threads = 256;
+constexpr int pad_samples_per_thread = 8;
+//! Padded samples one block of pad_frames_kernel writes.
+constexpr unsigned int pad_tile = pad_threads * pad_samples_per_thread;
+
+constexpr int spectrum_threads = 256;
+
+constexpr int peak_threads = 256;
+constexpr int peak_warps = peak_threads / 32;
+//! Fine-grid points evaluated between two block-wide steps of peak_kernel.
+constexpr int points_per_round = 32;
+//! Recurrence steps of a lane's fine-grid twiddle between exact restarts.
+constexpr int restart_steps = 512;
+
+std::size_t batch_frames_for(const cross_correlator_config& config)
+{
+    if (config.batch_frames > 0)
+        return config.batch_frames;
+    const std::size_t frame_bytes = 2 * config.fft_len * sizeof(float2);
+    // validate()'s bound on explicit choices: batch_frames * L <= 2^29.
+    const std::size_t largest = (std::size_t(1) << 29) / config.transform_len();
+    return std::clamp<std::size_t>(default_batch_bytes / frame_bytes,
+                                   1,
+                                   std::min(max_default_batch_frames, largest));
+}
+
+//! Sum over the block of one value per thread, in a fixed order; valid in thread 0.
+template <int Threads>
+__device__ double block_sum(double value, double* shared /* Threads / 32 */)
+{
+    for (int offset = 16; offset > 0; offset /= 2)
+        value += __shfl_down_sync(all_lanes, value, offset);
+    const int warp = threadIdx.x / 32;
+    if (threadIdx.x % 32 == 0)
+        shared[warp] = value;
+    __syncthreads();
+    double total = 0.0;
+    if (threadIdx.x == 0)
+        for (int w = 0; w < Threads / 32; ++w)
+            total += shared[w];
+    return total;
+}
+
+/*!
+ * Pads frames to L samples and sums their energies.
+ *
+ * Grid: x = 2 n (pair p: frame p of x for p < n, frame p - n of y otherwise),
+ * y = ceil(L / pad_tile) tiles of the padded frame. x and y hold n frames of N
+ * samples; padded receives 2 n frames of L samples in pair order (all of x's, then
+ * y's), each the frame's N samples followed by zeros. Blocks whose tile starts within
+ * the N samples write the tile's float64 energy to
+ * energy_partials[p * data_tiles + tile], data_tiles = ceil(N / pad_tile).
+ */
+__global__ void __launch_bounds__(pad_threads)
+    pad_frames_kernel(const float2* __restrict__ x,
+                      const float2* __restrict__ y,
+                      unsigned int nframes,
+                      unsigned int N,
+                      unsigned int L,
+                      float2* __restrict__ padded,
+                      double* __restrict__ energy_partials,
+                      unsigned int data_tiles)
+{
+    __shared__ double warp_sums[pad_threads / 32];
+    const unsigned int pair = blockIdx.x;
+    const bool is_y = pair >= nframes;
+    const std::size_t frame = is_y ? pair - nframes : pair;
+    const float2* source = (is_y ? y : x) + frame * N;
+    float2* frame_out = padded + std::size_t(pair) * L;
+    const unsigned int tile_start = blockIdx.y * pad_tile;
+
+    double energy = 0.0;
+#pragma unroll
+    for (int i = 0; i < pad_samples_per_thread; ++i) {
+        const unsigned int n = tile_start + i * pad_threads + threadIdx.x;
+        if (n < L) {
+            float2 v = make_float2(0.0f, 0.0f);
+            if (n < N) {
+                v = __ldg(source + n);
+                energy += static_cast<double>(v.x) * v.x + static_cast<double>(v.y) * v.y;
+            }
+            frame_out[n] = v;
+        }
+    }
+    if (tile_start >= N) // uniform over the block
+        return;
+    const double total = block_sum<pad_threads>(energy, warp_sums);
+    if (threadIdx.x == 0)
+        energy_partials[std::size_t(pair) * data_tiles + blockIdx.y] = total;
+}
+
+/*!
+ * S[i] = X[i] conj(Y[i]) for i < count (the bins of n frames). S may be X (in place),
+ * so no pointer is restrict.
+ */
+__global__ void __launch_bounds__(spectrum_threads)
+    cross_spectrum_kernel(const float2* X, const float2* Y, float2* S, std::size_t count)
+{
+    const std::size_t i = std::size_t(blockIdx.x) * spectrum_threads + threadIdx.x;
+    if (i >= count)
+        return;
+    const float2 a = X[i];
+    const float2 b = Y[i];
+    float2 s;
+    cross_spectrum_bin(a.x, a.y, b.x, b.y, s.x, s.y);
+    S[i] = s;
+}
+
+struct peak_kernel_args {
+    const float2* correlation;     //!< n frames of L: the unnormalised padded correlation
+    const float2* spectrum;        //!< n frames of L: S = X conj(Y)
+    const double* energy_partials; //!< from pad_frames_kernel, 2 n frames
+    unsigned int data_tiles;
+    unsigned int nframes;
+    peak_grid grid;
+    cross_correlation_peak* peaks; //!< n results
+    float2* correlation_out;       //!< n frames of 2M + 1 lags, or nullptr
+};
+
+//! Warp-wide winner of (key, position) candidates under peak_beats(); valid in lane 0.
+__device__ void warp_best(double& key, long long& position)
+{
+    for (int offset = 16; offset > 0; offset /= 2) {
+        const double other_key = __shfl_down_sync(all_lanes, key, offset);
+        const long long other_position = __shfl_down_sync(all_lanes, position, offset);
+        if (peak_beats(other_key, other_position, key, position)) {
+            key = other_key;
+            position = other_position;
+        }
+    }
+}
+
+/*!
+ * One warp's share of a fine-grid point: sum over the signed frequencies
+ * k in [begin, end) of S[k] e^{2 pi i k (l0 + j / I) / L}, in float64. Lane l takes
+ * k = begin + l + 32 i; its twiddle advances by e^{2 pi i 32 t / L} and restarts from
+ * the exact phase every restart_steps steps. Valid in lane 0.
+ */
+__device__ double2 warp_fine_sum(const float2* __restrict__ S,
+                                 int begin,
+                                 int end,
+                                 long long l0,
+                                 int j,
+                                 const peak_grid& g)
+{
+    const int lane = threadIdx.x % 32;
+    const int L = static_cast<int>(g.transform_len);
+    double step_re, step_im;
+    fine_twiddle(32, l0, j, g, step_re, step_im);
+    double acc_re = 0.0, acc_im = 0.0;
+    for (int first = begin + lane; first < end; first += 32 * restart_steps) {
+        const int stop = min(end, first + 32 * restart_steps);
+        double w_re, w_im;
+        fine_twiddle(first, l0, j, g, w_re, w_im);
+        for (int k = first; k < stop; k += 32) {
+            const float2 s = __ldg(S + (k < 0 ? k + L : k));
+            acc_re += s.x * w_re - s.y * w_im;
+            acc_im += s.x * w_im + s.y * w_re;
+            const double next_re = w_re * step_re - w_im * step_im;
+            w_im = w_re * step_im + w_im * step_re;
+            w_re = next_re;
+        }
+    }
+    for (int offset = 16; offset > 0; offset /= 2) {
+        acc_re += __shfl_down_sync(all_lanes, acc_re, offset);
+        acc_im += __shfl_down_sync(all_lanes, acc_im, offset);
+    }
+    return make_double2(acc_re, acc_im);
+}
+
+/*!
+ * One block per frame: the integer peak over lags -M .. M (and the correlation output),
+ * then the 2I + 1 fine-grid points, each split over the warps by frequency slices and
+ * summed slice by slice in a fixed order, then the peak rule in thread 0.
+ */
+__global__ void __launch_bounds__(peak_threads) peak_kernel(peak_kernel_args args)
+{
+    __shared__ double candidate_key[peak_warps];
+    __shared__ long long candidate_lag[peak_warps];
+    __shared__ double2 slice_sum[points_per_round][peak_warps];
+    __shared__ double2 point_value[points_per_round];
+    __shared__ long long peak_lag;
+
+    const peak_grid& g = args.grid;
+    const std::size_t frame = blockIdx.x;
+    const long long L = g.transform_len;
+    const int M = g.max_lag;
+    const int warp = threadIdx.x / 32;
+    const int lane = threadIdx.x % 32;
+
+    // Integer peak, and the correlation vector r[-M .. M] = c / L (L: a power of two).
+    const float2* c = args.correlation + frame * L;
+    float2* correlation_out =
+        args.correlation_out ? args.correlation_out + frame * (2 * std::size_t(M) + 1)
+                             : nullptr;
+    const float inverse_length = 1.0f / static_cast<float>(L);
+    double best_key = no_peak_key;
+    long long best_lag = no_peak_position;
+    for (int lag = -M + static_cast<int>(threadIdx.x); lag <= M; lag += peak_threads) {
+        const float2 v = c[padded_index_of_lag(lag, L)];
+        if (correlation_out)
+            correlation_out[lag + M] =
+                make_float2(v.x * inverse_length, v.y * inverse_length);
+        const double key = peak_key(v.x, v.y);
+        if (peak_beats(key, lag, best_key, best_lag)) {
+            best_key = key;
+            best_lag = lag;
+        }
+    }
+    warp_best(best_key, best_lag);
+    if (lane == 0) {
+        candidate_key[warp] = best_key;
+        candidate_lag[warp] = best_lag;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int w = 1; w < peak_warps; ++w)
+            if (peak_beats(candidate_key[w],
+                           candidate_lag[w],
+                           candidate_key[0],
+                           candidate_lag[0])) {
+                candidate_key[0] = candidate_key[w];
+                candidate_lag[0] = candidate_lag[w];
+            }
+        peak_lag = candidate_lag[0];
+    }
+    __syncthreads();
+    const long long l0 = peak_lag;
+
+    // Fine grid: warp w sums slice w of the frequencies for every point.
+    const float2* S = args.spectrum + frame * L;
+    const long long first = first_sum_frequency(L);
+    const long long terms = sum_frequency_count(L);
+    const int slice_begin = static_cast<int>(first + terms * warp / peak_warps);
+    const int slice_end = static_cast<int>(first + terms * (warp + 1) / peak_warps);
+    const int I = g.interp;
+    const int points = 2 * I + 1;
+    fine_peak fine; // thread 0's
+    for (int round = 0; round < points; round += points_per_round) {
+        const int count = min(points_per_round, points - round);
+        for (int p = 0; p < count; ++p) {
+            const double2 sum =
+                warp_fine_sum(S, slice_begin, slice_end, l0, -I + round + p, g);
+            if (lane == 0)
+                slice_sum[p][warp] = sum;
+        }
+        __syncthreads();
+        if (static_cast<int>(threadIdx.x) < count) {
+            const int p = threadIdx.x;
+            const int j = -I + round + p;
+            double re = 0.0, im = 0.0;
+            for (int w = 0; w < peak_warps; ++w) {
+                re += slice_sum[p][w].x;
+                im += slice_sum[p][w].y;
+            }
+            const float2 nyquist = S[L / 2];
+            const double weight = nyquist_factor(l0, j, g);
+            re += nyquist.x * weight;
+            im += nyquist.y * weight;
+            const double scale = 1.0 / static_cast<double>(L);
+            point_value[p] = make_double2(re * scale, im * scale);
+        }
+        __syncthreads();
+        if (threadIdx.x == 0)
+            for (int p = 0; p < count; ++p)
+                add_fine_point(fine, -I + round + p, point_value[p].x, point_value[p].y);
+        // The next round writes slice_sum only after its own sums, and point_value
+        // only after its first barrier, which thread 0 reaches after reading.
+    }
+
+    if (threadIdx.x == 0) {
+        const double* partial_x = args.energy_partials + frame * args.data_tiles;
+        const double* partial_y =
+            args.energy_partials + (args.nframes + frame) * args.data_tiles;
+        double energy_x = 0.0, energy_y = 0.0;
+        for (unsigned int t = 0; t < args.data_tiles; ++t) {
+            energy_x += partial_x[t];
+            energy_y += partial_y[t];
+        }
+        args.peaks[frame] = finish_peak(fine, l0, energy_x, energy_y, g);
+    }
+}
+
+} // namespace
+
+/*!
+ * Device memory of one batch, and the cuFFT plans. Plans exist for 1, 2, 4, ...
+ * transforms up to the largest power of two <= 2 batch_frames; a count of transforms
+ * runs as a sum of those, largest first (a partial batch costs what it holds). They
+ * share one work area, as they run one at a time on the engine's current stream.
+ */
+struct cross_correlator_cuda::workspace {
+    workspace(const cross_correlator_config& config, std::size_t batch)
+        : L(config.transform_len()),
+          data_tiles(
+              static_cast<unsigned int>((config.fft_len + pad_tile - 1) / pad_tile)),
+          padded(2 * batch * L),
+          energy_partials(2 * batch * data_tiles)
+    {
+        std::size_t work_bytes = 0;
+        for (std::size_t count = 1; count <= 2 * batch; count *= 2) {
+            plans.emplace_back(static_cast<int>(L),
+                               CUFFT_C2C,
+                               static_cast<int>(count),
+                               cufft_plan::external_work_area{});
+            plan_counts.push_back(count);
+            work_bytes = std::max(work_bytes, plans.back().work_size());
+        }
+        fft_work = device_buffer<unsigned char>(work_bytes);
+        for (const cufft_plan& plan : plans)
+            if (plan.work_size() > 0)
+                plan.set_work_area(fft_work.get());
+    }
+
+    //! count transforms of L points from in to out (in place when equal).
+    void transform(const float2* in,
+                   float2* out,
+                   std::size_t count,
+                   int direction,
+                   cudaStream_t stream) const
+    {
+        std::size_t done = 0;
+        std::size_t p = plans.size();
+        while (done < count) {
+            while (plan_counts[p - 1] > count - done)
+                --p;
+            const cufft_plan& plan = plans[p - 1];
+            plan.set_stream(stream);
+            // cuFFT takes non-const input; an out-of-place C2C transform leaves it
+            // intact.
+            CUDADSP_CUFFT(
+                cufftExecC2C(plan.get(),
+                             const_cast<cufftComplex*>(
+                                 reinterpret_cast<const cufftComplex*>(in + done * L)),
+                             reinterpret_cast<cufftComplex*>(out + done * L),
+                             direction));
+            done += plan_counts[p - 1];
+        }
+    }
+
+    const std::size_t L;
+    const unsigned int data_tiles;
+    cuda_stream stream;
+    device_buffer<float2> padded;          //!< 2 batch frames of L
+    device_buffer<double> energy_partials; //!< 2 batch frames of data_tiles
+    device_buffer<unsigned char> fft_work; //!< declared first: outlives the plans
+    std::vector<cufft_plan> plans;
+    std::vector<std::size_t> plan_counts;
+};
+
+cross_correlator_cuda::cross_correlator_cuda(const cross_correlator_config& config,
+                                             const device_selection& device)
+    : cross_correlator(config, device), d_batch_frames(batch_frames_for(config))
+{
+    device_guard guard(d_device.cuda_ordinal);
+    d_ws = std::make_unique<workspace>(config, d_batch_frames);
+    d_last_stream = d_ws->stream.get();
+}
+
+cross_correlator_cuda::~cross_correlator_cuda()
+{
+    try {
+        device_guard guard(d_device.cuda_ordinal);
+        for (auto& pipeline : d_pipelines)
+            pipeline.reset();
+        d_ws.reset();
+    } catch (...) {
+        // Destructors must not throw; the device is already in an error state.
+    }
+}
+
+void cross_correlator_cuda::switch_to_stream(cudaStream_t stream)
+{
+    if (stream == d_last_stream)
+        return;
+    // The workspace was last used on d_last_stream: order after that work.
+    cuda_event handoff;
+    handoff.record(d_last_stream);
+    handoff.wait_on(stream);
+    d_last_stream = stream;
+}
+
+host_pipeline& cross_correlator_cuda::pipeline_for(bool spectrum, bool correlation)
+{
+    std::unique_ptr<host_pipeline>& pipeline =
+        d_pipelines[(spectrum ? 1 : 0) + (correlation ? 2 : 0)];
+    if (!pipeline) {
+        const std::size_t frame_bytes = d_config.fft_len * sizeof(float2);
+        std::vector<std::size_t> outputs{ sizeof(cross_correlation_peak) };
+        if (spectrum)
+            outputs.push_back(d_config.transform_len() * sizeof(float2));
+        if (correlation)
+            outputs.push_back(d_config.correlation_len() * sizeof(float2));
+        pipeline = std::make_unique<host_pipeline>(
+            d_batch_frames,
+            std::vector<std::size_t>{ frame_bytes, frame_bytes },
+            outputs);
+    }
+    return *pipeline;
+}
+
+void cross_correlator_cuda::enqueue_batch(const std::complex<float>* d_x,
+                                          const std::complex<float>* d_y,
+                                          std::size_t nframes,
+                                          cross_correlation_peak* d_peaks,
+                                          std::complex<float>* d_spectrum,
+                                          std::complex<float>* d_correlation,
+                                          cudaStream_t stream)
+{
+    const std::size_t N = d_config.fft_len;
+    const std::size_t L = d_ws->L;
+    const auto n = static_cast<unsigned int>(nframes);
+    float2* padded = d_ws->padded.get();
+
+    const dim3 pad_grid(2 * n, static_cast<unsigned int>((L + pad_tile - 1) / pad_tile));
+    pad_frames_kernel<<<pad_grid, pad_threads, 0, stream>>>(
+        reinterpret_cast<const float2*>(d_x),
+        reinterpret_cast<const float2*>(d_y),
+        n,
+        static_cast<unsigned int>(N),
+        static_cast<unsigned int>(L),
+        padded,
+        d_ws->energy_partials.get(),
+        d_ws->data_tiles);
+    CUDADSP_CUDA_LAUNCHED("pad_frames_kernel");
+
+    d_ws->transform(padded, padded, 2 * nframes, CUFFT_FORWARD, stream);
+
+    // S goes to the caller's spectrum buffer when there is one, else over X.
+    float2* S = d_spectrum ? reinterpret_cast<float2*>(d_spectrum) : padded;
+    const std::size_t bins = nframes * L;
+    cross_spectrum_kernel<<<static_cast<unsigned int>((bins + spectrum_threads - 1) /
+                                                      spectrum_threads),
+                            spectrum_threads,
+                            0,
+                            stream>>>(padded, padded + bins, S, bins);
+    CUDADSP_CUDA_LAUNCHED("cross_spectrum_kernel");
+
+    // The correlations replace Y.
+    float2* correlation = padded + bins;
+    d_ws->transform(S, correlation, nframes, CUFFT_INVERSE, stream);
+
+    peak_kernel_args args;
+    args.correlation = correlation;
+    args.spectrum = S;
+    args.energy_partials = d_ws->energy_partials.get();
+    args.data_tiles = d_ws->data_tiles;
+    args.nframes = n;
+    args.grid = make_peak_grid(d_config);
+    args.peaks = d_peaks;
+    args.correlation_out = reinterpret_cast<float2*>(d_correlation);
+    peak_kernel<<<n, peak_threads, 0, stream>>>(args);
+    CUDADSP_CUDA_LAUNCHED("peak_kernel");
+}
+
+void cross_correlator_cuda::process(const std::complex<float>* x,
+                                    const std::complex<float>* y,
+                                    std::size_t nframes,
+                                    cross_correlation_peak* peaks,
+                                    std::complex<float>* spectrum,
+                                    std::complex<float>* correlation)
+{
+    if (nframes == 0)
+        return;
+    device_guard guard(d_device.cuda_ordinal);
+    cudaStream_t stream = d_ws->stream.get();
+    switch_to_stream(stream);
+    const bool want_spectrum = spectrum != nullptr;
+    const bool want_correlation = correlation != nullptr;
+    const void* const host_in[] = { x, y };
+    void* host_out[3] = { peaks, nullptr, nullptr };
+    int outputs = 1;
+    if (want_spectrum)
+        host_out[outputs++] = spectrum;
+    if (want_correlation)
+        host_out[outputs++] = correlation;
+    pipeline_for(want_spectrum, want_correlation)
+        .run(host_in,
+             host_out,
+             nframes,
+             stream,
+             [&](const void* const* d_in,
+                 void* const* d_out,
+                 std::size_t frames,
+                 cudaStream_t s) {
+                 int o = 1;
+                 auto* d_spectrum = want_spectrum
+                                        ? static_cast<std::complex<float>*>(d_out[o++])
+                                        : nullptr;
+                 auto* d_correlation = want_correlation
+                                           ? static_cast<std::complex<float>*>(d_out[o++])
+                                           : nullptr;
+                 enqueue_batch(static_cast<const std::complex<float>*>(d_in[0]),
+                               static_cast<const std::complex<float>*>(d_in[1]),
+                               frames,
+                               static_cast<cross_correlation_peak*>(d_out[0]),
+                               d_spectrum,
+                               d_correlation,
+                               s);
+             });
+}
+
+void cross_correlator_cuda::process_device(const std::complex<float>* d_x,
+                                           const std::complex<float>* d_y,
+                                           std::size_t nframes,
+                                           cross_correlation_peak* d_peaks,
+                                           std::complex<float>* d_spectrum,
+                                           std::complex<float>* d_correlation,
+                                           cuda_stream_t stream)
+{
+    if (nframes == 0)
+        return;
+    device_guard guard(d_device.cuda_ordinal);
+    cudaStream_t target = stream ? stream : d_ws->stream.get();
+    switch_to_stream(target);
+    const std::size_t N = d_config.fft_len;
+    const std::size_t L = d_config.transform_len();
+    const std::size_t R = d_config.correlation_len();
+    for (std::size_t f = 0; f < nframes; f += d_batch_frames) {
+        const std::size_t n = std::min(d_batch_frames, nframes - f);
+        enqueue_batch(d_x + f * N,
+                      d_y + f * N,
+                      n,
+                      d_peaks + f,
+                      d_spectrum ? d_spectrum + f * L : nullptr,
+                      d_correlation ? d_correlation + f * R : nullptr,
+                      target);
+    }
+}
+
+void cross_correlator_cuda::synchronize()
+{
+    device_guard guard(d_device.cuda_ordinal);
+    CUDADSP_CUDA(cudaStreamSynchronize(d_last_stream));
+}
+
+} // namespace core
+} // namespace cudadsp
+} // namespace gr

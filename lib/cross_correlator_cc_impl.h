@@ -1,0 +1,53 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDADSP_CROSS_CORRELATOR_CC_IMPL_H
+#define INCLUDED_CUDADSP_CROSS_CORRELATOR_CC_IMPL_H
+
+#include "batch_gate.h"
+#include <gnuradio/cudadsp/core/cross_correlator.h>
+#include <gnuradio/cudadsp/cross_correlator_cc.h>
+#include <memory>
+#include <vector>
+
+namespace gr {
+namespace cudadsp {
+
+class cross_correlator_cc_impl : public cross_correlator_cc
+{
+public:
+    cross_correlator_cc_impl(const core::cross_correlator_config& config,
+                             bool spectrum_output,
+                             bool correlation_output);
+
+    int transform_len() const override;
+    int correlation_len() const override;
+    std::string backend() const override;
+    bool start() override;
+
+    int work(int noutput_items,
+             gr_vector_const_void_star& input_items,
+             gr_vector_void_star& output_items) override;
+
+private:
+    bool upstream_done() const;
+    //! Copies the input tags of the next \p nframes frames to every output, each at
+    //! the frame holding its sample.
+    void propagate_tags(int nframes);
+
+    std::unique_ptr<core::cross_correlator> d_engine;
+    batch_gate d_batch;
+    //! Output port of the cross-spectrum and of the correlation vector, or -1.
+    const int d_spectrum_port;
+    const int d_correlation_port;
+    std::vector<core::cross_correlation_peak> d_peaks;
+};
+
+} // namespace cudadsp
+} // namespace gr
+
+#endif /* INCLUDED_CUDADSP_CROSS_CORRELATOR_CC_IMPL_H */

@@ -1,0 +1,55 @@
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/***********************************************************************************/
+/* Written by hand (no pygccxml at build time); the hash of 0 turns off GNU Radio's  */
+/* check of the bound header against this file.                                    */
+/* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
+/* BINDTOOL_USE_PYGCCXML(0)                                                        */
+/* BINDTOOL_HEADER_FILE(cross_correlator_cc.h)                                     */
+/* BINDTOOL_HEADER_FILE_HASH(0)                                                    */
+/***********************************************************************************/
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+
+#include <gnuradio/cudadsp/cross_correlator_cc.h>
+// pydoc.h is automatically generated in the build directory
+#include <cross_correlator_cc_pydoc.h>
+
+void bind_cross_correlator_cc(py::module& m)
+{
+    using block = gr::cudadsp::cross_correlator_cc;
+
+    py::class_<block,
+               gr::sync_decimator,
+               gr::sync_block,
+               gr::block,
+               gr::basic_block,
+               std::shared_ptr<block>>(m, "cross_correlator_cc", D(cross_correlator_cc))
+
+        .def(py::init(&block::make),
+             py::arg("fft_len"),
+             py::arg("interp") = 16,
+             py::arg("max_lag") = 0,
+             py::arg("spectrum_output") = false,
+             py::arg("correlation_output") = false,
+             py::arg("device") = "auto",
+             D(cross_correlator_cc, make))
+
+        .def_static("upstream_buffer_items",
+                    &block::upstream_buffer_items,
+                    py::arg("fft_len"),
+                    D(cross_correlator_cc, upstream_buffer_items))
+        .def(
+            "transform_len", &block::transform_len, D(cross_correlator_cc, transform_len))
+        .def("correlation_len",
+             &block::correlation_len,
+             D(cross_correlator_cc, correlation_len))
+        .def("backend", &block::backend, D(cross_correlator_cc, backend));
+}
