@@ -69,7 +69,9 @@ struct cross_correlation_peak {
  * The peak: the integer lag l0 of the largest |r[l]| with |l| <= max_lag (the
  * smallest lag on ties), then r evaluated on the fine grid l0 + j/interp,
  * j = -interp .. interp, by band-limited (DFT) interpolation of the padded
- * correlation, which equals zero-padding the cross-spectrum interp-fold; the lag is
+ * correlation (the trigonometric interpolant of the L-periodic correlation, with the
+ * Nyquist bin split evenly between +L/2 and -L/2), which equals zero-padding the
+ * cross-spectrum interp-fold with that split; the lag is
  * that grid's argmax of |r|, limited to +-max_lag. magnitude = |r(lag)| / sqrt(E_x E_y)
  * with E the frame energies (0 when either energy is 0); phase = arg r(lag).
  *
