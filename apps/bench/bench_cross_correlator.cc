@@ -1,0 +1,792 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Section xcorr: the signal cross-correlator (frames of 4096 samples, lags resolved
+// to 1/16 sample) from device buffers, from pinned and pageable host buffers and on
+// the CPU backend, and the cross_correlator_cc block in a flowgraph, next to floors
+// measured in the same run: a d2d copy and a pinned upload of the two inputs, and the
+// bare cuFFT transforms the pipeline cannot do without (the forward transforms of the
+// zero-padded x and y frames and the inverse transform of their cross-spectrum,
+// batched, on device buffers). Per frame the engine reads 2 x 4096 complex samples and
+// writes 12 bytes, so with host buffers it is bound by the upload, and on the device
+// by the transforms.
+
+#include "bench_harness.h"
+#include "cuda_check.h"
+#include "cuda_resources.h"
+#include "cufft_plan.h"
+#include <gnuradio/blocks/null_sink.h>
+#include <gnuradio/blocks/vector_sink.h>
+#include <gnuradio/cudadsp/core/cross_correlator.h>
+#include <gnuradio/cudadsp/cross_correlator_cc.h>
+#include <gnuradio/gr_complex.h>
+#include <gnuradio/io_signature.h>
+#include <gnuradio/sync_block.h>
+#include <gnuradio/top_block.h>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace cudadsp {
+namespace bench {
+
+namespace {
+
+constexpr const char* section_name = "xcorr";
+
+constexpr double pi = 3.14159265358979323846264338327950;
+
+// Issue 6: fft_len 4096 for the flowgraph target; the default interpolation and the
+// full lag range (max_lag 0 = fft_len - 1).
+constexpr std::size_t fft_len = 4096;
+constexpr std::size_t interp = 16;
+constexpr std::size_t max_lag = 0;
+
+// 16384 frames: 64M samples, 512 MiB per input, 1 GiB for the pair, several times
+// the L2 of any current GPU.
+constexpr std::size_t default_samples = std::size_t(1) << 26;
+constexpr std::size_t default_flowgraph_samples = std::size_t(1) << 26;
+// The CPU rows run fewer frames (time per sample is what is compared).
+constexpr std::size_t cpu_frames_max = 1024;
+constexpr std::size_t cpu_flowgraph_frames_max = 1024;
+// The input is a pattern of frames repeated over the run: the pattern is generated
+// (band-limited noise, fractional delays) and correlated frame by frame on the CPU
+// as the reference; repeating it keeps generation short and the flowgraph source in
+// the host cache.
+constexpr std::size_t pattern_frames_max = 256;
+// Frames of a run compared with the reference, spread over it, first and last included.
+constexpr std::size_t check_frame_count = 16;
+constexpr int slow_repeats_max = 3;
+// The cuFFT floor runs its transforms in batches of this many frames: 64 MiB per
+// padded input, enough to keep cuFFT at full throughput.
+constexpr std::size_t floor_batch_frames = 512;
+
+// Input: y band-limited complex noise (|f| < 0.4 cycles/sample), x the same delayed by
+// a fractional delay per frame (uniform in +-max_delay_samples) and rotated by a
+// random phase, each with white noise at snr_db.
+constexpr double bandwidth_cycles = 0.4;
+constexpr double max_delay_samples = 40.0;
+constexpr double snr_db = 10.0;
+constexpr std::uint64_t input_seed = 20260601;
+
+constexpr double target_flowgraph_msamples = 200.0;
+
+const std::string row_d2d = "floor: d2d copy";
+const std::string row_h2d = "floor: pinned H2D";
+const std::string row_cufft = "floor: cuFFT 2 forward + 1 inverse";
+const std::string row_device = "cuda engine, device buffers";
+const std::string row_pinned = "cuda engine, pinned host buffers";
+const std::string row_pageable = "cuda engine, pageable host buffers";
+const std::string row_cpu = "cpu engine";
+const std::string row_flowgraph_cuda = "flowgraph, cuda block";
+const std::string row_flowgraph_cpu = "flowgraph, cpu block";
+
+using peak = core::cross_correlation_peak;
+
+core::cross_correlator_config make_config(const std::string& device)
+{
+    core::cross_correlator_config config;
+    config.fft_len = fft_len;
+    config.interp = interp;
+    config.max_lag = max_lag;
+    config.device = device;
+    return config;
+}
+
+//! Blackman-windowed sinc, \p half taps either side of 0, at offset \p u samples.
+double windowed_sinc(double u, double cutoff_cycles, int half)
+{
+    if (std::fabs(u) >= half)
+        return 0.0;
+    const double w =
+        0.42 + 0.5 * std::cos(pi * u / half) + 0.08 * std::cos(2 * pi * u / half);
+    const double a = 2 * pi * cutoff_cycles * u;
+    const double s = std::fabs(a) < 1e-12 ? 2 * cutoff_cycles : std::sin(a) / (pi * u);
+    return s * w;
+}
+
+/*
+ * The pattern: \p frames frames of x and y. y is white complex Gaussian noise through
+ * a windowed-sinc low-pass; x[n] = exp(j theta_k) y(n - d_k) in frame k, y evaluated
+ * between samples by windowed-sinc interpolation (accurate to well under the noise for
+ * a signal of this bandwidth); both get white noise at snr_db. Deterministic for a
+ * given build (the C++ library defines how normal_distribution draws).
+ */
+void make_pattern(std::size_t frames,
+                  std::vector<gr_complex>& x,
+                  std::vector<gr_complex>& y,
+                  std::vector<double>& delays)
+{
+    constexpr int filter_half = 32;
+    constexpr int interp_half = 32;
+    const std::size_t n = frames * fft_len;
+    // Margins so that every delayed sample of the pattern has its neighbours.
+    const std::size_t margin = std::size_t(max_delay_samples) + interp_half + 2;
+
+    std::mt19937_64 rng(input_seed);
+    std::normal_distribution<double> normal(0.0, std::sqrt(0.5));
+    std::uniform_real_distribution<double> uniform(0.0, 1.0);
+
+    std::vector<std::complex<double>> white(n + 2 * margin + 2 * filter_half);
+    for (auto& w : white)
+        w = { normal(rng), normal(rng) };
+    std::vector<double> lowpass(2 * filter_half + 1);
+    double gain = 0;
+    for (int k = -filter_half; k <= filter_half; ++k) {
+        lowpass[k + filter_half] = windowed_sinc(k, bandwidth_cycles, filter_half);
+        gain += lowpass[k + filter_half] * lowpass[k + filter_half];
+    }
+    // Unit power: white noise of unit power through a filter of energy `gain`.
+    for (auto& h : lowpass)
+        h /= std::sqrt(gain);
+    // clean[i] is the noiseless y at sample i - margin of the pattern.
+    std::vector<std::complex<double>> clean(n + 2 * margin);
+    for (std::size_t i = 0; i < clean.size(); ++i) {
+        std::complex<double> acc = 0;
+        for (int k = 0; k <= 2 * filter_half; ++k)
+            acc += lowpass[k] * white[i + std::size_t(k)];
+        clean[i] = acc;
+    }
+
+    const double noise = std::pow(10.0, -snr_db / 20.0);
+    x.resize(n);
+    y.resize(n);
+    delays.resize(frames);
+    for (std::size_t f = 0; f < frames; ++f) {
+        const double d = max_delay_samples * (2 * uniform(rng) - 1);
+        const std::complex<double> rotation = std::polar(1.0, 2 * pi * uniform(rng));
+        delays[f] = d;
+        const double floor_d = std::floor(d);
+        const double frac = d - floor_d;
+        std::vector<double> taps(2 * interp_half);
+        // y(t - d) = sum_m clean[t - floor_d - m] h(m - frac), m = -interp_half + 1 ..
+        // interp_half.
+        for (int m = -interp_half + 1; m <= interp_half; ++m)
+            taps[std::size_t(m + interp_half - 1)] =
+                windowed_sinc(double(m) - frac, 0.5, interp_half);
+        for (std::size_t i = 0; i < fft_len; ++i) {
+            const std::size_t t = f * fft_len + i;
+            std::complex<double> acc = 0;
+            for (int m = -interp_half + 1; m <= interp_half; ++m)
+                acc += clean[std::size_t(std::ptrdiff_t(t + margin) -
+                                         std::ptrdiff_t(floor_d) - m)] *
+                       taps[std::size_t(m + interp_half - 1)];
+            const std::complex<double> nx(normal(rng), normal(rng));
+            const std::complex<double> ny(normal(rng), normal(rng));
+            x[t] = gr_complex(rotation * acc + noise * nx);
+            y[t] = gr_complex(clean[t + margin] + noise * ny);
+        }
+    }
+}
+
+//! \p frames frames of the pattern, repeated, into \p out.
+void tile(const std::vector<gr_complex>& pattern, std::size_t frames, gr_complex* out)
+{
+    const std::size_t n = frames * fft_len;
+    for (std::size_t done = 0; done < n;) {
+        const std::size_t m = std::min(n - done, pattern.size());
+        std::memcpy(out + done, pattern.data(), m * sizeof(gr_complex));
+        done += m;
+    }
+}
+
+/*
+ * Reference peaks of the pattern: the CPU engine, one frame per call, so that a
+ * batched or CUDA run is compared with frames correlated on their own.
+ */
+std::vector<peak> reference_peaks(const std::vector<gr_complex>& x,
+                                  const std::vector<gr_complex>& y)
+{
+    auto cpu = core::cross_correlator::make(make_config("cpu"));
+    const std::size_t frames = x.size() / fft_len;
+    std::vector<peak> out(frames);
+    for (std::size_t f = 0; f < frames; ++f)
+        cpu->process(x.data() + f * fft_len, y.data() + f * fft_len, 1, &out[f]);
+    return out;
+}
+
+// Outputs are poisoned with all-ones bytes (a NaN) before a checked run: a peak the
+// engine did not write stays NaN.
+constexpr int poison_byte = 0xff;
+
+/*
+ * Two engines whose float32 FFTs round differently may pick neighbouring points of the
+ * fine grid where two are nearly equal: the lags then differ by one step of 1/interp
+ * and the magnitudes by a hair. Otherwise the lags agree exactly and magnitude and
+ * phase to the FFTs' rounding.
+ */
+bool peak_matches(const peak& p, const peak& ref, std::string& why)
+{
+    std::ostringstream os;
+    const double step = 1.0 / double(interp);
+    const double dlag = std::fabs(double(p.lag) - double(ref.lag));
+    const double dmag = std::fabs(double(p.magnitude) - double(ref.magnitude));
+    const double dphase =
+        std::fabs(std::remainder(double(p.phase) - double(ref.phase), 2 * pi));
+    const bool same_lag = dlag <= 1e-4;
+    const bool near_lag = dlag <= step * 1.001;
+    const double mag_tol = same_lag ? 1e-4 + 1e-4 * double(ref.magnitude) : 2e-3;
+    const double phase_tol = same_lag ? 2e-3 : 5e-2;
+    if (std::isnan(p.lag) || std::isnan(p.magnitude) || std::isnan(p.phase)) {
+        os << "not written";
+    } else if (!near_lag || dmag > mag_tol || dphase > phase_tol) {
+        os << "lag " << p.lag << " mag " << p.magnitude << " phase " << p.phase
+           << ", reference " << ref.lag << " " << ref.magnitude << " " << ref.phase;
+    } else {
+        return true;
+    }
+    why = os.str();
+    return false;
+}
+
+/*
+ * Compare \p peaks (frames [0, nframes) of a run over the repeated pattern) with the
+ * reference at \p check_frames, count frames never written, and set the row's status
+ * and note.
+ */
+void check_peaks(row& r,
+                 const std::vector<peak>& reference,
+                 const std::vector<std::size_t>& check_frames,
+                 const peak* peaks,
+                 std::size_t nframes)
+{
+    std::size_t mismatches = 0;
+    std::size_t compared = 0;
+    std::string first;
+    for (const std::size_t f : check_frames) {
+        if (f >= nframes)
+            continue;
+        ++compared;
+        std::string why;
+        if (!peak_matches(peaks[f], reference[f % reference.size()], why)) {
+            if (!mismatches)
+                first = "frame " + std::to_string(f) + ": " + why;
+            ++mismatches;
+        }
+    }
+    std::size_t unwritten = 0;
+    for (std::size_t f = 0; f < nframes; ++f)
+        unwritten += std::isnan(peaks[f].lag) || std::isnan(peaks[f].magnitude) ||
+                     std::isnan(peaks[f].phase);
+    if (compared == 0) {
+        r.status = row_status::failed;
+        r.note = "no checked frame in the output";
+    } else if (unwritten) {
+        r.status = row_status::failed;
+        r.note = std::to_string(unwritten) + " of " + std::to_string(nframes) +
+                 " frames were not written";
+    } else if (mismatches) {
+        r.status = row_status::failed;
+        r.note = std::to_string(mismatches) + " of " + std::to_string(compared) +
+                 " checked frames differ from the cpu engine, first " + first;
+    } else {
+        r.status = row_status::ok;
+    }
+}
+
+std::vector<std::size_t> spread_frames(std::size_t nframes, std::size_t count)
+{
+    std::vector<std::size_t> frames;
+    for (std::size_t k = 0; k < count; ++k) {
+        const std::size_t f = k * (nframes - 1) / std::max<std::size_t>(1, count - 1);
+        if (frames.empty() || frames.back() != f)
+            frames.push_back(f);
+    }
+    return frames;
+}
+
+/*!
+ * x on port 0 and y on port 1: repeats the pattern for a given number of samples,
+ * with memcpy, so that the source is never what limits the flowgraph.
+ */
+class frame_pattern_source : public gr::sync_block
+{
+public:
+    frame_pattern_source(const std::vector<gr_complex>& x,
+                         const std::vector<gr_complex>& y,
+                         std::size_t samples)
+        : gr::sync_block("frame_pattern_source",
+                         gr::io_signature::make(0, 0, 0),
+                         gr::io_signature::make(2, 2, sizeof(gr_complex))),
+          d_x(x),
+          d_y(y),
+          d_samples(samples)
+    {
+    }
+    int work(int noutput_items,
+             gr_vector_const_void_star&,
+             gr_vector_void_star& output_items) override
+    {
+        if (d_produced == d_samples)
+            return WORK_DONE;
+        auto* x = static_cast<gr_complex*>(output_items[0]);
+        auto* y = static_cast<gr_complex*>(output_items[1]);
+        const std::size_t n =
+            std::min<std::size_t>(noutput_items, d_samples - d_produced);
+        for (std::size_t done = 0; done < n;) {
+            const std::size_t at = (d_produced + done) % d_x.size();
+            const std::size_t m = std::min(n - done, d_x.size() - at);
+            std::memcpy(x + done, d_x.data() + at, m * sizeof(gr_complex));
+            std::memcpy(y + done, d_y.data() + at, m * sizeof(gr_complex));
+            done += m;
+        }
+        d_produced += n;
+        return static_cast<int>(n);
+    }
+
+private:
+    const std::vector<gr_complex> d_x;
+    const std::vector<gr_complex> d_y;
+    const std::size_t d_samples;
+    std::size_t d_produced = 0;
+};
+
+cross_correlator_cc::sptr make_block(const std::string& device)
+{
+    return cross_correlator_cc::make(
+        int(fft_len), int(interp), int(max_lag), false, false, device);
+}
+
+/*
+ * The block between the pattern source and null sinks, \p samples samples per input
+ * per run, timed on the host clock around tb->run() (flowgraph start and stop
+ * included, as a user sees them). Before timing, the pattern goes once through a
+ * fresh block into vector sinks and every frame is checked against the reference.
+ * \p upstream_samples: the source's minimum output buffer, in samples.
+ */
+void measure_flowgraph(row& r,
+                       const std::string& device,
+                       const std::vector<gr_complex>& pattern_x,
+                       const std::vector<gr_complex>& pattern_y,
+                       const std::vector<peak>& reference,
+                       std::size_t samples,
+                       int upstream_samples,
+                       int repeats)
+{
+    const std::size_t pattern_n = reference.size();
+    {
+        auto tb = gr::make_top_block("xcorr_check");
+        auto source = gnuradio::make_block_sptr<frame_pattern_source>(
+            pattern_x, pattern_y, pattern_x.size());
+        auto block = make_block(device);
+        tb->connect(source, 0, block, 0);
+        tb->connect(source, 1, block, 1);
+        std::vector<gr::blocks::vector_sink_f::sptr> sinks;
+        for (int p = 0; p < 3; ++p) {
+            sinks.push_back(gr::blocks::vector_sink_f::make());
+            tb->connect(block, p, sinks.back(), 0);
+        }
+        tb->run();
+        const auto lag = sinks[0]->data();
+        const auto mag = sinks[1]->data();
+        const auto phase = sinks[2]->data();
+        if (lag.size() != pattern_n || mag.size() != pattern_n ||
+            phase.size() != pattern_n) {
+            r.status = row_status::failed;
+            r.note = "block produced " + std::to_string(lag.size()) + " lags, " +
+                     std::to_string(mag.size()) + " magnitudes, " +
+                     std::to_string(phase.size()) + " phases, expected " +
+                     std::to_string(pattern_n) + " each";
+        } else {
+            std::vector<peak> peaks(pattern_n);
+            for (std::size_t f = 0; f < pattern_n; ++f)
+                peaks[f] = { lag[f], mag[f], phase[f] };
+            std::vector<std::size_t> all(pattern_n);
+            for (std::size_t f = 0; f < pattern_n; ++f)
+                all[f] = f;
+            check_peaks(r, reference, all, peaks.data(), pattern_n);
+        }
+    }
+
+    // A fresh flowgraph for every run, built outside the timed region, as a user runs
+    // one: GNU Radio 3.10.5 applies set_min_output_buffer only to a block's first run.
+    auto build = [&](std::size_t run_samples) {
+        auto tb = gr::make_top_block("xcorr_bench");
+        auto source = gnuradio::make_block_sptr<frame_pattern_source>(
+            pattern_x, pattern_y, run_samples);
+        source->set_min_output_buffer(upstream_samples);
+        auto block = make_block(device);
+        tb->connect(source, 0, block, 0);
+        tb->connect(source, 1, block, 1);
+        for (int p = 0; p < 3; ++p)
+            tb->connect(block, p, gr::blocks::null_sink::make(sizeof(float)), 0);
+        return tb;
+    };
+    // Warm-up (threads, the CUDA context and cuFFT plans, first launches).
+    build(std::min(samples, 4 * pattern_x.size()))->run();
+
+    std::vector<double> ms;
+    for (int i = 0; i < repeats; ++i) {
+        auto tb = build(samples);
+        const auto begin = std::chrono::steady_clock::now();
+        tb->run();
+        const auto end = std::chrono::steady_clock::now();
+        ms.push_back(std::chrono::duration<double, std::milli>(end - begin).count());
+    }
+
+    r.clock = "wall";
+    r.samples = double(samples);
+    r.bytes = double(2 * samples * sizeof(gr_complex) + samples / fft_len * sizeof(peak));
+    r.time = summarize(std::move(ms));
+    if (r.note.empty()) {
+        std::ostringstream os;
+        os.precision(4);
+        os << double(samples) / fft_len / (r.time.median_ms * 1e-3) / 1e3 << " kframes/s";
+        r.note = os.str();
+    }
+}
+
+std::string mebibytes(double bytes)
+{
+    std::ostringstream os;
+    os.precision(4);
+    os << bytes / double(1 << 20) << " MiB";
+    return os.str();
+}
+
+void run_xcorr(const bench_options& options,
+               const bench_device& device,
+               section_report& report)
+{
+    const auto config = make_config(device.device_string);
+    const std::size_t transform_len = config.transform_len();
+    const std::size_t nframes =
+        std::max<std::size_t>(1, options.samples_or(default_samples) / fft_len);
+    const std::size_t n = nframes * fft_len; // samples per input
+    const std::size_t input_bytes = 2 * n * sizeof(gr_complex);
+    const std::size_t peak_bytes = nframes * sizeof(peak);
+    const std::size_t cpu_frames = std::min(nframes, cpu_frames_max);
+    const std::size_t pattern_n = std::min(nframes, pattern_frames_max);
+    const int repeats = options.repeats;
+    const int slow_repeats = std::min(repeats, slow_repeats_max);
+
+    const std::size_t flowgraph_cuda_frames = std::max<std::size_t>(
+        1, options.flowgraph_samples_or(default_flowgraph_samples) / fft_len);
+    const std::size_t flowgraph_cpu_frames =
+        std::min(flowgraph_cuda_frames, cpu_flowgraph_frames_max);
+
+    report.add_parameter("fft_len", std::to_string(fft_len));
+    report.add_parameter("transform_len", std::to_string(transform_len));
+    report.add_parameter("interp", std::to_string(interp));
+    report.add_parameter("max_lag", std::to_string(config.effective_max_lag()));
+    report.add_parameter("frames", std::to_string(nframes));
+    report.add_parameter("samples_per_input", std::to_string(n));
+    report.add_parameter("input_bytes", std::to_string(input_bytes));
+    report.add_parameter("repeats", std::to_string(repeats));
+    report.add_parameter("cpu_frames", std::to_string(cpu_frames));
+    report.add_parameter("cpu_repeats", std::to_string(slow_repeats));
+    report.add_parameter("flowgraph_frames_cuda", std::to_string(flowgraph_cuda_frames));
+    report.add_parameter("flowgraph_frames_cpu", std::to_string(flowgraph_cpu_frames));
+    {
+        std::ostringstream os;
+        os << "band-limited noise |f| < " << bandwidth_cycles
+           << ", x = y delayed by up to +-" << max_delay_samples
+           << " samples and rotated, SNR " << snr_db << " dB, " << pattern_n
+           << " frames repeated, seed " << input_seed;
+        report.add_parameter("input", os.str());
+    }
+
+    progress(section_name,
+             "pattern: " + std::to_string(pattern_n) + " frames of " +
+                 std::to_string(fft_len) +
+                 " samples, and its reference (cpu engine, "
+                 "frame by frame)");
+    std::vector<gr_complex> pattern_x, pattern_y;
+    std::vector<double> delays;
+    make_pattern(pattern_n, pattern_x, pattern_y, delays);
+    const std::vector<peak> reference = reference_peaks(pattern_x, pattern_y);
+    {
+        // A sanity line on the input itself: the reference finds the planted delays.
+        double worst = 0;
+        for (std::size_t f = 0; f < pattern_n; ++f)
+            worst = std::max(worst, std::fabs(double(reference[f].lag) - delays[f]));
+        std::ostringstream os;
+        os.precision(3);
+        os << worst << " samples";
+        report.add_parameter("reference_worst_lag_error", os.str());
+    }
+    const std::vector<std::size_t> check_frames =
+        spread_frames(nframes, check_frame_count);
+
+    // The run's input, in pinned memory where a device is there (the pinned rows use
+    // it as is); the CPU rows read the first frames of the same buffers.
+    core::pinned_buffer<gr_complex> pinned_x, pinned_y;
+    std::vector<gr_complex> pageable_x, pageable_y;
+    const gr_complex* x = nullptr;
+    const gr_complex* y = nullptr;
+    {
+        const std::size_t fill_frames = device.cuda ? nframes : cpu_frames;
+        gr_complex* fill_x;
+        gr_complex* fill_y;
+        if (device.cuda) {
+            pinned_x = core::pinned_buffer<gr_complex>(n);
+            pinned_y = core::pinned_buffer<gr_complex>(n);
+            fill_x = pinned_x.get();
+            fill_y = pinned_y.get();
+        } else {
+            pageable_x.resize(fill_frames * fft_len);
+            pageable_y.resize(fill_frames * fft_len);
+            fill_x = pageable_x.data();
+            fill_y = pageable_y.data();
+        }
+        tile(pattern_x, fill_frames, fill_x);
+        tile(pattern_y, fill_frames, fill_y);
+        x = fill_x;
+        y = fill_y;
+    }
+
+    std::vector<peak> peaks(nframes);
+
+    if (device.cuda) {
+        if (input_bytes < 2 * device.info.l2_cache_bytes)
+            progress(section_name,
+                     "warning: " + std::to_string(input_bytes) +
+                         " input bytes are under twice the L2 cache; the device rows "
+                         "measure the cache, not DRAM");
+
+        progress(section_name, "floors");
+        report.measure(row_d2d, [&](row& r) {
+            r = floor_d2d_copy(input_bytes, double(n), repeats);
+            r.note = "x and y, " + mebibytes(input_bytes) + "; read + write counted";
+        });
+        report.measure(row_h2d, [&](row& r) {
+            r = floor_h2d_pinned(input_bytes, double(n), repeats);
+            r.note = "x and y, " + mebibytes(input_bytes);
+        });
+        report.measure(row_cufft, [&](row& r) {
+            // In place on two padded buffers of a batch of frames: X = FFT(x), Y =
+            // FFT(y), then the inverse of X; the padding, the spectrum product and the
+            // peak search are the engine's own work on top.
+            const std::size_t batch = std::min(nframes, floor_batch_frames);
+            core::device_buffer<cufftComplex> d_a(batch * transform_len);
+            core::device_buffer<cufftComplex> d_b(batch * transform_len);
+            core::cuda_stream stream;
+            CUDADSP_CUDA(cudaMemsetAsync(
+                d_a.get(), 0, d_a.size() * sizeof(cufftComplex), stream.get()));
+            CUDADSP_CUDA(cudaMemsetAsync(
+                d_b.get(), 0, d_b.size() * sizeof(cufftComplex), stream.get()));
+            core::cufft_plan full(int(transform_len), CUFFT_C2C, int(batch));
+            full.set_stream(stream.get());
+            const std::size_t tail = nframes % batch;
+            core::cufft_plan last;
+            if (tail) {
+                last = core::cufft_plan(int(transform_len), CUFFT_C2C, int(tail));
+                last.set_stream(stream.get());
+            }
+            auto transforms =
+                [](const core::cufft_plan& plan, cufftComplex* a, cufftComplex* b) {
+                    CUDADSP_CUFFT(cufftExecC2C(plan.get(), a, a, CUFFT_FORWARD));
+                    CUDADSP_CUFFT(cufftExecC2C(plan.get(), b, b, CUFFT_FORWARD));
+                    CUDADSP_CUFFT(cufftExecC2C(plan.get(), a, a, CUFFT_INVERSE));
+                };
+            r.clock = "events";
+            r.samples = double(n);
+            // Each transform reads and writes its padded buffer once at least.
+            r.bytes = 3.0 * 2.0 * double(nframes * transform_len * sizeof(cufftComplex));
+            r.time = time_cuda(stream.get(), 2, repeats, [&] {
+                for (std::size_t f = 0; f + batch <= nframes; f += batch)
+                    transforms(full, d_a.get(), d_b.get());
+                if (tail)
+                    transforms(last, d_a.get(), d_b.get());
+            });
+            r.note = std::to_string(3 * nframes) + " transforms of " +
+                     std::to_string(transform_len) + " points, batches of " +
+                     std::to_string(batch) + " frames";
+        });
+
+        progress(section_name, row_device);
+        report.measure(row_device, [&](row& r) {
+            auto engine = core::cross_correlator::make(config);
+            core::device_buffer<gr_complex> d_x(n);
+            core::device_buffer<gr_complex> d_y(n);
+            core::device_buffer<peak> d_peaks(nframes);
+            core::cuda_stream stream;
+            // Everything on the one non-blocking stream: it does not order itself after
+            // the legacy default stream that cudaMemcpy and cudaMemset would use.
+            CUDADSP_CUDA(cudaMemcpyAsync(d_x.get(),
+                                         x,
+                                         n * sizeof(gr_complex),
+                                         cudaMemcpyHostToDevice,
+                                         stream.get()));
+            CUDADSP_CUDA(cudaMemcpyAsync(d_y.get(),
+                                         y,
+                                         n * sizeof(gr_complex),
+                                         cudaMemcpyHostToDevice,
+                                         stream.get()));
+            CUDADSP_CUDA(
+                cudaMemsetAsync(d_peaks.get(), poison_byte, peak_bytes, stream.get()));
+            engine->process_device(d_x.get(),
+                                   d_y.get(),
+                                   nframes,
+                                   d_peaks.get(),
+                                   nullptr,
+                                   nullptr,
+                                   stream.get());
+            CUDADSP_CUDA(cudaMemcpyAsync(peaks.data(),
+                                         d_peaks.get(),
+                                         peak_bytes,
+                                         cudaMemcpyDeviceToHost,
+                                         stream.get()));
+            stream.synchronize();
+            check_peaks(r, reference, check_frames, peaks.data(), nframes);
+
+            r.clock = "events";
+            r.samples = double(n);
+            r.bytes = double(input_bytes + peak_bytes);
+            r.time = time_cuda(stream.get(), 2, repeats, [&] {
+                engine->process_device(d_x.get(),
+                                       d_y.get(),
+                                       nframes,
+                                       d_peaks.get(),
+                                       nullptr,
+                                       nullptr,
+                                       stream.get());
+            });
+        });
+
+        // process() with host pointers returns once the peaks are in host memory.
+        auto measure_host_path =
+            [&](row& r, const gr_complex* in_x, const gr_complex* in_y, peak* out) {
+                auto engine = core::cross_correlator::make(config);
+                std::memset(out, poison_byte, peak_bytes);
+                engine->process(in_x, in_y, nframes, out);
+                check_peaks(r, reference, check_frames, out, nframes);
+
+                r.clock = "wall";
+                r.samples = double(n);
+                r.bytes = double(input_bytes + peak_bytes);
+                r.time = time_host(
+                    1, repeats, [&] { engine->process(in_x, in_y, nframes, out); });
+            };
+
+        progress(section_name, row_pinned);
+        report.measure(row_pinned, [&](row& r) {
+            core::pinned_buffer<peak> out(nframes);
+            measure_host_path(r, x, y, out.get());
+        });
+
+        progress(section_name, row_pageable);
+        report.measure(row_pageable, [&](row& r) {
+            const std::vector<gr_complex> in_x(x, x + n);
+            const std::vector<gr_complex> in_y(y, y + n);
+            measure_host_path(r, in_x.data(), in_y.data(), peaks.data());
+        });
+    } else {
+        progress(section_name, "CUDA rows skipped (" + device.skip_reason + ")");
+        for (const auto& name :
+             { row_d2d, row_h2d, row_cufft, row_device, row_pinned, row_pageable })
+            report.skip(name, device.skip_reason);
+    }
+
+    progress(section_name, row_cpu);
+    report.measure(row_cpu, [&](row& r) {
+        auto engine = core::cross_correlator::make(make_config("cpu"));
+        std::vector<peak> out(cpu_frames);
+        std::memset(out.data(), poison_byte, cpu_frames * sizeof(peak));
+        engine->process(x, y, cpu_frames, out.data());
+        check_peaks(r,
+                    reference,
+                    spread_frames(cpu_frames, check_frame_count),
+                    out.data(),
+                    cpu_frames);
+
+        r.clock = "wall";
+        r.samples = double(cpu_frames * fft_len);
+        r.bytes = double(2 * cpu_frames * fft_len * sizeof(gr_complex) +
+                         cpu_frames * sizeof(peak));
+        r.time = time_host(
+            0, slow_repeats, [&] { engine->process(x, y, cpu_frames, out.data()); });
+    });
+
+    // The block's CUDA backend gathers GPU batches of frames in work(); its upstream
+    // buffers must hold two of them, or it warns and launches small ones (batch_gate).
+    const int upstream_samples = cross_correlator_cc::upstream_buffer_items(int(fft_len));
+    report.add_parameter("flowgraph_source_min_output_buffer",
+                         std::to_string(upstream_samples) + " samples");
+    if (device.cuda) {
+        progress(section_name, row_flowgraph_cuda);
+        report.measure(row_flowgraph_cuda, [&](row& r) {
+            measure_flowgraph(r,
+                              device.device_string,
+                              pattern_x,
+                              pattern_y,
+                              reference,
+                              flowgraph_cuda_frames * fft_len,
+                              upstream_samples,
+                              slow_repeats);
+        });
+    } else {
+        report.skip(row_flowgraph_cuda, device.skip_reason);
+    }
+    progress(section_name, row_flowgraph_cpu);
+    report.measure(row_flowgraph_cpu, [&](row& r) {
+        measure_flowgraph(r,
+                          "cpu",
+                          pattern_x,
+                          pattern_y,
+                          reference,
+                          flowgraph_cpu_frames * fft_len,
+                          upstream_samples,
+                          slow_repeats);
+    });
+
+    report.ratio_to(row_device, row_cufft, "cuFFT floor");
+    report.ratio_to(row_device, row_d2d, "d2d copy");
+    for (const auto& name : { row_pinned, row_pageable, row_flowgraph_cuda })
+        report.ratio_to(name, row_h2d, "pinned H2D");
+    report.target_min_msamples(row_flowgraph_cuda, target_flowgraph_msamples);
+    // The flowgraph's cost over the bare engine: scheduler, buffers, the source.
+    report.ratio_to(row_flowgraph_cpu, row_cpu, "cpu engine");
+    for (const auto& name : { row_device, row_pinned, row_pageable })
+        report.speedup_over(name, row_cpu, "speed-up vs cpu");
+    report.speedup_over(row_flowgraph_cuda, row_flowgraph_cpu, "speed-up vs cpu");
+
+    report.add_note("a sample is one complex float32 of each input (x and y, 16 bytes "
+                    "together): Msamples/s is per input; a frame is " +
+                    std::to_string(fft_len) + " samples, zero-padded to " +
+                    std::to_string(transform_len) + " for the transforms");
+    report.add_note("'x cuFFT floor': the engine's time over that of the three batched "
+                    "cuFFT transforms per frame alone (forward x, forward y, inverse), "
+                    "on device buffers already padded");
+    report.add_note("check: the peaks of frames " +
+                    [&] {
+                        std::string list;
+                        for (const auto f : check_frames)
+                            list += (list.empty() ? "" : ",") + std::to_string(f);
+                        return list;
+                    }() +
+                    " (cpu engine: the same spread over its frames; flowgraphs: every "
+                    "frame of one pattern) against the cpu engine run frame by frame; "
+                    "lags equal, or one grid step of 1/" +
+                    std::to_string(interp) +
+                    " apart where two grid points nearly tie; every frame checked for "
+                    "being written");
+}
+
+} // namespace
+
+CUDADSP_BENCH_SECTION(
+    xcorr,
+    "xcorr",
+    "signal cross-correlator, 4096-sample frames, interp 16: CUDA engine (device "
+    "buffers; pinned and pageable host buffers), CPU engine and the cross_correlator_cc "
+    "block in a flowgraph, against a d2d copy and a pinned H2D of both inputs and the "
+    "bare cuFFT transforms",
+    run_xcorr);
+
+} // namespace bench
+} // namespace cudadsp
+} // namespace gr
