@@ -191,6 +191,10 @@ CUDADSP_HOST_DEVICE cross_correlation_peak finish_peak(const fine_peak& p,
     if (!std::isfinite(energy_x) || !std::isfinite(energy_y)) {
         return { NAN, NAN, NAN };
     }
+    // A frame of zeros correlates with nothing: r is 0 at every lag, so no lag is
+    // preferred; report lag 0 rather than the first of the tied lags.
+    if (energy_x == 0.0 || energy_y == 0.0)
+        return { 0.0f, 0.0f, 0.0f };
     int j = p.j;
     double re = p.re, im = p.im;
     const long long position = l0 * g.interp + j;

@@ -73,7 +73,8 @@ struct cross_correlation_peak {
  * Nyquist bin split evenly between +L/2 and -L/2), which equals zero-padding the
  * cross-spectrum interp-fold with that split; the lag is
  * that grid's argmax of |r|, limited to +-max_lag. magnitude = |r(lag)| / sqrt(E_x E_y)
- * with E the frame energies (0 when either energy is 0); phase = arg r(lag).
+ * with E the frame energies; phase = arg r(lag). A frame with zero energy in either
+ * input gives lag 0, magnitude 0, phase 0; one with a non-finite sample gives NaN.
  *
  * Optional per-frame outputs: the cross-spectrum X conj(Y) (L bins, FFT order) and
  * the correlation vector r[-max_lag .. max_lag].
