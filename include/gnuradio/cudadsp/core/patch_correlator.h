@@ -1,0 +1,174 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDADSP_CORE_PATCH_CORRELATOR_H
+#define INCLUDED_CUDADSP_CORE_PATCH_CORRELATOR_H
+
+#include <gnuradio/cudadsp/core/api.h>
+#include <gnuradio/cudadsp/core/device.h>
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace gr {
+namespace cudadsp {
+namespace core {
+
+/*!
+ * \brief Configuration of an image-patch cross-correlator (GMTSAR xcorr's frequency
+ * method).
+ */
+struct CUDADSP_CORE_API patch_correlator_config {
+    //! Range (column) search half-width in range-interpolated samples; a power of two >= 8.
+    int xsearch = 64;
+    //! Azimuth (row) search half-width, rows; a power of two >= 8.
+    int ysearch = 64;
+    //! Range interpolation factor ri; a power of two >= 1 (1: GMTSAR's -norange).
+    int range_interp = 2;
+    //! High-resolution step on (GMTSAR's default) or off (-nointerp).
+    bool highres = true;
+    //! High-resolution interpolation factor; a power of two >= 1.
+    int interp = 16;
+    //! "auto", "cpu", "cuda" or "cuda:N".
+    std::string device = "auto";
+    //! CUDA backend: patches per batch of transforms. 0: chosen by the engine.
+    std::size_t batch_patches = 0;
+
+    //! Throws std::invalid_argument naming the offending field.
+    void validate() const;
+
+    int npx() const { return 4 * xsearch; } //!< patch width, samples after range interpolation
+    int npy() const { return 4 * ysearch; } //!< patch height, rows
+};
+
+//! Sample type of an SLC image.
+enum class slc_sample_type {
+    complex_int16,  //!< interleaved int16 I, Q (GMTSAR's SLC files), host byte order
+    complex_float32 //!< interleaved float32 I, Q (complex64 rasters of other processors)
+};
+
+//! A row-major image in host memory: \p width samples a row, \p height rows.
+struct image_view {
+    const void* data = nullptr;
+    slc_sample_type type = slc_sample_type::complex_int16;
+    std::size_t width = 0;
+    std::size_t height = 0;
+};
+
+/*!
+ * One patch pair: the top-left corners (column, row) of the npy x npx windows read from
+ * the master and the aligned image. GMTSAR's patch at centre (x, y) reads the master at
+ * (x - npx/2, y - npy/2) and the aligned at (x + rshift - npx/2,
+ * y + ashift + (int)(y * stretch) - npy/2).
+ */
+struct patch_pair {
+    std::int64_t master_col, master_row;
+    std::int64_t aligned_col, aligned_row;
+};
+
+/*!
+ * Raw result of one patch, as GMTSAR computes it before print_results(): the integer
+ * peak lags (jpeak columns in range-interpolated samples, ipeak rows) and the
+ * high-resolution fractions (multiples of 1/interp; 0 with highres off), and the
+ * normalised time-domain correlation in percent. GMTSAR's output offsets are
+ * dx = -(jpeak + xfrac)/ri + rshift and dy = -(ipeak + yfrac) + ashift + (int)(y*stretch),
+ * evaluated in float32 in print_results()'s order: see patch_offset_dx/_dy().
+ */
+struct patch_result {
+    std::int32_t jpeak;
+    std::int32_t ipeak;
+    float xfrac;
+    float yfrac;
+    float corr;
+};
+
+//! GMTSAR's dx of a patch, float32 arithmetic in its order.
+inline float patch_offset_dx(const patch_result& r, int range_interp, int rshift)
+{
+    const float xoff = static_cast<float>(-r.jpeak);
+    const float ri = static_cast<float>(range_interp);
+    return ((xoff / ri) - (r.xfrac / ri)) + static_cast<float>(rshift);
+}
+
+//! GMTSAR's dy of a patch, float32 arithmetic in its order.
+inline float patch_offset_dy(const patch_result& r, int ashift, int stretch_shift)
+{
+    const float yoff = static_cast<float>(-r.ipeak);
+    return ((yoff - r.yfrac) + static_cast<float>(ashift)) +
+           static_cast<float>(stretch_shift);
+}
+
+/*!
+ * \brief Batched GMTSAR xcorr (frequency method) over patch pairs.
+ *
+ * Per patch (docs/design/gmtsar_xcorr.md, section 5, has every step and its source):
+ * extraction, range interpolation by FFT (factor ri, the middle npx samples kept),
+ * amplitude with the patch mean removed, the aligned patch masked to its central
+ * 2 ysearch x 2 xsearch block, 2D FFT correlation, integer peak (first maximum,
+ * row-major) over the 2 ysearch x 2 xsearch surface, the normalised time-domain
+ * correlation at the peak on integer-truncated amplitudes (percent), then the
+ * high-resolution step: the 8 x 8 neighbourhood of the scaled surface around the peak
+ * (fourth root; cells outside the surface are zeros), FFT-interpolated by interp in
+ * both directions, argmax of the real part.
+ */
+class CUDADSP_CORE_API patch_correlator
+{
+public:
+    //! Validates \p config (std::invalid_argument) and selects the backend.
+    static std::unique_ptr<patch_correlator> make(const patch_correlator_config& config);
+    virtual ~patch_correlator();
+
+    /*!
+     * Correlate \p npatches pairs read from two host images (pageable or pinned).
+     * Throws std::invalid_argument naming the patch when a window leaves its image.
+     */
+    virtual void correlate(const image_view& master,
+                           const image_view& aligned,
+                           const patch_pair* pairs,
+                           std::size_t npatches,
+                           patch_result* results) = 0;
+
+    /*!
+     * Correlate already-extracted patches in host memory: \p master and \p aligned hold
+     * npatches * npy * npx complex samples (patch-major, rows of npx).
+     */
+    virtual void correlate_patches(const std::complex<float>* master,
+                                   const std::complex<float>* aligned,
+                                   std::size_t npatches,
+                                   patch_result* results) = 0;
+
+    /*!
+     * CUDA backend only: as correlate_patches() with every buffer in device memory,
+     * enqueued on \p stream (nullptr: the engine's own); returns without waiting.
+     * Throws std::logic_error on the CPU backend.
+     */
+    virtual void correlate_patches_device(const std::complex<float>* d_master,
+                                          const std::complex<float>* d_aligned,
+                                          std::size_t npatches,
+                                          patch_result* d_results,
+                                          cuda_stream_t stream = nullptr) = 0;
+
+    //! Wait until all work this engine enqueued has finished (no-op on the CPU).
+    virtual void synchronize() = 0;
+
+    const patch_correlator_config& config() const { return d_config; }
+    const device_selection& device() const { return d_device; }
+
+protected:
+    patch_correlator(const patch_correlator_config& config,
+                     const device_selection& device);
+    patch_correlator_config d_config;
+    device_selection d_device;
+};
+
+} // namespace core
+} // namespace cudadsp
+} // namespace gr
+
+#endif /* INCLUDED_CUDADSP_CORE_PATCH_CORRELATOR_H */
