@@ -25,19 +25,21 @@ namespace core {
  * method).
  */
 struct CUDADSP_CORE_API patch_correlator_config {
-    //! Range (column) search half-width in range-interpolated samples; a power of two >= 8.
+    //! Range (column) search half-width in range-interpolated samples; a power of two,
+    //! 8 .. 1024 (the 8 x 8 high-resolution window must fit the 2 xsearch surface).
     int xsearch = 64;
-    //! Azimuth (row) search half-width, rows; a power of two >= 8.
+    //! Azimuth (row) search half-width, rows; a power of two, 8 .. 1024.
     int ysearch = 64;
-    //! Range interpolation factor ri; a power of two >= 1 (1: GMTSAR's -norange).
+    //! Range interpolation factor ri; a power of two, 1 .. 16 (1: GMTSAR's -norange).
     int range_interp = 2;
     //! High-resolution step on (GMTSAR's default) or off (-nointerp).
     bool highres = true;
-    //! High-resolution interpolation factor; a power of two >= 1.
+    //! High-resolution interpolation factor; a power of two, 1 .. 64.
     int interp = 16;
     //! "auto", "cpu", "cuda" or "cuda:N".
     std::string device = "auto";
-    //! CUDA backend: patches per batch of transforms. 0: chosen by the engine.
+    /*! CUDA backend: patches per batch of transforms (and per pipelined chunk of host
+     *  calls). 0: chosen by the engine (about 512 MiB of batch buffers). */
     std::size_t batch_patches = 0;
 
     //! Throws std::invalid_argument naming the offending field.
@@ -75,10 +77,20 @@ struct patch_pair {
 /*!
  * Raw result of one patch, as GMTSAR computes it before print_results(): the integer
  * peak lags (jpeak columns in range-interpolated samples, ipeak rows) and the
- * high-resolution fractions (multiples of 1/interp; 0 with highres off), and the
- * normalised time-domain correlation in percent. GMTSAR's output offsets are
+ * high-resolution fractions (multiples of 1/interp in [-4, 4); 0 with highres off), and
+ * the normalised time-domain correlation in percent. GMTSAR's output offsets are
  * dx = -(jpeak + xfrac)/ri + rshift and dy = -(ipeak + yfrac) + ashift + (int)(y*stretch),
  * evaluated in float32 in print_results()'s order: see patch_offset_dx/_dy().
+ *
+ * Degenerate patches give GMTSAR's values (docs/design/gmtsar_xcorr.md, 5.11):
+ * - either patch constant (an all-zero no-data area, say): jpeak = -xsearch,
+ *   ipeak = -ysearch, corr 0, xfrac = yfrac = -1/interp (the surface scaled by 0/0 is
+ *   NaN, no interpolated value exceeds -1);
+ * - corr 0 with a non-zero surface (all |demeaned amplitudes| < 1, so the integer
+ *   copies are 0): the surface's peak lags, corr 0, xfrac = yfrac = -4.
+ * A patch whose surface has no number at all (a NaN or infinite sample; GMTSAR stops
+ * with "error! jpeak") gives jpeak = ipeak = 0 and NaN fractions and corr, so its dx
+ * and dy are NaN.
  */
 struct patch_result {
     std::int32_t jpeak;
@@ -108,14 +120,30 @@ inline float patch_offset_dy(const patch_result& r, int ashift, int stretch_shif
  * \brief Batched GMTSAR xcorr (frequency method) over patch pairs.
  *
  * Per patch (docs/design/gmtsar_xcorr.md, section 5, has every step and its source):
- * extraction, range interpolation by FFT (factor ri, the middle npx samples kept),
- * amplitude with the patch mean removed, the aligned patch masked to its central
- * 2 ysearch x 2 xsearch block, 2D FFT correlation, integer peak (first maximum,
- * row-major) over the 2 ysearch x 2 xsearch surface, the normalised time-domain
- * correlation at the peak on integer-truncated amplitudes (percent), then the
- * high-resolution step: the 8 x 8 neighbourhood of the scaled surface around the peak
- * (fourth root; cells outside the surface are zeros), FFT-interpolated by interp in
- * both directions, argmax of the real part.
+ * extraction, range interpolation by FFT (factor ri: each row's N = npx-point spectrum
+ * zero-padded to ri N with the Nyquist bin on the negative side only, the inverse
+ * normalised by 1/(ri N) and multiplied by ri, the middle npx samples kept), amplitude
+ * (|z|, float32 of the float64 hypot) with the patch mean removed (float64 mean over
+ * the whole npy x npx patch, subtracted in float32), the aligned patch masked to its
+ * central 2 ysearch x 2 xsearch block (multiplied by 0 or 1 after the mean removal),
+ * 2D FFT correlation, integer peak (first maximum, row-major) over the
+ * 2 ysearch x 2 xsearch surface of |correlation|, the normalised time-domain
+ * correlation at the peak on integer-truncated amplitudes (64-bit integer sums,
+ * percent), then the high-resolution step: the 8 x 8 neighbourhood of the surface scaled
+ * to peak = corr, fourth root (cells outside the surface are zeros: GMTSAR reads stale
+ * or neighbouring values there), FFT-interpolated by interp in both directions (rows
+ * first; Nyquist bin on the negative side), argmax of the real part (first maximum of
+ * the values above -1).
+ *
+ * Precision as GMTSAR: float32 transforms and amplitudes, float64 for the mean, the
+ * surface scaling and the correlation value. The CPU backend runs GMTSAR's complex
+ * float32 FFTW path literally; the CUDA backend uses real-to-complex 2D transforms (the
+ * inputs are real) and evaluates the tiny high-resolution transforms as direct DFTs:
+ * the same functions to float32 rounding. Both share every decision rule
+ * (lib/core/patch_correlation_rule.h). Two documented choices where GMTSAR's order is
+ * immaterial but a parallel one is needed: the patch mean sums each row in 32
+ * interleaved float64 partial sums combined pairwise, then the rows in order; the
+ * fourth root is float32(sqrt(sqrt(float64))) (GMTSAR: powf).
  */
 class CUDADSP_CORE_API patch_correlator
 {
@@ -125,8 +153,12 @@ public:
     virtual ~patch_correlator();
 
     /*!
-     * Correlate \p npatches pairs read from two host images (pageable or pinned).
-     * Throws std::invalid_argument naming the patch when a window leaves its image.
+     * Correlate \p npatches pairs read from two host images (pageable or pinned; either
+     * sample type). Throws std::invalid_argument naming the patch when a window leaves
+     * its image, before any work. The CUDA backend uploads the rows each batch of
+     * patches needs (samples as stored: int16 stays int16) while the previous batch
+     * computes, and extracts the patches on the device; batches are consecutive pairs,
+     * so pairs in strip order (GMTSAR's) share their rows.
      */
     virtual void correlate(const image_view& master,
                            const image_view& aligned,
@@ -163,6 +195,12 @@ public:
 protected:
     patch_correlator(const patch_correlator_config& config,
                      const device_selection& device);
+    /*! Throws std::invalid_argument for an image without data or size, and naming the
+     *  first patch ("patch K: ...") whose master or aligned window leaves its image. */
+    void check_pairs(const image_view& master,
+                     const image_view& aligned,
+                     const patch_pair* pairs,
+                     std::size_t npatches) const;
     patch_correlator_config d_config;
     device_selection d_device;
 };
