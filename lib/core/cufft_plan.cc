@@ -74,6 +74,40 @@ cufft_plan::cufft_plan(int points, cufftType type, int batch, external_work_area
     d_owned = true;
 }
 
+cufft_plan::cufft_plan(int rank,
+                       const int* n,
+                       const int* inembed,
+                       int istride,
+                       int idist,
+                       const int* onembed,
+                       int ostride,
+                       int odist,
+                       cufftType type,
+                       int batch,
+                       external_work_area)
+{
+    CUDADSP_CUFFT(cufftCreate(&d_handle));
+    try {
+        CUDADSP_CUFFT(cufftSetAutoAllocation(d_handle, 0));
+        CUDADSP_CUFFT(cufftMakePlanMany(d_handle,
+                                        rank,
+                                        const_cast<int*>(n),
+                                        const_cast<int*>(inembed),
+                                        istride,
+                                        idist,
+                                        const_cast<int*>(onembed),
+                                        ostride,
+                                        odist,
+                                        type,
+                                        batch,
+                                        &d_work_size));
+    } catch (...) {
+        cufftDestroy(d_handle);
+        throw;
+    }
+    d_owned = true;
+}
+
 cufft_plan::~cufft_plan()
 {
     if (d_owned)

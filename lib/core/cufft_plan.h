@@ -53,6 +53,20 @@ public:
      *  with set_work_area() before it runs. */
     cufft_plan(int points, cufftType type, int batch, external_work_area);
 
+    /*! A plan of \p batch rank-dimensional transforms of size \p n in the advanced data
+     *  layout (cufftMakePlanMany's arguments), without a work area. */
+    cufft_plan(int rank,
+               const int* n,
+               const int* inembed,
+               int istride,
+               int idist,
+               const int* onembed,
+               int ostride,
+               int odist,
+               cufftType type,
+               int batch,
+               external_work_area);
+
     ~cufft_plan();
     cufft_plan(cufft_plan&& o) noexcept;
     cufft_plan& operator=(cufft_plan&& o) noexcept;
