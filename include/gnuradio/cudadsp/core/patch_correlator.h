@@ -45,8 +45,10 @@ struct CUDADSP_CORE_API patch_correlator_config {
     //! Throws std::invalid_argument naming the offending field.
     void validate() const;
 
-    int npx() const { return 4 * xsearch; } //!< patch width, samples after range interpolation
-    int npy() const { return 4 * ysearch; } //!< patch height, rows
+    //! Patch width, samples after range interpolation.
+    int npx() const { return 4 * xsearch; }
+    //! Patch height, rows.
+    int npy() const { return 4 * ysearch; }
 };
 
 //! Sample type of an SLC image.
@@ -79,8 +81,9 @@ struct patch_pair {
  * peak lags (jpeak columns in range-interpolated samples, ipeak rows) and the
  * high-resolution fractions (multiples of 1/interp in [-4, 4); 0 with highres off), and
  * the normalised time-domain correlation in percent. GMTSAR's output offsets are
- * dx = -(jpeak + xfrac)/ri + rshift and dy = -(ipeak + yfrac) + ashift + (int)(y*stretch),
- * evaluated in float32 in print_results()'s order: see patch_offset_dx/_dy().
+ * dx = -(jpeak + xfrac)/ri + rshift and dy = -(ipeak + yfrac) + ashift +
+ * (int)(y*stretch), evaluated in float32 in print_results()'s order: see
+ * patch_offset_dx/_dy().
  *
  * Degenerate patches give GMTSAR's values (docs/design/gmtsar_xcorr.md, 5.11):
  * - either patch constant (an all-zero no-data area, say): jpeak = -xsearch,
