@@ -6,6 +6,7 @@
  */
 
 #include "cross_correlator_cc_impl.h"
+#include "decimated_tags.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer.h>
 #include <gnuradio/buffer_reader.h>
@@ -134,7 +135,8 @@ cross_correlator_cc_impl::cross_correlator_cc_impl(
     set_max_noutput_items(d_batch.batch_items());
     set_min_output_buffer(2 * d_batch.batch_items());
     // GNU Radio's own propagation rounds offset / decimation to the nearest frame; a
-    // tagged sample belongs to the frame that contains it (see propagate_tags()).
+    // tagged sample belongs to the frame that contains it (see
+    // copy_tags_to_containing_items()).
     set_tag_propagation_policy(TPP_DONT);
 }
 
@@ -198,25 +200,10 @@ int cross_correlator_cc_impl::work(int noutput_items,
         magnitude[f] = d_peaks[f].magnitude;
         phase[f] = d_peaks[f].phase;
     }
-    propagate_tags(noutput_items);
+    copy_tags_to_containing_items(*this, decimation(), noutput_items);
     return noutput_items;
 }
 
-void cross_correlator_cc_impl::propagate_tags(int nframes)
-{
-    const uint64_t fft_len = decimation();
-    const int outputs = static_cast<int>(output_signature()->max_streams());
-    std::vector<gr::tag_t> tags;
-    for (int port = 0; port < 2; ++port) {
-        const uint64_t start = nitems_read(port);
-        get_tags_in_range(tags, port, start, start + nframes * fft_len);
-        for (gr::tag_t tag : tags) {
-            tag.offset /= fft_len;
-            for (int o = 0; o < outputs; ++o)
-                add_item_tag(o, tag);
-        }
-    }
-}
 
 } /* namespace cudadsp */
 } /* namespace gr */

@@ -35,9 +35,6 @@ public:
 
 private:
     bool upstream_done() const;
-    //! Copies the input tags of the next \p nframes frames to every output, each at
-    //! the frame holding its sample.
-    void propagate_tags(int nframes);
 
     std::unique_ptr<core::cross_correlator> d_engine;
     batch_gate d_batch;

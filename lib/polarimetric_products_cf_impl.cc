@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "decimated_tags.h"
 #include "polarimetric_products_cf_impl.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer.h>
@@ -146,7 +147,8 @@ polarimetric_products_cf_impl::polarimetric_products_cf_impl(
     set_max_noutput_items(d_batch.batch_items());
     set_min_output_buffer(2 * d_batch.batch_items());
     // GNU Radio's own propagation rounds offset / decimation to the nearest radial;
-    // a tagged pulse belongs to the radial that contains it (see propagate_tags()).
+    // a tagged pulse belongs to the radial that contains it (see
+    // copy_tags_to_containing_items()).
     set_tag_propagation_policy(TPP_DONT);
 }
 
@@ -268,7 +270,7 @@ int polarimetric_products_cf_impl::work(int noutput_items,
                       static_cast<std::size_t>(noutput_items),
                       products);
 
-    propagate_tags(noutput_items);
+    copy_tags_to_containing_items(*this, decimation(), noutput_items);
     const uint64_t first_radial = nitems_written(0);
     for (int r = 0; r < noutput_items; ++r) {
         const pmt::pmt_t index = pmt::from_uint64(first_radial + r);
@@ -278,20 +280,6 @@ int polarimetric_products_cf_impl::work(int noutput_items,
     return noutput_items;
 }
 
-void polarimetric_products_cf_impl::propagate_tags(int nradials)
-{
-    const uint64_t pulses_per_radial = decimation();
-    std::vector<gr::tag_t> tags;
-    for (int port = 0; port < 2; ++port) {
-        const uint64_t start = nitems_read(port);
-        get_tags_in_range(tags, port, start, start + nradials * pulses_per_radial);
-        for (gr::tag_t tag : tags) {
-            tag.offset /= pulses_per_radial;
-            for (int p = 0; p < core::polarimetric_product_count; ++p)
-                add_item_tag(p, tag);
-        }
-    }
-}
 
 } /* namespace cudadsp */
 } /* namespace gr */

@@ -52,9 +52,6 @@ private:
     //! The calibration the setters have made (the next work() call's).
     core::polarimetric_calibration current_calibration() const;
     bool upstream_done() const;
-    //! Copies the input tags of the next \p nradials radials to every output, each at
-    //! the radial holding its pulse.
-    void propagate_tags(int nradials);
 
     std::unique_ptr<core::polarimetric_processor> d_engine;
     batch_gate d_batch;
