@@ -61,8 +61,12 @@ constexpr int chains = 8;
 //! One float64 per chain, in GCC / Clang vector extensions: element-wise arithmetic
 //! that the compiler maps onto the target's SIMD width.
 typedef double lanes __attribute__((vector_size(chains * sizeof(double))));
-//! Recurrence steps between exact restarts of the twiddles (bounds their drift).
+//! Recurrence steps between exact restarts of the twiddles (bounds their drift): steps
+//! of a chain over the bin pairs, and powers over the fine-grid points.
 constexpr long long restart_steps = 512;
+//! Pairs of fine-grid points (j, -j) summed in one sweep over the bin pairs.
+constexpr int pairs_per_pass = 8;
+static_assert(restart_steps % pairs_per_pass == 0, "restarts fall between passes");
 //! Least work (bins times fine-grid points) worth a thread of its own.
 constexpr std::size_t min_work_per_thread = std::size_t(1) << 22;
 
@@ -107,20 +111,33 @@ struct cross_correlator_cpu::fftw_plans {
 
 /*!
  * One worker's buffers: a holds the padded x, then X, then S = X conj(Y); b the padded
- * y, then Y; c the padded correlation L r. s_re, s_im: S as float64, in signed
- * frequency order from -(L/2 - 1) (the fine-grid sums' operand).
+ * y, then Y; c the padded correlation L r. Per bin pair of the fine grid
+ * (cross_correlation_peak_rule.h), padded to whole chains: U and V (u_re .. v_im),
+ * e^{i beta_k} (e_re, e_im) and the current power e^{i j beta_k} (w_re, w_im); pads
+ * have U = V = 0.
  */
 struct cross_correlator_cpu::workspace {
     explicit workspace(std::size_t L)
         : a(allocate<fftwf_complex>(L)),
           b(allocate<fftwf_complex>(L)),
           c(allocate<fftwf_complex>(L)),
-          s_re(allocate<double>(L)),
-          s_im(allocate<double>(L))
+          pair_slots(
+              (static_cast<std::size_t>(bin_pair_count(static_cast<long long>(L))) +
+               chains - 1) /
+              chains * chains),
+          u_re(allocate<double>(pair_slots)),
+          u_im(allocate<double>(pair_slots)),
+          v_re(allocate<double>(pair_slots)),
+          v_im(allocate<double>(pair_slots)),
+          e_re(allocate<double>(pair_slots)),
+          e_im(allocate<double>(pair_slots)),
+          w_re(allocate<double>(pair_slots)),
+          w_im(allocate<double>(pair_slots))
     {
     }
     fftw_array<fftwf_complex> a, b, c;
-    fftw_array<double> s_re, s_im;
+    std::size_t pair_slots;
+    fftw_array<double> u_re, u_im, v_re, v_im, e_re, e_im, w_re, w_im;
 };
 
 namespace {
@@ -146,66 +163,155 @@ pad_frame(const std::complex<float>* in, std::size_t N, std::size_t L, fftwf_com
     return energy;
 }
 
+//! One value per chain from \p p, and back (no vector is passed by value: the ABI
+//! of wide vectors depends on the target's extensions).
+void load(lanes& v, const double* p) { std::memcpy(&v, p, sizeof(v)); }
+void store(double* p, const lanes& v) { std::memcpy(p, &v, sizeof(v)); }
+
 /*!
- * r(l0 + j / I), divided by L, from the cross-spectrum in signed frequency order
- * (s_re, s_im) and its Nyquist bin. Terms of frequency k = k0 + chains i + c go to
- * chain c; each chain's twiddle advances by e^{2 pi i chains t / L} and restarts from
- * the exact phase every restart_steps steps.
+ * e^{2 pi i k (l0 I + j) / (I L)} for k = 0 .. slots - 1 (slots a multiple of chains)
+ * into (re, im): chain c takes k = chains i + c, advances by e^{2 pi i chains ...} and
+ * restarts from fine_twiddle() every restart_steps steps.
  */
-void fine_value(const double* s_re,
-                const double* s_im,
-                const fftwf_complex& nyquist,
-                long long l0,
-                int j,
-                const peak_grid& g,
-                double& out_re,
-                double& out_im)
+void fill_twiddles(long long slots,
+                   long long l0,
+                   long long j,
+                   const peak_grid& g,
+                   double* re,
+                   double* im)
 {
-    const long long L = g.transform_len;
-    const long long k0 = first_sum_frequency(L);
-    const long long terms = sum_frequency_count(L);
-    const long long groups = terms / chains;
     double step_re, step_im;
     fine_twiddle(chains, l0, j, g, step_re, step_im);
-    lanes acc_re = {}, acc_im = {};
+    const long long groups = slots / chains;
     for (long long first = 0; first < groups; first += restart_steps) {
         const long long end = std::min(groups, first + restart_steps);
         lanes w_re, w_im;
         for (int c = 0; c < chains; ++c)
-            fine_twiddle(k0 + first * chains + c, l0, j, g, w_re[c], w_im[c]);
+            fine_twiddle(first * chains + c, l0, j, g, w_re[c], w_im[c]);
         for (long long i = first; i < end; ++i) {
-            lanes sr, si;
-            std::memcpy(&sr, s_re + i * chains, sizeof(sr));
-            std::memcpy(&si, s_im + i * chains, sizeof(si));
-            acc_re += sr * w_re - si * w_im;
-            acc_im += sr * w_im + si * w_re;
+            store(re + i * chains, w_re);
+            store(im + i * chains, w_im);
             const lanes next_re = w_re * step_re - w_im * step_im;
             w_im = w_re * step_im + w_im * step_re;
             w_re = next_re;
         }
     }
-    double tail_re = 0.0, tail_im = 0.0;
-    for (long long i = groups * chains; i < terms; ++i) {
-        double w_re, w_im;
-        fine_twiddle(k0 + i, l0, j, g, w_re, w_im);
-        tail_re += s_re[i] * w_re - s_im[i] * w_im;
-        tail_im += s_re[i] * w_im + s_im[i] * w_re;
-    }
-    double re = 0.0, im = 0.0;
-    for (int c = 0; c < chains; ++c) {
-        re += acc_re[c];
-        im += acc_im[c];
-    }
-    re += tail_re;
-    im += tail_im;
-    const double nyquist_weight = nyquist_factor(l0, j, g);
-    re += nyquist[0] * nyquist_weight;
-    im += nyquist[1] * nyquist_weight;
-    const double inverse_length = 1.0 / static_cast<double>(L);
-    out_re = re * inverse_length;
-    out_im = im * inverse_length;
 }
 
+/*!
+ * The fine-grid search of one frame (cross_correlation_peak_rule.h) from its
+ * cross-spectrum S (L bins, FFT order) and integer peak l0: U, V and e^{i beta_k} per
+ * bin pair, then passes of pairs_per_pass point pairs (j, -j), each a sweep over the
+ * bin pairs in chains, the powers e^{i j beta_k} advanced from pass to pass and
+ * restarted from fine_twiddle() every restart_steps points.
+ */
+void fine_search(cross_correlator_cpu::workspace& ws,
+                 const fftwf_complex* S,
+                 long long l0,
+                 const peak_grid& g,
+                 fine_peak& fine)
+{
+    const long long L = g.transform_len;
+    const long long pairs = bin_pair_count(L);
+    const long long slots = static_cast<long long>(ws.pair_slots);
+    const long long groups = slots / chains;
+    double* const u_re = ws.u_re.get();
+    double* const u_im = ws.u_im.get();
+    double* const v_re = ws.v_re.get();
+    double* const v_im = ws.v_im.get();
+    double* const e_re = ws.e_re.get();
+    double* const e_im = ws.e_im.get();
+    double* const w_re = ws.w_re.get();
+    double* const w_im = ws.w_im.get();
+
+    // U, V from P, Q and e^{i alpha_k} (held in w for now).
+    fill_twiddles(slots, l0, 0, g, w_re, w_im);
+    for (long long k = 0; k < slots; ++k) {
+        if (k >= pairs) {
+            u_re[k] = u_im[k] = v_re[k] = v_im[k] = 0.0;
+            continue;
+        }
+        const bool single = single_bin_pair(k, L);
+        const fftwf_complex& a = S[k];
+        const fftwf_complex& b = S[single ? k : L - k];
+        double p_re, p_im, q_re, q_im;
+        bin_pair(single, a[0], a[1], b[0], b[1], p_re, p_im, q_re, q_im);
+        pair_rotation(
+            p_re, p_im, q_re, q_im, w_re[k], w_im[k], u_re[k], u_im[k], v_re[k], v_im[k]);
+    }
+    fill_twiddles(slots, 0, 1, g, e_re, e_im);
+    std::fill(w_re, w_re + slots, 1.0);
+    std::fill(w_im, w_im + slots, 0.0);
+
+    // j = 0: sum U.
+    {
+        lanes sum_re = {}, sum_im = {};
+        for (long long i = 0; i < groups; ++i) {
+            lanes ur, ui;
+            load(ur, u_re + i * chains);
+            load(ui, u_im + i * chains);
+            sum_re += ur;
+            sum_im += ui;
+        }
+        double re = 0.0, im = 0.0;
+        for (int c = 0; c < chains; ++c) {
+            re += sum_re[c];
+            im += sum_im[c];
+        }
+        const double scale = 1.0 / static_cast<double>(L);
+        add_fine_point(fine, 0, re * scale, im * scale);
+    }
+
+    for (int j0 = 0; j0 < g.interp; j0 += pairs_per_pass) {
+        if (j0 > 0 && j0 % restart_steps == 0)
+            fill_twiddles(slots, 0, j0, g, w_re, w_im);
+        const int count = std::min(pairs_per_pass, g.interp - j0);
+        // sum[p]: U cos(j beta) (re, im) and V sin(j beta) (re, im), j = j0 + 1 + p.
+        lanes sum[pairs_per_pass][4] = {};
+        for (long long i = 0; i < groups; ++i) {
+            const long long at = i * chains;
+            lanes ur, ui, vr, vi, er, ei, wr, wi;
+            load(ur, u_re + at);
+            load(ui, u_im + at);
+            load(vr, v_re + at);
+            load(vi, v_im + at);
+            load(er, e_re + at);
+            load(ei, e_im + at);
+            load(wr, w_re + at);
+            load(wi, w_im + at);
+            for (int p = 0; p < count; ++p) {
+                const lanes next_re = wr * er - wi * ei;
+                wi = wr * ei + wi * er;
+                wr = next_re;
+                sum[p][0] += ur * wr;
+                sum[p][1] += ui * wr;
+                sum[p][2] += vr * wi;
+                sum[p][3] += vi * wi;
+            }
+            store(w_re + at, wr);
+            store(w_im + at, wi);
+        }
+        for (int p = 0; p < count; ++p) {
+            double total[4] = {};
+            for (int t = 0; t < 4; ++t)
+                for (int c = 0; c < chains; ++c)
+                    total[t] += sum[p][t][c];
+            double plus_re, plus_im, minus_re, minus_im;
+            fine_pair_points(total[0],
+                             total[1],
+                             total[2],
+                             total[3],
+                             g,
+                             plus_re,
+                             plus_im,
+                             minus_re,
+                             minus_im);
+            const int j = j0 + 1 + p;
+            add_fine_point(fine, j, plus_re, plus_im);
+            add_fine_point(fine, -j, minus_re, minus_im);
+        }
+    }
+}
 
 void correlate_frame(const cross_correlator_cpu::fftw_plans& plans,
                      cross_correlator_cpu::workspace& ws,
@@ -249,21 +355,8 @@ void correlate_frame(const cross_correlator_cpu::fftw_plans& plans,
         }
     }
 
-    const long long k0 = first_sum_frequency(g.transform_len);
-    const long long terms = sum_frequency_count(g.transform_len);
-    double* s_re = ws.s_re.get();
-    double* s_im = ws.s_im.get();
-    for (long long i = 0; i < terms; ++i) {
-        const fftwf_complex& s = a[bin_of_frequency(k0 + i, g.transform_len)];
-        s_re[i] = s[0];
-        s_im[i] = s[1];
-    }
     fine_peak fine;
-    for (int j = -g.interp; j <= g.interp; ++j) {
-        double re, im;
-        fine_value(s_re, s_im, a[L / 2], l0, j, g, re, im);
-        add_fine_point(fine, j, re, im);
-    }
+    fine_search(ws, a, l0, g, fine);
     peak = finish_peak(fine, l0, energy_x, energy_y, g);
 }
 
@@ -294,8 +387,9 @@ void cross_correlator_cpu::process(const std::complex<float>* x,
 
     // Frames are independent: one contiguous share per core. Small calls stay on the
     // calling thread, where starting threads would cost more than it saves.
-    // Work of a frame: the fine-grid sums, and about as much again for the transforms.
-    const std::size_t frame_work = L * (2 * d_config.interp + 1 + 16);
+    // Work of a frame, in units of a multiply-add: the fine-grid sums (L / 2 bin pairs
+    // times I point pairs) and about 16 L for the transforms and the rest.
+    const std::size_t frame_work = L * ((d_config.interp + 1) / 2 + 16);
     const std::size_t workers = std::min<std::size_t>(
         { nframes,
           std::max<std::size_t>(1, std::thread::hardware_concurrency()),

@@ -35,10 +35,16 @@ constexpr int spectrum_threads = 256;
 
 constexpr int peak_threads = 256;
 constexpr int peak_warps = peak_threads / 32;
-//! Fine-grid points evaluated between two block-wide steps of peak_kernel.
-constexpr int points_per_round = 32;
-//! Recurrence steps of a lane's fine-grid twiddle between exact restarts.
-constexpr int restart_steps = 512;
+//! Correlation values a thread of peak_kernel loads at once in the integer search.
+constexpr int lag_loads = 8;
+//! Pairs of fine-grid points (j, -j) one pass of peak_kernel sums: 4 float64 sums per
+//! pair and thread (U cos, V sin; real and imaginary), 32 in all, one per lane once a
+//! warp has reduced them.
+constexpr int pairs_per_pass = 8;
+constexpr int pass_sums = 4 * pairs_per_pass;
+static_assert(pass_sums == 32, "warp_reduce_scatter leaves one sum per lane");
+//! Recurrence steps of a thread's twiddles over the bin pairs between exact restarts.
+constexpr int restart_steps = 256;
 
 std::size_t batch_frames_for(const cross_correlator_config& config)
 {
@@ -158,56 +164,124 @@ __device__ void warp_best(double& key, long long& position)
     }
 }
 
+//! (re, im) *= (c, s): one complex multiplication, float64.
+__device__ __forceinline__ void rotate(double& re, double& im, double c, double s)
+{
+    const double next = re * c - im * s;
+    im = re * s + im * c;
+    re = next;
+}
+
+//! One halving step of warp_reduce_scatter(): values [0, 2 Half) to [0, Half).
+template <int Half>
+__device__ __forceinline__ void reduce_scatter_step(double (&v)[pass_sums], int lane)
+{
+    const bool upper = (lane & Half) != 0;
+#pragma unroll
+    for (int i = 0; i < Half; ++i) {
+        const double lo = v[i], hi = v[i + Half];
+        v[i] = (upper ? hi : lo) + __shfl_xor_sync(all_lanes, upper ? lo : hi, Half);
+    }
+}
+
 /*!
- * One warp's share of a fine-grid point: sum over the signed frequencies
- * k in [begin, end) of S[k] e^{2 pi i k (l0 + j / I) / L}, in float64. Lane l takes
- * k = begin + l + 32 i; its twiddle advances by e^{2 pi i 32 t / L} and restarts from
- * the exact phase every restart_steps steps. Valid in lane 0.
+ * Reduce-scatter over a warp of 32 values per lane: afterwards lane l returns the sum
+ * over the warp's lanes of value l (a fixed tree of float64 additions). Each halving
+ * step sends half of the remaining values, 31 exchanges in all instead of 32 x 5.
  */
-__device__ double2 warp_fine_sum(const float2* __restrict__ S,
-                                 int begin,
-                                 int end,
-                                 long long l0,
-                                 int j,
-                                 const peak_grid& g)
+__device__ __forceinline__ double warp_reduce_scatter(double (&v)[pass_sums])
 {
     const int lane = threadIdx.x % 32;
-    const int L = static_cast<int>(g.transform_len);
-    double step_re, step_im;
-    fine_twiddle(32, l0, j, g, step_re, step_im);
-    double acc_re = 0.0, acc_im = 0.0;
-    for (int first = begin + lane; first < end; first += 32 * restart_steps) {
-        const int stop = min(end, first + 32 * restart_steps);
-        double w_re, w_im;
-        fine_twiddle(first, l0, j, g, w_re, w_im);
-        for (int k = first; k < stop; k += 32) {
-            const float2 s = __ldg(S + (k < 0 ? k + L : k));
-            acc_re += s.x * w_re - s.y * w_im;
-            acc_im += s.x * w_im + s.y * w_re;
-            const double next_re = w_re * step_re - w_im * step_im;
-            w_im = w_re * step_im + w_im * step_re;
-            w_re = next_re;
+    reduce_scatter_step<16>(v, lane);
+    reduce_scatter_step<8>(v, lane);
+    reduce_scatter_step<4>(v, lane);
+    reduce_scatter_step<2>(v, lane);
+    reduce_scatter_step<1>(v, lane);
+    return v[0];
+}
+
+//! The twiddles of a thread's walk over its bin pairs k = k_first + peak_threads i.
+enum walk { walk_alpha, walk_beta, walk_anchor, walks };
+
+/*!
+ * One thread's share of a pass of the fine grid (cross_correlation_peak_rule.h): over
+ * its bin pairs k = threadIdx.x + peak_threads i, adds U_k cos(j beta_k) to
+ * sum[4 p], sum[4 p + 1] and V_k sin(j beta_k) to sum[4 p + 2], sum[4 p + 3] for
+ * j = j0 + 1 + p, p < Count, and U_k to (u0_re, u0_im); returns the warp's total of
+ * sum[lane] (warp_reduce_scatter()). The twiddles e^{i alpha_k},
+ * e^{i beta_k} and the anchor e^{i j0 beta_k} advance over k by recurrence and restart
+ * from fine_twiddle() every restart_steps bin pairs.
+ */
+template <int Count>
+__device__ __forceinline__ double pass_share(const float2* __restrict__ S,
+                                             long long l0,
+                                             int j0,
+                                             const peak_grid& g,
+                                             const double2* steps,
+                                             double& u0_re,
+                                             double& u0_im)
+{
+    double sum[pass_sums];
+#pragma unroll
+    for (int i = 0; i < pass_sums; ++i)
+        sum[i] = 0.0;
+    const long long L = g.transform_len;
+    const long long pairs = bin_pair_count(L);
+    constexpr long long stride = peak_threads;
+    double2 alpha, beta, anchor;
+    for (long long first = threadIdx.x; first < pairs; first += stride * restart_steps) {
+        const long long stop = min(pairs, first + stride * restart_steps);
+        fine_twiddle(first, l0, 0, g, alpha.x, alpha.y);
+        fine_twiddle(first, 0, 1, g, beta.x, beta.y);
+        fine_twiddle(first, 0, j0, g, anchor.x, anchor.y);
+        // The bins of the next pair load while this one is summed.
+        float2 a_next = __ldg(S + first);
+        float2 b_next = __ldg(S + (single_bin_pair(first, L) ? first : L - first));
+        for (long long k = first; k < stop; k += stride) {
+            const bool single = single_bin_pair(k, L);
+            const float2 a = a_next;
+            const float2 b = b_next;
+            const long long next = k + stride < stop ? k + stride : k;
+            a_next = __ldg(S + next);
+            b_next = __ldg(S + (single_bin_pair(next, L) ? next : L - next));
+            double p_re, p_im, q_re, q_im, u_re, u_im, v_re, v_im;
+            bin_pair(single, a.x, a.y, b.x, b.y, p_re, p_im, q_re, q_im);
+            pair_rotation(
+                p_re, p_im, q_re, q_im, alpha.x, alpha.y, u_re, u_im, v_re, v_im);
+            u0_re += u_re;
+            u0_im += u_im;
+            double w_re = anchor.x, w_im = anchor.y;
+#pragma unroll
+            for (int p = 0; p < Count; ++p) {
+                rotate(w_re, w_im, beta.x, beta.y); // e^{i (j0 + 1 + p) beta_k}
+                sum[4 * p] += u_re * w_re;
+                sum[4 * p + 1] += u_im * w_re;
+                sum[4 * p + 2] += v_re * w_im;
+                sum[4 * p + 3] += v_im * w_im;
+            }
+            rotate(alpha.x, alpha.y, steps[walk_alpha].x, steps[walk_alpha].y);
+            rotate(beta.x, beta.y, steps[walk_beta].x, steps[walk_beta].y);
+            rotate(anchor.x, anchor.y, steps[walk_anchor].x, steps[walk_anchor].y);
         }
     }
-    for (int offset = 16; offset > 0; offset /= 2) {
-        acc_re += __shfl_down_sync(all_lanes, acc_re, offset);
-        acc_im += __shfl_down_sync(all_lanes, acc_im, offset);
-    }
-    return make_double2(acc_re, acc_im);
+    return warp_reduce_scatter(sum);
 }
 
 /*!
  * One block per frame: the integer peak over lags -M .. M (and the correlation output),
- * then the 2I + 1 fine-grid points, each split over the warps by frequency slices and
- * summed slice by slice in a fixed order, then the peak rule in thread 0.
+ * then the fine grid in passes of pairs_per_pass point pairs (j, -j): each thread sums
+ * its bin pairs, each warp reduces, the warps' sums are added in a fixed order, and
+ * thread 0 feeds the points to the peak rule.
  */
-__global__ void __launch_bounds__(peak_threads) peak_kernel(peak_kernel_args args)
+__global__ void __launch_bounds__(peak_threads, 2) peak_kernel(peak_kernel_args args)
 {
     __shared__ double candidate_key[peak_warps];
     __shared__ long long candidate_lag[peak_warps];
-    __shared__ double2 slice_sum[points_per_round][peak_warps];
-    __shared__ double2 point_value[points_per_round];
+    __shared__ double warp_sum[peak_warps][pass_sums];
+    __shared__ double pass_total[pass_sums];
+    __shared__ double2 warp_u0[peak_warps];
     __shared__ long long peak_lag;
+    __shared__ double2 steps[walks]; // per step of peak_threads bin pairs
 
     const peak_grid& g = args.grid;
     const std::size_t frame = blockIdx.x;
@@ -224,15 +298,30 @@ __global__ void __launch_bounds__(peak_threads) peak_kernel(peak_kernel_args arg
     const float inverse_length = 1.0f / static_cast<float>(L);
     double best_key = no_peak_key;
     long long best_lag = no_peak_position;
-    for (int lag = -M + static_cast<int>(threadIdx.x); lag <= M; lag += peak_threads) {
-        const float2 v = c[padded_index_of_lag(lag, L)];
-        if (correlation_out)
-            correlation_out[lag + M] =
-                make_float2(v.x * inverse_length, v.y * inverse_length);
-        const double key = peak_key(v.x, v.y);
-        if (peak_beats(key, lag, best_key, best_lag)) {
-            best_key = key;
-            best_lag = lag;
+    // Loads in groups of lag_loads, all issued before any is used (the order in which
+    // candidates are compared does not matter: peak_beats() is a total order).
+    for (int base = -M + static_cast<int>(threadIdx.x); base <= M;
+         base += peak_threads * lag_loads) {
+        float2 v[lag_loads];
+#pragma unroll
+        for (int i = 0; i < lag_loads; ++i) {
+            const int lag = base + i * peak_threads;
+            if (lag <= M)
+                v[i] = __ldg(c + padded_index_of_lag(lag, L));
+        }
+#pragma unroll
+        for (int i = 0; i < lag_loads; ++i) {
+            const int lag = base + i * peak_threads;
+            if (lag > M)
+                break;
+            if (correlation_out)
+                correlation_out[lag + M] =
+                    make_float2(v[i].x * inverse_length, v[i].y * inverse_length);
+            const double key = peak_key(v[i].x, v[i].y);
+            if (peak_beats(key, lag, best_key, best_lag)) {
+                best_key = key;
+                best_lag = lag;
+            }
         }
     }
     warp_best(best_key, best_lag);
@@ -251,49 +340,101 @@ __global__ void __launch_bounds__(peak_threads) peak_kernel(peak_kernel_args arg
                 candidate_lag[0] = candidate_lag[w];
             }
         peak_lag = candidate_lag[0];
+        // The walks' steps for the first pass (j0 = 0).
+        fine_twiddle(
+            peak_threads, peak_lag, 0, g, steps[walk_alpha].x, steps[walk_alpha].y);
+        fine_twiddle(peak_threads, 0, 1, g, steps[walk_beta].x, steps[walk_beta].y);
+        steps[walk_anchor] = make_double2(1.0, 0.0);
     }
     __syncthreads();
     const long long l0 = peak_lag;
 
-    // Fine grid: warp w sums slice w of the frequencies for every point.
+    // Fine grid: pass j0 sums the points +-(j0 + 1) .. +-(j0 + count); the first pass
+    // also r(l0) = sum U / L.
     const float2* S = args.spectrum + frame * L;
-    const long long first = first_sum_frequency(L);
-    const long long terms = sum_frequency_count(L);
-    const int slice_begin = static_cast<int>(first + terms * warp / peak_warps);
-    const int slice_end = static_cast<int>(first + terms * (warp + 1) / peak_warps);
     const int I = g.interp;
-    const int points = 2 * I + 1;
     fine_peak fine; // thread 0's
-    for (int round = 0; round < points; round += points_per_round) {
-        const int count = min(points_per_round, points - round);
-        for (int p = 0; p < count; ++p) {
-            const double2 sum =
-                warp_fine_sum(S, slice_begin, slice_end, l0, -I + round + p, g);
-            if (lane == 0)
-                slice_sum[p][warp] = sum;
+    for (int j0 = 0; j0 < I; j0 += pairs_per_pass) {
+        const int count = min(pairs_per_pass, I - j0);
+        double u0_re = 0.0, u0_im = 0.0;
+        double lane_sum;
+        switch (count) { // uniform over the block
+        case 1:
+            lane_sum = pass_share<1>(S, l0, j0, g, steps, u0_re, u0_im);
+            break;
+        case 2:
+            lane_sum = pass_share<2>(S, l0, j0, g, steps, u0_re, u0_im);
+            break;
+        case 3:
+            lane_sum = pass_share<3>(S, l0, j0, g, steps, u0_re, u0_im);
+            break;
+        case 4:
+            lane_sum = pass_share<4>(S, l0, j0, g, steps, u0_re, u0_im);
+            break;
+        case 5:
+            lane_sum = pass_share<5>(S, l0, j0, g, steps, u0_re, u0_im);
+            break;
+        case 6:
+            lane_sum = pass_share<6>(S, l0, j0, g, steps, u0_re, u0_im);
+            break;
+        case 7:
+            lane_sum = pass_share<7>(S, l0, j0, g, steps, u0_re, u0_im);
+            break;
+        default:
+            lane_sum = pass_share<pairs_per_pass>(S, l0, j0, g, steps, u0_re, u0_im);
+            break;
         }
-        __syncthreads();
-        if (static_cast<int>(threadIdx.x) < count) {
-            const int p = threadIdx.x;
-            const int j = -I + round + p;
-            double re = 0.0, im = 0.0;
-            for (int w = 0; w < peak_warps; ++w) {
-                re += slice_sum[p][w].x;
-                im += slice_sum[p][w].y;
+        warp_sum[warp][lane] = lane_sum;
+        if (j0 == 0) {
+            for (int offset = 16; offset > 0; offset /= 2) {
+                u0_re += __shfl_down_sync(all_lanes, u0_re, offset);
+                u0_im += __shfl_down_sync(all_lanes, u0_im, offset);
             }
-            const float2 nyquist = S[L / 2];
-            const double weight = nyquist_factor(l0, j, g);
-            re += nyquist.x * weight;
-            im += nyquist.y * weight;
-            const double scale = 1.0 / static_cast<double>(L);
-            point_value[p] = make_double2(re * scale, im * scale);
+            if (lane == 0)
+                warp_u0[warp] = make_double2(u0_re, u0_im);
         }
         __syncthreads();
-        if (threadIdx.x == 0)
-            for (int p = 0; p < count; ++p)
-                add_fine_point(fine, -I + round + p, point_value[p].x, point_value[p].y);
-        // The next round writes slice_sum only after its own sums, and point_value
-        // only after its first barrier, which thread 0 reaches after reading.
+        if (static_cast<int>(threadIdx.x) < pass_sums) {
+            double total = 0.0;
+            for (int w = 0; w < peak_warps; ++w)
+                total += warp_sum[w][threadIdx.x];
+            pass_total[threadIdx.x] = total;
+        }
+        const int next = j0 + pairs_per_pass;
+        if (threadIdx.x == 0 && next < I) // the next pass's anchor step: after the
+                                          // barrier below, all have read this one's
+            fine_twiddle(
+                peak_threads, 0, next, g, steps[walk_anchor].x, steps[walk_anchor].y);
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            if (j0 == 0) {
+                double re = 0.0, im = 0.0;
+                for (int w = 0; w < peak_warps; ++w) {
+                    re += warp_u0[w].x;
+                    im += warp_u0[w].y;
+                }
+                const double scale = 1.0 / static_cast<double>(L);
+                add_fine_point(fine, 0, re * scale, im * scale);
+            }
+            for (int p = 0; p < count; ++p) {
+                double plus_re, plus_im, minus_re, minus_im;
+                fine_pair_points(pass_total[4 * p],
+                                 pass_total[4 * p + 1],
+                                 pass_total[4 * p + 2],
+                                 pass_total[4 * p + 3],
+                                 g,
+                                 plus_re,
+                                 plus_im,
+                                 minus_re,
+                                 minus_im);
+                const int j = j0 + 1 + p;
+                add_fine_point(fine, j, plus_re, plus_im);
+                add_fine_point(fine, -j, minus_re, minus_im);
+            }
+        }
+        // The next pass writes warp_sum only after this pass's second barrier, which
+        // follows the last read of it, and pass_total only after its own first
+        // barrier, which thread 0 reaches after reading.
     }
 
     if (threadIdx.x == 0) {
