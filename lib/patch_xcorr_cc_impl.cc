@@ -1,0 +1,262 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "patch_xcorr_cc_impl.h"
+#include <gnuradio/io_signature.h>
+#include <algorithm>
+#include <stdexcept>
+
+namespace gr {
+namespace cudadsp {
+
+namespace {
+
+//! Strips of records queued at most before the block stops taking input (back
+//! pressure from a slow consumer).
+constexpr std::size_t max_pending_strips = 4;
+
+patch_strip_geometry make_geometry(int width,
+                                   int nx,
+                                   int first_line,
+                                   int line_step,
+                                   int rshift,
+                                   int ashift,
+                                   const core::patch_correlator_config& config)
+{
+    if (nx < 1)
+        throw std::invalid_argument("nx: must be >= 1, got " + std::to_string(nx));
+    if (line_step < 1)
+        throw std::invalid_argument("line_step: must be >= 1, got " +
+                                    std::to_string(line_step));
+    patch_strip_geometry g;
+    g.width = width;
+    g.nx = nx;
+    g.line_step = line_step;
+    g.rshift = rshift;
+    g.ashift = ashift;
+    g.npx = config.npx();
+    g.npy = config.npy();
+    const long long earliest = g.npy / 2 + std::max(0, -ashift);
+    g.first_line = first_line < 0 ? earliest : first_line;
+    if (g.first_line < earliest)
+        throw std::invalid_argument(
+            "first_line: the windows of strip 0 would start before line 0 (needs >= " +
+            std::to_string(earliest) + " with ysearch " + std::to_string(config.ysearch) +
+            " and ashift " + std::to_string(ashift) + "), got " +
+            std::to_string(first_line));
+    // GMTSAR's columns for an image of this width (get_locations).
+    const int x_inc = (width - 6 * config.xsearch) / (nx + 3);
+    if (x_inc < 1)
+        throw std::invalid_argument("width: " + std::to_string(width) +
+                                    " samples is too narrow for " + std::to_string(nx) +
+                                    " patches with xsearch " +
+                                    std::to_string(config.xsearch) + " (needs > " +
+                                    std::to_string(6 * config.xsearch + nx + 2) + ")");
+    for (int i = 2; i <= nx + 1; ++i) {
+        const int x = g.npx + i * x_inc;
+        const int aligned_left = x + rshift - g.npx / 2;
+        if (aligned_left < 0 || aligned_left + g.npx > width)
+            throw std::invalid_argument("rshift: " + std::to_string(rshift) +
+                                        " moves the aligned window of column " +
+                                        std::to_string(x) + " outside the " +
+                                        std::to_string(width) + "-sample lines");
+        g.columns.push_back(x);
+    }
+    return g;
+}
+
+core::patch_correlator_config make_config(
+    int xsearch, int ysearch, int range_interp, int interp, const std::string& device)
+{
+    if (interp < 0)
+        throw std::invalid_argument("interp: must be >= 0 (0: no high-resolution step), "
+                                    "got " +
+                                    std::to_string(interp));
+    core::patch_correlator_config config;
+    config.xsearch = xsearch;
+    config.ysearch = ysearch;
+    config.range_interp = range_interp;
+    config.highres = interp > 0;
+    config.interp = interp > 0 ? interp : 1;
+    config.device = device;
+    config.validate();
+    return config;
+}
+
+} // namespace
+
+long long patch_strip_geometry::first_needed_line(long long strip) const
+{
+    return centre_line(strip) + std::min(0, ashift) - npy / 2;
+}
+
+long long patch_strip_geometry::end_needed_line(long long strip) const
+{
+    return centre_line(strip) + std::max(0, ashift) + npy / 2;
+}
+
+patch_xcorr_cc::sptr patch_xcorr_cc::make(int width,
+                                          int nx,
+                                          int first_line,
+                                          int line_step,
+                                          int xsearch,
+                                          int ysearch,
+                                          int range_interp,
+                                          int interp,
+                                          int rshift,
+                                          int ashift,
+                                          const std::string& device)
+{
+    if (width < 1)
+        throw std::invalid_argument("width: must be >= 1, got " + std::to_string(width));
+    const core::patch_correlator_config config =
+        make_config(xsearch, ysearch, range_interp, interp, device);
+    const patch_strip_geometry geometry =
+        make_geometry(width, nx, first_line, line_step, rshift, ashift, config);
+    return gnuradio::make_block_sptr<patch_xcorr_cc_impl>(config, geometry);
+}
+
+patch_xcorr_cc_impl::patch_xcorr_cc_impl(const core::patch_correlator_config& config,
+                                         const patch_strip_geometry& geometry)
+    : gr::block("patch_xcorr_cc",
+                gr::io_signature::make(2, 2, sizeof(gr_complex) * geometry.width),
+                gr::io_signature::make(1, 1, sizeof(float) * 5)),
+      d_engine(core::patch_correlator::make(config)),
+      d_geometry(geometry),
+      d_port(pmt::intern("patches"))
+{
+    const core::device_selection& selected = d_engine->device();
+    if (selected.chosen_automatically)
+        d_logger->info("backend {} (chosen by device=\"auto\")", selected.to_string());
+    else
+        d_logger->debug("backend {}", selected.to_string());
+    message_port_register_out(d_port);
+    // Lines and patches are not in a fixed ratio; tags would have no item to go to.
+    set_tag_propagation_policy(TPP_DONT);
+}
+
+int patch_xcorr_cc_impl::patch_column(int i) const
+{
+    if (i < 0 || i >= d_geometry.nx)
+        throw std::out_of_range("i: must be 0 .. " + std::to_string(d_geometry.nx - 1) +
+                                ", got " + std::to_string(i));
+    return d_geometry.columns[i];
+}
+
+long long patch_xcorr_cc_impl::strip_line(long long k) const
+{
+    return d_geometry.centre_line(k);
+}
+
+std::string patch_xcorr_cc_impl::backend() const
+{
+    return d_engine->device().to_string();
+}
+
+void patch_xcorr_cc_impl::forecast(int, gr_vector_int& ninput_items_required)
+{
+    // Queued records can go out without input; otherwise a line is worth a call.
+    const int required = d_pending.empty() ? 1 : 0;
+    std::fill(ninput_items_required.begin(), ninput_items_required.end(), required);
+}
+
+void patch_xcorr_cc_impl::discard_lines_before(long long line)
+{
+    const long long drop =
+        std::min(line - d_buffer_first_line, d_lines_received - d_buffer_first_line);
+    if (drop <= 0)
+        return;
+    const std::size_t samples = static_cast<std::size_t>(drop) * d_geometry.width;
+    d_master.erase(d_master.begin(), d_master.begin() + samples);
+    d_aligned.erase(d_aligned.begin(), d_aligned.begin() + samples);
+    d_buffer_first_line += drop;
+}
+
+void patch_xcorr_cc_impl::append_lines(const gr_complex* master,
+                                       const gr_complex* aligned,
+                                       int nlines)
+{
+    const std::size_t samples = static_cast<std::size_t>(nlines) * d_geometry.width;
+    d_master.insert(d_master.end(), master, master + samples);
+    d_aligned.insert(d_aligned.end(), aligned, aligned + samples);
+    d_lines_received += nlines;
+    // Lines before the next strip's windows (between strips) are never needed.
+    discard_lines_before(d_geometry.first_needed_line(d_next_strip));
+}
+
+void patch_xcorr_cc_impl::process_strip()
+{
+    const patch_strip_geometry& g = d_geometry;
+    const long long y = g.centre_line(d_next_strip);
+    const long long buffered = d_lines_received - d_buffer_first_line;
+    const core::image_view master{ d_master.data(),
+                                   core::slc_sample_type::complex_float32,
+                                   static_cast<std::size_t>(g.width),
+                                   static_cast<std::size_t>(buffered) };
+    core::image_view aligned = master;
+    aligned.data = d_aligned.data();
+
+    d_pairs.clear();
+    for (int x : g.columns)
+        d_pairs.push_back({ x - g.npx / 2,
+                            y - g.npy / 2 - d_buffer_first_line,
+                            x + g.rshift - g.npx / 2,
+                            y + g.ashift - g.npy / 2 - d_buffer_first_line });
+    d_results.resize(d_pairs.size());
+    d_engine->correlate(
+        master, aligned, d_pairs.data(), d_pairs.size(), d_results.data());
+
+    const int range_interp = d_engine->config().range_interp;
+    for (std::size_t i = 0; i < d_results.size(); ++i) {
+        const core::patch_result& r = d_results[i];
+        const record rec{ static_cast<float>(g.columns[i]),
+                          core::patch_offset_dx(r, range_interp, g.rshift),
+                          static_cast<float>(y),
+                          core::patch_offset_dy(r, g.ashift, 0),
+                          r.corr };
+        d_pending.push_back(rec);
+        pmt::pmt_t dict = pmt::make_dict();
+        dict = pmt::dict_add(dict, pmt::intern("x"), pmt::from_long(g.columns[i]));
+        dict = pmt::dict_add(dict, pmt::intern("dx"), pmt::from_double(rec[1]));
+        dict = pmt::dict_add(dict, pmt::intern("y"), pmt::from_long(y));
+        dict = pmt::dict_add(dict, pmt::intern("dy"), pmt::from_double(rec[3]));
+        dict = pmt::dict_add(dict, pmt::intern("corr"), pmt::from_double(rec[4]));
+        dict = pmt::dict_add(dict, pmt::intern("strip"), pmt::from_long(d_next_strip));
+        message_port_pub(d_port, dict);
+    }
+    ++d_next_strip;
+    discard_lines_before(g.first_needed_line(d_next_strip));
+}
+
+int patch_xcorr_cc_impl::general_work(int noutput_items,
+                                      gr_vector_int& ninput_items,
+                                      gr_vector_const_void_star& input_items,
+                                      gr_vector_void_star& output_items)
+{
+    const std::size_t max_pending = max_pending_strips * d_geometry.nx;
+    const int nlines =
+        d_pending.size() < max_pending ? std::min(ninput_items[0], ninput_items[1]) : 0;
+    if (nlines > 0) {
+        append_lines(static_cast<const gr_complex*>(input_items[0]),
+                     static_cast<const gr_complex*>(input_items[1]),
+                     nlines);
+        consume_each(nlines);
+    }
+    while (d_pending.size() < max_pending &&
+           d_geometry.end_needed_line(d_next_strip) <= d_lines_received)
+        process_strip();
+
+    auto* out = static_cast<record*>(output_items[0]);
+    const int produced = static_cast<int>(
+        std::min<std::size_t>(d_pending.size(), static_cast<std::size_t>(noutput_items)));
+    std::copy(d_pending.begin(), d_pending.begin() + produced, out);
+    d_pending.erase(d_pending.begin(), d_pending.begin() + produced);
+    return produced;
+}
+
+} /* namespace cudadsp */
+} /* namespace gr */

@@ -1,0 +1,51 @@
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/***********************************************************************************/
+/* Written by hand (no pygccxml at build time); the hash of 0 turns off GNU Radio's  */
+/* check of the bound header against this file.                                    */
+/* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
+/* BINDTOOL_USE_PYGCCXML(0)                                                        */
+/* BINDTOOL_HEADER_FILE(patch_xcorr_cc.h)                                          */
+/* BINDTOOL_HEADER_FILE_HASH(0)                                                    */
+/***********************************************************************************/
+
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+
+#include <gnuradio/cudadsp/patch_xcorr_cc.h>
+// pydoc.h is automatically generated in the build directory
+#include <patch_xcorr_cc_pydoc.h>
+
+void bind_patch_xcorr_cc(py::module& m)
+{
+    using block = gr::cudadsp::patch_xcorr_cc;
+
+    py::class_<block, gr::block, gr::basic_block, std::shared_ptr<block>>(
+        m, "patch_xcorr_cc", D(patch_xcorr_cc))
+
+        .def(py::init(&block::make),
+             py::arg("width"),
+             py::arg("nx") = 16,
+             py::arg("first_line") = -1,
+             py::arg("line_step") = 256,
+             py::arg("xsearch") = 64,
+             py::arg("ysearch") = 64,
+             py::arg("range_interp") = 2,
+             py::arg("interp") = 16,
+             py::arg("rshift") = 0,
+             py::arg("ashift") = 0,
+             py::arg("device") = "auto",
+             D(patch_xcorr_cc, make))
+        .def("patch_column",
+             &block::patch_column,
+             py::arg("i"),
+             D(patch_xcorr_cc, patch_column))
+        .def("strip_line", &block::strip_line, py::arg("k"), D(patch_xcorr_cc, strip_line))
+        .def("backend", &block::backend, D(patch_xcorr_cc, backend));
+}
