@@ -103,31 +103,29 @@ CUDADSP_HOST_DEVICE float patch_amplitude(float re, float im)
 constexpr int mean_lanes = 32;
 
 /*!
- * Sum of one row of \p n amplitudes (n a multiple of mean_lanes) in the shared order:
- * partial sum l takes a[l], a[l + 32], ... in turn (from 0.0); then pairs are added
- * with strides 16, 8, 4, 2, 1 (s[l] += s[l + stride], l < stride). The CUDA backend
- * does exactly this with one warp per row. Host only.
+ * Sum of \p n values (n a multiple of mean_lanes) in the shared order: partial sum l
+ * takes v[l], v[l + 32], ... in turn (float64, from 0.0); then pairs are added with
+ * strides 16, 8, 4, 2, 1 (s[l] += s[l + stride], l < stride). The CUDA backend does
+ * exactly this with one warp (a row's amplitudes, then a patch's row sums). Host only.
  */
-inline double row_sum_in_lane_order(const float* a, int n)
+template <typename T>
+inline double sum_in_lane_order(const T* v, int n)
 {
     double s[mean_lanes];
     for (int l = 0; l < mean_lanes; ++l)
         s[l] = 0.0;
-    for (int c = 0; c < n; ++c)
-        s[c % mean_lanes] += static_cast<double>(a[c]);
+    for (int i = 0; i < n; ++i)
+        s[i % mean_lanes] += static_cast<double>(v[i]);
     for (int stride = mean_lanes / 2; stride > 0; stride /= 2)
         for (int l = 0; l < stride; ++l)
             s[l] += s[l + stride];
     return s[0];
 }
 
-/*! The patch mean as GMTSAR subtracts it: float32 of (sum of the row sums, in row
- *  order from 0.0) / (npy npx), float64. */
-CUDADSP_HOST_DEVICE float patch_mean(const double* row_sums, int npy, int npx)
+/*! The patch mean as GMTSAR subtracts it: float32 of (the sum of the npy row sums, in
+ *  the lane order) / (npy npx), float64. */
+CUDADSP_HOST_DEVICE float patch_mean(double total, int npy, int npx)
 {
-    double total = 0.0;
-    for (int r = 0; r < npy; ++r)
-        total += row_sums[r];
     return static_cast<float>(total / static_cast<double>(npy * npx));
 }
 

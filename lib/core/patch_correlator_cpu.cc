@@ -215,8 +215,8 @@ void amplitudes(fftwf_complex* patch,
     for (std::size_t i = 0; i < n; ++i)
         a[i] = patch_amplitude(patch[i][0], patch[i][1]);
     for (int r = 0; r < g.npy; ++r)
-        row_sums[r] = row_sum_in_lane_order(a + std::size_t(r) * g.npx, g.npx);
-    const float mean = patch_mean(row_sums, g.npy, g.npx);
+        row_sums[r] = sum_in_lane_order(a + std::size_t(r) * g.npx, g.npx);
+    const float mean = patch_mean(sum_in_lane_order(row_sums, g.npy), g.npy, g.npx);
     for (int r = 0; r < g.npy; ++r)
         for (int c = 0; c < g.npx; ++c) {
             const std::size_t i = std::size_t(r) * g.npx + c;

@@ -22,8 +22,9 @@ namespace {
 
 constexpr unsigned int all_lanes = 0xffffffffu;
 
-//! Batch buffers when the configuration leaves the batch size to the engine.
-constexpr std::size_t default_batch_bytes = std::size_t(512) << 20;
+//! Batch buffers when the configuration leaves the batch size to the engine: at most
+//! this, and at most a quarter of the device memory free at construction.
+constexpr std::size_t default_batch_bytes = std::size_t(1) << 30;
 //! Bound on an automatic batch.
 constexpr std::size_t max_default_batch = 4096;
 
@@ -32,7 +33,6 @@ constexpr int row_warps = 8;
 constexpr int row_threads = row_warps * 32;
 
 constexpr int spectrum_threads = 256;
-constexpr int mean_threads = 128;
 
 constexpr int peak_threads = 256;
 constexpr int peak_warps = peak_threads / 32;
@@ -55,17 +55,22 @@ std::size_t bytes_per_patch(const patch_geometry& g)
     return bytes;
 }
 
-std::size_t batch_patches_for(const patch_correlator_config& config)
+std::size_t batch_patches_for(const patch_correlator_config& config, int ordinal)
 {
     if (config.batch_patches > 0)
         return config.batch_patches;
     const patch_geometry g = make_patch_geometry(config);
+    std::size_t free_bytes = 0, total_bytes = 0;
+    {
+        device_guard guard(ordinal);
+        CUDADSP_CUDA(cudaMemGetInfo(&free_bytes, &total_bytes));
+    }
+    const std::size_t budget = std::min(default_batch_bytes, free_bytes / 4);
     // validate()'s bound on explicit choices.
     const std::size_t largest = static_cast<std::size_t>(
         ((1LL << 31) - 1) / (2LL * g.npy * static_cast<long long>(g.npx) * g.ri));
-    return std::clamp<std::size_t>(default_batch_bytes / bytes_per_patch(g),
-                                   1,
-                                   std::min(max_default_batch, largest));
+    return std::clamp<std::size_t>(
+        budget / bytes_per_patch(g), 1, std::min(max_default_batch, largest));
 }
 
 // ---------------------------------------------------------------------------------
@@ -201,7 +206,7 @@ __global__ void __launch_bounds__(row_threads)
 
 /*!
  * Amplitudes of each patch row into amp (2n npy rows of npx), and the row's float64
- * sum in the shared order (row_sum_in_lane_order: lane l sums columns l, l + 32, ...,
+ * sum in the shared order (sum_in_lane_order: lane l sums columns l, l + 32, ...,
  * then the lanes pairwise) into row_sums.
  */
 template <typename Source>
@@ -232,16 +237,24 @@ __global__ void __launch_bounds__(row_threads)
         row_sums[w.w] = sum;
 }
 
-//! The mean of each of the 2n patch images (patch_mean()).
-__global__ void __launch_bounds__(mean_threads)
+//! The mean of each of the 2n patch images: a warp sums its row sums in the lane order.
+__global__ void __launch_bounds__(row_threads)
     mean_kernel(const double* __restrict__ row_sums,
                 float* __restrict__ means,
                 unsigned int images,
                 patch_geometry g)
 {
-    const unsigned int i = blockIdx.x * mean_threads + threadIdx.x;
-    if (i < images)
-        means[i] = patch_mean(row_sums + std::size_t(i) * g.npy, g.npy, g.npx);
+    const unsigned int image = blockIdx.x * row_warps + threadIdx.x / 32;
+    if (image >= images)
+        return;
+    const double* sums = row_sums + std::size_t(image) * g.npy;
+    double sum = 0.0;
+    for (int r = threadIdx.x % 32; r < g.npy; r += 32)
+        sum = __dadd_rn(sum, sums[r]);
+    for (int offset = mean_lanes / 2; offset > 0; offset /= 2)
+        sum = __dadd_rn(sum, __shfl_down_sync(all_lanes, sum, offset));
+    if (threadIdx.x % 32 == 0)
+        means[image] = patch_mean(sum, g.npy, g.npx);
 }
 
 /*!
@@ -520,7 +533,8 @@ unsigned int row_blocks(std::size_t npatches, const patch_geometry& g)
 
 /*!
  * Plans of one transform kind for 1, 2, 4, ... units (an image patch's rows, or one 2D
- * transform), up to the batch's count; a count runs as a sum of powers of two.
+ * transform) and for the batch's count itself; a full batch runs in one launch, a
+ * partial one as a sum of powers of two.
  */
 struct plan_family {
     std::vector<cufft_plan> plans;
@@ -533,6 +547,11 @@ struct plan_family {
         for (std::size_t count = 1; count <= largest; count *= 2) {
             plans.push_back(maker(static_cast<int>(count)));
             counts.push_back(count);
+        }
+        // A full batch in one launch.
+        if (counts.back() != largest) {
+            plans.push_back(maker(static_cast<int>(largest)));
+            counts.push_back(largest);
         }
     }
     std::size_t work_size() const
@@ -810,7 +829,8 @@ struct patch_correlator_cuda::image_rings {
 
 patch_correlator_cuda::patch_correlator_cuda(const patch_correlator_config& config,
                                              const device_selection& device)
-    : patch_correlator(config, device), d_batch_patches(batch_patches_for(config))
+    : patch_correlator(config, device),
+      d_batch_patches(batch_patches_for(config, device.cuda_ordinal))
 {
     device_guard guard(d_device.cuda_ordinal);
     d_ws = std::make_unique<workspace>(make_patch_geometry(config), d_batch_patches);
@@ -910,8 +930,8 @@ void patch_correlator_cuda::enqueue_batch(const source& src,
     if (g.ri == 1 && source_read)
         CUDADSP_CUDA(cudaEventRecord(source_read, stream));
 
-    mean_kernel<<<static_cast<unsigned int>((images + mean_threads - 1) / mean_threads),
-                  mean_threads,
+    mean_kernel<<<static_cast<unsigned int>((images + row_warps - 1) / row_warps),
+                  row_threads,
                   0,
                   stream>>>(
         ws.row_sums.get(), ws.means.get(), static_cast<unsigned int>(images), g);

@@ -39,7 +39,8 @@ struct CUDADSP_CORE_API patch_correlator_config {
     //! "auto", "cpu", "cuda" or "cuda:N".
     std::string device = "auto";
     /*! CUDA backend: patches per batch of transforms (and per pipelined chunk of host
-     *  calls). 0: chosen by the engine (about 512 MiB of batch buffers). */
+     *  calls). 0: chosen by the engine (batch buffers of at most 1 GiB and a quarter of
+     *  the free device memory). */
     std::size_t batch_patches = 0;
 
     //! Throws std::invalid_argument naming the offending field.
@@ -145,8 +146,9 @@ inline float patch_offset_dy(const patch_result& r, int ashift, int stretch_shif
  * the same functions to float32 rounding. Both share every decision rule
  * (lib/core/patch_correlation_rule.h). Two documented choices where GMTSAR's order is
  * immaterial but a parallel one is needed: the patch mean sums each row in 32
- * interleaved float64 partial sums combined pairwise, then the rows in order; the
- * fourth root is float32(sqrt(sqrt(float64))) (GMTSAR: powf).
+ * interleaved float64 partial sums combined pairwise, then the row sums the same way
+ * (GMTSAR: one running sum); the fourth root is float32(sqrt(sqrt(float64))) (GMTSAR:
+ * powf).
  */
 class CUDADSP_CORE_API patch_correlator
 {
