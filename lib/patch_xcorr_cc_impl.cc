@@ -15,10 +15,6 @@ namespace cudadsp {
 
 namespace {
 
-//! Strips of records queued at most before the block stops taking input (back
-//! pressure from a slow consumer).
-constexpr std::size_t max_pending_strips = 4;
-
 patch_strip_geometry make_geometry(int width,
                                    int nx,
                                    int first_line,
@@ -159,9 +155,7 @@ std::string patch_xcorr_cc_impl::backend() const
 
 void patch_xcorr_cc_impl::forecast(int, gr_vector_int& ninput_items_required)
 {
-    // Queued records can go out without input; otherwise a line is worth a call.
-    const int required = d_pending.empty() ? 1 : 0;
-    std::fill(ninput_items_required.begin(), ninput_items_required.end(), required);
+    std::fill(ninput_items_required.begin(), ninput_items_required.end(), 1);
 }
 
 void patch_xcorr_cc_impl::discard_lines_before(long long line)
@@ -237,24 +231,40 @@ int patch_xcorr_cc_impl::general_work(int noutput_items,
                                       gr_vector_const_void_star& input_items,
                                       gr_vector_void_star& output_items)
 {
-    const std::size_t max_pending = max_pending_strips * d_geometry.nx;
-    const int nlines =
-        d_pending.size() < max_pending ? std::min(ninput_items[0], ninput_items[1]) : 0;
-    if (nlines > 0) {
-        append_lines(static_cast<const gr_complex*>(input_items[0]),
-                     static_cast<const gr_complex*>(input_items[1]),
-                     nlines);
-        consume_each(nlines);
-    }
-    while (d_pending.size() < max_pending &&
-           d_geometry.end_needed_line(d_next_strip) <= d_lines_received)
-        process_strip();
-
+    // GNU Radio ends a block whose input is done and fully consumed, so records must
+    // never wait in the block with its input all consumed: the last line of a strip
+    // stays unconsumed (though already copied) until the strip's records are out.
+    const auto* master = static_cast<const gr_complex*>(input_items[0]);
+    const auto* aligned = static_cast<const gr_complex*>(input_items[1]);
     auto* out = static_cast<record*>(output_items[0]);
-    const int produced = static_cast<int>(
-        std::min<std::size_t>(d_pending.size(), static_cast<std::size_t>(noutput_items)));
-    std::copy(d_pending.begin(), d_pending.begin() + produced, out);
-    d_pending.erase(d_pending.begin(), d_pending.begin() + produced);
+    const long long first_input_line = d_lines_consumed;
+    const long long input_end =
+        first_input_line + std::min(ninput_items[0], ninput_items[1]);
+    int produced = 0;
+    while (true) {
+        const int emit = static_cast<int>(std::min<std::size_t>(
+            d_pending.size(), static_cast<std::size_t>(noutput_items - produced)));
+        std::copy(d_pending.begin(), d_pending.begin() + emit, out + produced);
+        d_pending.erase(d_pending.begin(), d_pending.begin() + emit);
+        produced += emit;
+        if (!d_pending.empty())
+            break;
+        d_lines_consumed = d_lines_received; // the held line (if any) may go now
+        const long long strip_end = d_geometry.end_needed_line(d_next_strip);
+        const long long take = std::min(input_end, strip_end) - d_lines_received;
+        if (take <= 0)
+            break;
+        const std::size_t at =
+            static_cast<std::size_t>(d_lines_received - first_input_line) *
+            d_geometry.width;
+        append_lines(master + at, aligned + at, static_cast<int>(take));
+        d_lines_consumed = d_lines_received;
+        if (d_lines_received == strip_end) {
+            process_strip();
+            d_lines_consumed = d_lines_received - 1; // held until the records are out
+        }
+    }
+    consume_each(static_cast<int>(d_lines_consumed - first_input_line));
     return produced;
 }
 

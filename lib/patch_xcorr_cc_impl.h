@@ -70,7 +70,10 @@ private:
     // Buffered lines of both images, from line d_buffer_first_line on.
     std::vector<gr_complex> d_master, d_aligned;
     long long d_buffer_first_line = 0;
+    //! Lines copied into the buffers, and lines consumed from the inputs (one fewer
+    //! while a processed strip's records wait for output space).
     long long d_lines_received = 0;
+    long long d_lines_consumed = 0;
     long long d_next_strip = 0;
     std::deque<record> d_pending;
     std::vector<core::patch_pair> d_pairs;
