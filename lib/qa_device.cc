@@ -9,10 +9,14 @@
 
 #include "cuda_resources.h"
 #include "cufft_plan.h"
+#include "parallel_copy.h"
 #include "qa_support.h"
 #include <gnuradio/cudadsp/core/device.h>
 #include <cppunit/extensions/HelperMacros.h>
 #include <cmath>
+#include <cstdint>
+#include <random>
+#include <thread>
 #include <vector>
 
 namespace gr {
@@ -43,6 +47,7 @@ class qa_device : public CppUnit::TestFixture
     CPPUNIT_TEST(cuda_errors_become_exceptions);
     CPPUNIT_TEST(pinned_detection);
     CPPUNIT_TEST(cufft_plan_transforms_and_reports_errors);
+    CPPUNIT_TEST(parallel_memcpy_copies_every_byte);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -196,6 +201,38 @@ public:
             message_of<cuda_error>([] { cufft_plan bad(0, CUFFT_C2C, 1); });
         CPPUNIT_ASSERT_MESSAGE(msg, msg.find("cufftPlan1d") == 0);
         CPPUNIT_ASSERT_MESSAGE(msg, msg.find("CUFFT_") != std::string::npos);
+    }
+
+    // Sizes below, at and above the split threshold, odd lengths, and two callers at
+    // once: every destination byte must equal its source byte, and nothing past the end
+    // may be written.
+    void parallel_memcpy_copies_every_byte()
+    {
+        std::mt19937_64 rng(7);
+        const std::size_t sizes[] = { 0,        1,
+                                      4095,     (2u << 20) - 1,
+                                      2u << 20, (16u << 20) + 3 };
+        for (std::size_t size : sizes) {
+            std::vector<std::uint8_t> src(size), dst(size + 64, 0xA5);
+            for (auto& b : src)
+                b = static_cast<std::uint8_t>(rng());
+            core::parallel_memcpy(dst.data(), src.data(), size);
+            CPPUNIT_ASSERT_MESSAGE("size " + std::to_string(size),
+                                   std::equal(src.begin(), src.end(), dst.begin()));
+            for (std::size_t i = size; i < dst.size(); ++i)
+                CPPUNIT_ASSERT_EQUAL(std::uint8_t(0xA5), dst[i]);
+        }
+        const std::size_t size = (24u << 20) + 5;
+        std::vector<std::uint8_t> a(size), b(size), a_out(size), b_out(size);
+        for (std::size_t i = 0; i < size; ++i) {
+            a[i] = static_cast<std::uint8_t>(rng());
+            b[i] = static_cast<std::uint8_t>(rng());
+        }
+        std::thread other([&] { core::parallel_memcpy(b_out.data(), b.data(), size); });
+        core::parallel_memcpy(a_out.data(), a.data(), size);
+        other.join();
+        CPPUNIT_ASSERT(a == a_out);
+        CPPUNIT_ASSERT(b == b_out);
     }
 };
 

@@ -6,8 +6,8 @@
  */
 
 #include "host_pipeline.h"
+#include "parallel_copy.h"
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
 
 namespace gr {
@@ -95,9 +95,9 @@ void host_pipeline::run(const void* const* host_in,
         s.downloaded.synchronize();
         for (std::size_t o = 0; o < outputs; ++o)
             if (!out_pinned[o])
-                std::memcpy(host_out_chunk(o, c),
-                            s.out[o].staging.get(),
-                            chunk_items(c) * d_out_item_bytes[o]);
+                parallel_memcpy(host_out_chunk(o, c),
+                                s.out[o].staging.get(),
+                                chunk_items(c) * d_out_item_bytes[o]);
     };
 
     std::vector<const void*> device_in(inputs);
@@ -112,7 +112,7 @@ void host_pipeline::run(const void* const* host_in,
         }
         for (std::size_t i = 0; i < inputs; ++i)
             if (!in_pinned[i])
-                std::memcpy(
+                parallel_memcpy(
                     s.in[i].staging.get(), host_in_chunk(i, c), n * d_in_item_bytes[i]);
         if (c >= slots)
             s.computed.wait_on(d_upload_stream.get());

@@ -7,6 +7,7 @@
 
 #include "cuda_check.h"
 #include "cufft_plan.h"
+#include "parallel_copy.h"
 #include "patch_correlation_rule.h"
 #include "patch_correlator_cuda.h"
 #include <algorithm>
@@ -768,7 +769,7 @@ struct patch_correlator_cuda::image_rings {
             if (staging[s].get() == nullptr)
                 staging[s] = pinned_buffer<unsigned char>(staging_chunk_bytes);
             staging_free[s].synchronize();
-            std::memcpy(staging[s].get(), src + done, n);
+            parallel_memcpy(staging[s].get(), src + done, n);
             CUDADSP_CUDA(cudaMemcpyAsync(dst + done,
                                          staging[s].get(),
                                          n,
