@@ -163,7 +163,16 @@ bool cross_correlator_cc_impl::start()
                                       detail()->input(1)->buffer()->bufsize());
         d_batch.start(upstream, decimation(), d_logger);
     }
+    if (d_engine->device().backend == core::backend_kind::cuda)
+        d_registered_buffers.register_buffers(
+            *this, d_engine->device().cuda_ordinal, d_logger);
     return sync_decimator::start();
+}
+
+bool cross_correlator_cc_impl::stop()
+{
+    d_registered_buffers.release();
+    return sync_decimator::stop();
 }
 
 bool cross_correlator_cc_impl::upstream_done() const

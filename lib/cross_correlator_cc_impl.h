@@ -9,6 +9,7 @@
 #define INCLUDED_CUDADSP_CROSS_CORRELATOR_CC_IMPL_H
 
 #include "batch_gate.h"
+#include "registered_gr_buffers.h"
 #include <gnuradio/cudadsp/core/cross_correlator.h>
 #include <gnuradio/cudadsp/cross_correlator_cc.h>
 #include <memory>
@@ -28,6 +29,7 @@ public:
     int correlation_len() const override;
     std::string backend() const override;
     bool start() override;
+    bool stop() override;
 
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,
@@ -38,6 +40,7 @@ private:
 
     std::unique_ptr<core::cross_correlator> d_engine;
     batch_gate d_batch;
+    registered_gr_buffers d_registered_buffers;
     //! Output port of the cross-spectrum and of the correlation vector, or -1.
     const int d_spectrum_port;
     const int d_correlation_port;

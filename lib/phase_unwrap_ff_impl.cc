@@ -90,7 +90,16 @@ bool phase_unwrap_ff_impl::start()
     // On CUDA, work() waits for a batch (see batch_gate).
     if (d_engine->device().backend == core::backend_kind::cuda)
         d_batch.start(detail()->input(0)->buffer()->bufsize(), 1, d_logger);
+    if (d_engine->device().backend == core::backend_kind::cuda)
+        d_registered_buffers.register_buffers(
+            *this, d_engine->device().cuda_ordinal, d_logger);
     return sync_block::start();
+}
+
+bool phase_unwrap_ff_impl::stop()
+{
+    d_registered_buffers.release();
+    return sync_block::stop();
 }
 
 void phase_unwrap_ff_impl::set_period(double period)

@@ -9,6 +9,7 @@
 #define INCLUDED_CUDADSP_PHASE_UNWRAP_FF_IMPL_H
 
 #include "batch_gate.h"
+#include "registered_gr_buffers.h"
 #include <gnuradio/cudadsp/core/phase_unwrap.h>
 #include <gnuradio/cudadsp/phase_unwrap_ff.h>
 #include <atomic>
@@ -31,6 +32,7 @@ public:
     void reset() override;
     std::string backend() const override;
     bool start() override;
+    bool stop() override;
 
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,
@@ -43,6 +45,7 @@ private:
 
     const int d_vlen;
     batch_gate d_batch;
+    registered_gr_buffers d_registered_buffers;
     std::unique_ptr<core::phase_unwrapper> d_engine;
     mutable std::mutex d_settings_mutex;
     double d_period;

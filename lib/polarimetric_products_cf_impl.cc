@@ -160,7 +160,16 @@ bool polarimetric_products_cf_impl::start()
                                       detail()->input(1)->buffer()->bufsize());
         d_batch.start(upstream, decimation(), d_logger);
     }
+    if (d_engine->device().backend == core::backend_kind::cuda)
+        d_registered_buffers.register_buffers(
+            *this, d_engine->device().cuda_ordinal, d_logger);
     return sync_decimator::start();
+}
+
+bool polarimetric_products_cf_impl::stop()
+{
+    d_registered_buffers.release();
+    return sync_decimator::stop();
 }
 
 template <typename Change>

@@ -9,6 +9,7 @@
 #define INCLUDED_CUDADSP_POLARIMETRIC_PRODUCTS_CF_IMPL_H
 
 #include "batch_gate.h"
+#include "registered_gr_buffers.h"
 #include <gnuradio/cudadsp/core/polarimetric.h>
 #include <gnuradio/cudadsp/polarimetric_products_cf.h>
 #include <memory>
@@ -39,6 +40,7 @@ public:
     double nyquist_velocity() const override;
     std::string backend() const override;
     bool start() override;
+    bool stop() override;
 
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,
@@ -55,6 +57,7 @@ private:
 
     std::unique_ptr<core::polarimetric_processor> d_engine;
     batch_gate d_batch;
+    registered_gr_buffers d_registered_buffers;
     // Setters run on other threads; work() picks up the pending calibration.
     mutable std::mutex d_calibration_mutex;
     core::polarimetric_calibration d_calibration;

@@ -77,6 +77,21 @@ bool is_pinned_host_pointer(const void* ptr)
     return attributes.type == cudaMemoryTypeHost;
 }
 
+host_registration::host_registration(void* ptr, std::size_t bytes)
+{
+    if (ptr && bytes &&
+        cudaHostRegister(ptr, bytes, cudaHostRegisterPortable) == cudaSuccess)
+        d_ptr = ptr;
+    else
+        cudaGetLastError(); // a failed registration leaves no sticky error; clear it
+}
+
+host_registration::~host_registration()
+{
+    if (d_ptr)
+        cudaHostUnregister(d_ptr);
+}
+
 } // namespace core
 } // namespace cudadsp
 } // namespace gr

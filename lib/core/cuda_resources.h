@@ -161,6 +161,37 @@ private:
 //! True when \p ptr is page-locked (cudaMallocHost or cudaHostRegister) host memory.
 bool is_pinned_host_pointer(const void* ptr);
 
+/*!
+ * Page-locks existing host memory (cudaHostRegister, portable to every device) for the
+ * object's lifetime, so that copies from and to it are direct DMA transfers instead of
+ * being staged. Registration can fail (a mapping the driver cannot pin, a locked-memory
+ * limit); the object is then empty and the memory stays pageable: callers treat it
+ * as an optimisation, never a requirement.
+ */
+class host_registration
+{
+public:
+    host_registration() = default;
+    host_registration(void* ptr, std::size_t bytes);
+    ~host_registration();
+    host_registration(host_registration&& o) noexcept
+        : d_ptr(std::exchange(o.d_ptr, nullptr))
+    {
+    }
+    host_registration& operator=(host_registration&& o) noexcept
+    {
+        std::swap(d_ptr, o.d_ptr);
+        return *this;
+    }
+    host_registration(const host_registration&) = delete;
+    host_registration& operator=(const host_registration&) = delete;
+
+    bool registered() const { return d_ptr != nullptr; }
+
+private:
+    void* d_ptr = nullptr;
+};
+
 } // namespace core
 } // namespace cudadsp
 } // namespace gr
