@@ -7,7 +7,7 @@
 
 #include "cross_correlation_peak_rule.h"
 #include "cross_correlator_cpu.h"
-#include <fftw3.h>
+#include "fftw_support.h"
 #include <algorithm>
 #include <cstring>
 #include <mutex>
@@ -19,42 +19,6 @@ namespace cudadsp {
 namespace core {
 
 namespace {
-
-/*
- * FFTW's planner is not thread-safe, and other FFTW users share it in this process
- * (GNU Radio's FFT blocks among them). fftwf_make_planner_thread_safe() wraps every
- * planner call of the process in FFTW's own lock; the mutex also orders our own plan
- * creation and destruction before that hook exists. Plans are FFTW_ESTIMATE: made
- * without measuring, so the choice does not depend on timing. (FFTW would still use
- * wisdom that another library of the process imported for the same size; that can
- * change the float32 rounding, never the function.)
- */
-std::mutex& planner_mutex()
-{
-    static std::mutex mutex;
-    return mutex;
-}
-
-void make_planner_thread_safe()
-{
-    static std::once_flag once;
-    std::call_once(once, [] { fftwf_make_planner_thread_safe(); });
-}
-
-struct fftw_deleter {
-    void operator()(void* p) const { fftwf_free(p); }
-};
-template <typename T>
-using fftw_array = std::unique_ptr<T[], fftw_deleter>;
-
-template <typename T>
-fftw_array<T> allocate(std::size_t count)
-{
-    void* p = fftwf_malloc(count * sizeof(T));
-    if (p == nullptr)
-        throw std::bad_alloc();
-    return fftw_array<T>(static_cast<T*>(p));
-}
 
 //! Interleaved recurrences of a fine-grid sum: independent chains vectorise.
 constexpr int chains = 8;
@@ -75,12 +39,11 @@ constexpr std::size_t min_work_per_thread = std::size_t(1) << 22;
 struct cross_correlator_cpu::fftw_plans {
     explicit fftw_plans(std::size_t L)
     {
-        make_planner_thread_safe();
-        std::lock_guard<std::mutex> lock(planner_mutex());
+        const auto lock = fftw_planner_lock();
         // ESTIMATE plans do not touch the arrays; they only fix their alignment, which
         // fftwf_malloc gives every buffer the plans later run on.
-        auto a = allocate<fftwf_complex>(L);
-        auto c = allocate<fftwf_complex>(L);
+        auto a = fftw_allocate<fftwf_complex>(L);
+        auto c = fftw_allocate<fftwf_complex>(L);
         const int n = static_cast<int>(L);
         forward = fftwf_plan_dft_1d(n, a.get(), a.get(), FFTW_FORWARD, FFTW_ESTIMATE);
         inverse = fftwf_plan_dft_1d(
@@ -93,7 +56,7 @@ struct cross_correlator_cpu::fftw_plans {
     }
     ~fftw_plans()
     {
-        std::lock_guard<std::mutex> lock(planner_mutex());
+        const auto lock = fftw_planner_lock();
         destroy();
     }
     void destroy()
@@ -118,21 +81,21 @@ struct cross_correlator_cpu::fftw_plans {
  */
 struct cross_correlator_cpu::workspace {
     explicit workspace(std::size_t L)
-        : a(allocate<fftwf_complex>(L)),
-          b(allocate<fftwf_complex>(L)),
-          c(allocate<fftwf_complex>(L)),
+        : a(fftw_allocate<fftwf_complex>(L)),
+          b(fftw_allocate<fftwf_complex>(L)),
+          c(fftw_allocate<fftwf_complex>(L)),
           pair_slots(
               (static_cast<std::size_t>(bin_pair_count(static_cast<long long>(L))) +
                chains - 1) /
               chains * chains),
-          u_re(allocate<double>(pair_slots)),
-          u_im(allocate<double>(pair_slots)),
-          v_re(allocate<double>(pair_slots)),
-          v_im(allocate<double>(pair_slots)),
-          e_re(allocate<double>(pair_slots)),
-          e_im(allocate<double>(pair_slots)),
-          w_re(allocate<double>(pair_slots)),
-          w_im(allocate<double>(pair_slots))
+          u_re(fftw_allocate<double>(pair_slots)),
+          u_im(fftw_allocate<double>(pair_slots)),
+          v_re(fftw_allocate<double>(pair_slots)),
+          v_im(fftw_allocate<double>(pair_slots)),
+          e_re(fftw_allocate<double>(pair_slots)),
+          e_im(fftw_allocate<double>(pair_slots)),
+          w_re(fftw_allocate<double>(pair_slots)),
+          w_im(fftw_allocate<double>(pair_slots))
     {
     }
     fftw_array<fftwf_complex> a, b, c;

@@ -5,9 +5,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "fftw_support.h"
 #include "patch_correlation_rule.h"
 #include "patch_correlator_cpu.h"
-#include <fftw3.h>
 #include <algorithm>
 #include <cstring>
 #include <mutex>
@@ -19,39 +19,6 @@ namespace cudadsp {
 namespace core {
 
 namespace {
-
-/*
- * FFTW's planner is not thread-safe and other FFTW users share it in this process.
- * fftwf_make_planner_thread_safe() wraps every planner call of the process in FFTW's
- * own lock; the mutex orders this engine's plan creation and destruction. Plans are
- * FFTW_ESTIMATE: made without measuring, so the choice does not depend on timing.
- */
-std::mutex& planner_mutex()
-{
-    static std::mutex mutex;
-    return mutex;
-}
-
-void make_planner_thread_safe()
-{
-    static std::once_flag once;
-    std::call_once(once, [] { fftwf_make_planner_thread_safe(); });
-}
-
-struct fftw_deleter {
-    void operator()(void* p) const { fftwf_free(p); }
-};
-template <typename T>
-using fftw_array = std::unique_ptr<T[], fftw_deleter>;
-
-template <typename T>
-fftw_array<T> allocate(std::size_t count)
-{
-    void* p = fftwf_malloc(std::max<std::size_t>(count, 1) * sizeof(T));
-    if (p == nullptr)
-        throw std::bad_alloc();
-    return fftw_array<T>(static_cast<T*>(p));
-}
 
 //! \p howmany contiguous in-place transforms of \p n points.
 fftwf_plan plan_rows(int n, int howmany, fftwf_complex* data, int sign)
@@ -65,14 +32,13 @@ fftwf_plan plan_rows(int n, int howmany, fftwf_complex* data, int sign)
 struct patch_correlator_cpu::fftw_plans {
     explicit fftw_plans(const patch_geometry& g)
     {
-        make_planner_thread_safe();
-        std::lock_guard<std::mutex> lock(planner_mutex());
+        const auto lock = fftw_planner_lock();
         // ESTIMATE plans do not touch the arrays; they only fix their alignment, which
         // fftwf_malloc gives every buffer the plans later run on.
         const int npx = g.npx, npy = g.npy, M = g.range_len(), H = g.highres_len();
-        auto patch = allocate<fftwf_complex>(std::size_t(npy) * npx);
-        auto rows = allocate<fftwf_complex>(std::size_t(npy) * M);
-        auto small = allocate<fftwf_complex>(std::size_t(H) * std::max(H, 8));
+        auto patch = fftw_allocate<fftwf_complex>(std::size_t(npy) * npx);
+        auto rows = fftw_allocate<fftwf_complex>(std::size_t(npy) * M);
+        auto small = fftw_allocate<fftwf_complex>(std::size_t(H) * std::max(H, 8));
         if (g.ri > 1) {
             range_forward = plan_rows(npx, npy, patch.get(), FFTW_FORWARD);
             range_inverse = plan_rows(M, npy, rows.get(), FFTW_BACKWARD);
@@ -102,7 +68,7 @@ struct patch_correlator_cpu::fftw_plans {
     }
     ~fftw_plans()
     {
-        std::lock_guard<std::mutex> lock(planner_mutex());
+        const auto lock = fftw_planner_lock();
         destroy();
     }
     void destroy()
@@ -139,17 +105,17 @@ struct patch_correlator_cpu::fftw_plans {
  */
 struct patch_correlator_cpu::workspace {
     explicit workspace(const patch_geometry& g)
-        : c{ allocate<fftwf_complex>(std::size_t(g.npy) * g.npx),
-             allocate<fftwf_complex>(std::size_t(g.npy) * g.npx) },
-          rows(
-              allocate<fftwf_complex>(g.ri > 1 ? std::size_t(g.npy) * g.range_len() : 1)),
-          a{ allocate<float>(std::size_t(g.npy) * g.npx),
-             allocate<float>(std::size_t(g.npy) * g.npx) },
-          row_sums(allocate<double>(g.npy)),
-          md(allocate<fftwf_complex>(64)),
-          t1(allocate<fftwf_complex>(std::size_t(8) * g.highres_len())),
-          t2(allocate<fftwf_complex>(std::size_t(8) * g.highres_len())),
-          t3(allocate<fftwf_complex>(std::size_t(g.highres_len()) * g.highres_len()))
+        : c{ fftw_allocate<fftwf_complex>(std::size_t(g.npy) * g.npx),
+             fftw_allocate<fftwf_complex>(std::size_t(g.npy) * g.npx) },
+          rows(fftw_allocate<fftwf_complex>(g.ri > 1 ? std::size_t(g.npy) * g.range_len()
+                                                     : 1)),
+          a{ fftw_allocate<float>(std::size_t(g.npy) * g.npx),
+             fftw_allocate<float>(std::size_t(g.npy) * g.npx) },
+          row_sums(fftw_allocate<double>(g.npy)),
+          md(fftw_allocate<fftwf_complex>(64)),
+          t1(fftw_allocate<fftwf_complex>(std::size_t(8) * g.highres_len())),
+          t2(fftw_allocate<fftwf_complex>(std::size_t(8) * g.highres_len())),
+          t3(fftw_allocate<fftwf_complex>(std::size_t(g.highres_len()) * g.highres_len()))
     {
     }
     fftw_array<fftwf_complex> c[2];
