@@ -188,16 +188,14 @@ int run(const xc::xcorr_options& o)
         throw std::runtime_error(std::string("cannot create ") + output_name +
                                  " in the working directory: " + std::strerror(errno));
 
-    // Correlation. On the GPU all patches go to the engine in one call, which pipelines
+    // Correlation: all patches go to the engine in one call, which on the GPU pipelines
     // the uploads of one batch with the computation of the previous one (several calls
-    // would drain that pipeline each time: about 5 ms a call on an H100). On the CPU,
-    // where a call has no such cost, in about ten calls of consecutive strips, so that
-    // -v can report progress. Beside it, a reader thread walks the rows the patches
-    // use, in strip order, and maps them from the page cache (or reads them from the
-    // disk) ahead of the engine's copies from the mapping.
-    const std::size_t per_strip = static_cast<std::size_t>(o.nx);
+    // would drain that pipeline each time: about 5 ms a call on an H100); -v's progress
+    // comes from the engine's callback, a line about every tenth of the patches.
+    // Beside it, a reader thread walks the rows the patches use, in strip order, and
+    // maps them from the page cache (or reads them from the disk) ahead of the
+    // engine's copies from the mapping.
     const bool on_gpu = engine->device().backend == core::backend_kind::cuda;
-    const int strips_per_call = on_gpu ? o.ny : std::max(1, (o.ny + 9) / 10);
     std::vector<core::patch_result> results(pairs.size());
     const std::int64_t npy = 4 * std::int64_t(o.ysearch);
     double t_read = 0.0;
@@ -220,25 +218,25 @@ int run(const xc::xcorr_options& o)
         t_read = seconds_since(t0);
     });
     const auto t_corr0 = clock_type::now();
+    if (v) {
+        const std::size_t step = std::max<std::size_t>(1, (pairs.size() + 9) / 10);
+        std::size_t next_line = step;
+        engine->set_progress(
+            [&, step, next_line](std::size_t done, std::size_t total) mutable {
+                if (done < next_line && done < total)
+                    return;
+                note(true,
+                     "%zu of %zu patches done (%.0f %%, %.3f s)",
+                     done,
+                     total,
+                     100.0 * double(done) / double(total),
+                     seconds_since(t_corr0));
+                next_line = (done / step + 1) * step;
+            });
+    }
     try {
-        for (int s0 = 0; s0 < o.ny; s0 += strips_per_call) {
-            const int s1 = std::min(o.ny, s0 + strips_per_call);
-            const std::size_t p0 = static_cast<std::size_t>(s0) * per_strip;
-            const std::size_t np = static_cast<std::size_t>(s1 - s0) * per_strip;
-            engine->correlate(master.view(),
-                              aligned.view(),
-                              pairs.data() + p0,
-                              np,
-                              results.data() + p0);
-            note(v,
-                 "strips %d-%d of %d done (%zu of %zu patches, %.3f s)",
-                 s0 + 1,
-                 s1,
-                 o.ny,
-                 p0 + np,
-                 pairs.size(),
-                 seconds_since(t_corr0));
-        }
+        engine->correlate(
+            master.view(), aligned.view(), pairs.data(), pairs.size(), results.data());
     } catch (...) {
         if (reader.joinable())
             reader.join();
@@ -247,6 +245,21 @@ int run(const xc::xcorr_options& o)
     const double t_corr = seconds_since(t_corr0);
     if (reader.joinable())
         reader.join();
+    const core::patch_correlator_timing engine_time = engine->last_timing();
+    if (on_gpu)
+        note(v,
+             "correlate %.3f s: upload %.3f s, compute %.3f s, download %.3f s (busy "
+             "times on the device; the uploads overlap the computation, so they do not "
+             "add up to the wall time)",
+             t_corr,
+             engine_time.upload_ms / 1e3,
+             engine_time.compute_ms / 1e3,
+             engine_time.download_ms / 1e3);
+    else
+        note(v,
+             "correlate %.3f s: compute %.3f s (CPU, no transfers)",
+             t_corr,
+             engine_time.compute_ms / 1e3);
 
     // Output.
     const auto t_write0 = clock_type::now();

@@ -1188,7 +1188,8 @@ public:
         const run_result verbose = run_xcorr(dir, "m.PRM a.PRM -v " + grid);
         CPPUNIT_ASSERT_EQUAL(0, verbose.status);
         CPPUNIT_ASSERT(verbose.out.empty());
-        CPPUNIT_ASSERT(contains(verbose.err, "strips"));
+        CPPUNIT_ASSERT(contains(verbose.err, "20 of 20 patches done"));
+        CPPUNIT_ASSERT(contains(verbose.err, "compute"));
         CPPUNIT_ASSERT(contains(verbose.err, "time:"));
         CPPUNIT_ASSERT_EQUAL(from_int16, read_text(dir.file("freq_xcorr.dat")));
     }

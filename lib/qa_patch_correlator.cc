@@ -47,6 +47,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace gr {
@@ -806,6 +807,7 @@ class qa_patch_correlator : public CppUnit::TestCase
     CPPUNIT_TEST(cpu_images);
     CPPUNIT_TEST(cpu_windows_leaving_the_image);
     CPPUNIT_TEST(cpu_no_device_entry);
+    CPPUNIT_TEST(cpu_progress_and_timing);
     CPPUNIT_TEST(cuda_against_reference);
     CPPUNIT_TEST(cuda_default_geometry);
     CPPUNIT_TEST(cuda_integer_shifts);
@@ -816,6 +818,7 @@ class qa_patch_correlator : public CppUnit::TestCase
     CPPUNIT_TEST(cuda_batch_invariance);
     CPPUNIT_TEST(cuda_device_entry);
     CPPUNIT_TEST(cuda_matches_cpu);
+    CPPUNIT_TEST(cuda_progress_and_timing);
     CPPUNIT_TEST_SUITE_END();
 
     // -----------------------------------------------------------------------------
@@ -1223,6 +1226,59 @@ public:
                              std::logic_error);
     }
 
+    /*!
+     * correlate()'s progress callback: on the calling thread, increasing counts, the
+     * last npatches; the results identical to a call without it; last_timing()'s fields
+     * finite and >= 0 (the transfers 0 on the CPU).
+     */
+    void check_progress_and_timing(const std::string& device)
+    {
+        const auto c = make_config(device, 16, 16, 2, 16, true, 3);
+        const auto p = make_image_pair(c, 500, 700, 5, 7, 2, -4, 77);
+        auto e = patch_correlator::make(c);
+        const std::string what = describe(c, " progress");
+        std::vector<patch_result> plain(p.pairs.size(), poison_result());
+        e->correlate(
+            p.view(false), p.view(true), p.pairs.data(), p.pairs.size(), plain.data());
+        std::vector<std::size_t> counts;
+        const std::thread::id caller = std::this_thread::get_id();
+        bool same_thread = true;
+        e->set_progress([&](std::size_t done, std::size_t total) {
+            same_thread = same_thread && std::this_thread::get_id() == caller;
+            CPPUNIT_ASSERT_EQUAL(p.pairs.size(), total);
+            counts.push_back(done);
+        });
+        std::vector<patch_result> r(p.pairs.size(), poison_result());
+        e->correlate(
+            p.view(false), p.view(true), p.pairs.data(), p.pairs.size(), r.data());
+        CPPUNIT_ASSERT_MESSAGE(what + ": on the calling thread", same_thread);
+        CPPUNIT_ASSERT_MESSAGE(what + ": called", !counts.empty());
+        for (std::size_t i = 0; i < counts.size(); ++i)
+            CPPUNIT_ASSERT_MESSAGE(what + ": increasing",
+                                   counts[i] > (i ? counts[i - 1] : 0));
+        CPPUNIT_ASSERT_EQUAL(p.pairs.size(), counts.back());
+        for (std::size_t k = 0; k < r.size(); ++k)
+            CPPUNIT_ASSERT_MESSAGE(what + " patch " + std::to_string(k),
+                                   identical(r[k], plain[k]));
+        const patch_correlator_timing t = e->last_timing();
+        for (double ms : { t.upload_ms, t.compute_ms, t.download_ms })
+            CPPUNIT_ASSERT_MESSAGE(what + ": timing", std::isfinite(ms) && ms >= 0.0);
+        if (device == "cpu")
+            CPPUNIT_ASSERT(t.upload_ms == 0.0 && t.download_ms == 0.0);
+        std::cout << "qa_patch_correlator: " << what << ": " << counts.size()
+                  << " callbacks; upload " << t.upload_ms << " ms, compute "
+                  << t.compute_ms << " ms, download " << t.download_ms << " ms"
+                  << std::endl;
+        // Cleared: no more calls.
+        e->set_progress(nullptr);
+        counts.clear();
+        e->correlate(
+            p.view(false), p.view(true), p.pairs.data(), p.pairs.size(), r.data());
+        CPPUNIT_ASSERT(counts.empty());
+    }
+
+    void cpu_progress_and_timing() { check_progress_and_timing("cpu"); }
+
 #define CUDA_CASE(name, body)                                           \
     void name()                                                         \
     {                                                                   \
@@ -1237,6 +1293,7 @@ public:
     CUDA_CASE(cuda_degenerate_patches, check_degenerate("cuda"))
     CUDA_CASE(cuda_images, check_images("cuda"))
     CUDA_CASE(cuda_windows_leaving_the_image, check_windows("cuda"))
+    CUDA_CASE(cuda_progress_and_timing, check_progress_and_timing("cuda"))
 
     //! Pinned and pageable host images and patches give identical results.
     void cuda_pinned_and_pageable()

@@ -9,6 +9,7 @@
 #include "patch_correlation_rule.h"
 #include "patch_correlator_cpu.h"
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
@@ -364,13 +365,32 @@ void patch_correlator_cpu::correlate(const image_view& master,
                                      patch_result* results)
 {
     check_pairs(master, aligned, pairs, npatches);
+    const auto t0 = std::chrono::steady_clock::now();
+    d_timing = patch_correlator_timing{};
     const patch_geometry g = make_patch_geometry(d_config);
-    for_each_patch(npatches, [&](workspace& ws, std::size_t k) {
-        load_window(master, pairs[k].master_col, pairs[k].master_row, g, ws.c[0].get());
-        load_window(
-            aligned, pairs[k].aligned_col, pairs[k].aligned_row, g, ws.c[1].get());
-        results[k] = correlate_loaded(*d_plans, ws, g);
-    });
+    // With a progress callback, chunks of about a twentieth of the patches (at least
+    // one per core), each shared among the workers, the callback after each.
+    const std::size_t chunk =
+        d_progress ? std::max<std::size_t>(
+                         (npatches + 19) / 20,
+                         std::max<unsigned>(1, std::thread::hardware_concurrency()))
+                   : std::max<std::size_t>(npatches, 1);
+    for (std::size_t first = 0; first < npatches; first += chunk) {
+        const std::size_t n = std::min(chunk, npatches - first);
+        for_each_patch(n, [&](workspace& ws, std::size_t i) {
+            const std::size_t k = first + i;
+            load_window(
+                master, pairs[k].master_col, pairs[k].master_row, g, ws.c[0].get());
+            load_window(
+                aligned, pairs[k].aligned_col, pairs[k].aligned_row, g, ws.c[1].get());
+            results[k] = correlate_loaded(*d_plans, ws, g);
+        });
+        if (d_progress)
+            d_progress(first + n, npatches);
+    }
+    d_timing.compute_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+            .count();
 }
 
 void patch_correlator_cpu::correlate_patches(const std::complex<float>* master,

@@ -737,6 +737,14 @@ struct patch_correlator_cuda::image_rings {
     pinned_buffer<patch_pair> pairs_staging;
     device_buffer<patch_result> results;
     pinned_buffer<patch_result> results_staging;
+    //! Timed events of a batch: its upload (upload stream) and computation (engine
+    //! stream); compute_end also tells progress that the batch's results are known.
+    struct batch_events {
+        cuda_event upload_begin{ true }, upload_end{ true };
+        cuda_event compute_begin{ true }, compute_end{ true };
+    };
+    std::vector<batch_events> batches; //!< reused across calls, grown as needed
+    cuda_event download_begin{ true }, download_end{ true };
 
     //! Rings for \p view with \p capacity rows (reallocated when too small).
     void prepare(int img, const image_view& view, long long capacity)
@@ -1019,6 +1027,27 @@ void patch_correlator_cuda::correlate(const image_view& master,
     auto row_of = [&](int img, std::size_t k) {
         return img == 0 ? pairs[k].master_row : pairs[k].aligned_row;
     };
+    // Progress: batches whose results are known are reported in order, polled without
+    // waiting between enqueues (\p wait: waiting for the rest at the end).
+    std::vector<std::size_t> batch_end; // patches done after each batch
+    std::size_t reported = 0;
+    auto report = [&](bool wait) {
+        while (d_progress && reported < batch_end.size()) {
+            const cudaEvent_t done = rings.batches[reported].compute_end.get();
+            if (wait) {
+                CUDADSP_CUDA(cudaEventSynchronize(done));
+            } else {
+                const cudaError_t status = cudaEventQuery(done);
+                if (status == cudaErrorNotReady) {
+                    (void)cudaGetLastError(); // not an error: clear it
+                    return;
+                }
+                CUDADSP_CUDA(status);
+            }
+            d_progress(batch_end[reported], npatches);
+            ++reported;
+        }
+    };
     std::size_t first = 0;
     while (first < npatches) {
         // The batch: consecutive pairs whose rows fit each ring.
@@ -1045,12 +1074,19 @@ void patch_correlator_cuda::correlate(const image_view& master,
             ++end;
         }
 
+        if (rings.batches.size() <= batch_end.size())
+            rings.batches.emplace_back();
+        const image_rings::batch_events& ev = rings.batches[batch_end.size()];
+
         // Its rows: after the previous batch has read the rings.
         rings.extracted.wait_on(rings.upload_stream.get());
+        ev.upload_begin.record(rings.upload_stream.get());
         for (int img = 0; img < 2; ++img)
             rings.ensure_rows(img, views[img], lo[img], hi[img], pinned[img]);
+        ev.upload_end.record(rings.upload_stream.get());
         rings.uploaded.record(rings.upload_stream.get());
         rings.uploaded.wait_on(stream);
+        ev.compute_begin.record(stream);
 
         source src;
         src.from_rings = true;
@@ -1059,15 +1095,30 @@ void patch_correlator_cuda::correlate(const image_view& master,
         src.rings.pairs = rings.pairs.get() + first;
         enqueue_batch(
             src, end - first, rings.results.get() + first, stream, rings.extracted.get());
+        ev.compute_end.record(stream);
+        batch_end.push_back(end);
+        report(false);
         first = end;
     }
+    rings.download_begin.record(stream);
     CUDADSP_CUDA(cudaMemcpyAsync(rings.results_staging.get(),
                                  rings.results.get(),
                                  npatches * sizeof(patch_result),
                                  cudaMemcpyDeviceToHost,
                                  stream));
+    rings.download_end.record(stream);
+    report(true);
     CUDADSP_CUDA(cudaStreamSynchronize(stream));
     std::memcpy(results, rings.results_staging.get(), npatches * sizeof(patch_result));
+
+    // Every event above has completed: each upload is waited for by the stream.
+    d_timing = patch_correlator_timing{};
+    for (std::size_t b = 0; b < batch_end.size(); ++b) {
+        const image_rings::batch_events& ev = rings.batches[b];
+        d_timing.upload_ms += ev.upload_end.elapsed_ms_since(ev.upload_begin);
+        d_timing.compute_ms += ev.compute_end.elapsed_ms_since(ev.compute_begin);
+    }
+    d_timing.download_ms = rings.download_end.elapsed_ms_since(rings.download_begin);
 }
 
 void patch_correlator_cuda::correlate_patches(const std::complex<float>* master,

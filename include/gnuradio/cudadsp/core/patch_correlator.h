@@ -13,8 +13,10 @@
 #include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 
 namespace gr {
 namespace cudadsp {
@@ -121,6 +123,29 @@ inline float patch_offset_dy(const patch_result& r, int ashift, int stretch_shif
 }
 
 /*!
+ * Progress of a correlate() call: \p patches_done of \p npatches have their results.
+ * Called on the thread that called correlate(), with increasing counts, the last one
+ * npatches.
+ */
+using patch_progress =
+    std::function<void(std::size_t patches_done, std::size_t npatches)>;
+
+/*!
+ * Where the last correlate() call spent its time, milliseconds. On the CUDA backend,
+ * event-timed on the device: upload_ms is the busy time of the upload stream (the
+ * spans from a batch's upload start to its last row on the device, summed; with
+ * pageable images that includes waiting for the calling thread's staging copies),
+ * compute_ms the sum of the batches' computations, download_ms the results' copy back.
+ * The uploads overlap the computation, so the fields do not add up to the call's wall
+ * time. On the CPU backend compute_ms is the call's wall time and the transfers are 0.
+ */
+struct patch_correlator_timing {
+    double upload_ms = 0.0;
+    double compute_ms = 0.0;
+    double download_ms = 0.0;
+};
+
+/*!
  * \brief Batched GMTSAR xcorr (frequency method) over patch pairs.
  *
  * Per patch (docs/design/gmtsar_xcorr.md, section 5, has every step and its source):
@@ -164,6 +189,10 @@ public:
      * patches needs (samples as stored: int16 stays int16) while the previous batch
      * computes, and extracts the patches on the device; batches are consecutive pairs,
      * so pairs in strip order (GMTSAR's) share their rows.
+     *
+     * Reports progress to the set_progress() callback, if any (CUDA: as batches
+     * complete, polled between enqueues without waiting; CPU: per chunk of patches),
+     * and records last_timing().
      */
     virtual void correlate(const image_view& master,
                            const image_view& aligned,
@@ -194,6 +223,12 @@ public:
     //! Wait until all work this engine enqueued has finished (no-op on the CPU).
     virtual void synchronize() = 0;
 
+    /*! Progress callback of correlate() (an empty function: none). It must not
+     *  throw. */
+    void set_progress(patch_progress progress) { d_progress = std::move(progress); }
+    //! The timing of the last correlate() call (zeros before the first).
+    const patch_correlator_timing& last_timing() const { return d_timing; }
+
     const patch_correlator_config& config() const { return d_config; }
     const device_selection& device() const { return d_device; }
 
@@ -208,6 +243,8 @@ protected:
                      std::size_t npatches) const;
     patch_correlator_config d_config;
     device_selection d_device;
+    patch_progress d_progress;
+    patch_correlator_timing d_timing;
 };
 
 } // namespace core
