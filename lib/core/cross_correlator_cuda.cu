@@ -523,7 +523,7 @@ cross_correlator_cuda::cross_correlator_cuda(const cross_correlator_config& conf
 {
     device_guard guard(d_device.cuda_ordinal);
     d_ws = std::make_unique<workspace>(config, d_batch_frames);
-    d_last_stream = d_ws->stream.get();
+    d_order = stream_order(d_ws->stream.get());
 }
 
 cross_correlator_cuda::~cross_correlator_cuda()
@@ -536,17 +536,6 @@ cross_correlator_cuda::~cross_correlator_cuda()
     } catch (...) {
         // Destructors must not throw; the device is already in an error state.
     }
-}
-
-void cross_correlator_cuda::switch_to_stream(cudaStream_t stream)
-{
-    if (stream == d_last_stream)
-        return;
-    // The workspace was last used on d_last_stream: order after that work.
-    cuda_event handoff;
-    handoff.record(d_last_stream);
-    handoff.wait_on(stream);
-    d_last_stream = stream;
 }
 
 host_pipeline& cross_correlator_cuda::pipeline_for(bool spectrum, bool correlation)
@@ -633,7 +622,7 @@ void cross_correlator_cuda::process(const std::complex<float>* x,
         return;
     device_guard guard(d_device.cuda_ordinal);
     cudaStream_t stream = d_ws->stream.get();
-    switch_to_stream(stream);
+    d_order.switch_to(stream);
     const bool want_spectrum = spectrum != nullptr;
     const bool want_correlation = correlation != nullptr;
     const void* const host_in[] = { x, y };
@@ -681,7 +670,7 @@ void cross_correlator_cuda::process_device(const std::complex<float>* d_x,
         return;
     device_guard guard(d_device.cuda_ordinal);
     cudaStream_t target = stream ? stream : d_ws->stream.get();
-    switch_to_stream(target);
+    d_order.switch_to(target);
     const std::size_t N = d_config.fft_len;
     const std::size_t L = d_config.transform_len();
     const std::size_t R = d_config.correlation_len();
@@ -700,7 +689,7 @@ void cross_correlator_cuda::process_device(const std::complex<float>* d_x,
 void cross_correlator_cuda::synchronize()
 {
     device_guard guard(d_device.cuda_ordinal);
-    CUDADSP_CUDA(cudaStreamSynchronize(d_last_stream));
+    CUDADSP_CUDA(cudaStreamSynchronize(d_order.last()));
 }
 
 } // namespace core

@@ -54,9 +54,6 @@ public:
 
 private:
     struct workspace;
-    //! Makes \p stream the one the engine's work goes on, ordered after the last one
-    //! (the batches share one workspace).
-    void switch_to_stream(cudaStream_t stream);
     //! Enqueues one batch of \p nframes <= batch_frames() frames on \p stream.
     void enqueue_batch(const std::complex<float>* d_x,
                        const std::complex<float>* d_y,
@@ -73,8 +70,9 @@ private:
     std::unique_ptr<workspace> d_ws;
     //! Index: 1 for the spectrum output, + 2 for the correlation output.
     std::array<std::unique_ptr<host_pipeline>, 4> d_pipelines;
-    //! The stream the engine's last work went on, waited on by synchronize().
-    cudaStream_t d_last_stream = nullptr;
+    //! Orders work on the engine's device state across the streams it is given;
+    //! synchronize() waits for its last stream.
+    stream_order d_order;
 };
 
 } // namespace core

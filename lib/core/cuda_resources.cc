@@ -69,6 +69,16 @@ float cuda_event::elapsed_ms_since(const cuda_event& start) const
     return ms;
 }
 
+void stream_order::switch_to(cudaStream_t stream)
+{
+    if (stream == d_last)
+        return;
+    cuda_event handoff;
+    handoff.record(d_last);
+    handoff.wait_on(stream);
+    d_last = stream;
+}
+
 bool is_pinned_host_pointer(const void* ptr)
 {
     cudaPointerAttributes attributes{};

@@ -158,6 +158,23 @@ private:
     cudaEvent_t d_event = nullptr;
 };
 
+/*!
+ * The stream an engine's device state (workspace, carried state) was last used on.
+ * Work that touches that state on another stream must first wait for what was
+ * enqueued before: switch_to() makes the new stream wait for the old one on the device
+ * (through an event, no host wait) and remembers it.
+ */
+class stream_order
+{
+public:
+    explicit stream_order(cudaStream_t initial = nullptr) : d_last(initial) {}
+    void switch_to(cudaStream_t stream);
+    cudaStream_t last() const { return d_last; }
+
+private:
+    cudaStream_t d_last;
+};
+
 //! True when \p ptr is page-locked (cudaMallocHost or cudaHostRegister) host memory.
 bool is_pinned_host_pointer(const void* ptr);
 

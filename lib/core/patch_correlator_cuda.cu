@@ -843,7 +843,7 @@ patch_correlator_cuda::patch_correlator_cuda(const patch_correlator_config& conf
 {
     device_guard guard(d_device.cuda_ordinal);
     d_ws = std::make_unique<workspace>(make_patch_geometry(config), d_batch_patches);
-    d_last_stream = d_ws->stream.get();
+    d_order = stream_order(d_ws->stream.get());
 }
 
 patch_correlator_cuda::~patch_correlator_cuda()
@@ -856,17 +856,6 @@ patch_correlator_cuda::~patch_correlator_cuda()
     } catch (...) {
         // Destructors must not throw; the device is already in an error state.
     }
-}
-
-void patch_correlator_cuda::switch_to_stream(cudaStream_t stream)
-{
-    if (stream == d_last_stream)
-        return;
-    // The workspace was last used on d_last_stream: order after that work.
-    cuda_event handoff;
-    handoff.record(d_last_stream);
-    handoff.wait_on(stream);
-    d_last_stream = stream;
 }
 
 void patch_correlator_cuda::enqueue_batch(const source& src,
@@ -992,7 +981,7 @@ void patch_correlator_cuda::correlate(const image_view& master,
         return;
     device_guard guard(d_device.cuda_ordinal);
     cudaStream_t stream = d_ws->stream.get();
-    switch_to_stream(stream);
+    d_order.switch_to(stream);
     if (!d_rings)
         d_rings = std::make_unique<image_rings>();
     image_rings& rings = *d_rings;
@@ -1130,7 +1119,7 @@ void patch_correlator_cuda::correlate_patches(const std::complex<float>* master,
         return;
     device_guard guard(d_device.cuda_ordinal);
     cudaStream_t stream = d_ws->stream.get();
-    switch_to_stream(stream);
+    d_order.switch_to(stream);
     const std::size_t patch_bytes =
         std::size_t(d_config.npy()) * d_config.npx() * sizeof(float2);
     if (!d_pipeline)
@@ -1168,7 +1157,7 @@ void patch_correlator_cuda::correlate_patches_device(const std::complex<float>* 
         return;
     device_guard guard(d_device.cuda_ordinal);
     cudaStream_t target = stream ? stream : d_ws->stream.get();
-    switch_to_stream(target);
+    d_order.switch_to(target);
     const std::size_t samples = std::size_t(d_config.npy()) * d_config.npx();
     for (std::size_t f = 0; f < npatches; f += d_batch_patches) {
         const std::size_t n = std::min(d_batch_patches, npatches - f);
@@ -1184,7 +1173,7 @@ void patch_correlator_cuda::correlate_patches_device(const std::complex<float>* 
 void patch_correlator_cuda::synchronize()
 {
     device_guard guard(d_device.cuda_ordinal);
-    CUDADSP_CUDA(cudaStreamSynchronize(d_last_stream));
+    CUDADSP_CUDA(cudaStreamSynchronize(d_order.last()));
 }
 
 } // namespace core

@@ -78,9 +78,6 @@ public:
     struct source;      //!< where a batch's patch samples come from
 
 private:
-    //! Makes \p stream the one the engine's work goes on, ordered after the last one
-    //! (the batches share one workspace).
-    void switch_to_stream(cudaStream_t stream);
     /*! Enqueues one batch of \p npatches <= batch_patches() patches on \p stream;
      *  records \p source_read (when not null) once the source is no longer read. */
     void enqueue_batch(const source& src,
@@ -94,8 +91,9 @@ private:
     std::unique_ptr<workspace> d_ws;
     std::unique_ptr<image_rings> d_rings;
     std::unique_ptr<host_pipeline> d_pipeline;
-    //! The stream the engine's last work went on, waited on by synchronize().
-    cudaStream_t d_last_stream = nullptr;
+    //! Orders work on the engine's device state across the streams it is given;
+    //! synchronize() waits for its last stream.
+    stream_order d_order;
 };
 
 } // namespace core

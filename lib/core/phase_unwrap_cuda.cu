@@ -664,7 +664,7 @@ phase_unwrapper_cuda::phase_unwrapper_cuda(const phase_unwrap_config& config,
 {
     device_guard guard(d_device.cuda_ordinal);
     d_ws = std::make_unique<workspace>(config.chunk_samples);
-    d_last_stream = d_ws->stream.get();
+    d_order = stream_order(d_ws->stream.get());
 }
 
 phase_unwrapper_cuda::~phase_unwrapper_cuda()
@@ -725,17 +725,6 @@ void phase_unwrapper_cuda::enqueue_at(const float* d_in,
     }
 }
 
-void phase_unwrapper_cuda::switch_to_stream(cudaStream_t stream)
-{
-    if (stream == d_last_stream)
-        return;
-    // The carried state was last written on d_last_stream: order after that work.
-    cuda_event handoff;
-    handoff.record(d_last_stream);
-    handoff.wait_on(stream);
-    d_last_stream = stream;
-}
-
 void phase_unwrapper_cuda::unwrap(const float* in, float* out, std::size_t n)
 {
     check_whole_vectors(n);
@@ -743,7 +732,7 @@ void phase_unwrapper_cuda::unwrap(const float* in, float* out, std::size_t n)
         return;
     device_guard guard(d_device.cuda_ordinal);
     cudaStream_t stream = d_ws->stream.get();
-    switch_to_stream(stream);
+    d_order.switch_to(stream);
     // Chunks of a vector-mode call need not hold whole vectors: enqueue_at() derives each
     // launch's phase from its offset, and pipeline chunks are offsets into one call.
     std::size_t done = 0;
@@ -776,21 +765,21 @@ void phase_unwrapper_cuda::unwrap_device(const float* d_in,
         return;
     device_guard guard(d_device.cuda_ordinal);
     cudaStream_t target = stream ? stream : d_ws->stream.get();
-    switch_to_stream(target);
+    d_order.switch_to(target);
     enqueue_at(d_in, d_out, n, 0, target);
 }
 
 void phase_unwrapper_cuda::synchronize()
 {
     device_guard guard(d_device.cuda_ordinal);
-    CUDADSP_CUDA(cudaStreamSynchronize(d_last_stream));
+    CUDADSP_CUDA(cudaStreamSynchronize(d_order.last()));
 }
 
 void phase_unwrapper_cuda::reset()
 {
     device_guard guard(d_device.cuda_ordinal);
     CUDADSP_CUDA(cudaMemsetAsync(
-        d_ws->state.get() + d_state_slot, 0, sizeof(unwrap_summary), d_last_stream));
+        d_ws->state.get() + d_state_slot, 0, sizeof(unwrap_summary), d_order.last()));
 }
 
 void phase_unwrapper_cuda::period_changed()
@@ -807,8 +796,8 @@ std::int64_t phase_unwrapper_cuda::wrap_count()
                                  d_ws->state.get() + d_state_slot,
                                  sizeof(state),
                                  cudaMemcpyDeviceToHost,
-                                 d_last_stream));
-    CUDADSP_CUDA(cudaStreamSynchronize(d_last_stream));
+                                 d_order.last()));
+    CUDADSP_CUDA(cudaStreamSynchronize(d_order.last()));
     return state.wraps;
 }
 

@@ -42,8 +42,6 @@ public:
 
 private:
     struct workspace;
-    //! Makes \p stream the one the engine's work goes on, ordered after the last one.
-    void switch_to_stream(cudaStream_t stream);
     //! Enqueue launches for n samples that start \p call_offset samples into the call.
     void enqueue_at(const float* d_in,
                     float* d_out,
@@ -54,7 +52,9 @@ private:
     unwrap_period d_period;
     // Device objects, created and destroyed with the engine's device current.
     std::unique_ptr<workspace> d_ws;
-    cudaStream_t d_last_stream = nullptr;
+    //! Orders work on the engine's device state across the streams it is given;
+    //! synchronize() waits for its last stream.
+    stream_order d_order;
     int d_state_slot = 0;
     unsigned int d_epoch = 0;
 };
