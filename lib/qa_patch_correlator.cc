@@ -106,34 +106,7 @@ std::string str(const patch_result& r)
 // Random numbers and float64 FFTs of this file
 // ---------------------------------------------------------------------------------
 
-//! splitmix64 with Box-Muller: fast, seeded, identical on every host.
-class gaussian_source
-{
-public:
-    explicit gaussian_source(std::uint64_t seed) : d_state(seed) {}
-    double uniform() // (0, 1)
-    {
-        std::uint64_t z = (d_state += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        z ^= z >> 31;
-        return (static_cast<double>(z >> 11) + 0.5) * 0x1p-53;
-    }
-    double uniform(double lo, double hi) { return lo + (hi - lo) * uniform(); }
-    long integer(long lo, long hi) // [lo, hi]
-    {
-        return std::min(hi, lo + static_cast<long>(uniform() * double(hi - lo + 1)));
-    }
-    cdouble complex_normal()
-    {
-        const double r = std::sqrt(-std::log(uniform()));
-        const double phi = 2.0 * pi * uniform();
-        return { r * std::cos(phi), r * std::sin(phi) };
-    }
-
-private:
-    std::uint64_t d_state;
-};
+using qa::gaussian_source;
 
 //! In-place radix-2 FFT, float64, unnormalised; forward uses e^{-2 pi i k n / N}.
 void fft(cdouble* a, long n, bool inverse, long stride = 1)
