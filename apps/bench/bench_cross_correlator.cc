@@ -19,6 +19,7 @@
 #include "cuda_check.h"
 #include "cuda_resources.h"
 #include "cufft_plan.h"
+#include "pattern_source.h"
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/blocks/vector_sink.h>
 #include <gnuradio/cudadsp/core/cross_correlator.h>
@@ -308,52 +309,6 @@ std::vector<std::size_t> spread_frames(std::size_t nframes, std::size_t count)
     return frames;
 }
 
-/*!
- * x on port 0 and y on port 1: repeats the pattern for a given number of samples,
- * with memcpy, so that the source is never what limits the flowgraph.
- */
-class frame_pattern_source : public gr::sync_block
-{
-public:
-    frame_pattern_source(const std::vector<gr_complex>& x,
-                         const std::vector<gr_complex>& y,
-                         std::size_t samples)
-        : gr::sync_block("frame_pattern_source",
-                         gr::io_signature::make(0, 0, 0),
-                         gr::io_signature::make(2, 2, sizeof(gr_complex))),
-          d_x(x),
-          d_y(y),
-          d_samples(samples)
-    {
-    }
-    int work(int noutput_items,
-             gr_vector_const_void_star&,
-             gr_vector_void_star& output_items) override
-    {
-        if (d_produced == d_samples)
-            return WORK_DONE;
-        auto* x = static_cast<gr_complex*>(output_items[0]);
-        auto* y = static_cast<gr_complex*>(output_items[1]);
-        const std::size_t n =
-            std::min<std::size_t>(noutput_items, d_samples - d_produced);
-        for (std::size_t done = 0; done < n;) {
-            const std::size_t at = (d_produced + done) % d_x.size();
-            const std::size_t m = std::min(n - done, d_x.size() - at);
-            std::memcpy(x + done, d_x.data() + at, m * sizeof(gr_complex));
-            std::memcpy(y + done, d_y.data() + at, m * sizeof(gr_complex));
-            done += m;
-        }
-        d_produced += n;
-        return static_cast<int>(n);
-    }
-
-private:
-    const std::vector<gr_complex> d_x;
-    const std::vector<gr_complex> d_y;
-    const std::size_t d_samples;
-    std::size_t d_produced = 0;
-};
-
 cross_correlator_cc::sptr make_block(const std::string& device)
 {
     return cross_correlator_cc::make(
@@ -379,8 +334,12 @@ void measure_flowgraph(row& r,
     const std::size_t pattern_n = reference.size();
     {
         auto tb = gr::make_top_block("xcorr_check");
-        auto source = gnuradio::make_block_sptr<frame_pattern_source>(
-            pattern_x, pattern_y, pattern_x.size());
+        auto source = gnuradio::make_block_sptr<pattern_source>(
+            std::vector<std::vector<unsigned char>>{
+                pattern_source::bytes_of(pattern_x),
+                pattern_source::bytes_of(pattern_y) },
+            sizeof(gr_complex),
+            pattern_x.size());
         auto block = make_block(device);
         tb->connect(source, 0, block, 0);
         tb->connect(source, 1, block, 1);
@@ -415,8 +374,12 @@ void measure_flowgraph(row& r,
     // one: GNU Radio 3.10.5 applies set_min_output_buffer only to a block's first run.
     auto build = [&](std::size_t run_samples) {
         auto tb = gr::make_top_block("xcorr_bench");
-        auto source = gnuradio::make_block_sptr<frame_pattern_source>(
-            pattern_x, pattern_y, run_samples);
+        auto source = gnuradio::make_block_sptr<pattern_source>(
+            std::vector<std::vector<unsigned char>>{
+                pattern_source::bytes_of(pattern_x),
+                pattern_source::bytes_of(pattern_y) },
+            sizeof(gr_complex),
+            run_samples);
         source->set_min_output_buffer(upstream_samples);
         auto block = make_block(device);
         tb->connect(source, 0, block, 0);
@@ -551,11 +514,7 @@ void run_xcorr(const bench_options& options,
     std::vector<peak> peaks(nframes);
 
     if (device.cuda) {
-        if (input_bytes < 2 * device.info.l2_cache_bytes)
-            progress(section_name,
-                     "warning: " + std::to_string(input_bytes) +
-                         " input bytes are under twice the L2 cache; the device rows "
-                         "measure the cache, not DRAM");
+        warn_if_cache_resident(section_name, input_bytes, device);
 
         progress(section_name, "floors");
         report.measure(row_d2d, [&](row& r) {

@@ -669,6 +669,17 @@ void progress(const std::string& section, const std::string& message)
     std::cerr << "[" << section << "] " << message << std::endl;
 }
 
+void warn_if_cache_resident(const std::string& section,
+                            std::size_t bytes,
+                            const bench_device& device)
+{
+    if (bytes < 2 * device.info.l2_cache_bytes)
+        progress(section,
+                 "warning: " + std::to_string(bytes) +
+                     " input bytes are under twice the L2 cache; the device rows "
+                     "measure the cache, not DRAM");
+}
+
 std::size_t parse_count(const std::string& text, const std::string& option)
 {
     const auto bad = [&] {

@@ -230,6 +230,12 @@ row floor_h2d_d2h_concurrent_pinned(std::size_t h2d_bytes,
 //! A long step is under way (stderr, so that the table on stdout stays clean).
 void progress(const std::string& section, const std::string& message);
 
+//! Warns (through progress()) when \p bytes of device input would sit in the L2
+//! cache, so that the device rows would time the cache rather than DRAM.
+void warn_if_cache_resident(const std::string& section,
+                            std::size_t bytes,
+                            const bench_device& device);
+
 //! "64M" = 64 * 2^20, "1K", "2G", or a plain count; throws std::invalid_argument.
 std::size_t parse_count(const std::string& text, const std::string& option);
 

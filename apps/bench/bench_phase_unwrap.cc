@@ -14,6 +14,7 @@
 #include "bench_harness.h"
 #include "cuda_check.h"
 #include "cuda_resources.h"
+#include "pattern_source.h"
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/blocks/vector_sink.h>
 #include <gnuradio/blocks/vector_source.h>
@@ -146,46 +147,6 @@ void poison(float* out, std::size_t n)
     std::fill(out, out + n, std::numeric_limits<float>::quiet_NaN());
 }
 
-/*!
- * Repeats a pattern for a given number of items with memcpy, so that the source is
- * never what limits the flowgraph (blocks::vector_source copies item by item).
- */
-class pattern_source : public gr::sync_block
-{
-public:
-    pattern_source(const std::vector<float>& pattern, std::size_t items)
-        : gr::sync_block("pattern_source",
-                         gr::io_signature::make(0, 0, 0),
-                         gr::io_signature::make(1, 1, sizeof(float))),
-          d_pattern(pattern),
-          d_items(items)
-    {
-    }
-    void rewind() { d_produced = 0; }
-    int work(int noutput_items,
-             gr_vector_const_void_star&,
-             gr_vector_void_star& output_items) override
-    {
-        if (d_produced == d_items)
-            return WORK_DONE;
-        auto* out = static_cast<float*>(output_items[0]);
-        const std::size_t n = std::min<std::size_t>(noutput_items, d_items - d_produced);
-        for (std::size_t done = 0; done < n;) {
-            const std::size_t at = (d_produced + done) % d_pattern.size();
-            const std::size_t m = std::min(n - done, d_pattern.size() - at);
-            std::memcpy(out + done, d_pattern.data() + at, m * sizeof(float));
-            done += m;
-        }
-        d_produced += n;
-        return static_cast<int>(n);
-    }
-
-private:
-    const std::vector<float> d_pattern;
-    const std::size_t d_items;
-    std::size_t d_produced = 0;
-};
-
 /*
  * The block between a pattern source and a null sink, \p items samples per
  * run, timed on the host clock around tb->run() (flowgraph start and stop included,
@@ -220,7 +181,10 @@ void measure_flowgraph(row& r,
     // one: GNU Radio 3.10.5 applies set_min_output_buffer only to a block's first run.
     auto build = [&] {
         auto tb = gr::make_top_block("phase_unwrap_bench");
-        auto source = gnuradio::make_block_sptr<pattern_source>(pattern, items);
+        auto source = gnuradio::make_block_sptr<pattern_source>(
+            std::vector<std::vector<unsigned char>>{ pattern_source::bytes_of(pattern) },
+            sizeof(float),
+            items);
         auto unwrap = phase_unwrap_ff::make(1, period, device);
         // As the block's docs ask of a high-rate flowgraph: room for two batches
         // upstream.
@@ -271,11 +235,7 @@ void run_phase_unwrap(const bench_options& options,
     std::vector<float> out(n);
 
     if (device.cuda) {
-        if (bytes < 2 * device.info.l2_cache_bytes)
-            progress(section_name,
-                     "warning: " + std::to_string(bytes) +
-                         " input bytes are under twice the L2 cache; the device rows "
-                         "measure the cache, not DRAM");
+        warn_if_cache_resident(section_name, bytes, device);
 
         progress(section_name, "copy floors");
         report.measure(row_d2d,

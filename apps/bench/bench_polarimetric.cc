@@ -18,6 +18,7 @@
 #include "bench_harness.h"
 #include "cuda_check.h"
 #include "cuda_resources.h"
+#include "pattern_source.h"
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/blocks/vector_sink.h>
 #include <gnuradio/cudadsp/core/polarimetric.h>
@@ -434,58 +435,6 @@ void check_products(row& r,
     }
 }
 
-/*!
- * Dual-pol pulses for a flowgraph: repeats a pattern of whole radials (H on port 0,
- * V on port 1, one pulse of ngates samples per item) for a given number of pulses,
- * with memcpy, so that the source is never what limits the flowgraph.
- */
-class pulse_pattern_source : public gr::sync_block
-{
-public:
-    pulse_pattern_source(const std::vector<gr_complex>& h,
-                         const std::vector<gr_complex>& v,
-                         std::size_t ngates,
-                         std::size_t pulses)
-        : gr::sync_block("pulse_pattern_source",
-                         gr::io_signature::make(0, 0, 0),
-                         gr::io_signature::make(2, 2, sizeof(gr_complex) * ngates)),
-          d_h(h),
-          d_v(v),
-          d_ngates(ngates),
-          d_pattern_pulses(h.size() / ngates),
-          d_pulses(pulses)
-    {
-    }
-    int work(int noutput_items,
-             gr_vector_const_void_star&,
-             gr_vector_void_star& output_items) override
-    {
-        if (d_produced == d_pulses)
-            return WORK_DONE;
-        auto* h = static_cast<gr_complex*>(output_items[0]);
-        auto* v = static_cast<gr_complex*>(output_items[1]);
-        const std::size_t n = std::min<std::size_t>(noutput_items, d_pulses - d_produced);
-        for (std::size_t done = 0; done < n;) {
-            const std::size_t at = (d_produced + done) % d_pattern_pulses;
-            const std::size_t m = std::min(n - done, d_pattern_pulses - at);
-            const std::size_t bytes = m * d_ngates * sizeof(gr_complex);
-            std::memcpy(h + done * d_ngates, d_h.data() + at * d_ngates, bytes);
-            std::memcpy(v + done * d_ngates, d_v.data() + at * d_ngates, bytes);
-            done += m;
-        }
-        d_produced += n;
-        return static_cast<int>(n);
-    }
-
-private:
-    const std::vector<gr_complex> d_h;
-    const std::vector<gr_complex> d_v;
-    const std::size_t d_ngates;
-    const std::size_t d_pattern_pulses;
-    const std::size_t d_pulses;
-    std::size_t d_produced = 0;
-};
-
 polarimetric_products_cf::sptr make_block(std::size_t ngates, const std::string& device)
 {
     return polarimetric_products_cf::make(int(ngates),
@@ -526,8 +475,12 @@ void measure_flowgraph(row& r,
     const std::size_t pattern_radials_n = pattern_pulses / config.pulses_per_radial;
     {
         auto tb = gr::make_top_block("polarimetric_check");
-        auto source = gnuradio::make_block_sptr<pulse_pattern_source>(
-            pattern_h, pattern_v, ngates, pattern_pulses);
+        auto source = gnuradio::make_block_sptr<pattern_source>(
+            std::vector<std::vector<unsigned char>>{
+                pattern_source::bytes_of(pattern_h),
+                pattern_source::bytes_of(pattern_v) },
+            ngates * sizeof(gr_complex),
+            pattern_pulses);
         auto block = make_block(ngates, device);
         tb->connect(source, 0, block, 0);
         tb->connect(source, 1, block, 1);
@@ -562,8 +515,12 @@ void measure_flowgraph(row& r,
     // one: GNU Radio 3.10.5 applies set_min_output_buffer only to a block's first run.
     auto build = [&](std::size_t run_pulses) {
         auto tb = gr::make_top_block("polarimetric_bench");
-        auto source = gnuradio::make_block_sptr<pulse_pattern_source>(
-            pattern_h, pattern_v, ngates, run_pulses);
+        auto source = gnuradio::make_block_sptr<pattern_source>(
+            std::vector<std::vector<unsigned char>>{
+                pattern_source::bytes_of(pattern_h),
+                pattern_source::bytes_of(pattern_v) },
+            ngates * sizeof(gr_complex),
+            run_pulses);
         source->set_min_output_buffer(upstream_pulses);
         auto block = make_block(ngates, device);
         tb->connect(source, 0, block, 0);
@@ -709,11 +666,7 @@ void run_polarimetric(const bench_options& options,
     const auto product_ptrs = product_pointers(products.data(), per_product);
 
     if (device.cuda) {
-        if (input_bytes < 2 * device.info.l2_cache_bytes)
-            progress(section_name,
-                     "warning: " + std::to_string(input_bytes) +
-                         " input bytes are under twice the L2 cache; the device rows "
-                         "measure the cache, not DRAM");
+        warn_if_cache_resident(section_name, input_bytes, device);
 
         progress(section_name, "copy floors");
         report.measure(row_d2d, [&](row& r) {
