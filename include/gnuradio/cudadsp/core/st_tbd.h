@@ -12,6 +12,7 @@
 #include <gnuradio/cudadsp/core/device.h>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,15 +22,25 @@ namespace cudadsp {
 namespace core {
 
 /*!
- * \brief One term of a motion hypothesis' Markov update: weight * P[source](x - dx, y - dy).
+ * \brief One term of a motion hypothesis' Markov update: weight * P[source](x - dx, y -
+ * dy).
  *
  * dx, dy are in pixels per frame and may be fractional (bilinear interpolation).
  */
 struct tbd_transition {
-    int source = 0;    //!< index of the hypothesis read, 0 <= source < M
-    float dx = 0.0f;   //!< shift in x, pixels (the mass moves by +dx)
-    float dy = 0.0f;   //!< shift in y, pixels
+    int source = 0;  //!< index of the hypothesis read, 0 <= source < M
+    float dx = 0.0f; //!< shift in x, pixels (the mass moves by +dx)
+    float dy = 0.0f; //!< shift in y, pixels
     float weight = 1.0f;
+};
+
+/*!
+ * \brief One multiply-accumulate line of the motion update: transition \p transition
+ * of hypothesis \p hypothesis. st_tbd::lines() lists them hypothesis-major.
+ */
+struct tbd_line {
+    std::size_t hypothesis = 0;
+    std::size_t transition = 0;
 };
 
 //! One motion hypothesis: its nominal velocity (reported with detections) and its update.
@@ -37,6 +48,22 @@ struct tbd_hypothesis {
     float vx = 0.0f; //!< pixels per frame
     float vy = 0.0f;
     std::vector<tbd_transition> transitions;
+};
+
+//! Largest |dx| and |dy| of a transition, pixels per frame (the state keeps a zero
+//! guard of ceil(max |d|) + 1 cells around every plane, see st_tbd).
+constexpr float tbd_max_shift_px = 64.0f;
+
+//! Progress of the LREI autotuner.
+struct tbd_autotune_progress {
+    std::size_t iteration = 0;  //!< iterations done
+    std::size_t iterations = 0; //!< the iteration budget
+    double elapsed_s = 0.0;     //!< since the search started
+    double seconds = 0.0;       //!< the time budget
+    double start_ms = 0.0;      //!< frame time of the sorted start order
+    double best_ms = 0.0;       //!< best frame time so far
+    std::size_t accepted = 0;   //!< children that were faster than their parent
+    bool finished = false;      //!< true on the last report only
 };
 
 /*!
@@ -75,7 +102,16 @@ struct CUDADSP_CORE_API st_tbd_config {
      *  $XDG_CACHE_HOME/gr-cudadsp (or ~/.cache/gr-cudadsp). */
     std::string cache_dir;
 
-    //! Throws std::invalid_argument naming the offending field (e.g. "hypotheses[3].transitions[1].source").
+    /*! Autotuner progress (empty: not reported): after the start order is timed, then
+     *  at least every tenth of the iterations or every 5 s, and once at the end. Runs
+     *  on the thread that calls st_tbd::make(); must not throw. */
+    std::function<void(const tbd_autotune_progress&)> autotune_progress;
+
+    /*! Throws std::invalid_argument naming the offending field (e.g.
+     *  "hypotheses[3].transitions[1].source"). Limits beyond those above: width and
+     *  height <= 2^18 and width * height <= 2^31 - 1 (cell indices fit int32);
+     *  |dx|, |dy| <= tbd_max_shift_px; weights finite; every string one of its
+     *  documented values; M * width * height * 4 bytes of state must be addressable. */
     void validate() const;
 
     std::size_t cells() const { return width * height; }
@@ -88,6 +124,15 @@ struct CUDADSP_CORE_API st_tbd_config {
      * of its 4-neighbours in the velocity grid (those that exist) with spread / 4 each
      * (missing neighbours' share stays on m): transition (source = neighbour n,
      * dx = vx_m, dy = vy_m, weight). spread in [0, 1).
+     *
+     * Concretely: n = floor(2 vmax / step + 1e-6) + 1 velocities per axis, value
+     * i -> -vmax + i * step; hypothesis m = iy * n + ix (vy outer, vx inner). Its
+     * transitions: first itself (source m, weight 1 - b * spread / 4 for its b
+     * existing neighbours), then each existing neighbour by increasing index
+     * (weight spread / 4); with spread = 0 only the first. Every hypothesis' weights
+     * sum to 1 and so does the mass each hypothesis gives away (the transition matrix
+     * is doubly stochastic). vmax >= 0 and finite, step > 0 and finite, and
+     * vmax <= tbd_max_shift_px; std::invalid_argument naming the argument else.
      */
     static std::vector<tbd_hypothesis>
     velocity_grid(float vmax, float step, float spread);
@@ -120,6 +165,37 @@ struct tbd_detection {
  * 8-neighbourhood (D(x, y) >= every neighbour, and > the neighbours that precede it in
  * row-major order, so a plateau reports one cell). At most max_detections_per_frame per
  * frame, the largest values kept; sorted by (frame, y, x).
+ *
+ * Further rules. Neighbours outside the grid do not exist (a border cell is compared
+ * with its existing neighbours only). When more than max_detections_per_frame cells
+ * qualify, the kept ones are the first in the order (value descending, then y, then
+ * x). A non-finite input sample (NaN, +-Inf) counts as 0: no evidence, so a bad pixel
+ * never poisons the recursive state. With every hypothesis' weights summing to at most
+ * 1 in magnitude the state stays finite for finite inputs.
+ *
+ * Implementations (implementation() names the one in use):
+ * - "cpu": float32 state, rows of the grid shared among the host's cores.
+ * - CUDA "generic": one kernel driven by a transition table in device memory.
+ * - CUDA "generated": kernel source produced at construction with every transition
+ *   unrolled as one multiply-accumulate line (constants baked in) and compiled with
+ *   NVRTC; the line order is a permutation of lines() (line_order()), the order sorted
+ *   by (SmallOffsetY, SmallOffsetX, source plane) unless the LREI autotuner or the
+ *   order cache chose another. Reordering changes only the float32 summation order.
+ * - CUDA bilinear "software" (four loads through L1, float32 weights) or "texture"
+ *   (hardware filtering, tex2D on a pitched 2D texture per plane). The texture unit
+ *   keeps the fractional position in 9-bit fixed point (8 fractional bits), so each
+ *   bilinear weight may be off by up to 1/256: a sample differs from the exact
+ *   bilinear value by at most e = (2/256 + 1/256^2) (max - min of its four cells).
+ *   Through the recursion the error of P at frame t is at most
+ *   alpha * sum_k |w_k| (e_k + error of P at t - 1), so with S = max_m sum_k |w_mk|
+ *   and alpha S < 1 it stays below alpha S e_max / (1 - alpha S): a few percent of
+ *   the state's range for alpha = 0.9, S = 1 where P varies from cell to cell by its
+ *   whole range (targets), nothing where shifts are whole cells (fraction 0 is
+ *   exact). "auto" picks the faster path, so set bilinear = "software" where that
+ *   accuracy matters.
+ * Both backends keep every state plane inside a zero guard of
+ * ceil(max(|dx|, |dy|)) + 1 cells, so the motion update reads no out-of-grid cell
+ * other than those zeros (the border rule) and needs no bounds checks.
  */
 class CUDADSP_CORE_API st_tbd
 {
@@ -139,11 +215,56 @@ public:
                          std::int32_t* argmax,
                          std::vector<tbd_detection>* detections) = 0;
 
+    /*!
+     * CUDA backend only: \p nframes frames already in device memory (nframes * cells()
+     * floats), detection_map / argmax device buffers of nframes * cells() values (or
+     * nullptr), enqueued on \p stream (nullptr: the engine's own stream). With
+     * \p detections nullptr it returns without waiting; otherwise it waits and appends
+     * this call's detections. Throws std::logic_error on the CPU backend.
+     */
+    virtual void process_device(const float* d_frames,
+                                std::size_t nframes,
+                                float* d_detection_map,
+                                std::int32_t* d_argmax,
+                                std::vector<tbd_detection>* detections,
+                                cuda_stream_t stream = nullptr) = 0;
+
+    //! Wait until all work this engine enqueued has finished (no-op on the CPU).
+    virtual void synchronize() = 0;
+
+    /*!
+     * Time of one frame's update (motion and information update, D and argmax; not
+     * the detection list, not transfers) on the current state, in milliseconds: the
+     * minimum of \p repeats runs (CUDA: event-timed on the device; CPU: wall clock).
+     * The state is left unchanged (the update is written to the spare buffer).
+     */
+    virtual double frame_time_ms(std::size_t repeats = 20) = 0;
+
+    /*! The generated kernel's line order: a permutation of indices into lines()
+     *  (empty for the CPU and the generic kernel). */
+    virtual std::vector<std::size_t> line_order() const { return {}; }
+    /*! Generated kernel only: recompile with \p order (a permutation of
+     *  0 .. lines().size() - 1; std::invalid_argument else). std::logic_error for other
+     *  implementations. The state is kept. */
+    virtual void set_line_order(const std::vector<std::size_t>& order);
+
+    //! The multiply-accumulate lines of \p config, hypothesis-major.
+    static std::vector<tbd_line> lines(const st_tbd_config& config);
+
+    /*!
+     * What fixed the generated kernel's line order: "sorted" (the start order),
+     * "cache" (an order cached for this device and configuration), "autotune" (this
+     * construction's LREI search), "set" (set_line_order()), or "" when no generated
+     * kernel runs.
+     */
+    const std::string& line_order_source() const { return d_order_source; }
+
     //! Zero the state and the frame counter.
     virtual void reset() = 0;
     //! Applied from the next frame. Throws std::invalid_argument unless 0 < alpha < 1.
-    virtual void set_alpha(float alpha) = 0;
-    virtual void set_threshold(float threshold) = 0;
+    void set_alpha(float alpha);
+    //! Applied from the next frame. Throws std::invalid_argument unless finite.
+    void set_threshold(float threshold);
 
     //! Copy the state P (M * cells() floats, hypothesis-major) to host memory.
     virtual void read_state(float* state) = 0;
@@ -162,6 +283,7 @@ protected:
     st_tbd_config d_config;
     device_selection d_device;
     std::uint64_t d_frames = 0;
+    std::string d_order_source;
 };
 
 } // namespace core
