@@ -10,10 +10,13 @@ Every block takes a ``device`` argument: "auto" (CUDA when a device is present, 
 the CPU), "cpu", "cuda" or "cuda:N". Blocks: phase_unwrap_ff, polarimetric_products_cf.
 
 Python sources (no GPU engine): storm_scene_source, dual-polarisation weather-radar
-pulses of a synthetic storm, and storm_scene, its scene model (NumPy only).
+pulses of a synthetic storm, and storm_scene, its scene model (NumPy only);
+tbd_scene_source, image frames of point targets in noise for st_tbd_ff, and
+tbd_scene, its model. tbd_performance: the detection study of st_tbd_ff.
 '''
 
 # The pybind11 extension holds every block with an engine.
 from .cudadsp_python import *
 
 from .storm_scene_source import storm_scene, storm_scene_source
+from .tbd_scene import tbd_scene, tbd_scene_source

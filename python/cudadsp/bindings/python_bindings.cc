@@ -23,6 +23,7 @@ namespace py = pybind11;
     void bind_patch_xcorr_cc(py::module& m);
     void bind_phase_unwrap_ff(py::module& m);
     void bind_polarimetric_products_cf(py::module& m);
+    void bind_st_tbd_ff(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
 
 
@@ -55,5 +56,6 @@ PYBIND11_MODULE(cudadsp_python, m)
     bind_patch_xcorr_cc(m);
     bind_phase_unwrap_ff(m);
     bind_polarimetric_products_cf(m);
+    bind_st_tbd_ff(m);
     // ) END BINDING_FUNCTION_CALLS
 }

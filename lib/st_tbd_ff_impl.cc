@@ -1,0 +1,331 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "st_tbd_ff_impl.h"
+#include <gnuradio/block_detail.h>
+#include <gnuradio/buffer.h>
+#include <gnuradio/buffer_reader.h>
+#include <gnuradio/io_signature.h>
+#include <volk/volk.h>
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <sstream>
+#include <stdexcept>
+
+namespace gr {
+namespace cudadsp {
+
+namespace {
+
+//! Input bytes a GPU batch aims at: transfers and launches large enough to run at
+//! the link's and the device's speed (8 frames of 1000 x 1000).
+constexpr std::size_t batch_input_bytes = std::size_t(32) << 20;
+//! Bound on a batch of small frames, which keeps the block's latency and buffers small.
+constexpr int max_batch_frames = 256;
+
+std::string number(double value)
+{
+    std::ostringstream text;
+    text << value;
+    return text.str();
+}
+
+void validate_alpha(float alpha)
+{
+    if (!(alpha > 0.0f && alpha < 1.0f))
+        throw std::invalid_argument("alpha: must be in (0, 1), got " + number(alpha));
+}
+
+void validate_threshold(float threshold)
+{
+    if (!std::isfinite(threshold))
+        throw std::invalid_argument("threshold: must be finite, got " +
+                                    number(threshold));
+}
+
+core::st_tbd_config make_config(int width,
+                                int height,
+                                const std::vector<core::tbd_hypothesis>& hypotheses,
+                                float alpha,
+                                float threshold,
+                                const std::string& device,
+                                const std::string& kernel,
+                                const std::string& bilinear,
+                                bool autotune,
+                                int max_detections_per_frame,
+                                int batch_frames)
+{
+    if (width < 1)
+        throw std::invalid_argument("width: must be >= 1, got " + std::to_string(width));
+    if (height < 1)
+        throw std::invalid_argument("height: must be >= 1, got " +
+                                    std::to_string(height));
+    if (max_detections_per_frame < 1)
+        throw std::invalid_argument("max_detections_per_frame: must be >= 1, got " +
+                                    std::to_string(max_detections_per_frame));
+    if (batch_frames < 0)
+        throw std::invalid_argument("batch_frames: must be >= 0 (0: automatic), got " +
+                                    std::to_string(batch_frames));
+    validate_alpha(alpha);
+    validate_threshold(threshold);
+    core::st_tbd_config config;
+    config.width = static_cast<std::size_t>(width);
+    config.height = static_cast<std::size_t>(height);
+    config.hypotheses = hypotheses;
+    config.alpha = alpha;
+    config.threshold = threshold;
+    config.max_detections_per_frame = static_cast<std::size_t>(max_detections_per_frame);
+    config.device = device;
+    config.kernel = kernel;
+    config.bilinear = bilinear;
+    config.autotune = autotune;
+    config.validate();
+    return config;
+}
+
+} // namespace
+
+int st_tbd_ff::default_batch_frames(int width, int height)
+{
+    const std::size_t frame_bytes = sizeof(float) *
+                                    static_cast<std::size_t>(std::max(width, 1)) *
+                                    static_cast<std::size_t>(std::max(height, 1));
+    return static_cast<int>(std::clamp<std::size_t>(
+        batch_input_bytes / frame_bytes, 1, static_cast<std::size_t>(max_batch_frames)));
+}
+
+st_tbd_ff::sptr st_tbd_ff::make(int width,
+                                int height,
+                                const std::vector<core::tbd_hypothesis>& hypotheses,
+                                float alpha,
+                                float threshold,
+                                const std::string& device,
+                                const std::string& kernel,
+                                const std::string& bilinear,
+                                bool autotune,
+                                int max_detections_per_frame,
+                                int batch_frames)
+{
+    // Validated before any GNU Radio object is built from it.
+    const core::st_tbd_config config = make_config(width,
+                                                   height,
+                                                   hypotheses,
+                                                   alpha,
+                                                   threshold,
+                                                   device,
+                                                   kernel,
+                                                   bilinear,
+                                                   autotune,
+                                                   max_detections_per_frame,
+                                                   batch_frames);
+    return gnuradio::make_block_sptr<st_tbd_ff_impl>(
+        config, batch_frames > 0 ? batch_frames : default_batch_frames(width, height));
+}
+
+st_tbd_ff_impl::st_tbd_ff_impl(const core::st_tbd_config& config, int batch_frames)
+    : gr::sync_block("st_tbd_ff",
+                     gr::io_signature::make(1, 1, sizeof(float) * config.cells()),
+                     gr::io_signature::make(1, 2, sizeof(float) * config.cells())),
+      d_cells(config.cells()),
+      d_batch(batch_frames),
+      d_alpha(config.alpha),
+      d_threshold(config.threshold),
+      d_port(pmt::intern("detections")),
+      d_reset_tag_key(pmt::intern("tbd_reset")),
+      d_key_frame(pmt::intern("frame")),
+      d_key_x(pmt::intern("x")),
+      d_key_y(pmt::intern("y")),
+      d_key_vx(pmt::intern("vx")),
+      d_key_vy(pmt::intern("vy")),
+      d_key_value(pmt::intern("value"))
+{
+    if (config.autotune)
+        d_logger->info("autotuning the generated kernel's line order when no cached "
+                       "order exists (up to {} iterations or {} s)",
+                       config.autotune_iterations,
+                       config.autotune_seconds);
+    d_engine = core::st_tbd::make(config);
+
+    const core::device_selection& selected = d_engine->device();
+    // The automatic choice is news to the user; an explicit one is not.
+    if (selected.chosen_automatically)
+        d_logger->info("backend {} (chosen by device=\"auto\"), {}",
+                       selected.to_string(),
+                       d_engine->implementation());
+    else
+        d_logger->debug(
+            "backend {}, {}", selected.to_string(), d_engine->implementation());
+
+    // Frames handed to one work() call: up to a batch, so the GPU gets large
+    // transfers and launches and the block holds at most one batch (its latency).
+    // Frames of 1000 x 1000 are 4 MB each: the buffers hold two batches, not GNU
+    // Radio's default of many items.
+    set_max_noutput_items(d_batch.batch_items());
+    set_min_output_buffer(2 * d_batch.batch_items());
+
+    message_port_register_out(d_port);
+    message_port_register_in(pmt::intern("reset"));
+    set_msg_handler(pmt::intern("reset"), [this](const pmt::pmt_t&) { reset(); });
+}
+
+bool st_tbd_ff_impl::start()
+{
+    // On CUDA, work() waits for a batch of frames (see batch_gate).
+    if (d_engine->device().backend == core::backend_kind::cuda) {
+        d_batch.start(detail()->input(0)->buffer()->bufsize(), 1, d_logger);
+        d_registered_buffers.register_buffers(
+            *this, d_engine->device().cuda_ordinal, d_logger);
+    }
+    return sync_block::start();
+}
+
+bool st_tbd_ff_impl::stop()
+{
+    d_registered_buffers.release();
+    return sync_block::stop();
+}
+
+void st_tbd_ff_impl::set_alpha(float alpha)
+{
+    validate_alpha(alpha);
+    std::lock_guard<std::mutex> lock(d_settings_mutex);
+    d_alpha = alpha;
+    d_alpha_changed = true;
+}
+
+float st_tbd_ff_impl::alpha() const
+{
+    std::lock_guard<std::mutex> lock(d_settings_mutex);
+    return d_alpha;
+}
+
+void st_tbd_ff_impl::set_threshold(float threshold)
+{
+    validate_threshold(threshold);
+    std::lock_guard<std::mutex> lock(d_settings_mutex);
+    d_threshold = threshold;
+    d_threshold_changed = true;
+}
+
+float st_tbd_ff_impl::threshold() const
+{
+    std::lock_guard<std::mutex> lock(d_settings_mutex);
+    return d_threshold;
+}
+
+void st_tbd_ff_impl::reset() { d_reset_requested = true; }
+
+int st_tbd_ff_impl::width() const { return static_cast<int>(d_engine->config().width); }
+
+int st_tbd_ff_impl::height() const { return static_cast<int>(d_engine->config().height); }
+
+const std::vector<core::tbd_hypothesis>& st_tbd_ff_impl::hypotheses() const
+{
+    return d_engine->config().hypotheses;
+}
+
+int st_tbd_ff_impl::max_detections_per_frame() const
+{
+    return static_cast<int>(d_engine->config().max_detections_per_frame);
+}
+
+int st_tbd_ff_impl::batch_frames() const { return d_batch.batch_items(); }
+
+std::string st_tbd_ff_impl::backend() const { return d_engine->device().to_string(); }
+
+std::string st_tbd_ff_impl::implementation() const { return d_engine->implementation(); }
+
+void st_tbd_ff_impl::apply_pending_changes()
+{
+    {
+        std::lock_guard<std::mutex> lock(d_settings_mutex);
+        if (d_alpha_changed) {
+            d_engine->set_alpha(d_alpha);
+            d_alpha_changed = false;
+        }
+        if (d_threshold_changed) {
+            d_engine->set_threshold(d_threshold);
+            d_threshold_changed = false;
+        }
+    }
+    if (d_reset_requested.exchange(false))
+        d_engine->reset();
+}
+
+void st_tbd_ff_impl::process_frames(const float* in,
+                                    float* detection_map,
+                                    float* argmax,
+                                    std::size_t begin,
+                                    std::size_t end)
+{
+    if (end == begin)
+        return;
+    const std::size_t offset = begin * d_cells;
+    const std::size_t count = (end - begin) * d_cells;
+    // The engine's int32 argmax goes straight into the float output (same size), then
+    // becomes floats in place: no scratch buffer, and on CUDA a direct transfer into
+    // the (page-locked) GNU Radio buffer.
+    auto* argmax_int =
+        argmax ? reinterpret_cast<std::int32_t*>(argmax + offset) : nullptr;
+    const std::uint64_t first_engine_frame = d_engine->frames_processed();
+    d_detections.clear();
+    d_engine->process(
+        in + offset, end - begin, detection_map + offset, argmax_int, &d_detections);
+    if (argmax)
+        volk_32i_s32f_convert_32f(argmax + offset, argmax_int, 1.0f, count);
+
+    // The engine counts frames since its last reset; messages name the input item.
+    const std::uint64_t first_item = nitems_read(0) + begin;
+    for (const core::tbd_detection& det : d_detections) {
+        pmt::pmt_t dict = pmt::make_dict();
+        dict = pmt::dict_add(
+            dict,
+            d_key_frame,
+            pmt::from_uint64(first_item + (det.frame - first_engine_frame)));
+        dict = pmt::dict_add(dict, d_key_x, pmt::from_uint64(det.x));
+        dict = pmt::dict_add(dict, d_key_y, pmt::from_uint64(det.y));
+        dict = pmt::dict_add(dict, d_key_vx, pmt::from_double(det.vx));
+        dict = pmt::dict_add(dict, d_key_vy, pmt::from_double(det.vy));
+        dict = pmt::dict_add(dict, d_key_value, pmt::from_double(det.value));
+        message_port_pub(d_port, dict);
+    }
+}
+
+int st_tbd_ff_impl::work(int noutput_items,
+                         gr_vector_const_void_star& input_items,
+                         gr_vector_void_star& output_items)
+{
+    if (d_batch.should_wait(noutput_items, detail()->input(0)->done()))
+        return 0; // called again when more input arrives
+    apply_pending_changes();
+    const auto* in = static_cast<const float*>(input_items[0]);
+    auto* detection_map = static_cast<float*>(output_items[0]);
+    // Output 1 unconnected: the argmax is neither computed nor transferred.
+    auto* argmax =
+        output_items.size() > 1 ? static_cast<float*>(output_items[1]) : nullptr;
+
+    // A reset tag splits the call: frames before it finish the old run, the tagged
+    // frame is the first of a new one.
+    std::vector<gr::tag_t> tags;
+    const std::uint64_t start = nitems_read(0);
+    get_tags_in_range(tags, 0, start, start + noutput_items, d_reset_tag_key);
+    std::sort(tags.begin(), tags.end(), gr::tag_t::offset_compare);
+    std::size_t done = 0;
+    for (const gr::tag_t& tag : tags) {
+        const std::size_t at = static_cast<std::size_t>(tag.offset - start);
+        process_frames(in, detection_map, argmax, done, at);
+        d_engine->reset();
+        done = at;
+    }
+    process_frames(
+        in, detection_map, argmax, done, static_cast<std::size_t>(noutput_items));
+    return noutput_items;
+}
+
+} /* namespace cudadsp */
+} /* namespace gr */
