@@ -1210,6 +1210,7 @@ public:
             return;
         st_tbd_config c = random_config(45, 33, 601);
         c.device = "cuda";
+        c.bilinear = "software"; // no timing choice: nothing written to the cache
         const std::size_t n = 4, cells = c.cells();
         const auto frames = gaussian_frames(cells * n, 0.3, 1.0, 602);
         auto host = st_tbd::make(c);
@@ -1278,6 +1279,7 @@ public:
             return;
         st_tbd_config c = random_config(120, 80, 701);
         c.device = "cuda";
+        c.bilinear = "software"; // no timing choice: nothing written to the cache
         auto engine = st_tbd::make(c);
         const auto frames = gaussian_frames(c.cells() * 3, 0.3, 1.0, 702);
         const run_output first = run(*engine, frames, 3);
@@ -1351,6 +1353,7 @@ public:
             return;
         st_tbd_config c = random_config(128, 64, 901);
         c.device = "cuda";
+        c.bilinear = "software"; // no timing choice: nothing written to the cache
         const std::size_t n = 7, cells = c.cells();
         const auto frames = gaussian_frames(cells * n, 0.3, 1.0, 902);
         auto pageable = st_tbd::make(c);

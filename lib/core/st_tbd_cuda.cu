@@ -27,9 +27,10 @@ constexpr std::size_t pipeline_slots = 3;
 //! Timed runs per measurement: the minimum is the metric (Mazurek 2012, Sect. 4.4).
 constexpr std::size_t bilinear_timing_repeats = 20;
 constexpr std::size_t autotune_timing_repeats = 10;
-//! The texture path addresses cells by float coordinates: below 2^15 their spacing is
-//! at most 2^-9 of a cell, finer than the texture unit's 1/256.
-constexpr std::size_t max_texture_extent = std::size_t(1) << 15;
+//! The texture path addresses cells by float coordinates: below 2^13 they are rounded
+//! by at most 2^-11 of a cell, small beside the texture unit's 1/256 (the bound in
+//! st_tbd.h counts both).
+constexpr std::size_t max_texture_extent = std::size_t(1) << 13;
 
 //! The state layout as the generic kernel needs it.
 struct kernel_layout {

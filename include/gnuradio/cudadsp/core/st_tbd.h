@@ -181,18 +181,21 @@ struct tbd_detection {
  *   NVRTC; the line order is a permutation of lines() (line_order()), the order sorted
  *   by (SmallOffsetY, SmallOffsetX, source plane) unless the LREI autotuner or the
  *   order cache chose another. Reordering changes only the float32 summation order.
- * - CUDA bilinear "software" (four loads through L1, float32 weights) or "texture"
- *   (hardware filtering, tex2D on a pitched 2D texture per plane). The texture unit
- *   keeps the fractional position in 9-bit fixed point (8 fractional bits), so each
- *   bilinear weight may be off by up to 1/256: a sample differs from the exact
- *   bilinear value by at most e = (2/256 + 1/256^2) (max - min of its four cells).
- *   Through the recursion the error of P at frame t is at most
- *   alpha * sum_k |w_k| (e_k + error of P at t - 1), so with S = max_m sum_k |w_mk|
- *   and alpha S < 1 it stays below alpha S e_max / (1 - alpha S): a few percent of
- *   the state's range for alpha = 0.9, S = 1 where P varies from cell to cell by its
- *   whole range (targets), nothing where shifts are whole cells (fraction 0 is
- *   exact). "auto" picks the faster path, so set bilinear = "software" where that
- *   accuracy matters.
+ * - CUDA bilinear "software" (four loads through L1, float32 weights: the CPU's
+ *   arithmetic) or "texture" (hardware filtering, tex2D on a pitched 2D texture per
+ *   plane). The texture unit keeps each fractional coordinate in 8 fractional bits
+ *   (error < 1/256) after the float coordinate itself is rounded (at most 2^-11 of a
+ *   cell below 2^13 cells), so each bilinear weight may be off by q = 1/256 + 1/2048
+ *   per axis and a sample by e = (2 q + q^2) (max - min of its four cells), about
+ *   0.9 % of the local contrast. Through the recursion the error of P is at most
+ *   alpha * sum_k |w_k| (e_k + the error of the cells read at t - 1), so with
+ *   S = max_m sum_k |w_mk| and alpha S < 1 it stays below alpha S e_max / (1 - alpha S)
+ *   (about 8 % of the largest local contrast for alpha = 0.9, S = 1); shifts by whole
+ *   cells are exact on both paths. The texture path needs at most 512 hypotheses and
+ *   a guarded plane below 2^13 x 2^13 cells (else "auto" uses software and "texture"
+ *   is std::invalid_argument). "auto" times both once per device and configuration
+ *   and keeps the faster (software on an H100 at 1000 x 1000, 13 x 3 transitions);
+ *   set bilinear = "software" where the texture error matters.
  * Both backends keep every state plane inside a zero guard of
  * ceil(max(|dx|, |dy|)) + 1 cells, so the motion update reads no out-of-grid cell
  * other than those zeros (the border rule) and needs no bounds checks.
