@@ -34,8 +34,9 @@ constexpr unsigned int tbd_block_y = 8;
 //! Name of the generated kernel (extern "C").
 constexpr const char* tbd_generated_kernel_name = "st_tbd_generated";
 
-/*! Most planes the texture path takes: their handles travel as one kernel argument
- *  (4 KiB, the classic kernel-parameter limit). */
+/*! Most planes the texture path takes: their handles travel by value as one kernel
+ *  argument of 8 bytes per plane (4 KiB here, well inside the 32 KiB of kernel
+ *  parameters CUDA 12.1+ allows on compute capability 7.0 and newer). */
 constexpr std::size_t tbd_max_texture_planes = 512;
 
 /*! Raise when the generated text changes: it is part of the order-cache key, so a
