@@ -1,0 +1,425 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// st_tbd_ff inside GNU Radio flowgraphs, from C++: the block tier that runs on the GPU
+// host (whose Python cannot import GNU Radio). The block must give exactly what one
+// engine call on all the frames gives (the engine itself is checked against a float64
+// reference in qa_st_tbd): every frame once and in order whatever the work() calls
+// and GPU batches, the int32 argmax as exact floats, the engine's detections as
+// messages numbered by input item, resets where the tags say. Each case runs on the
+// CPU backend and, where a device exists, on CUDA (generic kernel, software bilinear:
+// the same configuration in the block and in the engine it is compared with).
+
+#include "qa_support.h"
+#include <gnuradio/blocks/throttle.h>
+#include <gnuradio/blocks/vector_sink.h>
+#include <gnuradio/blocks/vector_source.h>
+#include <gnuradio/cudadsp/core/st_tbd.h>
+#include <gnuradio/cudadsp/st_tbd_ff.h>
+#include <gnuradio/io_signature.h>
+#include <gnuradio/top_block.h>
+#include <cppunit/extensions/HelperMacros.h>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <mutex>
+#include <thread>
+
+namespace gr {
+namespace cudadsp {
+
+namespace {
+
+std::vector<std::string> devices_to_test(const std::string& test)
+{
+    std::vector<std::string> devices{ "cpu" };
+    if (qa::cuda_available_or_skip(test + "(cuda)"))
+        devices.push_back("cuda");
+    return devices;
+}
+
+//! Random frames, values in [-0.5, 1.5) with a bright moving spot (non-zero).
+std::vector<float> make_frames(std::size_t n, std::size_t w, std::size_t h, unsigned seed)
+{
+    qa::gaussian_source rng(seed);
+    std::vector<float> frames(n * w * h);
+    for (float& v : frames)
+        v = static_cast<float>(rng.uniform(-0.5, 1.5));
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::size_t x = (3 + k) % w, y = (2 + k / 2) % h;
+        frames[k * w * h + y * w + x] += 4.0f;
+    }
+    return frames;
+}
+
+std::vector<core::tbd_hypothesis> hypotheses()
+{
+    return core::st_tbd_config::velocity_grid(1.0f, 0.5f, 0.3f);
+}
+
+//! Nine whole-pixel velocities, one transition each: cheap enough for 1000 x 1000 frames
+//! on the CPU backend in CI.
+std::vector<core::tbd_hypothesis> coarse_hypotheses()
+{
+    return core::st_tbd_config::velocity_grid(1.0f, 1.0f, 0.0f);
+}
+
+core::st_tbd_config engine_config(std::size_t w,
+                                  std::size_t h,
+                                  const std::string& device,
+                                  float threshold,
+                                  const std::vector<core::tbd_hypothesis>& hyps)
+{
+    core::st_tbd_config c;
+    c.width = w;
+    c.height = h;
+    c.hypotheses = hyps;
+    c.alpha = 0.85f;
+    c.threshold = threshold;
+    c.device = device;
+    c.kernel = "generic";
+    c.bilinear = "software";
+    return c;
+}
+
+st_tbd_ff::sptr make_block(std::size_t w,
+                           std::size_t h,
+                           const std::string& device,
+                           float threshold,
+                           int batch_frames,
+                           const std::vector<core::tbd_hypothesis>& hyps = hypotheses())
+{
+    return st_tbd_ff::make(static_cast<int>(w),
+                           static_cast<int>(h),
+                           hyps,
+                           0.85f,
+                           threshold,
+                           device,
+                           "generic",
+                           "software",
+                           false,
+                           1024,
+                           batch_frames);
+}
+
+//! What one engine call on all the frames gives; resets before the frames listed.
+struct expected_output {
+    std::vector<float> map;
+    std::vector<float> argmax;
+    std::vector<core::tbd_detection> detections; // frame = input item
+};
+
+expected_output
+engine_output(const std::vector<float>& frames,
+              std::size_t w,
+              std::size_t h,
+              const std::string& device,
+              float threshold,
+              const std::vector<std::size_t>& resets = {},
+              const std::vector<core::tbd_hypothesis>& hyps = hypotheses())
+{
+    auto engine = core::st_tbd::make(engine_config(w, h, device, threshold, hyps));
+    const std::size_t cells = w * h, n = frames.size() / cells;
+    expected_output e;
+    e.map.resize(frames.size());
+    std::vector<std::int32_t> arg(frames.size());
+    std::size_t begin = 0;
+    std::vector<std::size_t> bounds = resets;
+    bounds.push_back(n);
+    for (std::size_t end : bounds) {
+        std::vector<core::tbd_detection> dets;
+        engine->process(frames.data() + begin * cells,
+                        end - begin,
+                        e.map.data() + begin * cells,
+                        arg.data() + begin * cells,
+                        &dets);
+        for (core::tbd_detection d : dets) {
+            d.frame += begin;
+            e.detections.push_back(d);
+        }
+        engine->reset();
+        begin = end;
+    }
+    e.argmax.assign(arg.begin(), arg.end());
+    return e;
+}
+
+void assert_identical(const std::vector<float>& expected,
+                      const std::vector<float>& actual,
+                      const std::string& what)
+{
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(what + ": value count", expected.size(), actual.size());
+    for (std::size_t i = 0; i < expected.size(); ++i)
+        if (std::memcmp(&expected[i], &actual[i], sizeof(float)) != 0)
+            CPPUNIT_FAIL(what + ": value " + std::to_string(i) + " expected " +
+                         std::to_string(expected[i]) + " got " +
+                         std::to_string(actual[i]));
+}
+
+//! Stores every message it gets on its port "in".
+class message_collector : public gr::block
+{
+public:
+    using sptr = std::shared_ptr<message_collector>;
+    static sptr make() { return gnuradio::make_block_sptr<message_collector>(); }
+
+    message_collector()
+        : gr::block("message_collector",
+                    gr::io_signature::make(0, 0, 0),
+                    gr::io_signature::make(0, 0, 0)),
+          d_port(pmt::intern("in"))
+    {
+        message_port_register_in(d_port);
+        set_msg_handler(d_port, [this](const pmt::pmt_t& msg) {
+            std::lock_guard<std::mutex> lock(d_mutex);
+            d_messages.push_back(msg);
+        });
+    }
+
+    //! Handled messages, then any still queued (a message-only block may be told to
+    //! stop before its queue is empty).
+    std::vector<pmt::pmt_t> messages()
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        std::vector<pmt::pmt_t> out = d_messages;
+        while (!empty_p(d_port))
+            out.push_back(delete_head_nowait(d_port));
+        return out;
+    }
+
+private:
+    const pmt::pmt_t d_port;
+    std::mutex d_mutex;
+    std::vector<pmt::pmt_t> d_messages;
+};
+
+void assert_messages(const std::vector<core::tbd_detection>& expected,
+                     const std::vector<pmt::pmt_t>& messages,
+                     const std::string& what)
+{
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(
+        what + ": message count", expected.size(), messages.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        const pmt::pmt_t& m = messages[i];
+        const core::tbd_detection& d = expected[i];
+        auto get = [&](const char* key) {
+            return pmt::dict_ref(m, pmt::intern(key), pmt::PMT_NIL);
+        };
+        const std::string at = what + ": message " + std::to_string(i);
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(at, std::size_t(6), pmt::length(pmt::dict_keys(m)));
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(
+            at + " frame", d.frame, pmt::to_uint64(get("frame")));
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(
+            at + " x", std::uint64_t(d.x), pmt::to_uint64(get("x")));
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(
+            at + " y", std::uint64_t(d.y), pmt::to_uint64(get("y")));
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(at + " vx", double(d.vx), pmt::to_double(get("vx")));
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(at + " vy", double(d.vy), pmt::to_double(get("vy")));
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(
+            at + " value", double(d.value), pmt::to_double(get("value")));
+    }
+}
+
+struct run_result {
+    std::vector<float> map, argmax;
+    std::vector<pmt::pmt_t> messages;
+    std::vector<gr::tag_t> map_tags;
+};
+
+run_result run_flowgraph(const std::vector<float>& frames,
+                         std::size_t w,
+                         std::size_t h,
+                         st_tbd_ff::sptr tbd,
+                         const std::vector<gr::tag_t>& tags = {},
+                         bool connect_argmax = true,
+                         double throttle_frames_per_s = 0.0)
+{
+    const unsigned cells = static_cast<unsigned>(w * h);
+    auto tb = gr::make_top_block("st_tbd_ff");
+    auto src = gr::blocks::vector_source_f::make(frames, false, cells, tags);
+    // Room upstream for two batches, as the docs ask.
+    src->set_min_output_buffer(2 * tbd->batch_frames());
+    auto map_sink = gr::blocks::vector_sink_f::make(cells);
+    auto arg_sink = gr::blocks::vector_sink_f::make(cells);
+    auto collector = message_collector::make();
+    if (throttle_frames_per_s > 0.0) {
+        auto throttle =
+            gr::blocks::throttle::make(sizeof(float) * cells, throttle_frames_per_s);
+        throttle->set_min_output_buffer(2 * tbd->batch_frames());
+        tb->connect(src, 0, throttle, 0);
+        tb->connect(throttle, 0, tbd, 0);
+    } else {
+        tb->connect(src, 0, tbd, 0);
+    }
+    tb->connect(tbd, 0, map_sink, 0);
+    if (connect_argmax)
+        tb->connect(tbd, 1, arg_sink, 0);
+    tb->msg_connect(tbd, "detections", collector, "in");
+    tb->run();
+    // The collector may still be handling the last messages.
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    return {
+        map_sink->data(), arg_sink->data(), collector->messages(), map_sink->tags()
+    };
+}
+
+} // namespace
+
+class qa_st_tbd_ff_flowgraph : public CppUnit::TestFixture
+{
+    CPPUNIT_TEST_SUITE(qa_st_tbd_ff_flowgraph);
+    CPPUNIT_TEST(frames_over_many_work_calls);
+    CPPUNIT_TEST(large_frames);
+    CPPUNIT_TEST(reset_tags_and_passthrough);
+    CPPUNIT_TEST(argmax_unconnected);
+    CPPUNIT_TEST(slow_source_within_the_wait_bound);
+    CPPUNIT_TEST(bad_parameters);
+    CPPUNIT_TEST_SUITE_END();
+
+public:
+    void frames_over_many_work_calls()
+    {
+        // 61 frames of 37 x 23 (primes), batches of 1, 4 and automatic (256).
+        const std::size_t w = 37, h = 23, n = 61;
+        const auto frames = make_frames(n, w, h, 1);
+        for (const std::string& device : devices_to_test("frames_over_many_work_calls")) {
+            const auto e = engine_output(frames, w, h, device, 1.2f);
+            CPPUNIT_ASSERT(e.detections.size() > n);
+            for (int batch : { 1, 4, 0 }) {
+                const std::string what = device + " batch " + std::to_string(batch);
+                auto tbd = make_block(w, h, device, 1.2f, batch);
+                CPPUNIT_ASSERT_EQUAL(device == "cpu" ? std::string("cpu")
+                                                     : std::string("cuda:0"),
+                                     tbd->backend());
+                const auto r = run_flowgraph(frames, w, h, tbd);
+                assert_identical(e.map, r.map, what + " map");
+                assert_identical(e.argmax, r.argmax, what + " argmax");
+                assert_messages(e.detections, r.messages, what);
+            }
+        }
+    }
+
+    void large_frames()
+    {
+        // Frames of 1000 x 1000 (4 MB items, GNU Radio buffers of 16-item granularity)
+        // in batches of 8: two full batches and a partial one.
+        const std::size_t w = 1000, h = 1000, n = 20;
+        const auto frames = make_frames(n, w, h, 2);
+        const auto hyps = coarse_hypotheses();
+        for (const std::string& device : devices_to_test("large_frames")) {
+            const auto e = engine_output(frames, w, h, device, 1.4f, {}, hyps);
+            auto tbd = make_block(w, h, device, 1.4f, 0, hyps);
+            CPPUNIT_ASSERT_EQUAL(8, tbd->batch_frames());
+            const auto r = run_flowgraph(frames, w, h, tbd);
+            assert_identical(e.map, r.map, device + " large map");
+            assert_identical(e.argmax, r.argmax, device + " large argmax");
+            assert_messages(e.detections, r.messages, device + " large");
+        }
+    }
+
+    void reset_tags_and_passthrough()
+    {
+        const std::size_t w = 19, h = 11, n = 40;
+        const auto frames = make_frames(n, w, h, 3);
+        std::vector<gr::tag_t> tags(3);
+        const std::uint64_t offsets[] = { 7, 8, 31 };
+        for (int t = 0; t < 3; ++t) {
+            tags[t].offset = offsets[t];
+            tags[t].key = pmt::intern(t == 1 ? "other" : "tbd_reset");
+            tags[t].value = pmt::PMT_T;
+        }
+        for (const std::string& device : devices_to_test("reset_tags_and_passthrough")) {
+            const auto e = engine_output(frames, w, h, device, 1.0f, { 7, 31 });
+            auto tbd = make_block(w, h, device, 1.0f, 5);
+            const auto r = run_flowgraph(frames, w, h, tbd, tags);
+            assert_identical(e.map, r.map, device + " reset map");
+            assert_identical(e.argmax, r.argmax, device + " reset argmax");
+            assert_messages(e.detections, r.messages, device + " reset");
+            CPPUNIT_ASSERT_EQUAL(std::size_t(3), r.map_tags.size());
+            for (const auto& tag : r.map_tags)
+                CPPUNIT_ASSERT(std::find(std::begin(offsets),
+                                         std::end(offsets),
+                                         tag.offset) != std::end(offsets));
+        }
+    }
+
+    void argmax_unconnected()
+    {
+        const std::size_t w = 16, h = 9, n = 12;
+        const auto frames = make_frames(n, w, h, 4);
+        for (const std::string& device : devices_to_test("argmax_unconnected")) {
+            const auto e = engine_output(frames, w, h, device, 1.0f);
+            auto tbd = make_block(w, h, device, 1.0f, 0);
+            const auto r = run_flowgraph(frames, w, h, tbd, {}, false);
+            assert_identical(e.map, r.map, device + " map without argmax");
+            assert_messages(e.detections, r.messages, device + " without argmax");
+        }
+    }
+
+    void slow_source_within_the_wait_bound()
+    {
+        // 64 frames at 400 frames/s with room for whole batches upstream: on CUDA the
+        // block waits for batches of 256 frames that never fill in time, so it must
+        // process what it has after its wait bound (20 ms), lose nothing, and finish
+        // when the source does.
+        const std::size_t w = 24, h = 24, n = 64;
+        const auto frames = make_frames(n, w, h, 5);
+        for (const std::string& device :
+             devices_to_test("slow_source_within_the_wait_bound")) {
+            const auto e = engine_output(frames, w, h, device, 1.0f);
+            auto tbd = make_block(w, h, device, 1.0f, 0);
+            const auto start = std::chrono::steady_clock::now();
+            const auto r = run_flowgraph(frames, w, h, tbd, {}, true, 400.0);
+            const double seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                    .count();
+            assert_identical(e.map, r.map, device + " slow source map");
+            assert_messages(e.detections, r.messages, device + " slow source");
+            // 0.16 s of frames: no batch-sized stall on top of that.
+            CPPUNIT_ASSERT_MESSAGE(std::to_string(seconds), seconds < 1.5);
+        }
+    }
+
+    void bad_parameters()
+    {
+        const auto hyps = hypotheses();
+        CPPUNIT_ASSERT_THROW(st_tbd_ff::make(0, 8, hyps), std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(st_tbd_ff::make(8, 8, {}), std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(st_tbd_ff::make(8, 8, hyps, 1.0f), std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(st_tbd_ff::make(8, 8, hyps, 0.9f, std::nanf("")),
+                             std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(st_tbd_ff::make(8, 8, hyps, 0.9f, 1.0f, "gpu"),
+                             std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(
+            st_tbd_ff::make(8, 8, hyps, 0.9f, 1.0f, "cpu", "auto", "auto", false, 0),
+            std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(
+            st_tbd_ff::make(8, 8, hyps, 0.9f, 1.0f, "cpu", "auto", "auto", false, 16, -1),
+            std::invalid_argument);
+        auto bad = hyps;
+        bad[3].transitions[0].source = 99;
+        try {
+            st_tbd_ff::make(8, 8, bad, 0.9f, 1.0f, "cpu");
+            CPPUNIT_FAIL("source out of range accepted");
+        } catch (const std::invalid_argument& e) {
+            CPPUNIT_ASSERT(
+                std::string(e.what()).find("hypotheses[3].transitions[0].source") !=
+                std::string::npos);
+        }
+        auto block = st_tbd_ff::make(8, 8, hyps, 0.9f, 1.0f, "cpu");
+        CPPUNIT_ASSERT_THROW(block->set_alpha(1.5f), std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(block->set_threshold(INFINITY), std::invalid_argument);
+        CPPUNIT_ASSERT_EQUAL(0.9f, block->alpha());
+        CPPUNIT_ASSERT_EQUAL(1.0f, block->threshold());
+        CPPUNIT_ASSERT_EQUAL(hyps.size(), block->hypotheses().size());
+    }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(qa_st_tbd_ff_flowgraph);
+
+} // namespace cudadsp
+} // namespace gr
