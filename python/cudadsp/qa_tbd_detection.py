@@ -15,9 +15,10 @@ docs/blocks/st_tbd_ff.md): thresholds calibrated on noise-only frames, the false
 rate measured on other noise-only frames, Pd on a scene of four moving targets
 (96 x 96, 300 frames, fixed seeds), the filter the block on the CPU backend.
 
-The requirement SNR is 7 dB for both noise models: the largest SNR of the study's
-half-dB grid where the single-frame Pd stays at or below 0.2 (the example,
-examples/tbd_detection.py, draws the whole curves). The numbers are printed.
+The requirement SNR is, per noise model, the largest SNR of the example's grid
+(examples/tbd_detection.py: 2 to 12 dB, half-dB steps from 6 to 8 dB) where the
+single-frame Pd stays at or below 0.2: 8 dB for Gaussian noise, 7 dB for Rayleigh
+noise. The numbers are printed.
 
 The simulator (tbd_scene) is checked against its definition: noise statistics, target
 amplitude, positions moving at constant velocity, reproducibility.
@@ -39,7 +40,7 @@ except ImportError:
     from gnuradio.cudadsp import tbd_performance as tp
 
 #: Requirement SNR per noise model (dB) and the limits of the requirement.
-REQUIREMENT_SNR_DB = {"gaussian": 7.0, "rayleigh": 7.0}
+REQUIREMENT_SNR_DB = {"gaussian": 8.0, "rayleigh": 7.0}
 SINGLE_PD_MAX = 0.2
 TBD_PD_MIN = 0.9
 FALSE_ALARM_MAX = 1e-4
