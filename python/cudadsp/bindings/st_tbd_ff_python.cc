@@ -22,6 +22,8 @@ namespace py = pybind11;
 // pydoc.h is automatically generated in the build directory
 #include <st_tbd_ff_pydoc.h>
 
+#include <charconv>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -99,14 +101,24 @@ std::vector<tbd_hypothesis> hypotheses_from_python(py::handle object)
     return hypotheses;
 }
 
+/*! The shortest decimal that reads back as the same float: 0.9f prints as 0.9, not
+ *  0.8999999761581421, and converts back to the very same float32. */
+py::float_ shortest(float value)
+{
+    char text[64];
+    const auto end = std::to_chars(text, text + sizeof(text), value).ptr;
+    return py::float_(std::strtod(std::string(text, end).c_str(), nullptr));
+}
+
 py::list hypotheses_to_python(const std::vector<tbd_hypothesis>& hypotheses)
 {
     py::list result;
     for (const tbd_hypothesis& hyp : hypotheses) {
         py::list transitions;
         for (const tbd_transition& tr : hyp.transitions)
-            transitions.append(py::make_tuple(tr.source, tr.dx, tr.dy, tr.weight));
-        result.append(py::make_tuple(hyp.vx, hyp.vy, transitions));
+            transitions.append(py::make_tuple(
+                tr.source, shortest(tr.dx), shortest(tr.dy), shortest(tr.weight)));
+        result.append(py::make_tuple(shortest(hyp.vx), shortest(hyp.vy), transitions));
     }
     return result;
 }
