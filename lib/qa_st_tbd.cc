@@ -493,9 +493,12 @@ class qa_st_tbd : public CppUnit::TestFixture
     CPPUNIT_TEST(cuda_detections_match_cpu);
     CPPUNIT_TEST(cuda_line_order_permutation);
     CPPUNIT_TEST(cuda_device_entry_point);
+    CPPUNIT_TEST(cuda_caller_stream_destroyed_before_engine);
     CPPUNIT_TEST(cuda_reset_and_frame_time);
     CPPUNIT_TEST(cuda_autotune_and_cache);
     CPPUNIT_TEST(cuda_pinned_host_buffers);
+    CPPUNIT_TEST(float_argmax_cpu);
+    CPPUNIT_TEST(float_argmax_cuda);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -1251,6 +1254,49 @@ public:
         }
     }
 
+    /*
+     * process_device() on a stream the caller destroys right after the call, with the
+     * engine used and destroyed later: the engine must not keep the caller's stream
+     * (cudadsp_bench crashed in the engine's destructor when it did).
+     */
+    void cuda_caller_stream_destroyed_before_engine()
+    {
+        if (!cuda_device_or_skip("qa_st_tbd::cuda_caller_stream_destroyed_before_engine"))
+            return;
+        st_tbd_config c = random_config(40, 30, 611);
+        c.device = "cuda";
+        c.bilinear = "software";
+        const std::size_t n = 3, cells = c.cells();
+        const auto frames = gaussian_frames(cells * n, 0.3, 1.0, 612);
+        auto host = st_tbd::make(c);
+        const run_output expected = run(*host, frames, n);
+        auto dev = st_tbd::make(c);
+        device_buffer_test buffers(cells * n);
+        CPPUNIT_ASSERT(cudaMemcpy(buffers.frames,
+                                  frames.data(),
+                                  cells * n * sizeof(float),
+                                  cudaMemcpyHostToDevice) == cudaSuccess);
+        cudaStream_t caller = nullptr;
+        CPPUNIT_ASSERT(cudaStreamCreateWithFlags(&caller, cudaStreamNonBlocking) ==
+                       cudaSuccess);
+        dev->process_device(
+            buffers.frames, 2, buffers.map, buffers.argmax, nullptr, caller);
+        CPPUNIT_ASSERT(cudaStreamDestroy(caller) == cudaSuccess);
+        // Later work on the engine's own stream follows the destroyed stream's frames.
+        dev->process_device(buffers.frames + 2 * cells,
+                            1,
+                            buffers.map + 2 * cells,
+                            buffers.argmax + 2 * cells,
+                            nullptr);
+        dev->synchronize();
+        std::vector<float> map(cells * n);
+        CPPUNIT_ASSERT(
+            cudaMemcpy(map.data(), buffers.map, map.size() * 4, cudaMemcpyDeviceToHost) ==
+            cudaSuccess);
+        CPPUNIT_ASSERT(map == expected.map);
+        dev = nullptr; // the destructor waits on the engine's own streams only
+    }
+
     //! Device memory for the entry-point test (the test links the CUDA runtime).
     struct device_buffer_test {
         float* frames = nullptr;
@@ -1383,6 +1429,74 @@ public:
         CPPUNIT_ASSERT(same_map);
         CPPUNIT_ASSERT(same_arg);
         CPPUNIT_ASSERT_EQUAL(expected.detections.size(), det.size());
+    }
+
+    /*
+     * process_float_argmax() gives the int32 argmax of process() as floats, with the
+     * same maps and detections, in calls of several frames, into pageable memory and
+     * (CUDA) page-locked memory.
+     */
+    void check_float_argmax(const std::string& device)
+    {
+        st_tbd_config c = random_config(96, 40, 921);
+        c.device = device;
+        c.bilinear = "software";
+        const std::size_t n = 6, cells = c.cells();
+        const auto frames = gaussian_frames(cells * n, 0.3, 1.0, 922);
+        auto reference_engine = st_tbd::make(c);
+        const run_output expected = run(*reference_engine, frames, 2);
+        for (const bool pinned : { false, true }) {
+            if (pinned && device == "cpu")
+                continue;
+            auto engine = st_tbd::make(c);
+            std::vector<float> map_storage, arg_storage;
+            float* map = nullptr;
+            float* arg = nullptr;
+            if (pinned) {
+                CPPUNIT_ASSERT(cudaMallocHost(reinterpret_cast<void**>(&map),
+                                              cells * n * 4) == cudaSuccess);
+                CPPUNIT_ASSERT(cudaMallocHost(reinterpret_cast<void**>(&arg),
+                                              cells * n * 4) == cudaSuccess);
+            } else {
+                map_storage.resize(cells * n);
+                arg_storage.resize(cells * n);
+                map = map_storage.data();
+                arg = arg_storage.data();
+            }
+            std::fill(map, map + cells * n, nanf_);
+            std::fill(arg, arg + cells * n, nanf_);
+            std::vector<tbd_detection> det;
+            for (std::size_t f = 0; f < n; f += 3)
+                engine->process_float_argmax(
+                    frames.data() + f * cells, 3, map + f * cells, arg + f * cells, &det);
+            std::size_t arg_mismatches = 0;
+            for (std::size_t i = 0; i < cells * n; ++i)
+                if (!(arg[i] == static_cast<float>(expected.argmax[i])))
+                    ++arg_mismatches;
+            const bool same_map =
+                std::equal(expected.map.begin(), expected.map.end(), map);
+            if (pinned) {
+                cudaFreeHost(map);
+                cudaFreeHost(arg);
+            }
+            CPPUNIT_ASSERT_EQUAL(std::size_t(0), arg_mismatches);
+            CPPUNIT_ASSERT(same_map);
+            CPPUNIT_ASSERT_EQUAL(expected.detections.size(), det.size());
+            for (std::size_t i = 0; i < det.size(); ++i) {
+                CPPUNIT_ASSERT_EQUAL(expected.detections[i].frame, det[i].frame);
+                CPPUNIT_ASSERT_EQUAL(expected.detections[i].x, det[i].x);
+                CPPUNIT_ASSERT_EQUAL(expected.detections[i].y, det[i].y);
+            }
+        }
+    }
+
+    void float_argmax_cpu() { check_float_argmax("cpu"); }
+
+    void float_argmax_cuda()
+    {
+        if (!cuda_device_or_skip("qa_st_tbd::float_argmax_cuda"))
+            return;
+        check_float_argmax("cuda");
     }
 };
 

@@ -10,7 +10,6 @@
 #include <gnuradio/buffer.h>
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/io_signature.h>
-#include <volk/volk.h>
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -266,18 +265,15 @@ void st_tbd_ff_impl::process_frames(const float* in,
     if (end == begin)
         return;
     const std::size_t offset = begin * d_cells;
-    const std::size_t count = (end - begin) * d_cells;
-    // The engine's int32 argmax goes straight into the float output (same size), then
-    // becomes floats in place: no scratch buffer, and on CUDA a direct transfer into
-    // the (page-locked) GNU Radio buffer.
-    auto* argmax_int =
-        argmax ? reinterpret_cast<std::int32_t*>(argmax + offset) : nullptr;
+    // The engine delivers the argmax as floats (on CUDA converted on the GPU and
+    // transferred straight into the page-locked GNU Radio buffer).
     const std::uint64_t first_engine_frame = d_engine->frames_processed();
     d_detections.clear();
-    d_engine->process(
-        in + offset, end - begin, detection_map + offset, argmax_int, &d_detections);
-    if (argmax)
-        volk_32i_s32f_convert_32f(argmax + offset, argmax_int, 1.0f, count);
+    d_engine->process_float_argmax(in + offset,
+                                   end - begin,
+                                   detection_map + offset,
+                                   argmax ? argmax + offset : nullptr,
+                                   &d_detections);
 
     // The engine counts frames since its last reset; messages name the input item.
     const std::uint64_t first_item = nitems_read(0) + begin;

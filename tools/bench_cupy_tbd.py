@@ -9,8 +9,10 @@
 The baseline for cudadsp_bench's tbd section on a GPU host that has CuPy and no GNU
 Radio: the issue's configuration (1000 x 1000 grid, the 13 hypotheses of a velocity
 grid with vmax 1 px/frame... see --help) written the way a NumPy user would write it on
-the GPU, with cupyx.scipy.ndimage.shift (order=1: bilinear, mode='constant', cval=0:
-the engine's zero border) for each transition:
+the GPU, with cupyx.scipy.ndimage.shift (order=1: bilinear; mode='grid-constant',
+cval=0: the engine's zero border, interpolating towards zeros beyond the edge, where
+mode='constant' would return cval for any point past the last cell) for each
+transition:
 
     P^-[m] = sum_k w[m][k] * shift(P[src[m][k]], (dy, dx))
     P      = alpha P^- + (1 - alpha) X
@@ -63,7 +65,7 @@ def tbd_frame(state, frame, table, alpha, xp_shift):
 
 
 def shift_bilinear(plane, shift):
-    return ndi.shift(plane, shift, order=1, mode="constant", cval=0.0, prefilter=False)
+    return ndi.shift(plane, shift, order=1, mode="grid-constant", cval=0.0, prefilter=False)
 
 
 def reference_shift_float64(plane, shift):

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "parallel_copy.h"
 #include "pattern_source.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
@@ -45,10 +46,10 @@ int pattern_source::work(int noutput_items,
         const std::size_t at = (d_produced + done) % d_pattern_items;
         const std::size_t m = std::min(n - done, d_pattern_items - at);
         for (std::size_t o = 0; o < d_patterns.size(); ++o)
-            std::memcpy(static_cast<unsigned char*>(output_items[o]) +
-                            done * d_item_bytes,
-                        d_patterns[o].data() + at * d_item_bytes,
-                        m * d_item_bytes);
+            core::parallel_memcpy(static_cast<unsigned char*>(output_items[o]) +
+                                      done * d_item_bytes,
+                                  d_patterns[o].data() + at * d_item_bytes,
+                                  m * d_item_bytes);
         done += m;
     }
     d_produced += n;

@@ -17,7 +17,7 @@ namespace cudadsp {
 namespace bench {
 
 /*!
- * \brief The flowgraph rows' source: repeats patterns with memcpy, so that it is not
+ * \brief The flowgraph rows' source: repeats patterns with (parallel) memcpy, so that it is not
  * what limits a flowgraph (blocks::vector_source copies item by item).
  *
  * One output per pattern, items of \p item_bytes bytes (a sample, or a vector such as

@@ -174,6 +174,33 @@ void st_tbd_cpu::process(const float* frames,
     }
 }
 
+void st_tbd_cpu::process_float_argmax(const float* frames,
+                                      std::size_t nframes,
+                                      float* detection_map,
+                                      float* argmax,
+                                      std::vector<tbd_detection>* detections)
+{
+    if (!argmax) {
+        process(frames, nframes, detection_map, nullptr, detections);
+        return;
+    }
+    // Frame by frame through the int32 scratch: the conversion reads it while it is
+    // still in cache.
+    const std::size_t cells = d_config.cells();
+    d_argmax_scratch.resize(cells);
+    for (std::size_t f = 0; f < nframes; ++f) {
+        process(frames + f * cells,
+                1,
+                detection_map ? detection_map + f * cells : nullptr,
+                d_argmax_scratch.data(),
+                detections);
+        std::transform(d_argmax_scratch.begin(),
+                       d_argmax_scratch.end(),
+                       argmax + f * cells,
+                       [](std::int32_t m) { return static_cast<float>(m); });
+    }
+}
+
 void st_tbd_cpu::process_device(const float*,
                                 std::size_t,
                                 float*,

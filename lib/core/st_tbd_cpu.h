@@ -32,6 +32,11 @@ public:
                  float* detection_map,
                  std::int32_t* argmax,
                  std::vector<tbd_detection>* detections) override;
+    void process_float_argmax(const float* frames,
+                              std::size_t nframes,
+                              float* detection_map,
+                              float* argmax,
+                              std::vector<tbd_detection>* detections) override;
     void process_device(const float* d_frames,
                         std::size_t nframes,
                         float* d_detection_map,

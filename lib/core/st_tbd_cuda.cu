@@ -161,6 +161,19 @@ __global__ void __launch_bounds__(tbd_block_x* tbd_block_y)
     }
 }
 
+/*!
+ * argmax as float (the form of st_tbd_ff's output 1): \p n values, exact for the
+ * indices it holds (< 2^24). A grid-stride loop of coalesced 4-byte reads and writes.
+ */
+__global__ void st_tbd_argmax_to_float_kernel(const std::int32_t* __restrict__ argmax,
+                                              float* __restrict__ out,
+                                              std::size_t n)
+{
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+         i += std::size_t(gridDim.x) * blockDim.x)
+        out[i] = static_cast<float>(__ldg(argmax + i));
+}
+
 dim3 grid_for(const tbd_layout& l)
 {
     return dim3(static_cast<unsigned int>((l.width + tbd_block_x - 1) / tbd_block_x),
@@ -188,16 +201,21 @@ struct st_tbd_cuda::frame_slot {
     device_buffer<float> frame;
     device_buffer<float> map;
     device_buffer<std::int32_t> argmax;
+    device_buffer<float> argmax_float; //!< made for process_float_argmax()
     detection_buffers detection;
     pinned_buffer<float> frame_staging; //!< made when an input is pageable
     pinned_buffer<float> map_staging;
+    //! 4-byte argmax values (int32 or float) on their way to pageable memory.
     pinned_buffer<std::int32_t> argmax_staging;
     cuda_event uploaded, computed, downloaded;
     bool busy = false;
     std::uint64_t frame_number = 0;
     float* map_destination = nullptr;
     bool map_staged = false;
-    std::int32_t* argmax_destination = nullptr;
+    void* argmax_destination = nullptr;
+    //! argmax_destination holds int32 values (the overflow path of the detections
+    //! may read them back) rather than floats.
+    bool argmax_destination_int = false;
     bool argmax_staged = false;
     bool detections = false;
 };
@@ -564,6 +582,18 @@ void st_tbd_cuda::enqueue_update(const float* d_frame,
     CUDADSP_CUDA_LAUNCHED("st_tbd_generic_kernel");
 }
 
+void st_tbd_cuda::enqueue_argmax_to_float(const std::int32_t* d_argmax,
+                                          float* d_out,
+                                          std::size_t n,
+                                          cudaStream_t stream)
+{
+    constexpr unsigned int threads = 256;
+    const auto blocks = static_cast<unsigned int>(
+        std::min<std::size_t>((n + threads - 1) / threads, 65535));
+    st_tbd_argmax_to_float_kernel<<<blocks, threads, 0, stream>>>(d_argmax, d_out, n);
+    CUDADSP_CUDA_LAUNCHED("st_tbd_argmax_to_float_kernel");
+}
+
 void st_tbd_cuda::enqueue_detection(const float* d_map,
                                     const std::int32_t* d_argmax,
                                     detection_buffers& buffers,
@@ -728,7 +758,9 @@ void st_tbd_cuda::finish_slot(frame_slot& s, std::vector<tbd_detection>* detecti
         collect_detections(s.detection,
                            s.frame_number,
                            s.map_destination,
-                           s.argmax_destination,
+                           s.argmax_destination_int
+                               ? static_cast<const std::int32_t*>(s.argmax_destination)
+                               : nullptr,
                            s.map.get(),
                            s.argmax.get(),
                            *detections);
@@ -740,8 +772,31 @@ void st_tbd_cuda::process(const float* frames,
                           std::int32_t* argmax,
                           std::vector<tbd_detection>* detections)
 {
+    process_host(frames, nframes, detection_map, argmax, nullptr, detections);
+}
+
+void st_tbd_cuda::process_float_argmax(const float* frames,
+                                       std::size_t nframes,
+                                       float* detection_map,
+                                       float* argmax,
+                                       std::vector<tbd_detection>* detections)
+{
+    process_host(frames, nframes, detection_map, nullptr, argmax, detections);
+}
+
+void st_tbd_cuda::process_host(const float* frames,
+                               std::size_t nframes,
+                               float* detection_map,
+                               std::int32_t* argmax_int,
+                               float* argmax_float,
+                               std::vector<tbd_detection>* detections)
+{
     if (nframes == 0)
         return;
+    // Both outputs are 4-byte values per cell; only the device-side form differs.
+    static_assert(sizeof(float) == sizeof(std::int32_t), "4-byte argmax values");
+    void* const argmax =
+        argmax_int ? static_cast<void*>(argmax_int) : static_cast<void*>(argmax_float);
     device_guard guard(d_device.cuda_ordinal);
     allocate_slots();
     const std::size_t cells = d_config.cells();
@@ -780,6 +835,12 @@ void st_tbd_cuda::process(const float* frames,
             ++enqueued;
             if (detections)
                 enqueue_detection(s.map.get(), s.argmax.get(), s.detection, compute);
+            if (argmax_float) {
+                if (!s.argmax_float.get())
+                    s.argmax_float = device_buffer<float>(cells);
+                enqueue_argmax_to_float(
+                    s.argmax.get(), s.argmax_float.get(), cells, compute);
+            }
             s.computed.record(compute);
 
             s.computed.wait_on(download);
@@ -795,17 +856,23 @@ void st_tbd_cuda::process(const float* frames,
                                              cudaMemcpyDeviceToHost,
                                              download));
             }
-            s.argmax_destination = argmax ? argmax + f * cells : nullptr;
+            s.argmax_destination =
+                argmax ? static_cast<std::int32_t*>(argmax) + f * cells : nullptr;
+            s.argmax_destination_int = argmax_int != nullptr;
             s.argmax_staged = argmax && !argmax_pinned;
             if (argmax) {
                 if (s.argmax_staged && !s.argmax_staging.get())
                     s.argmax_staging = pinned_buffer<std::int32_t>(cells);
-                CUDADSP_CUDA(cudaMemcpyAsync(s.argmax_staged ? s.argmax_staging.get()
-                                                             : s.argmax_destination,
-                                             s.argmax.get(),
-                                             cells * sizeof(std::int32_t),
-                                             cudaMemcpyDeviceToHost,
-                                             download));
+                const void* device_argmax =
+                    argmax_float ? static_cast<const void*>(s.argmax_float.get())
+                                 : static_cast<const void*>(s.argmax.get());
+                CUDADSP_CUDA(cudaMemcpyAsync(
+                    s.argmax_staged ? static_cast<void*>(s.argmax_staging.get())
+                                    : s.argmax_destination,
+                    device_argmax,
+                    cells * sizeof(std::int32_t),
+                    cudaMemcpyDeviceToHost,
+                    download));
             }
             s.detections = detections != nullptr;
             if (detections)
@@ -882,6 +949,10 @@ void st_tbd_cuda::process_device(const float* d_frames_in,
             collect_detections(b, d_frames - 1, nullptr, nullptr, map, arg, *detections);
         }
     }
+    // Hand the state back to the engine's own stream (a wait on the device, none on
+    // the host): the engine then never holds the caller's stream, which the caller may
+    // destroy as soon as this call returns.
+    d_state_stream.switch_to(d_stream->get());
 }
 
 void st_tbd_cuda::synchronize()

@@ -54,6 +54,11 @@ public:
                  float* detection_map,
                  std::int32_t* argmax,
                  std::vector<tbd_detection>* detections) override;
+    void process_float_argmax(const float* frames,
+                              std::size_t nframes,
+                              float* detection_map,
+                              float* argmax,
+                              std::vector<tbd_detection>* detections) override;
     void process_device(const float* d_frames,
                         std::size_t nframes,
                         float* d_detection_map,
@@ -103,6 +108,18 @@ private:
                         cudaStream_t stream,
                         tbd_bilinear_mode mode,
                         const generated_kernel* kernel);
+    /*! process() and process_float_argmax(): the argmax goes to \p argmax (int32),
+     *  to \p argmax_float (converted on the device) or, both nullptr, nowhere. */
+    void process_host(const float* frames,
+                      std::size_t nframes,
+                      float* detection_map,
+                      std::int32_t* argmax,
+                      float* argmax_float,
+                      std::vector<tbd_detection>* detections);
+    void enqueue_argmax_to_float(const std::int32_t* d_argmax,
+                                 float* d_out,
+                                 std::size_t n,
+                                 cudaStream_t stream);
     void enqueue_detection(const float* d_map,
                            const std::int32_t* d_argmax,
                            detection_buffers& buffers,

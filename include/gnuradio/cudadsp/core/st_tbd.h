@@ -219,6 +219,17 @@ public:
                          std::vector<tbd_detection>* detections) = 0;
 
     /*!
+     * process() with the argmax hypothesis delivered as float (the index m, exact:
+     * M <= 4096), the form of st_tbd_ff's output 1. The CUDA backend converts on the
+     * GPU, so the host makes no pass over the values.
+     */
+    virtual void process_float_argmax(const float* frames,
+                                      std::size_t nframes,
+                                      float* detection_map,
+                                      float* argmax,
+                                      std::vector<tbd_detection>* detections) = 0;
+
+    /*!
      * CUDA backend only: \p nframes frames already in device memory (nframes * cells()
      * floats), detection_map / argmax device buffers of nframes * cells() values (or
      * nullptr), enqueued on \p stream (nullptr: the engine's own stream). With
