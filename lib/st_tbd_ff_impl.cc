@@ -143,12 +143,32 @@ st_tbd_ff_impl::st_tbd_ff_impl(const core::st_tbd_config& config, int batch_fram
       d_key_vy(pmt::intern("vy")),
       d_key_value(pmt::intern("value"))
 {
-    if (config.autotune)
+    core::st_tbd_config engine_config = config;
+    if (config.autotune) {
         d_logger->info("autotuning the generated kernel's line order when no cached "
                        "order exists (up to {} iterations or {} s)",
                        config.autotune_iterations,
                        config.autotune_seconds);
-    d_engine = core::st_tbd::make(config);
+        // The search runs inside the engine's construction, for up to a minute: say
+        // how it goes, about every tenth of the iteration budget.
+        engine_config.autotune_progress =
+            [this,
+             reported = std::size_t(0)](const core::tbd_autotune_progress& p) mutable {
+                const std::size_t step = std::max<std::size_t>(1, p.iterations / 10);
+                if (!p.finished && p.iteration < reported + step)
+                    return;
+                reported = p.iteration;
+                d_logger->info("autotune: {} of {} iterations, {:.1f} s: {:.4f} ms per "
+                               "frame (sorted order {:.4f} ms){}",
+                               p.iteration,
+                               p.iterations,
+                               p.elapsed_s,
+                               p.best_ms,
+                               p.start_ms,
+                               p.finished ? ", done" : "");
+            };
+    }
+    d_engine = core::st_tbd::make(engine_config);
 
     const core::device_selection& selected = d_engine->device();
     // The automatic choice is news to the user; an explicit one is not.
