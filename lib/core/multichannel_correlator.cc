@@ -6,6 +6,7 @@
  */
 
 #include "multichannel_correlator_cpu.h"
+#include "multichannel_correlator_cuda.h"
 #include "multichannel_correlator_internal.h"
 #include <algorithm>
 #include <cmath>
@@ -468,18 +469,9 @@ std::unique_ptr<multichannel_correlator>
 multichannel_correlator::make(const multichannel_correlator_config& config)
 {
     config.validate();
-    device_selection device = select_device(config.device, "device");
-    if (device.backend == backend_kind::cuda) {
-        // This engine's CUDA backend is not part of this build: "auto" settles on the
-        // CPU, an explicit CUDA request is refused rather than silently run elsewhere.
-        if (!device.chosen_automatically)
-            throw std::invalid_argument("device: the multichannel correlator has no CUDA "
-                                        "backend in this build; use \"cpu\" or \"auto\", "
-                                        "got \"" +
-                                        config.device + "\"");
-        device = device_selection{};
-        device.chosen_automatically = true;
-    }
+    const device_selection device = select_device(config.device, "device");
+    if (device.backend == backend_kind::cuda)
+        return std::make_unique<multichannel_correlator_cuda>(config, device);
     return std::make_unique<multichannel_correlator_cpu>(config, device);
 }
 
