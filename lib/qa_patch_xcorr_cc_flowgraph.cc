@@ -13,6 +13,7 @@
 // duplicated or moved across work() calls, only complete strips, a strip out as soon as
 // its last line is in, one message per record. Known integer shifts give exact offsets.
 
+#include "qa_message_collector.h"
 #include "qa_support.h"
 #include <gnuradio/blocks/vector_sink.h>
 #include <gnuradio/blocks/vector_source.h>
@@ -297,48 +298,7 @@ expected_records engine_records(const params& p, const image_pair& img, long lon
 // Test blocks and flowgraphs
 // ---------------------------------------------------------------------------------
 
-//! Stores every message it gets on its port "in".
-class message_collector : public gr::block
-{
-public:
-    using sptr = std::shared_ptr<message_collector>;
-    static sptr make() { return gnuradio::make_block_sptr<message_collector>(); }
-
-    message_collector()
-        : gr::block("message_collector",
-                    gr::io_signature::make(0, 0, 0),
-                    gr::io_signature::make(0, 0, 0)),
-          d_port(pmt::intern("in"))
-    {
-        message_port_register_in(d_port);
-        set_msg_handler(d_port, [this](const pmt::pmt_t& msg) {
-            std::lock_guard<std::mutex> lock(d_mutex);
-            d_messages.push_back(msg);
-        });
-    }
-
-    /*! The messages handled so far, then (after the flowgraph has stopped) any still
-     *  queued: a message-only block may be told to stop before its queue is empty. */
-    std::vector<pmt::pmt_t> messages()
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        std::vector<pmt::pmt_t> out = d_messages;
-        while (!empty_p(d_port))
-            out.push_back(delete_head_nowait(d_port));
-        return out;
-    }
-
-    std::size_t handled()
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        return d_messages.size();
-    }
-
-private:
-    const pmt::pmt_t d_port;
-    std::mutex d_mutex;
-    std::vector<pmt::pmt_t> d_messages;
-};
+using qa::message_collector;
 
 //! A consumer of records that takes at most \p per_call items a call and sleeps
 //! \p delay in each call: the block's output buffer fills and stays full.

@@ -14,6 +14,7 @@
 // CPU backend and, where a device exists, on CUDA (generic kernel, software bilinear:
 // the same configuration in the block and in the engine it is compared with).
 
+#include "qa_message_collector.h"
 #include "qa_support.h"
 #include <gnuradio/blocks/throttle.h>
 #include <gnuradio/blocks/vector_sink.h>
@@ -160,42 +161,7 @@ void assert_identical(const std::vector<float>& expected,
                          std::to_string(actual[i]));
 }
 
-//! Stores every message it gets on its port "in".
-class message_collector : public gr::block
-{
-public:
-    using sptr = std::shared_ptr<message_collector>;
-    static sptr make() { return gnuradio::make_block_sptr<message_collector>(); }
-
-    message_collector()
-        : gr::block("message_collector",
-                    gr::io_signature::make(0, 0, 0),
-                    gr::io_signature::make(0, 0, 0)),
-          d_port(pmt::intern("in"))
-    {
-        message_port_register_in(d_port);
-        set_msg_handler(d_port, [this](const pmt::pmt_t& msg) {
-            std::lock_guard<std::mutex> lock(d_mutex);
-            d_messages.push_back(msg);
-        });
-    }
-
-    //! Handled messages, then any still queued (a message-only block may be told to
-    //! stop before its queue is empty).
-    std::vector<pmt::pmt_t> messages()
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        std::vector<pmt::pmt_t> out = d_messages;
-        while (!empty_p(d_port))
-            out.push_back(delete_head_nowait(d_port));
-        return out;
-    }
-
-private:
-    const pmt::pmt_t d_port;
-    std::mutex d_mutex;
-    std::vector<pmt::pmt_t> d_messages;
-};
+using qa::message_collector;
 
 void assert_messages(const std::vector<core::tbd_detection>& expected,
                      const std::vector<pmt::pmt_t>& messages,

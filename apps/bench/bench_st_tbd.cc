@@ -21,6 +21,7 @@
 #include "cuda_check.h"
 #include "cuda_resources.h"
 #include "pattern_source.h"
+#include "splitmix64.h"
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/blocks/vector_sink.h>
 #include <gnuradio/cudadsp/core/st_tbd.h>
@@ -29,6 +30,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -138,22 +140,16 @@ core::st_tbd_config make_config(const std::string& device,
     return c;
 }
 
-// Unit-variance Gaussian frames (Box-Muller on splitmix64: the same on every platform).
+// Unit-variance Gaussian frames, the same on every platform (core::splitmix64).
 std::vector<float> noise_frames(std::size_t frames, std::size_t cells, std::uint64_t seed)
 {
     std::vector<float> out(frames * cells);
-    std::uint64_t s = seed;
-    auto next = [&s] {
-        std::uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return double((z ^ (z >> 31)) >> 11) * 0x1.0p-53;
-    };
+    core::splitmix64 rng(seed);
     for (std::size_t i = 0; i + 1 < out.size(); i += 2) {
-        const double r = std::sqrt(-2.0 * std::log(1.0 - next()));
-        const double t = 6.283185307179586 * next();
-        out[i] = float(r * std::cos(t));
-        out[i + 1] = float(r * std::sin(t));
+        // Power 2: variance 1 in each of the real and imaginary parts.
+        const std::complex<double> z = rng.complex_normal(2.0);
+        out[i] = float(z.real());
+        out[i + 1] = float(z.imag());
     }
     return out;
 }
