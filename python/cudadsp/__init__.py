@@ -7,7 +7,12 @@
 gr-cudadsp: GPU-accelerated sensor signal processing blocks for GNU Radio.
 
 Every block takes a ``device`` argument: "auto" (CUDA when a device is present, else
-the CPU), "cpu", "cuda" or "cuda:N". Blocks: phase_unwrap_ff, polarimetric_products_cf.
+the CPU), "cpu", "cuda" or "cuda:N". Blocks: phase_unwrap_ff, polarimetric_products_cf,
+multichannel_correlator_cc, _sc and _bc (GNSS correlator).
+
+GNSS helpers: gps_l1ca_code, galileo_e1_code, glonass_l1of_code, boc11_expand,
+gnss_signal_simulator (C++ engines); gnss_records / gnss_record_sink (the correlator's
+records as NumPy structured arrays); gnss_acquisition (the correlator as a search grid).
 
 Python sources (no GPU engine): storm_scene_source, dual-polarisation weather-radar
 pulses of a synthetic storm, and storm_scene, its scene model (NumPy only);
@@ -20,3 +25,5 @@ from .cudadsp_python import *
 
 from .storm_scene_source import storm_scene, storm_scene_source
 from .tbd_scene import tbd_scene, tbd_scene_source
+from .gnss_records import gnss_record_sink, gnss_records
+from . import gnss_acquisition

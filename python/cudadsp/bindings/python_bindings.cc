@@ -20,6 +20,9 @@ namespace py = pybind11;
 /**************************************/
 // BINDING_FUNCTION_PROTOTYPES(
     void bind_cross_correlator_cc(py::module& m);
+    void bind_gnss_codes(py::module& m);
+    void bind_gnss_signal_simulator(py::module& m);
+    void bind_multichannel_correlator_cc(py::module& m);
     void bind_patch_xcorr_cc(py::module& m);
     void bind_phase_unwrap_ff(py::module& m);
     void bind_polarimetric_products_cf(py::module& m);
@@ -53,6 +56,9 @@ PYBIND11_MODULE(cudadsp_python, m)
     /**************************************/
     // BINDING_FUNCTION_CALLS(
     bind_cross_correlator_cc(m);
+    bind_gnss_codes(m);
+    bind_gnss_signal_simulator(m);
+    bind_multichannel_correlator_cc(m);
     bind_patch_xcorr_cc(m);
     bind_phase_unwrap_ff(m);
     bind_polarimetric_products_cf(m);

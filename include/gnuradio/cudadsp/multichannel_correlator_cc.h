@@ -1,0 +1,205 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDADSP_MULTICHANNEL_CORRELATOR_CC_H
+#define INCLUDED_CUDADSP_MULTICHANNEL_CORRELATOR_CC_H
+
+#include <gnuradio/block.h>
+#include <gnuradio/cudadsp/api.h>
+#include <pmt/pmt.h>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace cudadsp {
+
+/*!
+ * \brief Fields of the loop-state record on output port 1 ("state"): one float64 vector
+ * of gnss_state_field_count values per record, in this order.
+ *
+ * Integers (ids, epoch and sample counts, flags) are exact in float64 up to 2^53 (at
+ * 10 Msps, 28 years of samples). Loop-state fields hold after the epoch's loop update,
+ * i.e. for the next epoch, which starts at start_sample + sample_count.
+ */
+enum gnss_state_field : int {
+    gnss_state_channel_id = 0,    //!< the channel's "id"
+    gnss_state_epoch,             //!< 0, 1, 2, ... since the channel was added or reinit
+    gnss_state_start_sample,      //!< absolute input index of the epoch's first sample
+    gnss_state_sample_count,      //!< samples in the epoch
+    gnss_state_flags,             //!< core::gnss_record_flag bits (1 tracking, 2 C/N0
+                                  //!< valid, 4 code lock, 8 carrier lock)
+    gnss_state_prompt_sign,       //!< +1 / -1: sign of Re(prompt), the data bit
+    gnss_state_code_phase_chips,  //!< prompt code phase within the period, [0, chips)
+    gnss_state_code_rate_cps,     //!< code NCO rate, chips/s
+    gnss_state_doppler_hz,        //!< carrier NCO frequency - IF
+    gnss_state_carrier_phase_rad, //!< carrier NCO phase, [-pi, pi)
+    gnss_state_carrier_cycles,    //!< accumulated Doppler phase since start, cycles
+    gnss_state_cn0_dbhz,          //!< M2M4 C/N0 estimate; NaN before the first
+    gnss_state_carrier_lock,      //!< cos(2 phi) lock metric; NaN before the first
+    gnss_state_pll_discriminator_rad,   //!< this epoch's Costas phase error
+    gnss_state_dll_discriminator_chips, //!< this epoch's code phase error
+    gnss_state_prn,                     //!< the channel's "prn" (0 for an explicit code)
+    gnss_state_system,                  //!< gnss_signal_system of the channel
+    gnss_state_field_count
+};
+
+//! The code family of a channel (record field gnss_state_system).
+enum gnss_signal_system : int {
+    gnss_system_explicit_code = 0, //!< the channel dict gave "code"
+    gnss_system_gps_l1ca = 1,
+    gnss_system_galileo_e1b = 2, //!< BOC(1,1) table of the E1-B (data) primary code
+    gnss_system_galileo_e1c = 3, //!< BOC(1,1) table of the E1-C (pilot) primary code
+    gnss_system_glonass_l1of = 4,
+};
+
+/*!
+ * \brief Common interface of the multichannel GNSS correlator blocks
+ * (multichannel_correlator_cc, _sc, _bc: complex float, interleaved int16 and int8
+ * input).
+ * \ingroup cudadsp
+ *
+ * \details
+ * N channels x T taps of carrier and code wipe-off over one input stream (the engine
+ * core::multichannel_correlator, on the CPU or a CUDA GPU), each channel open-loop or
+ * steered by its own PLL/FLL/DLL. A general block: every completed epoch (correlation
+ * interval) of every channel gives one record, i.e. one item on each output:
+ *  - out 0 ("taps"): T gr_complex, the tap correlations in tap order;
+ *  - out 1 ("state"): gnss_state_field_count float64, the fields of gnss_state_field.
+ * A work() call's records are in ascending channel id, each channel's epochs in time
+ * order; the input is consumed completely (partial epochs are carried).
+ *
+ * Channels are described by PMT dicts (keys in docs/blocks/multichannel_correlator_cc.md:
+ * "id" and "prn" with "system", or an explicit "code", plus "code_phase_chips",
+ * "doppler_hz", "start_sample", "tap_offsets_chips", "mode", loop parameters, ...).
+ * They are given at construction and changed at run time through the message ports
+ * "add", "reinit" and "remove" (a dict or a list of dicts; "remove" also takes ids)
+ * or the methods below; changes are queued and applied at the start of the next work()
+ * call. A bad message is logged (naming the field) and published on the "events"
+ * port; it never stops the flowgraph.
+ *
+ * Tags: every applied change puts a "channel_event" tag (dict: event, id, sample) on
+ * the next record written; input tags are re-emitted, key and value unchanged, on the
+ * first record written after their sample has been correlated.
+ */
+class CUDADSP_API multichannel_correlator_base : virtual public gr::block
+{
+public:
+    typedef std::shared_ptr<multichannel_correlator_base> sptr;
+
+    /*!
+     * Queues channels to add: a dict or a list (or PMT vector) of dicts. Throws
+     * std::invalid_argument naming the field when a description is bad (then nothing
+     * of \p channels is queued). Thread-safe; applied at the next work() call, where a
+     * clash with the channels then present (id in use, max_channels reached) is logged
+     * and published as an "error" event.
+     */
+    virtual void add_channels(const pmt::pmt_t& channels) = 0;
+    //! Queues replacements of existing channels (fresh NCOs and loops); as add_channels.
+    virtual void reinit_channels(const pmt::pmt_t& channels) = 0;
+    /*! Queues removals: an id, a dict with "id", a list of those, or the symbol "all".
+     *  Throws std::invalid_argument for anything else. */
+    virtual void remove_channels(const pmt::pmt_t& ids) = 0;
+
+    //! Ids of the channels running now (changes still queued not included).
+    virtual std::vector<std::uint32_t> channel_ids() const = 0;
+    //! Changes queued and not yet applied.
+    virtual std::size_t pending_changes() const = 0;
+    //! Input samples correlated so far (the absolute index of the next sample).
+    virtual std::uint64_t samples_processed() const = 0;
+
+    virtual double sample_rate_hz() const = 0;
+    virtual int taps() const = 0;
+    //! The block's default tap offsets (chips; negative = early).
+    virtual std::vector<double> tap_offsets_chips() const = 0;
+    virtual int max_channels() const = 0;
+    //! "cf32", "ci16" or "ci8".
+    virtual std::string input_format() const = 0;
+    //! The backend in use: "cpu" or "cuda:N".
+    virtual std::string backend() const = 0;
+};
+
+/*!
+ * \brief Multichannel GNSS correlator on a gr_complex (cf32) stream.
+ * \ingroup cudadsp
+ *
+ * \details See multichannel_correlator_base and
+ * docs/blocks/multichannel_correlator_cc.md.
+ */
+class CUDADSP_API multichannel_correlator_cc : virtual public multichannel_correlator_base
+{
+public:
+    typedef std::shared_ptr<multichannel_correlator_cc> sptr;
+
+    /*!
+     * \param sample_rate_hz input sample rate (> 0).
+     * \param tap_offsets_chips the channels' default tap offsets, code delays relative
+     * to the prompt in chips (negative: early); their number is the tap count T (1 to
+     * 64), the same for every channel. A channel's early, prompt and late taps default
+     * to the offset nearest 0 and its nearest neighbours below and above.
+     * \param max_channels channel capacity (>= 1); also sizes the output buffers.
+     * \param channels initial channels: PMT_NIL, a dict, or a list of dicts (Python:
+     * cudadsp.gnss_channels_pmt([...])). A bad one raises ValueError.
+     * \param intermediate_frequency_hz the channels' default IF (|IF| < fs / 2).
+     * \param batch_ms on the CUDA backend, input a work() call gathers before it
+     * launches (milliseconds of samples, > 0): larger batches, more latency. The CPU
+     * backend takes what arrives, up to the same amount per call.
+     * \param device "auto", "cpu", "cuda" or "cuda:N".
+     */
+    static sptr make(double sample_rate_hz,
+                     const std::vector<double>& tap_offsets_chips = { -0.5, 0.0, 0.5 },
+                     int max_channels = 1024,
+                     const pmt::pmt_t& channels = pmt::PMT_NIL,
+                     double intermediate_frequency_hz = 0.0,
+                     double batch_ms = 10.0,
+                     const std::string& device = "auto");
+};
+
+/*!
+ * \brief Multichannel GNSS correlator on interleaved int16 I/Q (item: two shorts, GRC
+ * "sc16", as UHD's sc16 output). Correlations are in the integers' units (no scaling).
+ * \ingroup cudadsp
+ *
+ * \details Parameters as multichannel_correlator_cc::make().
+ */
+class CUDADSP_API multichannel_correlator_sc : virtual public multichannel_correlator_base
+{
+public:
+    typedef std::shared_ptr<multichannel_correlator_sc> sptr;
+    static sptr make(double sample_rate_hz,
+                     const std::vector<double>& tap_offsets_chips = { -0.5, 0.0, 0.5 },
+                     int max_channels = 1024,
+                     const pmt::pmt_t& channels = pmt::PMT_NIL,
+                     double intermediate_frequency_hz = 0.0,
+                     double batch_ms = 10.0,
+                     const std::string& device = "auto");
+};
+
+/*!
+ * \brief Multichannel GNSS correlator on interleaved int8 I/Q (item: two signed bytes,
+ * GRC "sc8"). Correlations are in the integers' units (no scaling).
+ * \ingroup cudadsp
+ *
+ * \details Parameters as multichannel_correlator_cc::make().
+ */
+class CUDADSP_API multichannel_correlator_bc : virtual public multichannel_correlator_base
+{
+public:
+    typedef std::shared_ptr<multichannel_correlator_bc> sptr;
+    static sptr make(double sample_rate_hz,
+                     const std::vector<double>& tap_offsets_chips = { -0.5, 0.0, 0.5 },
+                     int max_channels = 1024,
+                     const pmt::pmt_t& channels = pmt::PMT_NIL,
+                     double intermediate_frequency_hz = 0.0,
+                     double batch_ms = 10.0,
+                     const std::string& device = "auto");
+};
+
+} // namespace cudadsp
+} // namespace gr
+
+#endif /* INCLUDED_CUDADSP_MULTICHANNEL_CORRELATOR_CC_H */
