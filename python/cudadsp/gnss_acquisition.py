@@ -10,9 +10,18 @@ Every (PRN, Doppler bin) is a set of open-loop channels of one multichannel_corr
 block, and every code-phase hypothesis one tap of those channels (64 taps a channel),
 so a grid of PRN x Doppler x code phase is one flowgraph run: a vector source with the
 samples, the correlator, and a gnss_record_sink. The tap powers are summed over the
-epochs (code periods) available -- coherent within a period, non-coherent across -- and
-a PRN is detected when the grid's peak exceeds the highest value outside +-2 chips of
-it by ``threshold`` (the peak-to-second-peak ratio, GNSS-SDR's "second peak" test).
+epochs (code periods) available -- coherent within a period, non-coherent across.
+
+Detection: the metric is the grid's peak over its mean (peak-to-mean ratio). Where there
+is only noise, each cell is a sum of K independent exponential powers, so cell / mean
+is Gamma(K, 1) / K, and the threshold is the value one cell exceeds with probability
+false_alarm / cells (default false_alarm 1e-3 for a PRN's whole grid),
+gamma_threshold(). K is at most epochs x grids summed, but the noise of successive
+epochs need not be independent (a simulated recording may repeat its noise every
+code period), so K is measured: 1 / variance of cell / mean over the grid without its
+top 0.1 % (signal), rounded, within 1 .. epochs x grids. The peak-to-second-peak ratio
+(the peak over the highest value outside +-2 chips of it, GNSS-SDR's "second peak"
+statistic) is reported beside it.
 
 Two passes keep the grid affordable on a CPU as well:
 
@@ -68,8 +77,8 @@ FINE_SPAN_CHIPS = 2.0
 FINE_DOPPLER_DIVISION = 8
 #: The second peak is sought outside this many chips of the peak.
 SECOND_PEAK_EXCLUSION_CHIPS = 2.0
-#: Default detection threshold on the peak-to-second-peak ratio (see the docs page).
-DEFAULT_THRESHOLD = 1.8
+#: Default probability that noise alone crosses the threshold somewhere in one PRN's grid.
+DEFAULT_FALSE_ALARM = 1e-3
 #: Channels per flowgraph run: bounds the memory of one run's records.
 MAX_CHANNELS_PER_RUN = 8192
 
@@ -107,7 +116,10 @@ class acquisition_result:
     signal: str
     prn: int
     detected: bool
-    metric: float               # peak-to-second-peak ratio of the coarse grid
+    metric: float               # peak-to-mean ratio of the coarse grid
+    threshold: float            # detection threshold on the metric
+    independent_sums: int       # K of the noise statistics the threshold assumes
+    second_peak_ratio: float    # peak over the highest value outside +-2 chips
     delay_samples: float
     code_phase_chips: float
     doppler_hz: float
@@ -223,6 +235,40 @@ def _second_peak_ratio(grid, hypotheses, peak_index, chips):
     return float(grid[d, j] / second) if second > 0 else float("inf")
 
 
+def gamma_tail(x, k):
+    """P(X > x) for X ~ Gamma(k, 1), k a positive integer (a sum of k unit exponentials)."""
+    term, total = 1.0, 1.0
+    for i in range(1, int(k)):
+        term *= x / i
+        total += term
+    return math.exp(-x) * total
+
+
+def gamma_threshold(k, cells, false_alarm=DEFAULT_FALSE_ALARM):
+    """The peak-to-mean threshold of a grid of ``cells`` cells, each a sum of k
+    independent exponential powers under noise: x / k with P(Gamma(k, 1) > x) =
+    false_alarm / cells."""
+    target = false_alarm / cells
+    lo, hi = 0.0, 10.0 * k + 50.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if gamma_tail(mid, k) > target:
+            lo = mid
+        else:
+            hi = mid
+    return hi / k
+
+
+def independent_sums(grid, most):
+    """The K of Gamma(K) / K that the noise cells of a grid follow: 1 / variance of
+    cell / mean without the top 0.1 % of cells, rounded, within 1 .. most."""
+    values = np.sort(np.asarray(grid, dtype=np.float64).ravel())
+    body = values[:max(2, int(0.999 * len(values)))]
+    z = body / body.mean()
+    k = int(math.floor(1.0 / max(float(np.var(z)), 1e-12) + 0.5))
+    return int(min(max(k, 1), most))
+
+
 def _parabolic(ym, y0, yp):
     """Offset in (-0.5, 0.5) of the vertex of the parabola through (-1, 0, +1)."""
     den = ym - 2.0 * y0 + yp
@@ -290,7 +336,8 @@ def _fine_taps(samples, sample_rate_hz, signal, system, prn, dopplers, hypothese
 
 
 def acquire(samples, signal, sample_rate_hz=4e6, prns=None, doppler_max_hz=10e3,
-            doppler_center_hz=0.0, doppler_step_hz=None, threshold=DEFAULT_THRESHOLD,
+            doppler_center_hz=0.0, doppler_step_hz=None, false_alarm=DEFAULT_FALSE_ALARM,
+            threshold=None,
             keep_grids=False, refine_all=False, device="auto"):
     """
     Acquires ``signal`` (GPS_L1CA or GALILEO_E1) in ``samples`` (complex, zero IF).
@@ -300,7 +347,9 @@ def acquire(samples, signal, sample_rate_hz=4e6, prns=None, doppler_max_hz=10e3,
         front end's clock offset moves every satellite's Doppler alike: center the
         window on it when it is known, e.g. from satellites already acquired).
     doppler_step_hz: coarse Doppler bin, default 2 / (3 T) for the code period T.
-    threshold: detection threshold on the peak-to-second-peak ratio.
+    false_alarm: probability that noise alone is detected in one PRN's grid (sets the
+        threshold, gamma_threshold()).
+    threshold: a peak-to-mean threshold of your own instead.
     keep_grids: keep each PRN's coarse grid (Doppler x code phase) in its result.
     refine_all: run the fine pass for undetected PRNs too.
     device: the correlator's device, "auto", "cpu", "cuda" or "cuda:N".
@@ -340,8 +389,12 @@ def acquire(samples, signal, sample_rate_hz=4e6, prns=None, doppler_max_hz=10e3,
     for prn in prns:
         grid = powers[prn]
         d, j = np.unravel_index(np.argmax(grid), grid.shape)
-        metric = _second_peak_ratio(grid, hypotheses, (d, j), L)
-        detected = metric >= threshold
+        metric = float(grid[d, j] / np.mean(grid))
+        k = independent_sums(grid, epochs * len(signal.coarse_branches))
+        cells_threshold = (threshold if threshold is not None else
+                           gamma_threshold(k, grid.size, false_alarm))
+        second = _second_peak_ratio(grid, hypotheses, (d, j), L)
+        detected = metric > cells_threshold
         doppler = float(dopplers[d])
         code_rate = signal.chip_rate_cps * (1.0 + doppler / signal.carrier_hz)
         phase0 = (hypotheses[j] + group_delay * code_rate / sample_rate_hz) % L
@@ -352,6 +405,7 @@ def acquire(samples, signal, sample_rate_hz=4e6, prns=None, doppler_max_hz=10e3,
         delay = ((L - phase0) % L) / code_rate * sample_rate_hz
         results.append(acquisition_result(
             signal=signal.name, prn=prn, detected=bool(detected), metric=metric,
+            threshold=float(cells_threshold), second_peak_ratio=second, independent_sums=k,
             delay_samples=float(delay), code_phase_chips=float(phase0),
             doppler_hz=float(doppler), code_rate_cps=float(code_rate),
             sample_rate_hz=float(sample_rate_hz), epochs=int(epochs),
