@@ -27,7 +27,7 @@ struct gnss_cuda_code {
     std::uint32_t table_offset; //!< bytes into the table pool
     std::uint32_t entries;      //!< L, entries of one period
     std::uint32_t wrap_groups;  //!< walker groups between two wraps, >= 1
-    std::uint32_t reserved;
+    std::uint32_t table_bytes;  //!< the extended table's length, multiple of 16
 };
 
 /*!
