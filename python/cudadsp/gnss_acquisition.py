@@ -18,8 +18,8 @@ is Gamma(K, 1) / K, and the threshold is the value one cell exceeds with probabi
 false_alarm / cells (default false_alarm 1e-3 for a PRN's whole grid),
 gamma_threshold(). K is at most epochs x grids summed, but the noise of successive
 epochs need not be independent (a simulated recording may repeat its noise every
-code period), so K is measured: 1 / variance of cell / mean over the grid without its
-top 0.1 % (signal), rounded, within 1 .. epochs x grids. The peak-to-second-peak ratio
+code period), so K is measured: 1 / variance of cell / mean over the grid outside +-2
+chips of the peak, rounded down, within 1 .. epochs x grids. The peak-to-second-peak ratio
 (the peak over the highest value outside +-2 chips of it, GNSS-SDR's "second peak"
 statistic) is reported beside it.
 
@@ -259,13 +259,19 @@ def gamma_threshold(k, cells, false_alarm=DEFAULT_FALSE_ALARM):
     return hi / k
 
 
-def independent_sums(grid, most):
+def independent_sums(grid, hypotheses, peak_index, chips, most):
     """The K of Gamma(K) / K that the noise cells of a grid follow: 1 / variance of
-    cell / mean without the top 0.1 % of cells, rounded, within 1 .. most."""
-    values = np.sort(np.asarray(grid, dtype=np.float64).ravel())
-    body = values[:max(2, int(0.999 * len(values)))]
+    cell / mean over the cells farther than SECOND_PEAK_EXCLUSION_CHIPS from the peak
+    (the signal and its Doppler side lobes excluded), rounded down, within 1 .. most."""
+    d, j = peak_index
+    far = np.abs(_wrap(hypotheses - hypotheses[j], chips)) > SECOND_PEAK_EXCLUSION_CHIPS
+    body = np.asarray(grid, dtype=np.float64)[:, far].ravel()
+    if body.size < 2:
+        return 1
     z = body / body.mean()
-    k = int(math.floor(1.0 / max(float(np.var(z)), 1e-12) + 0.5))
+    # Rounded down: components of unequal noise power (side lobes, B and C) make the
+    # tail heavier than Gamma(1 / variance) says.
+    k = int(math.floor(1.0 / max(float(np.var(z)), 1e-12)))
     return int(min(max(k, 1), most))
 
 
@@ -390,7 +396,7 @@ def acquire(samples, signal, sample_rate_hz=4e6, prns=None, doppler_max_hz=10e3,
         grid = powers[prn]
         d, j = np.unravel_index(np.argmax(grid), grid.shape)
         metric = float(grid[d, j] / np.mean(grid))
-        k = independent_sums(grid, epochs * len(signal.coarse_branches))
+        k = independent_sums(grid, hypotheses, (d, j), L, epochs * len(signal.coarse_branches))
         cells_threshold = (threshold if threshold is not None else
                            gamma_threshold(k, grid.size, false_alarm))
         second = _second_peak_ratio(grid, hypotheses, (d, j), L)
