@@ -201,11 +201,7 @@ std::size_t __cvta_generic_to_shared(const void* p)
 std::uint32_t min(std::uint32_t a, std::uint32_t b) { return a < b ? a : b; }
 } // namespace
 
-// The kernel's loop pragmas are nvcc's.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunknown-pragmas"
 #include "multichannel_correlator_kernel.cuh"
-#pragma GCC diagnostic pop
 
 namespace gr {
 namespace cudadsp {
@@ -495,11 +491,41 @@ void compare_with_cpu(const gnss_correlator_results& g,
 class qa_multichannel_correlator_kernel : public CppUnit::TestCase
 {
     CPPUNIT_TEST_SUITE(qa_multichannel_correlator_kernel);
+    CPPUNIT_TEST(carrier_replica_is_the_rule);
     CPPUNIT_TEST(open_loop_codes_taps_and_shapes);
     CPPUNIT_TEST(eleven_taps_in_two_passes);
     CPPUNIT_TEST(tracking_against_cpu);
     CPPUNIT_TEST(split_invariance);
     CPPUNIT_TEST_SUITE_END();
+
+    //! The kernel's replica is gnss_carrier_cos_sin() bit for bit, over every quarter
+    //! turn and its edges.
+    void carrier_replica_is_the_rule()
+    {
+        auto check = [](std::uint32_t phase) {
+            float c0, s0, c1, s1;
+            gnss_carrier_cos_sin(phase, c0, s0);
+            gnss_kernel::carrier_cos_sin(phase, c1, s1);
+            if (std::memcmp(&c0, &c1, sizeof c0) != 0 ||
+                std::memcmp(&s0, &s1, sizeof s0) != 0)
+                CPPUNIT_FAIL("carrier replica differs from the rule at phase " +
+                             std::to_string(phase));
+        };
+        for (std::uint64_t p = 0; p < (std::uint64_t(1) << 32); p += 251)
+            check(static_cast<std::uint32_t>(p));
+        for (std::uint32_t edge : { 0x00000000u,
+                                    0x20000000u,
+                                    0x40000000u,
+                                    0x60000000u,
+                                    0x80000000u,
+                                    0xa0000000u,
+                                    0xc0000000u,
+                                    0xe0000000u })
+            for (std::uint32_t d = 0; d < 64; ++d) {
+                check(edge + d);
+                check(edge - d);
+            }
+    }
 
     static std::vector<cfloat> signal(double fs, std::size_t n, std::uint64_t seed)
     {

@@ -451,7 +451,7 @@ void multichannel_correlator_cuda::choose_launch_shape()
     int best_warps = -1;
     for (const bool shared_tables : { true, false }) {
         for (const std::size_t warps : { 8, 4, 2, 1 }) {
-            for (const std::size_t tile : { 2048, 1024, 512 }) {
+            for (const std::size_t tile : { 4096, 2048, 1024, 512 }) {
                 const std::size_t bytes = shared_layout_bytes(
                     tile, warps, d_taps, shared_tables ? d_table_stride : 0);
                 if (bytes > static_cast<std::size_t>(optin))

@@ -25,6 +25,16 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+
+// Loop unrolling is nvcc's business; a host compiler (the emulation) ignores it.
+#if defined(__CUDACC__)
+#define GNSS_KERNEL_UNROLL _Pragma("unroll")
+#define GNSS_KERNEL_UNROLL_2 _Pragma("unroll 2")
+#else
+#define GNSS_KERNEL_UNROLL
+#define GNSS_KERNEL_UNROLL_2
+#endif
 
 namespace gr {
 namespace cudadsp {
@@ -34,15 +44,30 @@ namespace gnss_kernel {
 /*
  * The kernel's geometry.
  *
- * A warp walks its channel in groups of group_samples consecutive samples: lane l takes
- * the lane_samples adjacent samples group_start + lane_samples l + j, j < lane_samples.
+ * A warp walks its channel in groups of group_samples consecutive samples. Lane l takes
+ * lane_samples of them: the pairs at group_start + 2 l and group_start + 64 + 2 l, so
+ * that each of the warp's two float4 loads per group reads 512 consecutive bytes of
+ * shared memory (no bank conflict). The carrier replica is evaluated by the shared rule
+ * at a lane's first sample only and rotated to the other three by the rule's values
+ * at 1, 64 and 65 carrier steps (both factors exact functions of the integer phases;
+ * the product differs from the rule at that sample by float rounding, below 1e-6),
+ * which halves the replica's cost per sample.
+ *
  * Groups are anchored to absolute sample indices (a group starts at a multiple of
  * group_samples), so which lane sums which sample does not depend on how the stream is
  * cut into calls, and neither does any float rounding.
  */
 constexpr int warp_lanes = 32;
-constexpr int lane_samples = 2;
-constexpr std::uint32_t group_samples = warp_lanes * lane_samples; // 64
+constexpr int lane_samples = 4;
+constexpr std::uint32_t group_samples = warp_lanes * lane_samples; // 128
+constexpr std::uint32_t half_group = group_samples / 2;
+
+//! Offset of a lane's sample j from its first sample (group_start + 2 lane).
+__host__ __device__ constexpr std::uint32_t sample_offset(int j)
+{
+    return static_cast<std::uint32_t>(j & 1) +
+           static_cast<std::uint32_t>(j >> 1) * half_group;
+}
 constexpr unsigned full_mask = 0xffffffffu;
 
 //! Taps one walk over the samples carries in registers; more taps take more passes.
@@ -60,9 +85,12 @@ constexpr int min_blocks_per_sm = 3;
 /*!
  * Float sums per lane are folded into the float64 epoch sums every flush_samples
  * samples counted from the epoch's start (and at its end): at most flush_samples /
- * group_samples * lane_samples = 128 float additions per lane and tap.
+ * group_samples * lane_samples = 512 float additions per lane and tap (relative error
+ * of a correlator value about 1e-6 of its noise scale). A 1 ms GPS epoch at 10 Msps is
+ * folded at its end only: every fold point inside an epoch costs a split group and a
+ * warp reduction.
  */
-constexpr std::uint32_t flush_samples = 4096;
+constexpr std::uint32_t flush_samples = 16384;
 
 /*!
  * Table entries a tap walker may run past the end of one code period between two
@@ -125,20 +153,54 @@ sub_mod(std::uint64_t a, std::uint64_t b, std::uint64_t period)
 }
 
 /*!
- * (x m) mod period for x < period < 2^63 and m < 128, by doubling: no 64-bit division,
+ * (x m) mod period for x < period < 2^63 and m < 256, by doubling: no 64-bit division,
  * which the compiler would make a called subroutine (and a register spill around it).
  */
 __device__ __forceinline__ std::uint64_t
 mul_mod(std::uint64_t x, std::uint32_t m, std::uint64_t period)
 {
     std::uint64_t r = 0;
-#pragma unroll
-    for (int bit = 6; bit >= 0; --bit) {
+    GNSS_KERNEL_UNROLL
+    for (int bit = 7; bit >= 0; --bit) {
         r = add_mod(r, r, period);
         if ((m >> bit) & 1u)
             r = add_mod(r, x, period);
     }
     return r;
+}
+
+/*!
+ * gnss_carrier_cos_sin() (gnss_nco.h) bit for bit: the same float operations on the
+ * same values, with the final quarter-turn rotation done on the sign bits (negation
+ * and selection are exact) rather than by comparisons of the quarter index, which
+ * saves a few instructions per sample in the kernel. qa_multichannel_correlator_kernel
+ * checks the identity over the whole phase range.
+ */
+__host__ __device__ __forceinline__ void
+carrier_cos_sin(std::uint32_t phase, float& c, float& s)
+{
+    const std::uint32_t biased = phase + 0x20000000u; // quarter index in bits 31..30
+    const std::uint32_t q = biased >> 30;
+    const std::int32_t r = static_cast<std::int32_t>(phase - (q << 30));
+    const float x = static_cast<float>(r) * 1.46291807926715968e-09f; // 2 pi / 2^32
+    const float x2 = x * x;
+    const float sx =
+        x *
+        (1.0f + x2 * (-1.66666667e-01f + x2 * (8.33333333e-03f + x2 * -1.98412698e-04f)));
+    const float cx =
+        1.0f + x2 * (-0.5f + x2 * (4.16666667e-02f +
+                                   x2 * (-1.38888889e-03f + x2 * 2.48015873e-05f)));
+    const bool odd = (biased & 0x40000000u) != 0;
+    const float c0 = odd ? sx : cx;
+    const float s0 = odd ? cx : sx;
+    // Negate c for q = 1, 2 (bit 31 xor bit 30), s for q = 2, 3 (bit 31).
+    std::uint32_t cb, sb;
+    std::memcpy(&cb, &c0, sizeof cb);
+    std::memcpy(&sb, &s0, sizeof sb);
+    cb ^= (biased ^ (biased << 1)) & 0x80000000u;
+    sb ^= biased & 0x80000000u;
+    std::memcpy(&c, &cb, sizeof c);
+    std::memcpy(&s, &sb, sizeof s);
 }
 
 //! +1.0f or -1.0f from a sign-extended +1 / -1 table entry, without a conversion.
@@ -373,10 +435,18 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
     // Lane state of the current pass.
     std::uint64_t walker[TG];
     float acc_re[TG], acc_im[TG];
-    std::uint64_t code_step = 1, walker_advance = 0;
+    std::uint64_t walker_advance = 0;
+    // Code phase and carrier rotation from a lane's first sample to its sample j + 1.
+    std::uint64_t step_offset[lane_samples - 1];
+    float rot_c[lane_samples - 1], rot_s[lane_samples - 1];
     std::uint32_t theta = 0, theta_advance = 0;
-    float rot_c = 1.0f, rot_s = 0.0f; // carrier rotation from a lane's sample 0 to 1
-#pragma unroll
+    GNSS_KERNEL_UNROLL
+    for (int j = 0; j < lane_samples - 1; ++j) {
+        step_offset[j] = 0;
+        rot_c[j] = 1.0f;
+        rot_s[j] = 0.0f;
+    }
+    GNSS_KERNEL_UNROLL
     for (int k = 0; k < TG; ++k) {
         walker[k] = 0;
         acc_re[k] = acc_im[k] = 0.0f;
@@ -385,7 +455,7 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
     // Walkers and carrier of the lanes for the group holding virtual index b, taps
     // [k0, k0 + TG) (taps past T walk with shift 0 and are never summed).
     auto rebase = [&](std::uint32_t b, std::uint32_t k0) {
-        code_step = ch.code_step;
+        const std::uint64_t code_step = ch.code_step;
         const std::uint32_t carrier_step = ch.carrier_step;
         const std::uint32_t n = b - ch.v_base;
         const std::uint64_t pb =
@@ -395,14 +465,13 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
             (static_cast<std::uint64_t>(static_cast<std::uint32_t>(pb >> 32) % entries)
              << 32) |
             (pb & 0xffffffffull);
-        const int d =
-            static_cast<int>((b / group_samples) * group_samples + lane * lane_samples) -
-            static_cast<int>(b);
+        const int d = static_cast<int>((b / group_samples) * group_samples + 2 * lane) -
+                      static_cast<int>(b);
         const std::uint64_t m =
             mul_mod(code_step, static_cast<std::uint32_t>(d < 0 ? -d : d), period);
         const std::uint64_t lane_phase =
             d >= 0 ? add_mod(pin, m, period) : sub_mod(pin, m, period);
-#pragma unroll
+        GNSS_KERNEL_UNROLL
         for (int k = 0; k < TG; ++k) {
             const std::uint32_t tap = k0 + k;
             const std::uint64_t shift = tap < T ? a.shifts[slot * T + tap] : 0;
@@ -410,50 +479,66 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
                         (static_cast<std::uint64_t>(table_address) << 32);
         }
         theta = thb + static_cast<std::uint32_t>(d) * carrier_step;
-        walker_advance = mul_mod(code_step, group_samples, period);
         theta_advance = group_samples * carrier_step;
-        gnss_carrier_cos_sin(carrier_step, rot_c, rot_s);
+        GNSS_KERNEL_UNROLL
+        for (int j = 0; j < lane_samples - 1; ++j)
+            gnss_carrier_cos_sin(sample_offset(j + 1) * carrier_step, rot_c[j], rot_s[j]);
+        // Offsets 1, 64 and 65 steps (each reduced to one period); the advance, 128.
+        static_assert(lane_samples == 4 && half_group == 64, "offsets 1, 64, 65");
+        step_offset[0] = code_step;
+        step_offset[1] = mul_mod(code_step, half_group, period);
+        step_offset[2] = add_mod(step_offset[1], code_step, period);
+        walker_advance = add_mod(step_offset[1], step_offset[1], period);
     };
 
-    // One group of a lane: samples x.xy and x.zw; with Masked, a sample is summed only
-    // where its on flag is set.
-    auto group = [&](const float4& x, auto masked, bool on0, bool on1) {
+    // One group of a lane: its pairs at x[0] and x[half_group / 2] (float4 = 2
+    // samples); with Masked, sample j is summed only where on[j] is set.
+    auto group = [&](const float4* x, auto masked, const bool* on) {
         constexpr bool Masked = decltype(masked)::value;
-        float c0, s0;
-        gnss_carrier_cos_sin(theta, c0, s0);
-        // exp(-j (theta + step)) = (c0 - j s0)(rot_c - j rot_s): both factors from the
-        // integer phases by the shared rule.
-        const float c1 = fmaf(c0, rot_c, -(s0 * rot_s));
-        const float s1 = fmaf(s0, rot_c, c0 * rot_s);
-        // x exp(-j theta) = (xr + j xi)(c - j s)
-        const float wr0 = fmaf(x.x, c0, x.y * s0);
-        const float wi0 = fmaf(x.y, c0, -(x.x * s0));
-        const float wr1 = fmaf(x.z, c1, x.w * s1);
-        const float wi1 = fmaf(x.w, c1, -(x.z * s1));
-#pragma unroll
+        const float4 pair0 = x[0];
+        const float4 pair1 = x[half_group / 2];
+        const float xr[lane_samples] = { pair0.x, pair0.z, pair1.x, pair1.z };
+        const float xi[lane_samples] = { pair0.y, pair0.w, pair1.y, pair1.w };
+        float c[lane_samples], s[lane_samples];
+        carrier_cos_sin(theta, c[0], s[0]);
+        GNSS_KERNEL_UNROLL
+        for (int j = 1; j < lane_samples; ++j) {
+            // exp(-j (theta + o step)) = (c0 - j s0)(rot_c - j rot_s)
+            c[j] = fmaf(c[0], rot_c[j - 1], -(s[0] * rot_s[j - 1]));
+            s[j] = fmaf(s[0], rot_c[j - 1], c[0] * rot_s[j - 1]);
+        }
+        float wr[lane_samples], wi[lane_samples];
+        GNSS_KERNEL_UNROLL
+        for (int j = 0; j < lane_samples; ++j) {
+            // x exp(-j theta) = (xr + j xi)(c - j s)
+            wr[j] = fmaf(xr[j], c[j], xi[j] * s[j]);
+            wi[j] = fmaf(xi[j], c[j], -(xr[j] * s[j]));
+        }
+        GNSS_KERNEL_UNROLL
         for (int k = 0; k < TG; ++k) {
-            const std::uint64_t w1 = walker[k] + code_step;
-            const float chip0 =
-                chip_value(table(static_cast<std::uint32_t>(walker[k] >> 32)));
-            const float chip1 = chip_value(table(static_cast<std::uint32_t>(w1 >> 32)));
-            if (!Masked || on0) {
-                acc_re[k] = fmaf(wr0, chip0, acc_re[k]);
-                acc_im[k] = fmaf(wi0, chip0, acc_im[k]);
-            }
-            if (!Masked || on1) {
-                acc_re[k] = fmaf(wr1, chip1, acc_re[k]);
-                acc_im[k] = fmaf(wi1, chip1, acc_im[k]);
+            float chip[lane_samples];
+            chip[0] = chip_value(table(static_cast<std::uint32_t>(walker[k] >> 32)));
+            GNSS_KERNEL_UNROLL
+            for (int j = 1; j < lane_samples; ++j)
+                chip[j] = chip_value(table(
+                    static_cast<std::uint32_t>((walker[k] + step_offset[j - 1]) >> 32)));
+            GNSS_KERNEL_UNROLL
+            for (int j = 0; j < lane_samples; ++j) {
+                if (!Masked || on[j]) {
+                    acc_re[k] = fmaf(wr[j], chip[j], acc_re[k]);
+                    acc_im[k] = fmaf(wi[j], chip[j], acc_im[k]);
+                }
             }
         }
     };
     auto advance = [&]() {
-#pragma unroll
+        GNSS_KERNEL_UNROLL
         for (int k = 0; k < TG; ++k)
             walker[k] += walker_advance;
         theta += theta_advance;
     };
     auto wrap_walkers = [&]() {
-#pragma unroll
+        GNSS_KERNEL_UNROLL
         for (int k = 0; k < TG; ++k)
             if (static_cast<std::uint32_t>(walker[k] >> 32) >= wrap_at)
                 walker[k] -= period;
@@ -468,29 +553,30 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
         std::uint32_t g = lo / group_samples;
         const std::uint32_t g_stop = (hi + group_samples - 1) / group_samples;
         const float4* x = reinterpret_cast<const float4*>(tile) +
-                          (g - tile_v / group_samples) * warp_lanes + lane;
+                          (g - tile_v / group_samples) * (group_samples / 2) + lane;
         while (g < g_stop) {
             wrap_walkers();
             const std::uint32_t gs = g * group_samples;
             if (gs < lo || gs + group_samples > hi) {
-                const std::uint32_t v0 = gs + lane * lane_samples;
-                group(*x,
-                      std::true_type{},
-                      v0 >= lo && v0 < hi,
-                      v0 + 1 >= lo && v0 + 1 < hi);
+                const std::uint32_t v0 = gs + 2 * lane;
+                bool on[lane_samples];
+                GNSS_KERNEL_UNROLL
+                for (int j = 0; j < lane_samples; ++j)
+                    on[j] = v0 + sample_offset(j) >= lo && v0 + sample_offset(j) < hi;
+                group(x, std::true_type{}, on);
                 // A group cut by hi goes on in the next piece with these walkers.
                 if (gs + group_samples <= hi)
                     advance();
                 ++g;
-                x += warp_lanes;
+                x += group_samples / 2;
                 continue;
             }
             const std::uint32_t full_stop = min(hi / group_samples, g + wrap_groups);
-#pragma unroll 2
+            GNSS_KERNEL_UNROLL_2
             for (; g < full_stop; ++g) {
-                group(*x, std::false_type{}, true, true);
+                group(x, std::false_type{}, nullptr);
                 advance();
-                x += warp_lanes;
+                x += group_samples / 2;
             }
         }
     };
@@ -499,10 +585,10 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
     // a butterfly leaves every total in every lane; lane c keeps component c.
     auto flush = [&](std::uint32_t k0) {
         float mine = 0.0f;
-#pragma unroll
+        GNSS_KERNEL_UNROLL
         for (int k = 0; k < TG; ++k) {
             float re = acc_re[k], im = acc_im[k];
-#pragma unroll
+            GNSS_KERNEL_UNROLL
             for (int o = warp_lanes / 2; o > 0; o /= 2) {
                 re += __shfl_xor_sync(full_mask, re, o);
                 im += __shfl_xor_sync(full_mask, im, o);
@@ -520,7 +606,7 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
     };
 
     auto load_partials = [&](std::uint32_t k0) {
-#pragma unroll
+        GNSS_KERNEL_UNROLL
         for (int k = 0; k < TG; ++k) {
             const std::uint32_t tap = k0 + k;
             if (tap < T) {
@@ -532,7 +618,7 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
         }
     };
     auto store_partials = [&](std::uint32_t k0) {
-#pragma unroll
+        GNSS_KERNEL_UNROLL
         for (int k = 0; k < TG; ++k) {
             const std::uint32_t tap = k0 + k;
             if (tap < T) {
@@ -675,9 +761,13 @@ inline std::size_t round_up(std::size_t x, std::size_t m) { return (x + m - 1) /
 //! Table bytes a channel needs: one period plus what its walkers reach past it.
 inline std::size_t extended_table_length(std::uint32_t entries, std::uint64_t max_step)
 {
-    const std::uint64_t adjacent = (lane_samples - 1) * max_step;
-    const std::uint64_t reach =
-        walk_extension_entries + ((adjacent + 0xffffffffull) >> 32) + 1;
+    // A lane's later samples sit up to sample_offset(lane_samples - 1) steps past its
+    // walker, an offset the kernel reduces to one period when it spans more.
+    const unsigned __int128 spread =
+        static_cast<unsigned __int128>(max_step) * sample_offset(lane_samples - 1);
+    const std::uint64_t spread_entries = static_cast<std::uint64_t>(
+        std::min<unsigned __int128>((spread + 0xffffffffull) >> 32, entries));
+    const std::uint64_t reach = walk_extension_entries + spread_entries + 1;
     return round_up(static_cast<std::size_t>(entries + reach), 16);
 }
 
