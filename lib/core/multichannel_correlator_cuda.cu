@@ -253,10 +253,12 @@ void multichannel_correlator_cuda::stage_channel(std::uint32_t slot,
     d_launch_dirty = true;
 
     // A slot staged twice before an upload keeps its latest setup.
-    std::size_t i = 0;
-    while (i < d_staged_slots.size() && d_staged_slots[i] != slot)
-        ++i;
-    if (i == d_staged_slots.size()) {
+    if (d_staged_index.size() < d_slots.size())
+        d_staged_index.resize(d_slots.size(), not_staged);
+    std::size_t i = d_staged_index[slot];
+    if (i == not_staged) {
+        i = d_staged_slots.size();
+        d_staged_index[slot] = i;
         d_staged_slots.push_back(slot);
         d_staged_params.push_back(p);
         d_staged_states.push_back(setup.state);
@@ -413,6 +415,8 @@ void multichannel_correlator_cuda::apply_channel_changes()
             d_epoch_sums.get(),
             d_lane_partials.get());
         CUDADSP_CUDA_LAUNCHED("install_channels_kernel");
+        for (std::uint32_t slot : d_staged_slots)
+            d_staged_index[slot] = not_staged;
         d_staged_slots.clear();
         d_staged_params.clear();
         d_staged_states.clear();

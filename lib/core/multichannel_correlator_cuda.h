@@ -150,6 +150,8 @@ private:
     std::vector<gnss_channel_params> d_staged_params;
     std::vector<gnss_channel_state> d_staged_states;
     std::vector<std::uint64_t> d_staged_shifts;
+    static constexpr std::size_t not_staged = ~std::size_t(0);
+    std::vector<std::size_t> d_staged_index; //!< [slot]: place in the staged lists
 
     // Device state per slot.
     std::size_t d_slot_capacity = 0;
