@@ -286,6 +286,16 @@ class qa_multichannel_correlator : public CppUnit::TestCase
     CPPUNIT_TEST(cpu_start_sample_past_and_future);
     CPPUNIT_TEST(cpu_add_remove_reinit);
     CPPUNIT_TEST(cpu_tracking_simulated_sky);
+    CPPUNIT_TEST(cuda_epoch_sample_counts);
+    CPPUNIT_TEST(cuda_chip_at_epoch_edges);
+    CPPUNIT_TEST(cuda_cf32_against_float64);
+    CPPUNIT_TEST(cuda_ci16_against_float64);
+    CPPUNIT_TEST(cuda_ci8_against_float64);
+    CPPUNIT_TEST(cuda_split_invariance);
+    CPPUNIT_TEST(cuda_open_loop_keeps_its_rates);
+    CPPUNIT_TEST(cuda_start_sample_past_and_future);
+    CPPUNIT_TEST(cuda_add_remove_reinit);
+    CPPUNIT_TEST(cuda_tracking_simulated_sky);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -1065,6 +1075,27 @@ public:
     void cpu_start_sample_past_and_future() { check_start_sample("cpu"); }
     void cpu_add_remove_reinit() { check_add_remove_reinit("cpu"); }
     void cpu_tracking_simulated_sky() { check_tracking("cpu"); }
+
+    // The same checks on the CUDA backend (skipped without a device).
+#define CUDA_CASE(name, call)                                                      \
+    void cuda_##name()                                                             \
+    {                                                                              \
+        if (qa::cuda_available_or_skip("qa_multichannel_correlator::cuda_" #name)) \
+            call;                                                                  \
+    }
+    CUDA_CASE(epoch_sample_counts, check_epoch_sample_counts("cuda"))
+    CUDA_CASE(chip_at_epoch_edges, check_chip_at_epoch_edges("cuda"))
+    CUDA_CASE(cf32_against_float64,
+              check_against_float64("cuda", gnss_sample_format::cf32))
+    CUDA_CASE(ci16_against_float64,
+              check_against_float64("cuda", gnss_sample_format::ci16))
+    CUDA_CASE(ci8_against_float64, check_against_float64("cuda", gnss_sample_format::ci8))
+    CUDA_CASE(split_invariance, check_split_invariance("cuda"))
+    CUDA_CASE(open_loop_keeps_its_rates, check_open_loop("cuda"))
+    CUDA_CASE(start_sample_past_and_future, check_start_sample("cuda"))
+    CUDA_CASE(add_remove_reinit, check_add_remove_reinit("cuda"))
+    CUDA_CASE(tracking_simulated_sky, check_tracking("cuda"))
+#undef CUDA_CASE
 };
 
 CPPUNIT_TEST_SUITE_REGISTRATION(qa_multichannel_correlator);
