@@ -445,14 +445,15 @@ void multichannel_correlator_cuda::apply_channel_changes()
 
 void multichannel_correlator_cuda::choose_launch_shape()
 {
-    // The largest block (most channels sharing each tile) whose shared memory leaves
-    // the most warps resident per multiprocessor; tables move to global memory only
-    // when even one channel per block cannot hold its table in shared memory.
+    // Per table placement, the largest block (most channels sharing each tile) among
+    // those leaving the most warps resident per multiprocessor. Tables in shared memory
+    // unless that leaves fewer than half the warps that global tables (read through
+    // L1, slower per read) would: very long codes.
     int optin = 0;
     CUDADSP_CUDA(cudaDeviceGetAttribute(
         &optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, d_device.cuda_ordinal));
-    launch_shape best;
-    int best_warps = -1;
+    launch_shape best[2];
+    int best_warps[2] = { -1, -1 };
     for (const bool shared_tables : { true, false }) {
         for (const std::size_t warps : { 8, 4, 2, 1 }) {
             for (const std::size_t tile : { 4096, 2048, 1024, 512 }) {
@@ -469,21 +470,19 @@ void multichannel_correlator_cuda::choose_launch_shape()
                 CUDADSP_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                     &blocks, kernel, static_cast<int>(warps * warp_lanes), bytes));
                 const int resident = blocks * static_cast<int>(warps);
-                if (resident > best_warps) {
-                    best_warps = resident;
-                    best = launch_shape{ warps, tile, bytes, shared_tables };
+                if (resident > best_warps[shared_tables]) {
+                    best_warps[shared_tables] = resident;
+                    best[shared_tables] =
+                        launch_shape{ warps, tile, bytes, shared_tables };
                 }
             }
         }
-        // Global tables only as the last resort.
-        if (best_warps > 0)
-            break;
     }
-    if (best_warps <= 0)
+    if (best_warps[1] <= 0 && best_warps[0] <= 0)
         throw cuda_error("multichannel correlator: no launch configuration fits the "
                          "device's shared memory (" +
                          std::to_string(optin) + " bytes per block)");
-    d_launch = best;
+    d_launch = 2 * best_warps[1] >= best_warps[0] ? best[1] : best[0];
     d_launch_dirty = false;
 }
 

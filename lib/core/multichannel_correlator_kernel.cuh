@@ -98,7 +98,7 @@ constexpr std::uint32_t flush_samples = 16384;
  * code tables are stored extended by this much, periodically continued, so that the
  * inner loop needs no modulo.
  */
-constexpr std::uint64_t walk_extension_entries = 64;
+constexpr std::uint64_t walk_extension_entries = 256;
 
 //! Largest input chunk one launch takes (virtual sample indices stay below 2^31).
 constexpr std::size_t max_chunk_samples = std::size_t(1) << 22;
