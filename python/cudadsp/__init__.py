@@ -12,7 +12,8 @@ multichannel_correlator_cc, _sc and _bc (GNSS correlator).
 
 GNSS helpers: gps_l1ca_code, galileo_e1_code, glonass_l1of_code, boc11_expand,
 gnss_signal_simulator (C++ engines); gnss_records / gnss_record_sink (the correlator's
-records as NumPy structured arrays); gnss_acquisition (the correlator as a search grid).
+records as NumPy structured arrays); gnss_simulator_source (simulated satellites as a
+stream); gnss_acquisition (the correlator as a search grid).
 
 Python sources (no GPU engine): storm_scene_source, dual-polarisation weather-radar
 pulses of a synthetic storm, and storm_scene, its scene model (NumPy only);
@@ -26,4 +27,5 @@ from .cudadsp_python import *
 from .storm_scene_source import storm_scene, storm_scene_source
 from .tbd_scene import tbd_scene, tbd_scene_source
 from .gnss_records import gnss_record_sink, gnss_records
+from .gnss_simulator_source import gnss_simulator_source
 from . import gnss_acquisition
