@@ -266,12 +266,17 @@ finish_epoch(const gnss_channel_params* __restrict__ params,
     s.code_phase = code_phase;
     s.carrier_phase = carrier_phase;
     s.samples_done = s.epoch_samples;
-    gnss_epoch_record dropped;
-    gnss_finish_epoch(*params, s, sums, record ? *record : dropped);
-    if (record)
+    // Filled locally and copied out: with the rule writing through a reference that
+    // is either the record (global memory) or a local dummy, nvcc 13.0 dropped every
+    // store of the record (the PTX had none), so the host saw zero-filled records.
+    gnss_epoch_record r;
+    gnss_finish_epoch(*params, s, sums, r);
+    if (record) {
+        *record = r;
         for (std::uint32_t k = 0; k < taps; ++k)
             correlations[k] = make_float2(static_cast<float>(sums[2 * k]),
                                           static_cast<float>(sums[2 * k + 1]));
+    }
     return { s.code_phase,
              s.code_step,
              s.carrier_phase,
