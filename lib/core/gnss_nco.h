@@ -73,12 +73,29 @@ gnss_code_rate_of_step(std::uint64_t step, double entries_per_chip, double sampl
     return static_cast<double>(step) / gnss_fp_one * sample_rate_hz / entries_per_chip;
 }
 
-//! Samples from a phase to the end of its epoch (>= 1 while phase < epoch_length).
+/*!
+ * Samples from a phase to the end of its epoch (>= 1 while phase < epoch_length): the
+ * exact ceil((epoch_length - phase) / step). Below 2^53 (every real epoch: E < 2^48)
+ * the float64 quotient of the exactly represented operands is within one of the true
+ * one and is corrected to it, which spares the GPU a 64-bit integer division (a called
+ * subroutine) in the tracking rule; the result is the integer division's on any
+ * platform.
+ */
 CUDADSP_HOST_DEVICE std::uint64_t gnss_samples_to_epoch_end(std::uint64_t phase,
                                                             std::uint64_t epoch_length,
                                                             std::uint64_t step)
 {
-    return (epoch_length - phase + step - 1) / step;
+    const std::uint64_t n = epoch_length - phase + step - 1;
+    if (n >= (std::uint64_t(1) << 53))
+        return n / step;
+    std::uint64_t q =
+        static_cast<std::uint64_t>(static_cast<double>(n) / static_cast<double>(step));
+    const std::uint64_t qs = q * step; // <= n + step < 2^64
+    if (qs > n)
+        q -= 1;
+    else if (n - qs >= step)
+        q += 1;
+    return q;
 }
 
 /*!

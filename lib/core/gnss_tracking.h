@@ -328,8 +328,15 @@ CUDADSP_HOST_DEVICE void gnss_finish_epoch(const gnss_channel_params& p,
     r.start_sample = s.epoch_start_sample;
     r.sample_count = n;
     r.prompt_sign = i < 0.0 ? -1 : 1;
-    const std::uint64_t period = static_cast<std::uint64_t>(p.entries) << 32;
-    r.code_phase_chips = static_cast<double>(s.code_phase % period) / gnss_fp_one /
+    // code_phase mod (entries 2^32) on the high word alone: a 32-bit remainder where
+    // the 64-bit one is a called subroutine on the GPU (code_phase < E < 2^64, so the
+    // high word holds every whole entry).
+    const std::uint64_t in_period =
+        (static_cast<std::uint64_t>(static_cast<std::uint32_t>(s.code_phase >> 32) %
+                                    p.entries)
+         << 32) |
+        (s.code_phase & 0xffffffffull);
+    r.code_phase_chips = static_cast<double>(in_period) / gnss_fp_one /
                          static_cast<double>(p.entries_per_chip);
     r.code_rate_cps =
         gnss_code_rate_of_step(s.code_step, p.entries_per_chip, p.sample_rate_hz);

@@ -193,10 +193,14 @@ carrier_cos_sin(std::uint32_t phase, float& c, float& s)
 #endif
 }
 
-//! +1.0f or -1.0f from a sign-extended +1 / -1 table entry, without a conversion.
+/*!
+ * +1.0f or -1.0f from a sign-extended +1 / -1 table entry: a conversion, which on sm_86
+ * and later is one full-rate ALU instruction (I2FP), where building the float's bits
+ * took two (the two constants do not fit one LOP3).
+ */
 __device__ __forceinline__ float chip_value(int entry)
 {
-    return __int_as_float((entry & int(0x80000000)) | 0x3f800000);
+    return static_cast<float>(entry);
 }
 
 __device__ __forceinline__ void copy_async_8(void* shared_dst, const void* global_src)
