@@ -17,8 +17,8 @@ namespace cudadsp {
 namespace bench {
 
 /*!
- * \brief The flowgraph rows' source: repeats patterns with (parallel) memcpy, so that it is not
- * what limits a flowgraph (blocks::vector_source copies item by item).
+ * \brief The flowgraph rows' source: repeats patterns with (parallel) memcpy, so that it
+ * is not what limits a flowgraph (blocks::vector_source copies item by item).
  *
  * One output per pattern, items of \p item_bytes bytes (a sample, or a vector such as
  * a pulse); every pattern holds the same whole number of items. Stops after \p items
