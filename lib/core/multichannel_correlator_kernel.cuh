@@ -221,6 +221,70 @@ __device__ __forceinline__ void copy_async_commit()
 #endif
 }
 
+/*
+ * Tile hand-off without a block barrier (sm_80 and later): a tile's buffer has an
+ * mbarrier that completes when the 32 lanes of the warp that loaded it see their
+ * copies land (cp.async.mbarrier.arrive), and a count of the warps done with it; the
+ * last warp done with tile t loads tile t + 2 into its buffer. A warp busy with the
+ * tracking rule at an epoch's end then holds up no other warp until they are a whole
+ * tile ahead of it, where a barrier per tile made every warp of the block wait for it
+ * in nearly every tile. The emulation and older devices keep the block barrier.
+ */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define GNSS_KERNEL_TILE_MBARRIERS 1
+#else
+#define GNSS_KERNEL_TILE_MBARRIERS 0
+#endif
+
+//! Bytes of shared memory for the tiles' mbarriers and done counts (both schemes).
+constexpr std::size_t tile_sync_bytes = 32;
+
+#if GNSS_KERNEL_TILE_MBARRIERS
+__device__ __forceinline__ unsigned shared_address(const void* p)
+{
+    return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+__device__ __forceinline__ void mbarrier_init(unsigned long long* bar, unsigned count)
+{
+    asm volatile("mbarrier.init.shared.b64 [%0], %1;\n" ::"r"(shared_address(bar)),
+                 "r"(count)
+                 : "memory");
+}
+
+//! Arrives on \p bar once every cp.async this thread issued before has landed.
+__device__ __forceinline__ void copy_async_arrive(unsigned long long* bar)
+{
+    asm volatile(
+        "cp.async.mbarrier.arrive.noinc.shared.b64 [%0];\n" ::"r"(shared_address(bar))
+        : "memory");
+}
+
+//! Waits until the phase of \p bar with parity \p parity has completed.
+__device__ __forceinline__ void mbarrier_wait(unsigned long long* bar, unsigned parity)
+{
+    const unsigned address = shared_address(bar);
+    unsigned done = 0;
+    do {
+#if __CUDA_ARCH__ >= 900
+        asm volatile("{\n .reg .pred p;\n"
+                     " mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                     " selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done)
+                     : "r"(address), "r"(parity)
+                     : "memory");
+#else
+        asm volatile("{\n .reg .pred p;\n"
+                     " mbarrier.test_wait.parity.shared.b64 p, [%1], %2;\n"
+                     " selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done)
+                     : "r"(address), "r"(parity)
+                     : "memory");
+#endif
+    } while (!done);
+}
+#endif
+
 //! Waits until at most \p Pending committed groups of this thread are in flight.
 template <int Pending>
 __device__ __forceinline__ void copy_async_wait()
@@ -331,8 +395,9 @@ __host__ __device__ constexpr std::size_t shared_layout_bytes(std::size_t tile_s
                                                               std::size_t taps,
                                                               std::size_t table_stride)
 {
-    return 2 * tile_samples * sizeof(float2) + warps * 2 * taps * sizeof(double) +
-           warps * sizeof(warp_channel) + warps * table_stride;
+    return 2 * tile_samples * sizeof(float2) + tile_sync_bytes +
+           warps * 2 * taps * sizeof(double) + warps * sizeof(warp_channel) +
+           warps * table_stride;
 }
 
 /*!
@@ -375,7 +440,8 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
     const std::uint32_t passes = (T + TG - 1) / TG;
 
     float2* tiles = reinterpret_cast<float2*>(smem);
-    unsigned char* after_tiles = smem + 2 * S * sizeof(float2);
+    unsigned char* const tile_sync = smem + 2 * S * sizeof(float2);
+    unsigned char* after_tiles = tile_sync + tile_sync_bytes;
     double* sums = reinterpret_cast<double*>(after_tiles) + warp * C;
     warp_channel& ch =
         reinterpret_cast<warp_channel*>(after_tiles + warps * C * sizeof(double))[warp];
@@ -633,6 +699,36 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
     }
 
     const std::uint32_t ntiles = (v_chunk_end + S - 1) / S;
+#if GNSS_KERNEL_TILE_MBARRIERS
+    // tile_full[b]: the loads of the tile in buffer b; tile_done[b]: warps done with
+    // the tiles of buffer b so far (tile t is done by all once it reaches
+    // (t / 2 + 1) warps).
+    auto* const tile_full = reinterpret_cast<unsigned long long*>(tile_sync);
+    auto* const tile_done = reinterpret_cast<unsigned*>(tile_sync + 16);
+    // One warp loads a whole tile: its lanes' copies complete the buffer's mbarrier.
+    auto load_tile = [&](std::uint32_t t) {
+        float2* dst = tiles + (t & 1) * S;
+        const std::uint32_t v0 = t * S;
+        for (std::uint32_t i = lane; i < S; i += warp_lanes) {
+            const std::uint32_t v = v0 + i;
+            if (v >= a.align && v < v_chunk_end)
+                copy_async_8(dst + i, a.samples + (v - a.align));
+        }
+        copy_async_arrive(tile_full + (t & 1));
+    };
+    if (threadIdx.x == 0) {
+        mbarrier_init(tile_full, warp_lanes);
+        mbarrier_init(tile_full + 1, warp_lanes);
+        tile_done[0] = 0;
+        tile_done[1] = 0;
+    }
+    __syncthreads();
+    if (warp == 0) {
+        load_tile(0);
+        if (ntiles > 1)
+            load_tile(1);
+    }
+#else
     auto load_tile = [&](std::uint32_t t) {
         float2* dst = tiles + (t & 1) * S;
         const std::uint32_t v0 = t * S;
@@ -644,8 +740,12 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
         copy_async_commit();
     };
     load_tile(0);
+#endif
 
     for (std::uint32_t t = 0; t < ntiles; ++t) {
+#if GNSS_KERNEL_TILE_MBARRIERS
+        mbarrier_wait(tile_full + (t & 1), (t >> 1) & 1u);
+#else
         if (t + 1 < ntiles) {
             load_tile(t + 1);
             copy_async_wait<1>();
@@ -653,6 +753,7 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
             copy_async_wait<0>();
         }
         __syncthreads();
+#endif
         const float2* tile = tiles + (t & 1) * S;
         const std::uint32_t tile_v = t * S;
         const std::uint32_t tile_end = min(tile_v + S, v_chunk_end);
@@ -732,7 +833,20 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
             if (passes == 1)
                 rebase(e, 0);
         }
+#if GNSS_KERNEL_TILE_MBARRIERS
+        // The last warp done with the tile refills its buffer with tile t + 2.
+        __syncwarp();
+        unsigned last = 0;
+        if (lane == 0) {
+            __threadfence_block(); // this warp's reads of the buffer come first
+            last = atomicAdd(tile_done + (t & 1), 1u) == ((t >> 1) + 1) * warps - 1;
+        }
+        last = __shfl_sync(full_mask, last, 0);
+        if (last && t + 2 < ntiles)
+            load_tile(t + 2);
+#else
         __syncthreads(); // the tile's buffer is refilled two tiles on
+#endif
     }
 
     if (!live)
