@@ -260,6 +260,44 @@ __device__ __forceinline__ void copy_async_arrive(unsigned long long* bar)
         : "memory");
 }
 
+#if __CUDA_ARCH__ >= 900
+#define GNSS_KERNEL_BULK_TILES 1
+//! Arrives on \p bar and adds \p bytes to the bytes its phase waits for.
+__device__ __forceinline__ void mbarrier_arrive_expect(unsigned long long* bar,
+                                                       unsigned bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(
+                     shared_address(bar)),
+                 "r"(bytes)
+                 : "memory");
+}
+
+__device__ __forceinline__ void mbarrier_arrive(unsigned long long* bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(bar))
+                 : "memory");
+}
+
+/*!
+ * One bulk copy (the tensor memory accelerator) of \p bytes, a multiple of 16, between
+ * 16-byte aligned addresses; its bytes count towards \p bar's phase.
+ */
+__device__ __forceinline__ void copy_bulk(void* shared_dst,
+                                          const void* global_src,
+                                          unsigned bytes,
+                                          unsigned long long* bar)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+                 "[%0], [%1], %2, [%3];\n" ::"r"(shared_address(shared_dst)),
+                 "l"(global_src),
+                 "r"(bytes),
+                 "r"(shared_address(bar))
+                 : "memory");
+}
+#else
+#define GNSS_KERNEL_BULK_TILES 0
+#endif
+
 //! Waits until the phase of \p bar with parity \p parity has completed.
 __device__ __forceinline__ void mbarrier_wait(unsigned long long* bar, unsigned parity)
 {
@@ -709,6 +747,23 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
     auto load_tile = [&](std::uint32_t t) {
         float2* dst = tiles + (t & 1) * S;
         const std::uint32_t v0 = t * S;
+#if GNSS_KERNEL_BULK_TILES
+        // A tile wholly inside the chunk at a 16-byte aligned address (the usual
+        // case) by one bulk copy, where 8-byte copies take the warp about 800
+        // instructions per tile of 4096 samples.
+        const float2* src = a.samples + (v0 >= a.align ? v0 - a.align : 0u);
+        if (v0 >= a.align && v0 + S <= v_chunk_end &&
+            (reinterpret_cast<std::uintptr_t>(src) & 15u) == 0) {
+            if (lane == 0) {
+                const unsigned bytes = S * static_cast<unsigned>(sizeof(float2));
+                mbarrier_arrive_expect(tile_full + (t & 1), bytes);
+                copy_bulk(dst, src, bytes, tile_full + (t & 1));
+            } else {
+                mbarrier_arrive(tile_full + (t & 1));
+            }
+            return;
+        }
+#endif
         for (std::uint32_t i = lane; i < S; i += warp_lanes) {
             const std::uint32_t v = v0 + i;
             if (v >= a.align && v < v_chunk_end)
