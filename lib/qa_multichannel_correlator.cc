@@ -27,6 +27,7 @@
 //
 // Tracking runs on gnss_signal_simulator signals (truth known at every sample).
 
+#include "qa_gnss_reference.h"
 #include "qa_support.h"
 #include <gnuradio/cudadsp/core/gnss_codes.h>
 #include <gnuradio/cudadsp/core/gnss_signal_simulator.h>
@@ -57,84 +58,11 @@ using cfloat = std::complex<float>;
 using cdouble = std::complex<double>;
 using int128 = __int128;
 
-const double pi = 3.14159265358979323846;
 const long double two32 = 4294967296.0L;
 
-// ---------------------------------------------------------------------------------
-// The reference correlator
-// ---------------------------------------------------------------------------------
-
-struct reference_epoch {
-    std::uint64_t start = 0;
-    std::uint32_t count = 0;
-    std::vector<cdouble> taps;
-    double scale = 0.0; //!< sqrt(sum |x|^2) over the epoch
-};
-
-std::int64_t ref_round(long double x) { return std::llround(x); }
-
-//! floor(a / 2^32) for a signed 128-bit a.
-int128 floor_div_2_32(int128 a)
-{
-    const int128 d = int128(1) << 32;
-    int128 q = a / d;
-    if (a % d != 0 && a < 0)
-        q -= 1;
-    return q;
-}
-
-/*!
- * Open-loop correlations of a channel over samples [0, x.size()) (absolute index 0 is
- * x[0]), epochs in order, only the ones completed inside x.
- */
-std::vector<reference_epoch>
-reference_correlate(const std::vector<cdouble>& x, double fs, const gnss_channel& c)
-{
-    const int128 L = c.code.size();
-    const long double epc = c.code_entries_per_chip;
-    const int128 S =
-        ref_round((long double)c.code_rate_cps * epc / (long double)fs * two32);
-    const int128 E = int128(c.periods_per_integration) * L * (int128(1) << 32);
-    int128 P = (int128)std::floor((long double)c.code_phase_chips * epc * two32);
-    const std::uint32_t carrier_step = static_cast<std::uint32_t>(
-        ref_round((long double)c.carrier_frequency_hz / (long double)fs * two32));
-    long double cycles = (long double)c.carrier_phase_rad / (2.0L * (long double)pi);
-    cycles -= std::floor(cycles);
-    std::uint32_t carrier = static_cast<std::uint32_t>(
-        static_cast<std::uint64_t>(std::llround(cycles * two32)) & 0xffffffffu);
-    std::vector<int128> shifts;
-    for (double offset : c.tap_offsets_chips)
-        shifts.push_back(-ref_round((long double)offset * epc * two32));
-
-    std::vector<reference_epoch> epochs;
-    reference_epoch current;
-    current.taps.assign(shifts.size(), 0.0);
-    double power = 0.0;
-    for (std::size_t n = 0; n < x.size(); ++n) {
-        const double theta = 2.0 * pi * static_cast<double>(carrier) / 4294967296.0;
-        const cdouble wiped = x[n] * std::polar(1.0, -theta);
-        power += std::norm(x[n]);
-        for (std::size_t k = 0; k < shifts.size(); ++k) {
-            int128 entry = floor_div_2_32(P + shifts[k]) % L;
-            if (entry < 0)
-                entry += L;
-            current.taps[k] += wiped * double(c.code[static_cast<std::size_t>(entry)]);
-        }
-        ++current.count;
-        P += S;
-        carrier += carrier_step;
-        if (P >= E) {
-            P -= E;
-            current.scale = std::sqrt(power);
-            epochs.push_back(current);
-            current = reference_epoch{};
-            current.start = n + 1;
-            current.taps.assign(shifts.size(), 0.0);
-            power = 0.0;
-        }
-    }
-    return epochs;
-}
+using qa::records_of;
+using qa::reference_correlate;
+using qa::reference_epoch;
 
 // ---------------------------------------------------------------------------------
 // Helpers
@@ -188,15 +116,6 @@ std::vector<cdouble> to_cdouble(const std::vector<cfloat>& x)
     return y;
 }
 
-//! Records of one channel, in order.
-std::vector<std::size_t> records_of(const gnss_correlator_results& r, std::uint32_t id)
-{
-    std::vector<std::size_t> out;
-    for (std::size_t i = 0; i < r.records.size(); ++i)
-        if (r.records[i].channel_id == id)
-            out.push_back(i);
-    return out;
-}
 
 /*!
  * Poisons the results so that a field the engine leaves unwritten is caught: process()
@@ -470,7 +389,7 @@ public:
             // Integer definition.
             const int128 L = k.code.size();
             const int128 S =
-                ref_round((long double)k.rate * k.epc / (long double)k.fs * two32);
+                std::llround((long double)k.rate * k.epc / (long double)k.fs * two32);
             const int128 E = int128(k.periods) * L * (int128(1) << 32);
             const int128 P0 = (int128)std::floor((long double)k.phase * k.epc * two32);
             std::vector<std::uint64_t> ends; // first sample after each epoch

@@ -22,6 +22,7 @@
 // identical in open loop; in tracking, the lock and data-bit outcomes must agree.
 
 #include "multichannel_correlator_cuda.h"
+#include "qa_gnss_reference.h"
 #include "qa_support.h"
 #include <gnuradio/cudadsp/core/gnss_codes.h>
 #include <gnuradio/cudadsp/core/gnss_signal_simulator.h>
@@ -49,7 +50,6 @@ using cfloat = std::complex<float>;
 using cdouble = std::complex<double>;
 using int128 = __int128;
 
-constexpr double pi = 3.14159265358979323846;
 constexpr long double two32 = 4294967296.0L;
 
 bool gpu(const std::string& test)
@@ -57,75 +57,8 @@ bool gpu(const std::string& test)
     return qa::cuda_available_or_skip("qa_multichannel_correlator_cuda::" + test);
 }
 
-// ---------------------------------------------------------------------------------
-// Reference
-// ---------------------------------------------------------------------------------
-
-struct ref_epoch {
-    std::uint64_t start = 0;
-    std::uint32_t count = 0;
-    std::vector<cdouble> taps;
-    double scale = 0.0;
-};
-
-int128 floor_div_2_32(int128 a)
-{
-    const int128 d = int128(1) << 32;
-    int128 q = a / d;
-    if (a % d != 0 && a < 0)
-        q -= 1;
-    return q;
-}
-
-//! Open-loop epochs of \p c completed within x (x[0] is absolute sample 0).
-std::vector<ref_epoch>
-reference_correlate(const std::vector<cdouble>& x, double fs, const gnss_channel& c)
-{
-    const int128 L = static_cast<int128>(c.code.size());
-    const long double epc = c.code_entries_per_chip;
-    const int128 S = std::llround((long double)c.code_rate_cps * epc / fs * two32);
-    const int128 E = int128(c.periods_per_integration) * L * (int128(1) << 32);
-    int128 P =
-        static_cast<int128>(std::floor((long double)c.code_phase_chips * epc * two32));
-    const std::uint32_t cstep = static_cast<std::uint32_t>(
-        std::llround((long double)c.carrier_frequency_hz / fs * two32));
-    long double cycles = (long double)c.carrier_phase_rad / (2.0L * (long double)pi);
-    cycles -= std::floor(cycles);
-    std::uint32_t carrier =
-        static_cast<std::uint32_t>(std::llround(cycles * two32) & 0xffffffffll);
-    std::vector<int128> shifts;
-    for (double offset : c.tap_offsets_chips)
-        shifts.push_back(-std::llround((long double)offset * epc * two32));
-
-    std::vector<ref_epoch> out;
-    ref_epoch cur;
-    cur.taps.assign(shifts.size(), 0.0);
-    double power = 0.0;
-    for (std::size_t n = 0; n < x.size(); ++n) {
-        const double theta = 2.0 * pi * double(carrier) / 4294967296.0;
-        const cdouble wiped = x[n] * cdouble(std::cos(theta), -std::sin(theta));
-        power += std::norm(x[n]);
-        for (std::size_t k = 0; k < shifts.size(); ++k) {
-            int128 e = floor_div_2_32(P + shifts[k]) % L;
-            if (e < 0)
-                e += L;
-            cur.taps[k] += wiped * double(c.code[static_cast<std::size_t>(e)]);
-        }
-        ++cur.count;
-        P += S;
-        carrier += cstep;
-        if (P >= E) {
-            P -= E;
-            cur.scale = std::sqrt(power);
-            out.push_back(cur);
-            cur = ref_epoch{};
-            cur.start = n + 1;
-            cur.taps.assign(shifts.size(), 0.0);
-            power = 0.0;
-        }
-    }
-    return out;
-}
+using qa::records_of;
+using qa::reference_correlate;
 
 // ---------------------------------------------------------------------------------
 // Helpers
@@ -227,14 +160,6 @@ test_input simulate(gnss_signal_simulator& sim, std::size_t n, gnss_sample_forma
     return in;
 }
 
-std::vector<std::size_t> records_of(const gnss_correlator_results& r, std::uint32_t id)
-{
-    std::vector<std::size_t> out;
-    for (std::size_t i = 0; i < r.records.size(); ++i)
-        if (r.records[i].channel_id == id)
-            out.push_back(i);
-    return out;
-}
 
 void poison(gnss_correlator_results& r, std::size_t taps)
 {
