@@ -10,7 +10,7 @@
 // themselves with the harness.
 
 #include "bench/bench_harness.h"
-#include "cuda_resources.h"
+#include "runtime/cuda_resources.h"
 #include <fstream>
 #include <iostream>
 #include <memory>

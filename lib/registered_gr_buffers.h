@@ -8,7 +8,7 @@
 #ifndef INCLUDED_CUDADSP_REGISTERED_GR_BUFFERS_H
 #define INCLUDED_CUDADSP_REGISTERED_GR_BUFFERS_H
 
-#include "cuda_resources.h"
+#include "runtime/cuda_resources.h"
 #include <gnuradio/block.h>
 #include <vector>
 

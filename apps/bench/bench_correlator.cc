@@ -22,12 +22,12 @@
 // 50 dB-Hz in noise, the others at random code phases and Dopplers within +-5 kHz.
 
 #include "bench_harness.h"
-#include "cuda_check.h"
-#include "cuda_resources.h"
+#include "runtime/cuda_check.h"
+#include "runtime/cuda_resources.h"
 #include "gnss_paper_baseline.h"
-#include "multichannel_correlator_cuda.h"
+#include "gnss/multichannel_correlator_cuda.h"
 #include "pattern_source.h"
-#include "splitmix64.h"
+#include "runtime/splitmix64.h"
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/cudadsp/core/gnss_codes.h>
 #include <gnuradio/cudadsp/core/gnss_signal_simulator.h>

@@ -16,9 +16,9 @@
 // by the transforms.
 
 #include "bench_harness.h"
-#include "cuda_check.h"
-#include "cuda_resources.h"
-#include "cufft_plan.h"
+#include "runtime/cuda_check.h"
+#include "runtime/cuda_resources.h"
+#include "runtime/cufft_plan.h"
 #include "pattern_source.h"
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/blocks/vector_sink.h>

@@ -6,8 +6,8 @@
  */
 
 #include "bench_harness.h"
-#include "cuda_check.h"
-#include "cuda_resources.h"
+#include "runtime/cuda_check.h"
+#include "runtime/cuda_resources.h"
 #include <algorithm>
 #include <cctype>
 #include <chrono>

@@ -20,10 +20,10 @@
 // reference (dx and dy equal, corr within 1e-3 percent).
 
 #include "bench_harness.h"
-#include "cuda_check.h"
-#include "cuda_resources.h"
-#include "cufft_plan.h"
-#include "patch_correlator_cuda.h"
+#include "runtime/cuda_check.h"
+#include "runtime/cuda_resources.h"
+#include "runtime/cufft_plan.h"
+#include "cross_correlation/patch_correlator_cuda.h"
 #include "xcorr/xcorr_grid.h"
 #include <gnuradio/cudadsp/core/patch_correlator.h>
 #include <algorithm>

@@ -12,8 +12,8 @@
 // samples is the floor for device-resident data, a pinned H2D plus D2H for host data.
 
 #include "bench_harness.h"
-#include "cuda_check.h"
-#include "cuda_resources.h"
+#include "runtime/cuda_check.h"
+#include "runtime/cuda_resources.h"
 #include "pattern_source.h"
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/blocks/vector_sink.h>

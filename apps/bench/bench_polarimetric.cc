@@ -16,8 +16,8 @@
 // upload of the input.
 
 #include "bench_harness.h"
-#include "cuda_check.h"
-#include "cuda_resources.h"
+#include "runtime/cuda_check.h"
+#include "runtime/cuda_resources.h"
 #include "pattern_source.h"
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/blocks/vector_sink.h>

@@ -18,10 +18,10 @@
 // so the best a frame can do is about 1.1 x that copy.
 
 #include "bench_harness.h"
-#include "cuda_check.h"
-#include "cuda_resources.h"
+#include "runtime/cuda_check.h"
+#include "runtime/cuda_resources.h"
 #include "pattern_source.h"
-#include "splitmix64.h"
+#include "runtime/splitmix64.h"
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/blocks/vector_sink.h>
 #include <gnuradio/cudadsp/core/st_tbd.h>

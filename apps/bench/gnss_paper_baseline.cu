@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "cuda_check.h"
+#include "runtime/cuda_check.h"
 #include "gnss_paper_baseline.h"
 
 namespace gr {

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "parallel_copy.h"
+#include "runtime/parallel_copy.h"
 #include "pattern_source.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>

@@ -1,0 +1,983 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDADSP_CORE_MULTICHANNEL_CORRELATOR_KERNEL_CUH
+#define INCLUDED_CUDADSP_CORE_MULTICHANNEL_CORRELATOR_KERNEL_CUH
+
+/*
+ * The correlation kernel of the multichannel correlator's CUDA backend and the host
+ * rules that size its tables, apart from the backend's host code so that a test can
+ * also compile it as host C++ (CUDADSP_GNSS_KERNEL_EMULATION: one thread per CUDA
+ * thread, warp shuffles and barriers emulated; lib/qa_multichannel_correlator_kernel.cc)
+ * and check the kernel's logic on a machine without a GPU. The emulation supplies the
+ * CUDA built-ins this file uses and gnss_kernel_emulation::shared_memory() /
+ * shared_s8().
+ */
+
+#include "gnss/gnss_nco.h"
+#include "gnss/gnss_tracking.h"
+#include "gnss/multichannel_correlator_cuda.h"
+#include <type_traits>
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+// Loop unrolling is nvcc's business; a host compiler (the emulation) ignores it.
+#if defined(__CUDACC__)
+#define GNSS_KERNEL_UNROLL _Pragma("unroll")
+#define GNSS_KERNEL_UNROLL_2 _Pragma("unroll 2")
+#else
+#define GNSS_KERNEL_UNROLL
+#define GNSS_KERNEL_UNROLL_2
+#endif
+
+namespace gr {
+namespace cudadsp {
+namespace core {
+namespace gnss_kernel {
+
+/*
+ * The kernel's geometry.
+ *
+ * A warp walks its channel in groups of group_samples consecutive samples. Lane l takes
+ * lane_samples of them: the pairs at group_start + 2 l and group_start + 64 + 2 l, so
+ * that each of the warp's two float4 loads per group reads 512 consecutive bytes of
+ * shared memory (no bank conflict). The carrier replica is evaluated at a lane's first
+ * sample only (carrier_cos_sin) and rotated to the other three by the rule's values at
+ * 1, 64 and 65 carrier steps (both factors functions of the integer phases alone; the
+ * product differs from the rule at that sample by about 1e-6), which cuts the
+ * replica's cost per sample by a factor of about four.
+ *
+ * Groups are anchored to absolute sample indices (a group starts at a multiple of
+ * group_samples), so which lane sums which sample does not depend on how the stream is
+ * cut into calls, and neither does any float rounding.
+ */
+constexpr int warp_lanes = 32;
+constexpr int lane_samples = 4;
+constexpr std::uint32_t group_samples = warp_lanes * lane_samples; // 128
+constexpr std::uint32_t half_group = group_samples / 2;
+
+//! Offset of a lane's sample j from its first sample (group_start + 2 lane).
+__host__ __device__ constexpr std::uint32_t sample_offset(int j)
+{
+    return static_cast<std::uint32_t>(j & 1) +
+           static_cast<std::uint32_t>(j >> 1) * half_group;
+}
+constexpr unsigned full_mask = 0xffffffffu;
+
+//! Taps one walk over the samples carries in registers; more taps take more passes.
+constexpr int max_pass_taps = 8;
+constexpr int max_block_warps = 8;
+constexpr int max_block_threads = max_block_warps * warp_lanes;
+/*!
+ * Three blocks of 8 warps per multiprocessor: at most 80 registers per thread, which
+ * the sample loop (about 62 with 3 taps) and the tracking rule at an epoch's end
+ * (about 48 plus what stays live around it) both fit; 24 resident warps hide the
+ * latency of a loop body with this much independent work.
+ */
+constexpr int min_blocks_per_sm = 3;
+
+/*!
+ * Float sums per lane are folded into the float64 epoch sums every flush_samples
+ * samples counted from the epoch's start (and at its end): at most flush_samples /
+ * group_samples * lane_samples = 512 float additions per lane and tap (relative error
+ * of a correlator value about 1e-6 of its noise scale). A 1 ms GPS epoch at 10 Msps is
+ * folded at its end only: every fold point inside an epoch costs a split group and a
+ * warp reduction.
+ */
+constexpr std::uint32_t flush_samples = 16384;
+
+/*!
+ * Table entries a tap walker may run past the end of one code period between two
+ * wraps (compare-and-subtract), on top of what the lanes' adjacent samples reach: the
+ * code tables are stored extended by this much, periodically continued, so that the
+ * inner loop needs no modulo.
+ */
+constexpr std::uint64_t walk_extension_entries = 256;
+
+//! Largest input chunk one launch takes (virtual sample indices stay below 2^31).
+constexpr std::size_t max_chunk_samples = std::size_t(1) << 22;
+//! Record slots (channels x capacity) the device keeps for one chunk.
+constexpr std::size_t max_record_slots = std::size_t(1) << 23;
+
+static_assert(sizeof(gnss_epoch_record) % sizeof(std::uint32_t) == 0,
+              "records are copied as 32-bit words");
+static_assert(sizeof(std::complex<float>) == sizeof(float2),
+              "correlations are float2 on the device");
+
+//! What one launch of the correlation kernel needs.
+struct kernel_args {
+    const float2* samples;  //!< samples[i] is absolute sample first + i
+    std::uint32_t nsamples; //!< in this chunk
+    std::uint32_t align;    //!< first mod group_samples: virtual index = i + align
+    std::uint64_t first;
+    std::uint32_t tile_samples; //!< multiple of group_samples
+    std::uint32_t ranks;        //!< channels, in ascending id
+    const std::uint32_t* order; //!< rank -> slot
+    std::uint32_t taps;
+    const gnss_channel_params* params; //!< [slot]
+    gnss_channel_state* states;        //!< [slot]
+    const gnss_cuda_code* codes;       //!< [slot]
+    const std::uint64_t* shifts;       //!< [slot * taps + k], in [0, period)
+    const std::int8_t* tables;         //!< extended tables
+    std::uint32_t table_stride;        //!< bytes per table in shared memory
+    double* epoch_sums;                //!< [slot * 2 taps + c]
+    float* lane_partials;              //!< [(slot * 2 taps + c) * 32 + lane]
+    gnss_epoch_record* records;        //!< [rank * capacity + i]
+    float2* correlations;              //!< [(rank * capacity + i) * taps + k]
+    std::uint32_t* record_counts;      //!< [rank]
+    std::uint32_t capacity;
+    std::uint32_t* overflow; //!< set to 1 when a channel completes more epochs
+};
+
+// ---------------------------------------------------------------------------------
+// Device helpers
+// ---------------------------------------------------------------------------------
+
+__device__ __forceinline__ std::uint64_t
+add_mod(std::uint64_t a, std::uint64_t b, std::uint64_t period)
+{
+    const std::uint64_t s = a + b; // both below period < 2^63: no wrap
+    return s >= period ? s - period : s;
+}
+
+__device__ __forceinline__ std::uint64_t
+sub_mod(std::uint64_t a, std::uint64_t b, std::uint64_t period)
+{
+    return a >= b ? a - b : a + (period - b);
+}
+
+/*!
+ * (x m) mod period for x < period < 2^63 and m < 256, by doubling: no 64-bit division,
+ * which the compiler would make a called subroutine (and a register spill around it).
+ */
+__device__ __forceinline__ std::uint64_t
+mul_mod(std::uint64_t x, std::uint32_t m, std::uint64_t period)
+{
+    std::uint64_t r = 0;
+    GNSS_KERNEL_UNROLL
+    for (int bit = 7; bit >= 0; --bit) {
+        r = add_mod(r, r, period);
+        if ((m >> bit) & 1u)
+            r = add_mod(r, x, period);
+    }
+    return r;
+}
+
+/*!
+ * The carrier replica of the sample loop, exp(j 2 pi phase / 2^32) as (c, s): the
+ * phase as a signed angle in [-pi, pi) and the special function unit's cosine and sine
+ * (__sincosf: absolute error below 2^-21 on that range, against below 2^-23 for the
+ * polynomials of gnss_carrier_cos_sin(), far under the correlations' tolerance). About
+ * 6 instructions where the polynomials took 25, at a lane's first sample of each
+ * group; the integer phases, and so every code and carrier phase, stay the rule's.
+ * Deterministic: a sample gets the same bits however the stream is split.
+ */
+__host__ __device__ __forceinline__ void
+carrier_cos_sin(std::uint32_t phase, float& c, float& s)
+{
+    const float x = static_cast<float>(static_cast<std::int32_t>(phase)) *
+                    1.46291807926715968e-09f; // 2 pi / 2^32
+#if defined(__CUDA_ARCH__)
+    __sincosf(x, &s, &c);
+#else
+    // The emulation (and nvcc's host pass, which never calls it).
+    c = std::cos(x);
+    s = std::sin(x);
+#endif
+}
+
+/*!
+ * +1.0f or -1.0f from a sign-extended +1 / -1 table entry: a conversion, which on sm_86
+ * and later is one full-rate ALU instruction (I2FP), where building the float's bits
+ * took two (the two constants do not fit one LOP3).
+ */
+__device__ __forceinline__ float chip_value(int entry)
+{
+    return static_cast<float>(entry);
+}
+
+__device__ __forceinline__ void copy_async_8(void* shared_dst, const void* global_src)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(dst), "l"(global_src)
+                 : "memory");
+#else
+    *static_cast<float2*>(shared_dst) = __ldg(static_cast<const float2*>(global_src));
+#endif
+}
+
+__device__ __forceinline__ void copy_async_commit()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.commit_group;\n" ::: "memory");
+#endif
+}
+
+/*
+ * Tile hand-off without a block barrier (sm_80 and later): a tile's buffer has an
+ * mbarrier that completes when the 32 lanes of the warp that loaded it see their
+ * copies land (cp.async.mbarrier.arrive), and a count of the warps done with it; the
+ * last warp done with tile t loads tile t + 2 into its buffer. A warp busy with the
+ * tracking rule at an epoch's end then holds up no other warp until they are a whole
+ * tile ahead of it, where a barrier per tile made every warp of the block wait for it
+ * in nearly every tile. The emulation and older devices keep the block barrier.
+ */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define GNSS_KERNEL_TILE_MBARRIERS 1
+#else
+#define GNSS_KERNEL_TILE_MBARRIERS 0
+#endif
+
+//! Bytes of shared memory for the tiles' mbarriers and done counts (both schemes).
+constexpr std::size_t tile_sync_bytes = 32;
+
+#if GNSS_KERNEL_TILE_MBARRIERS
+__device__ __forceinline__ unsigned shared_address(const void* p)
+{
+    return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+__device__ __forceinline__ void mbarrier_init(unsigned long long* bar, unsigned count)
+{
+    asm volatile("mbarrier.init.shared.b64 [%0], %1;\n" ::"r"(shared_address(bar)),
+                 "r"(count)
+                 : "memory");
+}
+
+//! Arrives on \p bar once every cp.async this thread issued before has landed.
+__device__ __forceinline__ void copy_async_arrive(unsigned long long* bar)
+{
+    asm volatile(
+        "cp.async.mbarrier.arrive.noinc.shared.b64 [%0];\n" ::"r"(shared_address(bar))
+        : "memory");
+}
+
+#if __CUDA_ARCH__ >= 900
+#define GNSS_KERNEL_BULK_TILES 1
+//! Arrives on \p bar and adds \p bytes to the bytes its phase waits for.
+__device__ __forceinline__ void mbarrier_arrive_expect(unsigned long long* bar,
+                                                       unsigned bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(
+                     shared_address(bar)),
+                 "r"(bytes)
+                 : "memory");
+}
+
+__device__ __forceinline__ void mbarrier_arrive(unsigned long long* bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(bar))
+                 : "memory");
+}
+
+/*!
+ * One bulk copy (the tensor memory accelerator) of \p bytes, a multiple of 16, between
+ * 16-byte aligned addresses; its bytes count towards \p bar's phase.
+ */
+__device__ __forceinline__ void copy_bulk(void* shared_dst,
+                                          const void* global_src,
+                                          unsigned bytes,
+                                          unsigned long long* bar)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
+                 "[%0], [%1], %2, [%3];\n" ::"r"(shared_address(shared_dst)),
+                 "l"(global_src),
+                 "r"(bytes),
+                 "r"(shared_address(bar))
+                 : "memory");
+}
+#else
+#define GNSS_KERNEL_BULK_TILES 0
+#endif
+
+//! Waits until the phase of \p bar with parity \p parity has completed.
+__device__ __forceinline__ void mbarrier_wait(unsigned long long* bar, unsigned parity)
+{
+    const unsigned address = shared_address(bar);
+    unsigned done = 0;
+    do {
+#if __CUDA_ARCH__ >= 900
+        asm volatile("{\n .reg .pred p;\n"
+                     " mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                     " selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done)
+                     : "r"(address), "r"(parity)
+                     : "memory");
+#else
+        asm volatile("{\n .reg .pred p;\n"
+                     " mbarrier.test_wait.parity.shared.b64 p, [%1], %2;\n"
+                     " selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done)
+                     : "r"(address), "r"(parity)
+                     : "memory");
+#endif
+    } while (!done);
+}
+#endif
+
+//! Waits until at most \p Pending committed groups of this thread are in flight.
+template <int Pending>
+__device__ __forceinline__ void copy_async_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
+#endif
+}
+
+//! The NCO values of a new epoch, from lane 0 to the warp.
+struct epoch_start {
+    std::uint64_t code_phase;
+    std::uint64_t code_step;
+    std::uint32_t carrier_phase;
+    std::uint32_t carrier_step;
+    std::uint32_t epoch_samples;
+};
+
+/*!
+ * The end of one epoch, by one thread: the shared rule (gnss_finish_epoch) on the
+ * channel's state in device memory, the record and its correlations written when
+ * \p record is not null. \p code_phase and \p carrier_phase are the NCOs after the
+ * epoch's last sample. Out of line: it runs once per epoch, and its float64 work must
+ * not weigh on the registers of the sample loop.
+ */
+inline __device__ __noinline__ epoch_start
+finish_epoch(const gnss_channel_params* __restrict__ params,
+             gnss_channel_state* __restrict__ state,
+             const double* sums,
+             std::uint64_t code_phase,
+             std::uint32_t carrier_phase,
+             gnss_epoch_record* record,
+             float2* correlations,
+             std::uint32_t taps)
+{
+    gnss_channel_state& s = *state;
+    s.code_phase = code_phase;
+    s.carrier_phase = carrier_phase;
+    s.samples_done = s.epoch_samples;
+    // Filled locally and copied out: with the rule writing through a reference that
+    // is either the record (global memory) or a local dummy, nvcc 13.0 dropped every
+    // store of the record (the PTX had none), so the host saw zero-filled records.
+    gnss_epoch_record r;
+    gnss_finish_epoch(*params, s, sums, r);
+    if (record) {
+        *record = r;
+        for (std::uint32_t k = 0; k < taps; ++k)
+            correlations[k] = make_float2(static_cast<float>(sums[2 * k]),
+                                          static_cast<float>(sums[2 * k + 1]));
+    }
+    return { s.code_phase,
+             s.code_step,
+             s.carrier_phase,
+             static_cast<std::uint32_t>(s.carrier_step),
+             s.epoch_samples };
+}
+
+/*!
+ * Reads a channel's table entry at the high word of a walker: a shared-memory address
+ * (the walker is offset by the table's place in shared memory, so the load needs no
+ * address arithmetic), or an index into the channel's table in global memory.
+ */
+template <bool SharedTables>
+struct table_reader;
+
+template <>
+struct table_reader<true> {
+    __device__ __forceinline__ int operator()(std::uint32_t address) const
+    {
+#if defined(__CUDA_ARCH__)
+        int value;
+        asm volatile("ld.shared.s8 %0, [%1];" : "=r"(value) : "r"(address));
+        return value;
+#elif defined(CUDADSP_GNSS_KERNEL_EMULATION)
+        return gnss_kernel_emulation::shared_s8(address);
+#else
+        (void)address; // the host pass of nvcc: never called
+        return 0;
+#endif
+    }
+};
+
+template <>
+struct table_reader<false> {
+    const signed char* base;
+    __device__ __forceinline__ int operator()(std::uint32_t index) const
+    {
+        return __ldg(base + index);
+    }
+};
+
+/*!
+ * The epoch in progress of a warp's channel, kept in shared memory rather than in
+ * registers: the sample loop needs none of it. The NCOs hold base_phase (code, epoch
+ * relative) and base_theta (carrier) at virtual index v_base, where base_done samples
+ * of the epoch were done; v_cur is the next sample to take.
+ */
+struct warp_channel {
+    std::uint64_t base_phase;
+    std::uint64_t code_step;
+    std::uint32_t v_cur, v_base, base_done, epoch_samples;
+    std::uint32_t base_theta, carrier_step, records_done, takes_samples;
+};
+
+//! Shared memory of a block of \p warps warps (see correlate_kernel).
+__host__ __device__ constexpr std::size_t shared_layout_bytes(std::size_t tile_samples,
+                                                              std::size_t warps,
+                                                              std::size_t taps,
+                                                              std::size_t table_stride)
+{
+    return 2 * tile_samples * sizeof(float2) + tile_sync_bytes +
+           warps * 2 * taps * sizeof(double) + warps * sizeof(warp_channel) +
+           warps * table_stride;
+}
+
+/*!
+ * Correlation and tracking of every channel over one chunk of float2 samples.
+ *
+ * Block: W = blockDim.x / 32 warps, one channel (rank) each. Shared memory: two tiles of
+ * tile_samples float2 (cp.async double buffer) | W x 2 taps float64 epoch sums | W
+ * warp_channel | W x table_stride bytes of code tables (SharedTables; table_stride 0
+ * otherwise). Tiles cover virtual indices [t S, (t + 1) S), virtual index = chunk
+ * index + align, so tiles and groups start at absolute multiples of group_samples.
+ *
+ * All control flow is warp-uniform; lanes differ only in their samples, walkers and
+ * partial sums. TG taps are walked per pass: one pass when taps <= TG (walkers and
+ * partial sums stay in registers for the whole chunk), else ceil(taps / TG) passes per
+ * piece of samples, with walkers rebuilt and partial sums kept in lane_partials
+ * between pieces.
+ *
+ * A tap walker is the 64-bit code phase (gnss_nco.h fixed point) of the tap at the
+ * lane's first sample of the next group, reduced to one period and offset by the
+ * table's address, so that its high word addresses the table entry. It advances by
+ * group_samples steps per group (reduced to one period) and is wrapped
+ * (compare-and-subtract) before every run of at most wrap_groups groups; the tables
+ * are stored extended so that nothing in between reads past them.
+ */
+template <int TG, bool SharedTables>
+__global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
+    correlate_kernel(const kernel_args a)
+{
+#ifdef CUDADSP_GNSS_KERNEL_EMULATION
+    unsigned char* const smem = gnss_kernel_emulation::shared_memory();
+#else
+    extern __shared__ __align__(16) unsigned char smem[];
+#endif
+    const std::uint32_t warps = blockDim.x / warp_lanes;
+    const std::uint32_t warp = threadIdx.x / warp_lanes;
+    const std::uint32_t lane = threadIdx.x % warp_lanes;
+    const std::uint32_t T = a.taps;
+    const std::uint32_t C = 2 * T;
+    const std::uint32_t S = a.tile_samples;
+    const std::uint32_t passes = (T + TG - 1) / TG;
+
+    float2* tiles = reinterpret_cast<float2*>(smem);
+    unsigned char* const tile_sync = smem + 2 * S * sizeof(float2);
+    unsigned char* after_tiles = tile_sync + tile_sync_bytes;
+    double* sums = reinterpret_cast<double*>(after_tiles) + warp * C;
+    warp_channel& ch =
+        reinterpret_cast<warp_channel*>(after_tiles + warps * C * sizeof(double))[warp];
+    unsigned char* table_smem = after_tiles + warps * C * sizeof(double) +
+                                warps * sizeof(warp_channel) + warp * a.table_stride;
+
+    const std::uint32_t rank = blockIdx.x * warps + warp;
+    const bool live = rank < a.ranks;
+    const std::uint32_t slot = live ? a.order[rank] : 0;
+    const std::uint32_t v_chunk_end = a.align + a.nsamples;
+
+    std::uint32_t entries = 1, wrap_groups = 1, table_address = 0;
+    table_reader<SharedTables> table{};
+    if (live) {
+        const gnss_cuda_code code = a.codes[slot];
+        entries = code.entries;
+        wrap_groups = code.wrap_groups;
+        if constexpr (SharedTables) {
+            table_address =
+                static_cast<std::uint32_t>(__cvta_generic_to_shared(table_smem));
+            const auto* src =
+                reinterpret_cast<const std::uint32_t*>(a.tables + code.table_offset);
+            auto* dst = reinterpret_cast<std::uint32_t*>(table_smem);
+            for (std::uint32_t i = lane; i < code.table_bytes / 4; i += warp_lanes)
+                dst[i] = __ldg(src + i);
+        } else {
+            table.base =
+                reinterpret_cast<const signed char*>(a.tables + code.table_offset);
+        }
+        for (std::uint32_t c = lane; c < C; c += warp_lanes)
+            sums[c] = a.epoch_sums[slot * C + c];
+        if (lane == 0) {
+            const gnss_channel_state& s = a.states[slot];
+            const std::uint64_t next = s.epoch_start_sample + s.samples_done;
+            ch.takes_samples = next < a.first + a.nsamples;
+            ch.v_cur = ch.takes_samples
+                           ? static_cast<std::uint32_t>(next - a.first) + a.align
+                           : v_chunk_end;
+            ch.v_base = ch.v_cur;
+            ch.base_done = s.samples_done;
+            ch.epoch_samples = s.epoch_samples;
+            ch.base_phase = s.code_phase;
+            ch.code_step = s.code_step;
+            ch.base_theta = s.carrier_phase;
+            ch.carrier_step = static_cast<std::uint32_t>(s.carrier_step);
+            ch.records_done = 0;
+        }
+    } else if (lane == 0) {
+        ch.takes_samples = 0;
+        ch.v_cur = v_chunk_end;
+    }
+    __syncwarp();
+    const std::uint32_t wrap_at = table_address + entries;
+    const std::uint64_t period = static_cast<std::uint64_t>(entries) << 32;
+
+    // Lane state of the current pass.
+    std::uint64_t walker[TG];
+    float acc_re[TG], acc_im[TG];
+    std::uint64_t walker_advance = 0;
+    // Code phase and carrier rotation from a lane's first sample to its sample j + 1.
+    std::uint64_t step_offset[lane_samples - 1];
+    float rot_c[lane_samples - 1], rot_s[lane_samples - 1];
+    std::uint32_t theta = 0, theta_advance = 0;
+    GNSS_KERNEL_UNROLL
+    for (int j = 0; j < lane_samples - 1; ++j) {
+        step_offset[j] = 0;
+        rot_c[j] = 1.0f;
+        rot_s[j] = 0.0f;
+    }
+    GNSS_KERNEL_UNROLL
+    for (int k = 0; k < TG; ++k) {
+        walker[k] = 0;
+        acc_re[k] = acc_im[k] = 0.0f;
+    }
+
+    // Walkers and carrier of the lanes for the group holding virtual index b, taps
+    // [k0, k0 + TG) (taps past T walk with shift 0 and are never summed).
+    auto rebase = [&](std::uint32_t b, std::uint32_t k0) {
+        const std::uint64_t code_step = ch.code_step;
+        const std::uint32_t carrier_step = ch.carrier_step;
+        const std::uint32_t n = b - ch.v_base;
+        const std::uint64_t pb =
+            ch.base_phase + static_cast<std::uint64_t>(n) * code_step;
+        const std::uint32_t thb = ch.base_theta + n * carrier_step;
+        const std::uint64_t pin =
+            (static_cast<std::uint64_t>(static_cast<std::uint32_t>(pb >> 32) % entries)
+             << 32) |
+            (pb & 0xffffffffull);
+        const int d = static_cast<int>((b / group_samples) * group_samples + 2 * lane) -
+                      static_cast<int>(b);
+        const std::uint64_t m =
+            mul_mod(code_step, static_cast<std::uint32_t>(d < 0 ? -d : d), period);
+        const std::uint64_t lane_phase =
+            d >= 0 ? add_mod(pin, m, period) : sub_mod(pin, m, period);
+        GNSS_KERNEL_UNROLL
+        for (int k = 0; k < TG; ++k) {
+            const std::uint32_t tap = k0 + k;
+            const std::uint64_t shift = tap < T ? a.shifts[slot * T + tap] : 0;
+            walker[k] = add_mod(lane_phase, shift, period) +
+                        (static_cast<std::uint64_t>(table_address) << 32);
+        }
+        theta = thb + static_cast<std::uint32_t>(d) * carrier_step;
+        theta_advance = group_samples * carrier_step;
+        GNSS_KERNEL_UNROLL
+        for (int j = 0; j < lane_samples - 1; ++j)
+            gnss_carrier_cos_sin(sample_offset(j + 1) * carrier_step, rot_c[j], rot_s[j]);
+        // Offsets 1, 64 and 65 steps (each reduced to one period); the advance, 128.
+        static_assert(lane_samples == 4 && half_group == 64, "offsets 1, 64, 65");
+        step_offset[0] = code_step;
+        step_offset[1] = mul_mod(code_step, half_group, period);
+        step_offset[2] = add_mod(step_offset[1], code_step, period);
+        walker_advance = add_mod(step_offset[1], step_offset[1], period);
+    };
+
+    // One group of a lane: its pairs at x[0] and x[half_group / 2] (float4 = 2
+    // samples); with Masked, sample j is summed only where on[j] is set.
+    auto group = [&](const float4* x, auto masked, const bool* on) {
+        constexpr bool Masked = decltype(masked)::value;
+        const float4 pair0 = x[0];
+        const float4 pair1 = x[half_group / 2];
+        const float xr[lane_samples] = { pair0.x, pair0.z, pair1.x, pair1.z };
+        const float xi[lane_samples] = { pair0.y, pair0.w, pair1.y, pair1.w };
+        float c[lane_samples], s[lane_samples];
+        carrier_cos_sin(theta, c[0], s[0]);
+        GNSS_KERNEL_UNROLL
+        for (int j = 1; j < lane_samples; ++j) {
+            // exp(-j (theta + o step)) = (c0 - j s0)(rot_c - j rot_s)
+            c[j] = fmaf(c[0], rot_c[j - 1], -(s[0] * rot_s[j - 1]));
+            s[j] = fmaf(s[0], rot_c[j - 1], c[0] * rot_s[j - 1]);
+        }
+        float wr[lane_samples], wi[lane_samples];
+        GNSS_KERNEL_UNROLL
+        for (int j = 0; j < lane_samples; ++j) {
+            // x exp(-j theta) = (xr + j xi)(c - j s)
+            wr[j] = fmaf(xr[j], c[j], xi[j] * s[j]);
+            wi[j] = fmaf(xi[j], c[j], -(xr[j] * s[j]));
+        }
+        GNSS_KERNEL_UNROLL
+        for (int k = 0; k < TG; ++k) {
+            float chip[lane_samples];
+            chip[0] = chip_value(table(static_cast<std::uint32_t>(walker[k] >> 32)));
+            GNSS_KERNEL_UNROLL
+            for (int j = 1; j < lane_samples; ++j)
+                chip[j] = chip_value(table(
+                    static_cast<std::uint32_t>((walker[k] + step_offset[j - 1]) >> 32)));
+            GNSS_KERNEL_UNROLL
+            for (int j = 0; j < lane_samples; ++j) {
+                if (!Masked || on[j]) {
+                    acc_re[k] = fmaf(wr[j], chip[j], acc_re[k]);
+                    acc_im[k] = fmaf(wi[j], chip[j], acc_im[k]);
+                }
+            }
+        }
+    };
+    auto advance = [&]() {
+        GNSS_KERNEL_UNROLL
+        for (int k = 0; k < TG; ++k)
+            walker[k] += walker_advance;
+        theta += theta_advance;
+    };
+    auto wrap_walkers = [&]() {
+        GNSS_KERNEL_UNROLL
+        for (int k = 0; k < TG; ++k)
+            if (static_cast<std::uint32_t>(walker[k] >> 32) >= wrap_at)
+                walker[k] -= period;
+    };
+
+    // Sums the samples at virtual indices [lo, hi) of the tile that starts at virtual
+    // index tile_v; the walkers are at the group holding lo.
+    auto walk = [&](const float2* tile,
+                    std::uint32_t tile_v,
+                    std::uint32_t lo,
+                    std::uint32_t hi) {
+        std::uint32_t g = lo / group_samples;
+        const std::uint32_t g_stop = (hi + group_samples - 1) / group_samples;
+        const float4* x = reinterpret_cast<const float4*>(tile) +
+                          (g - tile_v / group_samples) * (group_samples / 2) + lane;
+        while (g < g_stop) {
+            wrap_walkers();
+            const std::uint32_t gs = g * group_samples;
+            if (gs < lo || gs + group_samples > hi) {
+                const std::uint32_t v0 = gs + 2 * lane;
+                bool on[lane_samples];
+                GNSS_KERNEL_UNROLL
+                for (int j = 0; j < lane_samples; ++j)
+                    on[j] = v0 + sample_offset(j) >= lo && v0 + sample_offset(j) < hi;
+                group(x, std::true_type{}, on);
+                // A group cut by hi goes on in the next piece with these walkers.
+                if (gs + group_samples <= hi)
+                    advance();
+                ++g;
+                x += group_samples / 2;
+                continue;
+            }
+            const std::uint32_t full_stop = min(hi / group_samples, g + wrap_groups);
+            GNSS_KERNEL_UNROLL_2
+            for (; g < full_stop; ++g) {
+                group(x, std::false_type{}, nullptr);
+                advance();
+                x += group_samples / 2;
+            }
+        }
+    };
+
+    // Folds the lanes' float sums of taps [k0, k0 + TG) into the float64 epoch sums:
+    // a butterfly leaves every total in every lane; lane c keeps component c.
+    auto flush = [&](std::uint32_t k0) {
+        float mine = 0.0f;
+        GNSS_KERNEL_UNROLL
+        for (int k = 0; k < TG; ++k) {
+            float re = acc_re[k], im = acc_im[k];
+            GNSS_KERNEL_UNROLL
+            for (int o = warp_lanes / 2; o > 0; o /= 2) {
+                re += __shfl_xor_sync(full_mask, re, o);
+                im += __shfl_xor_sync(full_mask, im, o);
+            }
+            if (lane == 2u * k)
+                mine = re;
+            if (lane == 2u * k + 1u)
+                mine = im;
+            acc_re[k] = acc_im[k] = 0.0f;
+        }
+        const std::uint32_t valid = min(static_cast<std::uint32_t>(TG), T - k0);
+        if (lane < 2 * valid)
+            sums[2 * k0 + lane] += static_cast<double>(mine);
+        __syncwarp();
+    };
+
+    auto load_partials = [&](std::uint32_t k0) {
+        GNSS_KERNEL_UNROLL
+        for (int k = 0; k < TG; ++k) {
+            const std::uint32_t tap = k0 + k;
+            if (tap < T) {
+                acc_re[k] = a.lane_partials[(slot * C + 2 * tap) * warp_lanes + lane];
+                acc_im[k] = a.lane_partials[(slot * C + 2 * tap + 1) * warp_lanes + lane];
+            } else {
+                acc_re[k] = acc_im[k] = 0.0f;
+            }
+        }
+    };
+    auto store_partials = [&](std::uint32_t k0) {
+        GNSS_KERNEL_UNROLL
+        for (int k = 0; k < TG; ++k) {
+            const std::uint32_t tap = k0 + k;
+            if (tap < T) {
+                a.lane_partials[(slot * C + 2 * tap) * warp_lanes + lane] = acc_re[k];
+                a.lane_partials[(slot * C + 2 * tap + 1) * warp_lanes + lane] = acc_im[k];
+            }
+        }
+    };
+
+    if (ch.takes_samples && passes == 1) {
+        rebase(ch.v_cur, 0);
+        load_partials(0);
+    }
+
+    const std::uint32_t ntiles = (v_chunk_end + S - 1) / S;
+#if GNSS_KERNEL_TILE_MBARRIERS
+    // tile_full[b]: the loads of the tile in buffer b; tile_done[b]: warps done with
+    // the tiles of buffer b so far (tile t is done by all once it reaches
+    // (t / 2 + 1) warps).
+    auto* const tile_full = reinterpret_cast<unsigned long long*>(tile_sync);
+    auto* const tile_done = reinterpret_cast<unsigned*>(tile_sync + 16);
+    // One warp loads a whole tile: its lanes' copies complete the buffer's mbarrier.
+    auto load_tile = [&](std::uint32_t t) {
+        float2* dst = tiles + (t & 1) * S;
+        const std::uint32_t v0 = t * S;
+#if GNSS_KERNEL_BULK_TILES
+        // A tile wholly inside the chunk at a 16-byte aligned address (the usual
+        // case) by one bulk copy, where 8-byte copies take the warp about 800
+        // instructions per tile of 4096 samples.
+        const float2* src = a.samples + (v0 >= a.align ? v0 - a.align : 0u);
+        if (v0 >= a.align && v0 + S <= v_chunk_end &&
+            (reinterpret_cast<std::uintptr_t>(src) & 15u) == 0) {
+            if (lane == 0) {
+                const unsigned bytes = S * static_cast<unsigned>(sizeof(float2));
+                mbarrier_arrive_expect(tile_full + (t & 1), bytes);
+                copy_bulk(dst, src, bytes, tile_full + (t & 1));
+            } else {
+                mbarrier_arrive(tile_full + (t & 1));
+            }
+            return;
+        }
+#endif
+        for (std::uint32_t i = lane; i < S; i += warp_lanes) {
+            const std::uint32_t v = v0 + i;
+            if (v >= a.align && v < v_chunk_end)
+                copy_async_8(dst + i, a.samples + (v - a.align));
+        }
+        copy_async_arrive(tile_full + (t & 1));
+    };
+    if (threadIdx.x == 0) {
+        mbarrier_init(tile_full, warp_lanes);
+        mbarrier_init(tile_full + 1, warp_lanes);
+        tile_done[0] = 0;
+        tile_done[1] = 0;
+    }
+    __syncthreads();
+    if (warp == 0) {
+        load_tile(0);
+        if (ntiles > 1)
+            load_tile(1);
+    }
+#else
+    auto load_tile = [&](std::uint32_t t) {
+        float2* dst = tiles + (t & 1) * S;
+        const std::uint32_t v0 = t * S;
+        for (std::uint32_t i = threadIdx.x; i < S; i += blockDim.x) {
+            const std::uint32_t v = v0 + i;
+            if (v >= a.align && v < v_chunk_end)
+                copy_async_8(dst + i, a.samples + (v - a.align));
+        }
+        copy_async_commit();
+    };
+    load_tile(0);
+#endif
+
+    for (std::uint32_t t = 0; t < ntiles; ++t) {
+#if GNSS_KERNEL_TILE_MBARRIERS
+        mbarrier_wait(tile_full + (t & 1), (t >> 1) & 1u);
+#else
+        if (t + 1 < ntiles) {
+            load_tile(t + 1);
+            copy_async_wait<1>();
+        } else {
+            copy_async_wait<0>();
+        }
+        __syncthreads();
+#endif
+        const float2* tile = tiles + (t & 1) * S;
+        const std::uint32_t tile_v = t * S;
+        const std::uint32_t tile_end = min(tile_v + S, v_chunk_end);
+        for (;;) {
+            const std::uint32_t v_cur = ch.v_cur;
+            if (v_cur >= tile_end)
+                break;
+            // The piece [v_cur, e): up to the epoch's end, the next fold of the float
+            // sums (every flush_samples from the epoch's start) or the tile's end.
+            const std::uint32_t done = ch.base_done + (v_cur - ch.v_base);
+            const std::uint32_t v_epoch_end = v_cur + (ch.epoch_samples - done);
+            const std::uint32_t v_flush =
+                v_cur + ((done / flush_samples + 1) * flush_samples - done);
+            const std::uint32_t e = min(min(v_epoch_end, v_flush), tile_end);
+            const bool folds = e == v_epoch_end || e == v_flush;
+            for (std::uint32_t pass = 0; pass < passes; ++pass) {
+                const std::uint32_t k0 = pass * TG;
+                if (passes > 1) {
+                    rebase(v_cur, k0);
+                    load_partials(k0);
+                }
+                walk(tile, tile_v, v_cur, e);
+                if (folds)
+                    flush(k0);
+                if (passes > 1)
+                    store_partials(k0);
+            }
+            __syncwarp();
+            if (e != v_epoch_end) {
+                if (lane == 0)
+                    ch.v_cur = e;
+                __syncwarp();
+                continue;
+            }
+            // The epoch's end: the loops by lane 0, then the warp goes on with the new
+            // NCO rates from e.
+            if (lane == 0) {
+                const std::uint32_t n = ch.epoch_samples - ch.base_done;
+                const std::uint64_t code_end =
+                    ch.base_phase + static_cast<std::uint64_t>(n) * ch.code_step;
+                const std::uint32_t theta_end = ch.base_theta + n * ch.carrier_step;
+                gnss_epoch_record* record = nullptr;
+                float2* correlations = nullptr;
+                if (ch.records_done < a.capacity) {
+                    const std::size_t i =
+                        static_cast<std::size_t>(rank) * a.capacity + ch.records_done;
+                    record = a.records + i;
+                    correlations = a.correlations + i * T;
+                } else {
+                    *a.overflow = 1;
+                }
+                const epoch_start next = finish_epoch(a.params + slot,
+                                                      a.states + slot,
+                                                      sums,
+                                                      code_end,
+                                                      theta_end,
+                                                      record,
+                                                      correlations,
+                                                      T);
+                ch.records_done += 1;
+                ch.base_phase = next.code_phase;
+                ch.code_step = next.code_step;
+                ch.base_theta = next.carrier_phase;
+                ch.carrier_step = next.carrier_step;
+                ch.epoch_samples = next.epoch_samples;
+                ch.v_base = e;
+                ch.base_done = 0;
+                ch.v_cur = e;
+            }
+            __syncwarp();
+            for (std::uint32_t c = lane; c < C; c += warp_lanes)
+                sums[c] = 0.0;
+            __syncwarp();
+            // Also at the chunk's end, where it is not needed: the walkers are then
+            // rebuilt on every path out of the epoch's end, and nothing of the sample
+            // loop stays live (in registers) across the tracking rule.
+            if (passes == 1)
+                rebase(e, 0);
+        }
+#if GNSS_KERNEL_TILE_MBARRIERS
+        // The last warp done with the tile refills its buffer with tile t + 2.
+        __syncwarp();
+        unsigned last = 0;
+        if (lane == 0) {
+            __threadfence_block(); // this warp's reads of the buffer come first
+            last = atomicAdd(tile_done + (t & 1), 1u) == ((t >> 1) + 1) * warps - 1;
+        }
+        last = __shfl_sync(full_mask, last, 0);
+        if (last && t + 2 < ntiles)
+            load_tile(t + 2);
+#else
+        __syncthreads(); // the tile's buffer is refilled two tiles on
+#endif
+    }
+
+    if (!live)
+        return;
+    if (ch.takes_samples) {
+        // The epoch in progress goes on in the next call from these NCOs and sums.
+        if (passes == 1)
+            store_partials(0);
+        if (lane == 0) {
+            gnss_channel_state& s = a.states[slot];
+            const std::uint32_t n = ch.v_cur - ch.v_base;
+            s.code_phase = ch.base_phase + static_cast<std::uint64_t>(n) * ch.code_step;
+            s.carrier_phase = ch.base_theta + n * ch.carrier_step;
+            s.samples_done = ch.base_done + n;
+        }
+        for (std::uint32_t c = lane; c < C; c += warp_lanes)
+            a.epoch_sums[slot * C + c] = sums[c];
+    }
+    if (lane == 0)
+        a.record_counts[rank] = min(ch.records_done, a.capacity);
+}
+
+inline std::size_t round_up(std::size_t x, std::size_t m) { return (x + m - 1) / m * m; }
+
+//! Table bytes a channel needs: one period plus what its walkers reach past it.
+inline std::size_t extended_table_length(std::uint32_t entries, std::uint64_t max_step)
+{
+    // A lane's later samples sit up to sample_offset(lane_samples - 1) steps past its
+    // walker, an offset the kernel reduces to one period when it spans more.
+    const unsigned __int128 spread =
+        static_cast<unsigned __int128>(max_step) * sample_offset(lane_samples - 1);
+    const std::uint64_t spread_entries = static_cast<std::uint64_t>(
+        std::min<unsigned __int128>((spread + 0xffffffffull) >> 32, entries));
+    const std::uint64_t reach = walk_extension_entries + spread_entries + 1;
+    return round_up(static_cast<std::size_t>(entries + reach), 16);
+}
+
+/*!
+ * Groups between two walker wraps for a channel whose code step never exceeds
+ * \p max_step: r with (r - 1) advances within walk_extension_entries and r advances
+ * within one period, where an advance is group_samples steps reduced to one period.
+ * When a group spans a period or more the reduced advance is not bounded by max_step,
+ * and every group is wrapped (r = 1).
+ */
+inline std::uint32_t wrap_groups_for(std::uint32_t entries, std::uint64_t max_step)
+{
+    const std::uint64_t period = static_cast<std::uint64_t>(entries) << 32;
+    const unsigned __int128 span =
+        static_cast<unsigned __int128>(max_step) * group_samples;
+    if (span >= period || span == 0)
+        return 1;
+    const std::uint64_t advance = static_cast<std::uint64_t>(span);
+    const std::uint64_t by_extension = (walk_extension_entries << 32) / advance + 1;
+    const std::uint64_t by_period = period / advance;
+    return static_cast<std::uint32_t>(std::max<std::uint64_t>(
+        1, std::min<std::uint64_t>({ by_extension, by_period, 1u << 20 })));
+}
+
+
+/*!
+ * A tap shift (gnss_nco.h, |shift| < L 2^32) reduced to one period, [0, L 2^32): adding
+ * whole periods does not change the entry a tap takes, and the walkers then start
+ * inside the table.
+ */
+inline std::uint64_t normalized_tap_shift(std::int64_t shift, std::uint32_t entries)
+{
+    const std::int64_t period = static_cast<std::int64_t>(entries) << 32;
+    std::int64_t r = shift % period;
+    if (r < 0)
+        r += period;
+    return static_cast<std::uint64_t>(r);
+}
+
+} // namespace gnss_kernel
+} // namespace core
+} // namespace cudadsp
+} // namespace gr
+
+#endif /* INCLUDED_CUDADSP_CORE_MULTICHANNEL_CORRELATOR_KERNEL_CUH */

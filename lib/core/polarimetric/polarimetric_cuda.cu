@@ -1,0 +1,200 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "runtime/cuda_check.h"
+#include "polarimetric/polarimetric_cuda.h"
+#include "polarimetric/polarimetric_estimators.h"
+#include <algorithm>
+#include <stdexcept>
+
+namespace gr {
+namespace cudadsp {
+namespace core {
+
+namespace {
+
+constexpr int threads_per_block = 256;
+//! Pulses whose loads one thread issues before accumulating them: enough bytes in
+//! flight per SM to cover memory latency at full bandwidth.
+constexpr std::size_t pulses_in_flight = 4;
+//! Input bytes per pipelined chunk when the configuration leaves it to the engine.
+constexpr std::size_t default_chunk_bytes = std::size_t(32) << 20;
+
+struct product_pointers {
+    float* product[polarimetric_product_count];
+};
+
+/*!
+ * One thread per (radial, gate), threads numbered radial-major so that a warp covers
+ * consecutive gates. h and v hold pulse-major radials: sample (radial r, pulse n,
+ * gate g) at (r * pulses + n) * ngates + g. v is not read in alternating mode.
+ */
+template <polarimetric_mode Mode>
+__global__ void __launch_bounds__(threads_per_block)
+    polarimetric_products_kernel(const float2* __restrict__ h,
+                                 const float2* __restrict__ v,
+                                 std::size_t nradials,
+                                 unsigned int ngates,
+                                 unsigned int pulses,
+                                 product_pointers out,
+                                 product_constants constants)
+{
+    constexpr bool reads_v = Mode == polarimetric_mode::simultaneous;
+    const std::size_t cell = std::size_t(blockIdx.x) * threads_per_block + threadIdx.x;
+    if (cell >= nradials * ngates)
+        return;
+    const std::size_t radial = cell / ngates;
+    const unsigned int gate = static_cast<unsigned int>(cell - radial * ngates);
+    const float2* h_gate = h + radial * pulses * ngates + gate;
+    const float2* v_gate = v + radial * pulses * ngates + gate;
+
+    moment_accumulator<Mode> acc;
+    unsigned int n = 0;
+    for (; n + pulses_in_flight <= pulses; n += pulses_in_flight) {
+        float2 hs[pulses_in_flight], vs[pulses_in_flight];
+#pragma unroll
+        for (unsigned int i = 0; i < pulses_in_flight; ++i) {
+            hs[i] = __ldg(h_gate + std::size_t(n + i) * ngates);
+            vs[i] = reads_v ? __ldg(v_gate + std::size_t(n + i) * ngates) : float2{};
+        }
+#pragma unroll
+        for (unsigned int i = 0; i < pulses_in_flight; ++i)
+            acc.add(n + i, hs[i].x, hs[i].y, vs[i].x, vs[i].y);
+    }
+    for (; n < pulses; ++n) {
+        const float2 hs = __ldg(h_gate + std::size_t(n) * ngates);
+        const float2 vs = reads_v ? __ldg(v_gate + std::size_t(n) * ngates) : float2{};
+        acc.add(n, hs.x, hs.y, vs.x, vs.y);
+    }
+
+    const gate_products products =
+        compute_products<Mode>(acc.moments(pulses), constants, gate);
+#pragma unroll
+    for (int p = 0; p < polarimetric_product_count; ++p)
+        out.product[p][cell] = products.value[p];
+}
+
+std::size_t chunk_radials_for(const polarimetric_config& config)
+{
+    if (config.chunk_radials > 0)
+        return config.chunk_radials;
+    const std::size_t radial_bytes =
+        config.samples_per_radial() * sizeof(float2) *
+        (config.mode == polarimetric_mode::simultaneous ? 2 : 1);
+    return std::max<std::size_t>(1, default_chunk_bytes / radial_bytes);
+}
+
+} // namespace
+
+polarimetric_processor_cuda::polarimetric_processor_cuda(
+    const polarimetric_config& config, const device_selection& device)
+    : polarimetric_processor(config, device)
+{
+    device_guard guard(d_device.cuda_ordinal);
+    d_stream = std::make_unique<cuda_stream>();
+    const std::size_t radial_bytes = config.samples_per_radial() * sizeof(float2);
+    std::vector<std::size_t> inputs{ radial_bytes };
+    if (uses_cross_polar_input())
+        inputs.push_back(radial_bytes);
+    d_pipeline = std::make_unique<host_pipeline>(
+        chunk_radials_for(config),
+        inputs,
+        std::vector<std::size_t>(polarimetric_product_count,
+                                 config.ngates * sizeof(float)));
+}
+
+polarimetric_processor_cuda::~polarimetric_processor_cuda()
+{
+    try {
+        device_guard guard(d_device.cuda_ordinal);
+        d_pipeline.reset();
+        d_stream.reset();
+    } catch (...) {
+        // Destructors must not throw; the device is already in an error state.
+    }
+}
+
+void polarimetric_processor_cuda::enqueue(
+    const std::complex<float>* d_h,
+    const std::complex<float>* d_v,
+    std::size_t nradials,
+    float* const d_products[polarimetric_product_count],
+    cudaStream_t stream)
+{
+    product_pointers out;
+    for (int p = 0; p < polarimetric_product_count; ++p)
+        out.product[p] = d_products[p];
+    const product_constants constants = make_product_constants(d_config);
+    const std::size_t cells = nradials * d_config.ngates;
+    const auto blocks =
+        static_cast<unsigned int>((cells + threads_per_block - 1) / threads_per_block);
+    const auto* h = reinterpret_cast<const float2*>(d_h);
+    const auto* v = reinterpret_cast<const float2*>(d_v);
+    const auto ngates = static_cast<unsigned int>(d_config.ngates);
+    const auto pulses = static_cast<unsigned int>(d_config.pulses_per_radial);
+    if (d_config.mode == polarimetric_mode::alternating)
+        polarimetric_products_kernel<polarimetric_mode::alternating>
+            <<<blocks, threads_per_block, 0, stream>>>(
+                h, v, nradials, ngates, pulses, out, constants);
+    else
+        polarimetric_products_kernel<polarimetric_mode::simultaneous>
+            <<<blocks, threads_per_block, 0, stream>>>(
+                h, v, nradials, ngates, pulses, out, constants);
+    CUDADSP_CUDA_LAUNCHED("polarimetric_products_kernel");
+}
+
+void polarimetric_processor_cuda::process(
+    const std::complex<float>* h,
+    const std::complex<float>* v,
+    std::size_t nradials,
+    float* const products[polarimetric_product_count])
+{
+    if (nradials == 0)
+        return;
+    device_guard guard(d_device.cuda_ordinal);
+    const void* const host_in[] = { h, v };
+    void* const* host_out = reinterpret_cast<void* const*>(products);
+    d_pipeline->run(
+        host_in,
+        host_out,
+        nradials,
+        d_stream->get(),
+        [&](const void* const* d_in,
+            void* const* d_out,
+            std::size_t radials,
+            cudaStream_t s) {
+            const auto* d_h = static_cast<const std::complex<float>*>(d_in[0]);
+            const auto* d_v = uses_cross_polar_input()
+                                  ? static_cast<const std::complex<float>*>(d_in[1])
+                                  : nullptr;
+            enqueue(d_h, d_v, radials, reinterpret_cast<float* const*>(d_out), s);
+        });
+}
+
+void polarimetric_processor_cuda::process_device(
+    const std::complex<float>* d_h,
+    const std::complex<float>* d_v,
+    std::size_t nradials,
+    float* const d_products[polarimetric_product_count],
+    cuda_stream_t stream)
+{
+    if (nradials == 0)
+        return;
+    device_guard guard(d_device.cuda_ordinal);
+    enqueue(d_h, d_v, nradials, d_products, stream ? stream : d_stream->get());
+    d_last_stream = stream ? stream : d_stream->get();
+}
+
+void polarimetric_processor_cuda::synchronize()
+{
+    device_guard guard(d_device.cuda_ordinal);
+    CUDADSP_CUDA(cudaStreamSynchronize(d_last_stream ? d_last_stream : d_stream->get()));
+}
+
+} // namespace core
+} // namespace cudadsp
+} // namespace gr

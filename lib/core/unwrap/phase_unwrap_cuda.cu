@@ -1,0 +1,806 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Phase unwrapping as one scan over the data.
+//
+// The wrap count K[i] is a prefix "sum" of per-sample corrections, but a correction
+// depends on the previous *finite* sample, and vectors (vector mode) restart the count.
+// Both fit one associative operator over segment summaries (unwrap_summary, below), so
+// the whole problem is a single scan: each block reduces its tile, publishes the tile
+// aggregate, looks back over its predecessors' published aggregates / inclusive
+// prefixes (decoupled look-back, Merrill & Garland 2016), then writes its outputs. Each
+// sample is read once and written once; no atomics touch the data.
+
+#include "unwrap/phase_unwrap_cuda.h"
+#include <cuda_runtime.h>
+#include <math_constants.h>
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+
+namespace gr {
+namespace cudadsp {
+namespace core {
+
+/*!
+ * Summary of a run of samples, enough to combine it with the runs around it.
+ * "head": the samples before the run's first vector start; "tail": the samples after
+ * its last vector start (the whole run when it holds no start).
+ */
+struct unwrap_summary {
+    long long wraps;  //!< K accumulated over the tail
+    float head_first; //!< first finite sample of the head
+    float tail_last;  //!< last finite sample of the tail
+    unsigned int flags;
+};
+
+namespace {
+
+constexpr unsigned int head_finite = 1u; // the head holds a finite sample
+constexpr unsigned int tail_finite = 2u; // the tail holds a finite sample
+constexpr unsigned int has_reset = 4u;   // the run holds a vector start
+
+// Large tiles amortise the block scan and the look-back. Measured on an H100, 64M
+// samples: 512 threads x 16 samples 0.36 ms, 256 x 16 (4 blocks per SM) 0.385 ms; see
+// docs/performance.md. Two resident blocks per SM cap registers at 64 a thread.
+constexpr int block_threads = 512;
+constexpr int items_per_thread = 16;
+constexpr int warps_per_block = block_threads / 32;
+constexpr int blocks_per_sm = 2;
+constexpr std::size_t tile_samples = std::size_t(block_threads) * items_per_thread;
+// Bounds the look-back workspace; longer calls are split into launches chained
+// through the device-side state.
+constexpr std::size_t max_launch_samples = std::size_t(1) << 28;
+constexpr std::size_t max_launch_tiles = max_launch_samples / tile_samples;
+
+// Look-back descriptors carry the launch epoch, so the workspace needs no clearing
+// between launches (a descriptor from an older launch never matches the epoch). The
+// low bits of the same word hold the summary flags.
+constexpr unsigned int flag_bits = 3;
+constexpr unsigned int max_epoch = (1u << (32 - flag_bits)) - 1;
+// Predecessor tiles each look-back step examines: one per lane. Wider windows (2 or 4
+// per lane) spill registers in the main path and measured slower (0.45, 0.58 ms).
+constexpr int lookback_tiles_per_lane = 1;
+
+__device__ __forceinline__ unwrap_summary empty_summary()
+{
+    return { 0, 0.0f, 0.0f, 0u };
+}
+
+/*!
+ * Summary of one thread's samples, folded in order (the sequential form of combining
+ * one-sample summaries). \p starts has bit j set where x[j] begins a vector.
+ */
+template <int N>
+__device__ __forceinline__ unwrap_summary fold_samples(const float (&x)[N],
+                                                       unsigned int starts,
+                                                       const unwrap_period& p)
+{
+    unwrap_summary s = empty_summary();
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+        if ((starts >> j) & 1u)
+            s = { 0, s.head_first, s.tail_last, (s.flags & head_finite) | has_reset };
+        if (!is_finite_sample(x[j]))
+            continue;
+        if (!(s.flags & (head_finite | has_reset))) {
+            s.head_first = x[j];
+            s.flags |= head_finite;
+        }
+        if (s.flags & tail_finite)
+            s.wraps += unwrap_step(s.tail_last, x[j], p);
+        s.tail_last = x[j];
+        s.flags |= tail_finite;
+    }
+    return s;
+}
+
+/*!
+ * The common case: every sample of the thread finite and no vector start among them.
+ * The fold records each step's correction as two bit masks (+1, -1) so that the replay
+ * does not decide the steps again; \p all_unit is false when some |k| > 1.
+ */
+template <int N>
+struct clean_steps {
+    unsigned int plus = 0u;
+    unsigned int minus = 0u;
+    bool all_unit = true;
+};
+
+template <int N>
+__device__ __forceinline__ unwrap_summary fold_clean_samples(const float (&x)[N],
+                                                             clean_steps<N>& steps,
+                                                             const unwrap_period& p)
+{
+    int wraps = 0; // at most N * max_step_periods: fits 32 bits
+#pragma unroll
+    for (int j = 1; j < N; ++j) {
+        const int k = unwrap_step(x[j - 1], x[j], p);
+        wraps += k;
+        steps.plus |= static_cast<unsigned int>(k == 1) << j;
+        steps.minus |= static_cast<unsigned int>(k == -1) << j;
+        steps.all_unit &= k >= -1 && k <= 1;
+    }
+    return { wraps, x[0], x[N - 1], head_finite | tail_finite };
+}
+
+//! The scan operator: \p a followed by \p b. Associative, with empty_summary() as
+//! identity.
+__device__ __forceinline__ unwrap_summary combine(const unwrap_summary& a,
+                                                  const unwrap_summary& b,
+                                                  const unwrap_period& p)
+{
+    unwrap_summary r;
+    unsigned int flags = (a.flags | b.flags) & has_reset;
+    if (b.flags & has_reset) {
+        r.wraps = b.wraps;
+        r.tail_last = b.tail_last;
+        flags |= b.flags & tail_finite;
+    } else {
+        r.wraps = a.wraps + b.wraps;
+        if ((a.flags & tail_finite) && (b.flags & head_finite))
+            r.wraps += unwrap_step(a.tail_last, b.head_first, p);
+        r.tail_last = (b.flags & tail_finite) ? b.tail_last : a.tail_last;
+        flags |= (a.flags | b.flags) & tail_finite;
+    }
+    if (a.flags & has_reset) {
+        r.head_first = a.head_first;
+        flags |= a.flags & head_finite;
+    } else {
+        r.head_first = (a.flags & head_finite) ? a.head_first : b.head_first;
+        flags |= (a.flags | b.flags) & head_finite;
+    }
+    r.flags = flags;
+    return r;
+}
+
+__device__ __forceinline__ unwrap_summary shuffle_up(const unwrap_summary& s, int delta)
+{
+    constexpr unsigned int all_lanes = 0xffffffffu;
+    return { __shfl_up_sync(all_lanes, s.wraps, delta),
+             __shfl_up_sync(all_lanes, s.head_first, delta),
+             __shfl_up_sync(all_lanes, s.tail_last, delta),
+             __shfl_up_sync(all_lanes, s.flags, delta) };
+}
+
+__device__ __forceinline__ unwrap_summary shuffle_from(const unwrap_summary& s, int lane)
+{
+    constexpr unsigned int all_lanes = 0xffffffffu;
+    return { __shfl_sync(all_lanes, s.wraps, lane),
+             __shfl_sync(all_lanes, s.head_first, lane),
+             __shfl_sync(all_lanes, s.tail_last, lane),
+             __shfl_sync(all_lanes, s.flags, lane) };
+}
+
+//! The scan operator as a callable, for the scans below.
+struct general_combine {
+    unwrap_period p;
+    __device__ unwrap_summary operator()(const unwrap_summary& a,
+                                         const unwrap_summary& b) const
+    {
+        return combine(a, b, p);
+    }
+};
+
+/*!
+ * combine() for two runs that are all finite and hold no vector start (a clean tile's
+ * threads): a quarter of the general operator's work. It has no identity, so scans
+ * with it never combine with a missing neighbour.
+ */
+struct clean_combine {
+    unwrap_period p;
+    __device__ unwrap_summary operator()(const unwrap_summary& a,
+                                         const unwrap_summary& b) const
+    {
+        return { a.wraps + b.wraps + unwrap_step(a.tail_last, b.head_first, p),
+                 a.head_first,
+                 b.tail_last,
+                 head_finite | tail_finite };
+    }
+};
+
+template <class Combine>
+__device__ __forceinline__ unwrap_summary warp_inclusive_scan(unwrap_summary s,
+                                                              const Combine& op)
+{
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int delta = 1; delta < 32; delta <<= 1) {
+        const unwrap_summary before = shuffle_up(s, delta);
+        if (lane >= delta)
+            s = op(before, s);
+    }
+    return s;
+}
+
+/*!
+ * Block-wide exclusive scan of the threads' summaries: returns what comes before this
+ * thread within the tile (empty for thread 0) and leaves the tile's total in
+ * warp_totals[warps_per_block - 1]. Only lanes that have a predecessor combine, so an
+ * operator without an identity (clean_combine) is fine.
+ */
+template <class Combine>
+__device__ __forceinline__ unwrap_summary block_exclusive_scan(
+    const unwrap_summary& thread_total, unwrap_summary* warp_totals, const Combine& op)
+{
+    const int lane = threadIdx.x & 31;
+    const int warp = threadIdx.x >> 5;
+    const unwrap_summary warp_inclusive = warp_inclusive_scan(thread_total, op);
+    if (lane == 31)
+        warp_totals[warp] = warp_inclusive;
+    __syncthreads();
+    if (warp == 0) {
+        // Lanes past the last warp scan a copy of it; their results are not stored.
+        const unwrap_summary w = warp_inclusive_scan(
+            warp_totals[lane < warps_per_block ? lane : warps_per_block - 1], op);
+        if (lane < warps_per_block)
+            warp_totals[lane] = w;
+    }
+    __syncthreads();
+    const unwrap_summary lane_before = shuffle_up(warp_inclusive, 1);
+    if (warp > 0 && lane > 0)
+        return op(warp_totals[warp - 1], lane_before);
+    if (warp > 0)
+        return warp_totals[warp - 1];
+    return lane > 0 ? lane_before : empty_summary();
+}
+
+/*!
+ * What a tile publishes for the tiles after it, each in one 16-byte word written and
+ * read with single 16-byte accesses (one transaction on every CUDA GPU; CUB's look-back
+ * relies on the same), so a reader sees a descriptor whole or not at all and needs no
+ * fence. The aggregate (the tile alone) fits its wrap count in 32 bits because that is
+ * at most max_step_periods (where unwrap_step saturates) times tile_samples; the
+ * inclusive prefix (everything up to the tile) needs 64 bits but no head.
+ */
+struct __align__(16) aggregate_descriptor
+{
+    int wraps;
+    float head_first;
+    float tail_last;
+    unsigned int epoch_flags;
+};
+struct __align__(16) inclusive_descriptor
+{
+    long long wraps;
+    float tail_last;
+    unsigned int epoch_flags;
+};
+static_assert(max_step_periods * tile_samples < 2147483648.0,
+              "a tile's wrap count must fit the aggregate descriptor");
+
+__device__ __forceinline__ int4 load_volatile(const void* p)
+{
+    int4 v;
+    asm volatile("ld.volatile.global.v4.s32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p)
+                 : "memory");
+    return v;
+}
+
+__device__ __forceinline__ void store_volatile(void* p, int4 v)
+{
+    asm volatile("st.volatile.global.v4.s32 [%0], {%1, %2, %3, %4};" ::"l"(p),
+                 "r"(v.x),
+                 "r"(v.y),
+                 "r"(v.z),
+                 "r"(v.w)
+                 : "memory");
+}
+
+__device__ __forceinline__ void
+publish_aggregate(aggregate_descriptor* slot, const unwrap_summary& s, unsigned int epoch)
+{
+    store_volatile(slot,
+                   make_int4(static_cast<int>(s.wraps),
+                             __float_as_int(s.head_first),
+                             __float_as_int(s.tail_last),
+                             static_cast<int>(epoch << flag_bits | s.flags)));
+}
+
+__device__ __forceinline__ void
+publish_inclusive(inclusive_descriptor* slot, const unwrap_summary& s, unsigned int epoch)
+{
+    const unsigned long long wraps = static_cast<unsigned long long>(s.wraps);
+    store_volatile(slot,
+                   make_int4(static_cast<int>(wraps & 0xffffffffu),
+                             static_cast<int>(wraps >> 32),
+                             __float_as_int(s.tail_last),
+                             static_cast<int>(epoch << flag_bits | s.flags)));
+}
+
+struct lookback_workspace {
+    aggregate_descriptor* aggregate;
+    inclusive_descriptor* inclusive;
+    unsigned int* ticket;
+};
+
+/*!
+ * Decoupled look-back, run by one whole warp of tile \p tile (> 0) after it published
+ * its aggregate: returns the summary of all tiles before it. Each step examines the
+ * 32 * lookback_tiles_per_lane tiles before the window's end (in order across the
+ * lanes), waits until each has published an aggregate or an inclusive prefix, combines
+ * everything from the nearest inclusive prefix on, and stops there; without one it
+ * moves a window further back. Tile 0 always publishes an inclusive prefix, so the walk
+ * ends.
+ */
+__device__ unwrap_summary look_back(const lookback_workspace& ws,
+                                    unsigned int tile,
+                                    unsigned int epoch,
+                                    const unwrap_period& p)
+{
+    constexpr unsigned int all_lanes = 0xffffffffu;
+    constexpr int per_lane = lookback_tiles_per_lane;
+    const int lane = threadIdx.x & 31;
+    unwrap_summary prefix = empty_summary();
+    for (long long window_end = tile;; window_end -= 32 * per_lane) {
+        const long long first = window_end - 32 * per_lane + lane * per_lane;
+        // All of the lane's descriptor loads go out together, so a window costs one L2
+        // round trip, not one per tile; only tiles not yet published are read again.
+        unwrap_summary tiles[per_lane];
+        bool is_inclusive[per_lane];
+        bool ready[per_lane];
+#pragma unroll
+        for (int q = 0; q < per_lane; ++q) {
+            tiles[q] = empty_summary();
+            is_inclusive[q] =
+                first + q < 0; // before tile 0: nothing, nothing further back
+            ready[q] = first + q < 0;
+        }
+        for (;;) {
+            int4 inclusive_words[per_lane], aggregate_words[per_lane];
+#pragma unroll
+            for (int q = 0; q < per_lane; ++q) {
+                if (!ready[q]) {
+                    inclusive_words[q] = load_volatile(&ws.inclusive[first + q]);
+                    aggregate_words[q] = load_volatile(&ws.aggregate[first + q]);
+                }
+            }
+            bool all_ready = true;
+#pragma unroll
+            for (int q = 0; q < per_lane; ++q) {
+                if (ready[q])
+                    continue;
+                const int4 in = inclusive_words[q];
+                const int4 agg = aggregate_words[q];
+                if (static_cast<unsigned int>(in.w) >> flag_bits == epoch) {
+                    tiles[q] = {
+                        static_cast<long long>(static_cast<unsigned long long>(
+                                                   static_cast<unsigned int>(in.x)) |
+                                               static_cast<unsigned long long>(
+                                                   static_cast<unsigned int>(in.y))
+                                                   << 32),
+                        0.0f,
+                        __int_as_float(in.z),
+                        static_cast<unsigned int>(in.w) & ((1u << flag_bits) - 1)
+                    };
+                    is_inclusive[q] = true;
+                    ready[q] = true;
+                } else if (static_cast<unsigned int>(agg.w) >> flag_bits == epoch) {
+                    tiles[q] = { agg.x,
+                                 __int_as_float(agg.y),
+                                 __int_as_float(agg.z),
+                                 static_cast<unsigned int>(agg.w) &
+                                     ((1u << flag_bits) - 1) };
+                    ready[q] = true;
+                } else {
+                    all_ready = false;
+                }
+            }
+            if (all_ready)
+                break;
+            __nanosleep(20);
+        }
+        // This lane's share: from its last inclusive prefix on (an inclusive prefix
+        // already holds everything before it).
+        unwrap_summary mine = empty_summary();
+        bool lane_has_inclusive = false;
+#pragma unroll
+        for (int q = 0; q < per_lane; ++q) {
+            if (is_inclusive[q]) {
+                mine = tiles[q];
+                lane_has_inclusive = true;
+            } else {
+                mine = combine(mine, tiles[q], p);
+            }
+        }
+        const unsigned int inclusive_lanes = __ballot_sync(all_lanes, lane_has_inclusive);
+        const int nearest = inclusive_lanes ? 31 - __clz(inclusive_lanes) : -1;
+        if (lane < nearest)
+            mine = empty_summary();
+        const unwrap_summary window = warp_inclusive_scan(mine, general_combine{ p });
+        prefix = combine(shuffle_from(window, 31), prefix, p);
+        if (nearest >= 0)
+            return prefix;
+    }
+}
+
+// Per-warp staging of 32 x items_per_thread samples in shared memory, padded by one
+// float4 every 32 floats: a lane's float4 reads of its own run (64 bytes apart across
+// the lanes) then fall in distinct banks, as do the coalesced writes.
+constexpr int warp_samples = 32 * items_per_thread;
+constexpr int staged_floats_per_warp = warp_samples + warp_samples / 32 * 4;
+
+__device__ __forceinline__ int staged_index(int sample)
+{
+    return sample + (sample >> 5) * 4;
+}
+
+__device__ __forceinline__ void store_staged(float* stage, int sample, float4 v)
+{
+    *reinterpret_cast<float4*>(stage + staged_index(sample)) = v;
+}
+
+__device__ __forceinline__ float4 load_staged(const float* stage, int sample)
+{
+    return *reinterpret_cast<const float4*>(stage + staged_index(sample));
+}
+
+/*!
+ * Unwraps in[0, n) into out[0, n) (may alias).
+ * - segment_length: 0 for one stream, else the vector length; segment_phase is the
+ *   position of in[0] within its vector.
+ * - state_in: summary of everything before in[0]; the last tile writes the summary of
+ *   everything up to in[n-1] to state_out (a different buffer).
+ * - ALIGNED: in and out are 16-byte aligned, so full tiles move as float4.
+ * Grid: one block per tile of tile_samples, at most max_launch_tiles. Tiles are taken
+ * in launch order from a ticket counter, so a block only ever waits for blocks that are
+ * already running (forward progress without co-residency assumptions).
+ */
+template <bool ALIGNED>
+__global__ void __launch_bounds__(block_threads, blocks_per_sm)
+    unwrap_scan_kernel(const float* __restrict__ in,
+                       float* out,
+                       unsigned long long n,
+                       unsigned long long segment_length,
+                       unsigned long long segment_phase,
+                       unwrap_period period,
+                       lookback_workspace ws,
+                       const unwrap_summary* state_in,
+                       unwrap_summary* state_out,
+                       unsigned int epoch,
+                       unsigned int num_tiles)
+{
+    __shared__ unsigned int tile_ticket;
+    __shared__ __align__(16) float warp_stage[warps_per_block][staged_floats_per_warp];
+    __shared__ unwrap_summary warp_totals[warps_per_block];
+    __shared__ unwrap_summary tile_prefix;
+
+    if (threadIdx.x == 0) {
+        tile_ticket = atomicAdd(ws.ticket, 1u);
+        // The last ticket is handed out after all others, so the counter can be
+        // rewound for the next launch on this stream.
+        if (tile_ticket == num_tiles - 1)
+            *ws.ticket = 0u;
+    }
+    __syncthreads();
+    const unsigned int tile = tile_ticket;
+    const unsigned long long first = tile * tile_samples + threadIdx.x * items_per_thread;
+    const bool full_tile = (tile + 1ull) * tile_samples <= n;
+
+    const int lane = threadIdx.x & 31;
+    const int warp = threadIdx.x >> 5;
+    float* const stage = warp_stage[warp];
+    const unsigned long long warp_first = first - lane * items_per_thread;
+
+    float x[items_per_thread];
+    if (ALIGNED && full_tile) {
+        // Coalesced float4 loads (the warp reads 512 contiguous bytes per instruction),
+        // transposed through shared memory into each thread's run of samples.
+        const float4* src = reinterpret_cast<const float4*>(in + warp_first);
+#pragma unroll
+        for (int v = 0; v < items_per_thread / 4; ++v)
+            store_staged(stage, 4 * (v * 32 + lane), src[v * 32 + lane]);
+        __syncwarp();
+#pragma unroll
+        for (int v = 0; v < items_per_thread / 4; ++v) {
+            const float4 q = load_staged(stage, lane * items_per_thread + 4 * v);
+            x[4 * v] = q.x;
+            x[4 * v + 1] = q.y;
+            x[4 * v + 2] = q.z;
+            x[4 * v + 3] = q.w;
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < items_per_thread; ++j)
+            x[j] = first + j < n ? in[first + j] : CUDART_NAN_F;
+    }
+
+    // Vector starts as a bit mask; beyond n nothing starts, so padding is neutral.
+    unsigned int starts = 0u;
+    if (segment_length != 0) {
+        unsigned long long position = (segment_phase + first) % segment_length;
+#pragma unroll
+        for (int j = 0; j < items_per_thread; ++j) {
+            if (position == 0 && first + j < n)
+                starts |= 1u << j;
+            position = position + 1 == segment_length ? 0 : position + 1;
+        }
+    }
+
+    bool clean = starts == 0u;
+#pragma unroll
+    for (int j = 0; j < items_per_thread; ++j)
+        clean &= is_finite_sample(x[j]);
+    // One path per block, so the barriers below are reached by all threads alike.
+    clean = __syncthreads_and(clean);
+    clean_steps<items_per_thread> steps;
+    const unwrap_summary thread_total =
+        clean ? fold_clean_samples(x, steps, period) : fold_samples(x, starts, period);
+
+    const unwrap_summary thread_prefix =
+        clean
+            ? block_exclusive_scan(thread_total, warp_totals, clean_combine{ period })
+            : block_exclusive_scan(thread_total, warp_totals, general_combine{ period });
+    if (warp == 0) {
+        const unwrap_summary aggregate = warp_totals[warps_per_block - 1];
+        unwrap_summary prefix;
+        if (tile == 0) {
+            prefix = *state_in;
+        } else {
+            if (lane == 0)
+                publish_aggregate(&ws.aggregate[tile], aggregate, epoch);
+            prefix = look_back(ws, tile, epoch, period);
+        }
+        if (lane == 0) {
+            const unwrap_summary inclusive = combine(prefix, aggregate, period);
+            publish_inclusive(&ws.inclusive[tile], inclusive, epoch);
+            if (tile == num_tiles - 1)
+                *state_out = inclusive;
+            tile_prefix = prefix;
+        }
+    }
+    __syncthreads();
+
+    // Replay this thread's samples from the state just before them.
+    const unwrap_summary before = combine(tile_prefix, thread_prefix, period);
+    float y[items_per_thread];
+    if (clean) {
+        long long wraps = before.wraps;
+        if (before.flags & tail_finite)
+            wraps += unwrap_step(before.tail_last, x[0], period);
+        // K as a float64 (exact: |K| < 2^53), stepped by +-1 without an integer
+        // conversion per sample; P * K is then the same product wrap_offset() forms.
+        double wraps_f64 = static_cast<double>(wraps);
+        y[0] = unwrapped_value(x[0], __dmul_rn(period.period, wraps_f64));
+#pragma unroll
+        for (int j = 1; j < items_per_thread; ++j) {
+            if (steps.all_unit)
+                wraps_f64 += ((steps.plus >> j) & 1u)    ? 1.0
+                             : ((steps.minus >> j) & 1u) ? -1.0
+                                                         : 0.0;
+            else
+                wraps_f64 += unwrap_step(x[j - 1], x[j], period);
+            y[j] = unwrapped_value(x[j], __dmul_rn(period.period, wraps_f64));
+        }
+    } else {
+        long long wraps = before.wraps;
+        double offset = wrap_offset(wraps, period);
+        float last = before.tail_last;
+        bool has_last = (before.flags & tail_finite) != 0;
+#pragma unroll
+        for (int j = 0; j < items_per_thread; ++j) {
+            if ((starts >> j) & 1u) {
+                wraps = 0;
+                offset = 0.0;
+                has_last = false;
+            }
+            if (is_finite_sample(x[j])) {
+                if (has_last) {
+                    const int k = unwrap_step(last, x[j], period);
+                    if (k != 0) {
+                        wraps += k;
+                        offset = wrap_offset(wraps, period);
+                    }
+                }
+                last = x[j];
+                has_last = true;
+                y[j] = unwrapped_value(x[j], offset);
+            } else {
+                y[j] = CUDART_NAN_F;
+            }
+        }
+    }
+
+    if (ALIGNED && full_tile) {
+        // The load's transpose in reverse. Every lane read its samples out of the stage
+        // before the block barriers above, so it can be overwritten.
+#pragma unroll
+        for (int v = 0; v < items_per_thread / 4; ++v)
+            store_staged(stage,
+                         lane * items_per_thread + 4 * v,
+                         make_float4(y[4 * v], y[4 * v + 1], y[4 * v + 2], y[4 * v + 3]));
+        __syncwarp();
+        float4* dst = reinterpret_cast<float4*>(out + warp_first);
+#pragma unroll
+        for (int v = 0; v < items_per_thread / 4; ++v)
+            dst[v * 32 + lane] = load_staged(stage, 4 * (v * 32 + lane));
+    } else {
+#pragma unroll
+        for (int j = 0; j < items_per_thread; ++j)
+            if (first + j < n)
+                out[first + j] = y[j];
+    }
+}
+
+} // namespace
+
+struct phase_unwrapper_cuda::workspace {
+    explicit workspace(std::size_t chunk_samples)
+        : aggregate(max_launch_tiles),
+          inclusive(max_launch_tiles),
+          ticket(1),
+          state(2),
+          pipeline(chunk_samples, { sizeof(float) }, { sizeof(float) })
+    {
+        clear_descriptors(stream.get());
+        CUDADSP_CUDA(cudaMemsetAsync(ticket.get(), 0, ticket.bytes(), stream.get()));
+        CUDADSP_CUDA(cudaMemsetAsync(state.get(), 0, state.bytes(), stream.get()));
+        stream.synchronize();
+    }
+    void clear_descriptors(cudaStream_t on)
+    {
+        CUDADSP_CUDA(cudaMemsetAsync(aggregate.get(), 0, aggregate.bytes(), on));
+        CUDADSP_CUDA(cudaMemsetAsync(inclusive.get(), 0, inclusive.bytes(), on));
+    }
+
+    cuda_stream stream;
+    device_buffer<aggregate_descriptor> aggregate;
+    device_buffer<inclusive_descriptor> inclusive;
+    device_buffer<unsigned int> ticket;
+    device_buffer<unwrap_summary> state; // all-zero bytes == empty_summary()
+    host_pipeline pipeline;
+};
+
+phase_unwrapper_cuda::phase_unwrapper_cuda(const phase_unwrap_config& config,
+                                           const device_selection& device)
+    : phase_unwrapper(config, device), d_period(make_unwrap_period(config.period))
+{
+    device_guard guard(d_device.cuda_ordinal);
+    d_ws = std::make_unique<workspace>(config.chunk_samples);
+    d_order = stream_order(d_ws->stream.get());
+}
+
+phase_unwrapper_cuda::~phase_unwrapper_cuda()
+{
+    try {
+        device_guard guard(d_device.cuda_ordinal);
+        d_ws.reset();
+    } catch (...) {
+        // Destructors must not throw; the device is already in an error state.
+    }
+}
+
+void phase_unwrapper_cuda::enqueue_at(const float* d_in,
+                                      float* d_out,
+                                      std::size_t n,
+                                      std::size_t call_offset,
+                                      cudaStream_t stream)
+{
+    const unsigned long long segment_length = d_config.vlen > 1 ? d_config.vlen : 0;
+    const lookback_workspace ws{ d_ws->aggregate.get(),
+                                 d_ws->inclusive.get(),
+                                 d_ws->ticket.get() };
+    for (std::size_t offset = 0; offset < n; offset += max_launch_samples) {
+        const std::size_t count = std::min(max_launch_samples, n - offset);
+        const unsigned int tiles =
+            static_cast<unsigned int>((count + tile_samples - 1) / tile_samples);
+        if (d_epoch == max_epoch) {
+            // Ordered on the launch stream, after every launch that used the old epochs.
+            d_ws->clear_descriptors(stream);
+            d_epoch = 0;
+        }
+        ++d_epoch;
+        const float* launch_in = d_in + offset;
+        float* launch_out = d_out + offset;
+        const bool aligned = ((reinterpret_cast<std::uintptr_t>(launch_in) |
+                               reinterpret_cast<std::uintptr_t>(launch_out)) &
+                              15u) == 0;
+        const unwrap_summary* state_in = d_ws->state.get() + d_state_slot;
+        unwrap_summary* state_out = d_ws->state.get() + (d_state_slot ^ 1);
+        // In vector mode a call holds whole vectors, so its first sample has phase 0.
+        const unsigned long long phase =
+            segment_length ? (call_offset + offset) % segment_length : 0;
+        const auto kernel =
+            aligned ? unwrap_scan_kernel<true> : unwrap_scan_kernel<false>;
+        kernel<<<tiles, block_threads, 0, stream>>>(launch_in,
+                                                    launch_out,
+                                                    count,
+                                                    segment_length,
+                                                    phase,
+                                                    d_period,
+                                                    ws,
+                                                    state_in,
+                                                    state_out,
+                                                    d_epoch,
+                                                    tiles);
+        CUDADSP_CUDA_LAUNCHED("unwrap_scan_kernel");
+        d_state_slot ^= 1;
+    }
+}
+
+void phase_unwrapper_cuda::unwrap(const float* in, float* out, std::size_t n)
+{
+    check_whole_vectors(n);
+    if (n == 0)
+        return;
+    device_guard guard(d_device.cuda_ordinal);
+    cudaStream_t stream = d_ws->stream.get();
+    d_order.switch_to(stream);
+    // Chunks of a vector-mode call need not hold whole vectors: enqueue_at() derives each
+    // launch's phase from its offset, and pipeline chunks are offsets into one call.
+    std::size_t done = 0;
+    const void* const host_in[] = { in };
+    void* const host_out[] = { out };
+    d_ws->pipeline.run(host_in,
+                       host_out,
+                       n,
+                       stream,
+                       [&](const void* const* d_in,
+                           void* const* d_out,
+                           std::size_t items,
+                           cudaStream_t s) {
+                           enqueue_at(static_cast<const float*>(d_in[0]),
+                                      static_cast<float*>(d_out[0]),
+                                      items,
+                                      done,
+                                      s);
+                           done += items;
+                       });
+}
+
+void phase_unwrapper_cuda::unwrap_device(const float* d_in,
+                                         float* d_out,
+                                         std::size_t n,
+                                         cuda_stream_t stream)
+{
+    check_whole_vectors(n);
+    if (n == 0)
+        return;
+    device_guard guard(d_device.cuda_ordinal);
+    cudaStream_t target = stream ? stream : d_ws->stream.get();
+    d_order.switch_to(target);
+    enqueue_at(d_in, d_out, n, 0, target);
+}
+
+void phase_unwrapper_cuda::synchronize()
+{
+    device_guard guard(d_device.cuda_ordinal);
+    CUDADSP_CUDA(cudaStreamSynchronize(d_order.last()));
+}
+
+void phase_unwrapper_cuda::reset()
+{
+    device_guard guard(d_device.cuda_ordinal);
+    CUDADSP_CUDA(cudaMemsetAsync(
+        d_ws->state.get() + d_state_slot, 0, sizeof(unwrap_summary), d_order.last()));
+}
+
+void phase_unwrapper_cuda::period_changed()
+{
+    d_period = make_unwrap_period(d_config.period);
+    reset();
+}
+
+std::int64_t phase_unwrapper_cuda::wrap_count()
+{
+    device_guard guard(d_device.cuda_ordinal);
+    unwrap_summary state{};
+    CUDADSP_CUDA(cudaMemcpyAsync(&state,
+                                 d_ws->state.get() + d_state_slot,
+                                 sizeof(state),
+                                 cudaMemcpyDeviceToHost,
+                                 d_order.last()));
+    CUDADSP_CUDA(cudaStreamSynchronize(d_order.last()));
+    return state.wraps;
+}
+
+} // namespace core
+} // namespace cudadsp
+} // namespace gr
