@@ -30,8 +30,8 @@
 // pulses stays inside 1e-5, so the dynamic-range case (powers 1e-36 to 1e36, beyond
 // float32's range once squared and summed) is the one that shows the sums are float64.
 
-#include "runtime/cuda_resources.h"
 #include "qa_support.h"
+#include "runtime/cuda_resources.h"
 #include <gnuradio/cudadsp/core/polarimetric.h>
 #include <cppunit/extensions/HelperMacros.h>
 #include <algorithm>
@@ -732,31 +732,23 @@ class qa_polarimetric : public CppUnit::TestFixture
     CPPUNIT_TEST(names_modes_and_nyquist);
     CPPUNIT_TEST(reference_matches_known_values);
     CPPUNIT_TEST(bad_configuration_names_the_field);
-    CPPUNIT_TEST(cpu_shapes_against_float64);
-    CPPUNIT_TEST(cpu_known_tones);
-    CPPUNIT_TEST(cpu_dynamic_range_needs_float64_sums);
-    CPPUNIT_TEST(cpu_censoring_and_infinities);
-    CPPUNIT_TEST(cpu_calibration_changes);
-    CPPUNIT_TEST(cpu_alternating_ignores_cross_polar);
-    CPPUNIT_TEST(cpu_zero_radials_and_no_device_entry);
-    CPPUNIT_TEST(cpu_unaligned_pointers_and_split_calls);
-    CPPUNIT_TEST(cuda_shapes_against_float64);
-    CPPUNIT_TEST(cuda_known_tones);
-    CPPUNIT_TEST(cuda_dynamic_range_needs_float64_sums);
-    CPPUNIT_TEST(cuda_censoring_and_infinities);
-    CPPUNIT_TEST(cuda_calibration_changes);
-    CPPUNIT_TEST(cuda_alternating_ignores_cross_polar);
-    CPPUNIT_TEST(cuda_zero_radials);
-    CPPUNIT_TEST(cuda_unaligned_pointers_and_split_calls);
-    CPPUNIT_TEST(cuda_pinned_host_buffers);
-    CPPUNIT_TEST(cuda_device_pointers_and_streams);
-    CPPUNIT_TEST(cuda_chunking_invariance);
-    CPPUNIT_TEST(cuda_many_radials_match_cpu);
+    QA_BACKEND_TEST(shapes_against_float64);
+    QA_BACKEND_TEST(known_tones);
+    QA_BACKEND_TEST(dynamic_range_needs_float64_sums);
+    QA_BACKEND_TEST(censoring_and_infinities);
+    QA_BACKEND_TEST(calibration_changes);
+    QA_BACKEND_TEST(alternating_ignores_cross_polar);
+    QA_BACKEND_TEST(zero_radials);
+    QA_BACKEND_TEST(unaligned_pointers_and_split_calls);
+    CPPUNIT_TEST(cpu_engine_has_no_device_entry);
+    QA_CUDA_TEST(pinned_host_buffers);
+    QA_CUDA_TEST(device_pointers_and_streams);
+    QA_CUDA_TEST(chunking_invariance);
+    QA_CUDA_TEST(many_radials_match_cpu);
     CPPUNIT_TEST_SUITE_END();
 
-    // ----- shared checks, one backend each -----
-
-    void check_shapes(const std::string& device)
+public:
+    void shapes_against_float64(const std::string& device)
     {
         error_stats stats[2];
         std::uint64_t seed = 1000;
@@ -780,7 +772,7 @@ class qa_polarimetric : public CppUnit::TestFixture
         // High SNR: every PhiDP compared was within 1e-3 degrees (enforced per gate).
     }
 
-    void check_known_tones(const std::string& device)
+    void known_tones(const std::string& device)
     {
         // Noise-free tones: h[n] = A e^{j w n}, v[n] = B e^{j (w n - Phi)}. Then
         // R1 = (A^2 + B^2) e^{jw}, C = A B e^{j Phi}, ratio = 1: velocity -lambda w/(4 pi
@@ -843,7 +835,7 @@ class qa_polarimetric : public CppUnit::TestFixture
         }
     }
 
-    void check_dynamic_range(const std::string& device)
+    void dynamic_range_needs_float64_sums(const std::string& device)
     {
         // Gate amplitudes from 1e-18 to 1e18 (powers 1e-36 to 1e36, no noise): |x|^2
         // or their sums would underflow or overflow in float32; in float64 every
@@ -865,7 +857,7 @@ class qa_polarimetric : public CppUnit::TestFixture
         }
     }
 
-    void check_censoring_and_infinities(const std::string& device)
+    void censoring_and_infinities(const std::string& device)
     {
         for (auto mode :
              { polarimetric_mode::simultaneous, polarimetric_mode::alternating }) {
@@ -960,7 +952,7 @@ class qa_polarimetric : public CppUnit::TestFixture
         }
     }
 
-    void check_calibration_changes(const std::string& device)
+    void calibration_changes(const std::string& device)
     {
         for (auto mode :
              { polarimetric_mode::simultaneous, polarimetric_mode::alternating }) {
@@ -1048,7 +1040,7 @@ class qa_polarimetric : public CppUnit::TestFixture
         }
     }
 
-    void check_cross_polar_ignored(const std::string& device)
+    void alternating_ignores_cross_polar(const std::string& device)
     {
         // Alternating mode: the seven products come from port 0 alone.
         const std::size_t G = 211, R = 5;
@@ -1075,7 +1067,7 @@ class qa_polarimetric : public CppUnit::TestFixture
                          device + " alternating, zero cross-polar");
     }
 
-    void check_zero_radials(const std::string& device)
+    void zero_radials(const std::string& device)
     {
         auto c = make_config(device, polarimetric_mode::simultaneous, 16, 36);
         auto engine = polarimetric_processor::make(c);
@@ -1090,7 +1082,7 @@ class qa_polarimetric : public CppUnit::TestFixture
                 CPPUNIT_ASSERT_EQUAL(poison_bits, bits_of(f));
     }
 
-    void check_unaligned_and_split(const std::string& device)
+    void unaligned_pointers_and_split_calls(const std::string& device)
     {
         // Inputs one complex sample off any vector alignment, outputs one float off,
         // and the radials given over several calls of different sizes.
@@ -1129,6 +1121,7 @@ class qa_polarimetric : public CppUnit::TestFixture
         }
     }
 
+private:
     std::unique_ptr<polarimetric_processor> cuda_engine(polarimetric_config c,
                                                         std::size_t chunk_radials = 0)
     {
@@ -1302,24 +1295,16 @@ public:
             CPPUNIT_ASSERT_MESSAGE(
                 e.what(), std::string(e.what()).find("scan_mode") != std::string::npos);
         }
-        if (cuda_device_count() == 0) {
+        // A forced CUDA backend is an error only where no device exists.
+        if (!qa::cuda_present()) {
             c = good;
             c.device = "cuda";
             CPPUNIT_ASSERT_THROW(polarimetric_processor::make(c), std::runtime_error);
         }
     }
 
-    void cpu_shapes_against_float64() { check_shapes("cpu"); }
-    void cpu_known_tones() { check_known_tones("cpu"); }
-    void cpu_dynamic_range_needs_float64_sums() { check_dynamic_range("cpu"); }
-    void cpu_censoring_and_infinities() { check_censoring_and_infinities("cpu"); }
-    void cpu_calibration_changes() { check_calibration_changes("cpu"); }
-    void cpu_alternating_ignores_cross_polar() { check_cross_polar_ignored("cpu"); }
-    void cpu_unaligned_pointers_and_split_calls() { check_unaligned_and_split("cpu"); }
-
-    void cpu_zero_radials_and_no_device_entry()
+    void cpu_engine_has_no_device_entry()
     {
-        check_zero_radials("cpu");
         auto engine = polarimetric_processor::make(
             make_config("cpu", polarimetric_mode::simultaneous, 4, 8));
         std::vector<cfloat> x(32);
@@ -1330,28 +1315,8 @@ public:
         engine->synchronize(); // a no-op on the CPU
     }
 
-#define CUDA_CASE(name, body)                                        \
-    void name()                                                      \
-    {                                                                \
-        if (qa::cuda_available_or_skip("qa_polarimetric::" #name)) { \
-            body;                                                    \
-        }                                                            \
-    }
-
-    CUDA_CASE(cuda_shapes_against_float64, check_shapes("cuda"))
-    CUDA_CASE(cuda_known_tones, check_known_tones("cuda"))
-    CUDA_CASE(cuda_dynamic_range_needs_float64_sums, check_dynamic_range("cuda"))
-    CUDA_CASE(cuda_censoring_and_infinities, check_censoring_and_infinities("cuda"))
-    CUDA_CASE(cuda_calibration_changes, check_calibration_changes("cuda"))
-    CUDA_CASE(cuda_alternating_ignores_cross_polar, check_cross_polar_ignored("cuda"))
-    CUDA_CASE(cuda_zero_radials, check_zero_radials("cuda"))
-    CUDA_CASE(cuda_unaligned_pointers_and_split_calls, check_unaligned_and_split("cuda"))
-#undef CUDA_CASE
-
-    void cuda_pinned_host_buffers()
+    void pinned_host_buffers(const std::string&)
     {
-        if (!qa::cuda_available_or_skip("qa_polarimetric::cuda_pinned_host_buffers"))
-            return;
         for (auto mode :
              { polarimetric_mode::simultaneous, polarimetric_mode::alternating }) {
             const std::size_t G = 2242, R = 37;
@@ -1397,11 +1362,8 @@ public:
         }
     }
 
-    void cuda_device_pointers_and_streams()
+    void device_pointers_and_streams(const std::string&)
     {
-        if (!qa::cuda_available_or_skip(
-                "qa_polarimetric::cuda_device_pointers_and_streams"))
-            return;
         for (auto mode :
              { polarimetric_mode::simultaneous, polarimetric_mode::alternating }) {
             const std::size_t G = 1001, R = 20;
@@ -1490,10 +1452,8 @@ public:
         }
     }
 
-    void cuda_chunking_invariance()
+    void chunking_invariance(const std::string&)
     {
-        if (!qa::cuda_available_or_skip("qa_polarimetric::cuda_chunking_invariance"))
-            return;
         for (auto mode :
              { polarimetric_mode::simultaneous, polarimetric_mode::alternating }) {
             const std::size_t G = 2242, R = 50;
@@ -1513,10 +1473,8 @@ public:
         }
     }
 
-    void cuda_many_radials_match_cpu()
+    void many_radials_match_cpu(const std::string&)
     {
-        if (!qa::cuda_available_or_skip("qa_polarimetric::cuda_many_radials_match_cpu"))
-            return;
         for (auto mode :
              { polarimetric_mode::simultaneous, polarimetric_mode::alternating }) {
             const std::size_t G = 2242, R = 400;
