@@ -43,25 +43,29 @@ public:
     {
         d_name = test->getName();
         d_skip_reason.clear();
-        d_skipped = false;
+        d_case_skipped = false;
         d_failures.clear();
     }
 
+    //! Keeps the failure as "file:line: message", its message lines indented.
     void addFailure(const CppUnit::TestFailure& failure) override
     {
         const CppUnit::SourceLine where = failure.sourceLine();
-        std::string line = where.isValid() ? where.fileName() + ":" +
+        std::string text = where.isValid() ? where.fileName() + ":" +
                                                  std::to_string(where.lineNumber()) + ": "
                                            : std::string();
-        line += failure.isError() ? "error: " : "assertion failed: ";
-        line += failure.thrownException()->what();
-        d_failures.push_back(line);
+        std::string message = failure.thrownException()->what();
+        while (!message.empty() && message.back() == '\n')
+            message.pop_back();
+        for (char c : message)
+            text += c == '\n' ? std::string("\n      ") : std::string(1, c);
+        d_failures.push_back(text);
     }
 
     //! Called by the skip protector; the case ends without a failure.
     void skip(const std::string& reason)
     {
-        d_skipped = true;
+        d_case_skipped = true;
         d_skip_reason = reason;
     }
 
@@ -73,7 +77,7 @@ public:
             std::cout << d_name << " : FAIL" << std::endl;
             for (const std::string& failure : d_failures)
                 std::cout << "    " << failure << std::endl;
-        } else if (d_skipped) {
+        } else if (d_case_skipped) {
             ++d_skipped_count;
             std::cout << d_name << " : skipped (" << d_skip_reason << ")" << std::endl;
         } else {
@@ -88,7 +92,7 @@ public:
 
 private:
     std::string d_name;
-    bool d_skipped = false;
+    bool d_case_skipped = false;
     std::string d_skip_reason;
     std::vector<std::string> d_failures;
     int d_passed = 0;
