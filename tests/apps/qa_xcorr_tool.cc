@@ -284,9 +284,113 @@ std::vector<std::string> fields(const std::string& line)
     return f;
 }
 
+/*!
+ * The scene of end_to_end_integer_shift: a 640 x 768 synthetic pair with a shift of
+ * (3, -5) rows and columns, as int16 SLCs (m.slc, a.slc) and complex float32 rasters
+ * (m.cf32, a.cf32) in a temporary folder, the patch grid, and the binary run there on
+ * one device.
+ */
+struct integer_shift_scene {
+    explicit integer_shift_scene(std::string device_name)
+        : device(std::move(device_name)), pair(make_pair(width, height, 3, -5, 11))
+    {
+        write_binary(dir.file("m.slc"), pair.master);
+        write_binary(dir.file("a.slc"), pair.aligned);
+        write_binary(dir.file("m.cf32"), to_float(pair.master));
+        write_binary(dir.file("a.cf32"), to_float(pair.aligned));
+    }
+
+    //! m.PRM and a.PRM for m.slc and a.slc, the aligned one pre-shifted by rshift -4,
+    //! ashift 2.
+    void write_prms(double master_prf, double aligned_prf) const
+    {
+        write_text(dir.file("m.PRM"), prm_text("m.slc", width, height, master_prf, 0, 0));
+        write_text(dir.file("a.PRM"),
+                   prm_text("a.slc", width, height, aligned_prf, -4, 2));
+    }
+
+    //! freq_xcorr.dat of a run with \p args on \p run_device (the scene's by default),
+    //! which must succeed.
+    std::string run_ok(const std::string& args, const std::string& run_device = "") const
+    {
+        ::unlink(dir.file("freq_xcorr.dat").c_str());
+        const std::string command =
+            args + " -device " + (run_device.empty() ? device : run_device);
+        const run_result r = run_xcorr(dir, command);
+        if (r.status != 0)
+            std::cerr << command << ": " << r.err;
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(command, 0, r.status);
+        return read_text(dir.file("freq_xcorr.dat"));
+    }
+
+    //! Every line of \p text at its patch centre with offsets \p dx, \p dy (within
+    //! one sub-pixel step when \p one_step), in GMTSAR's exact layout.
+    void check_lines(const std::string& case_name,
+                     const std::string& text,
+                     const std::string& dx,
+                     const std::string& dy,
+                     bool one_step = false) const
+    {
+        const std::string what = case_name + ", " + device;
+        const auto lines = split_lines(text);
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(what, std::size_t(20), lines.size());
+        int exact = 0;
+        double sum_dx = 0, sum_dy = 0;
+        for (std::size_t k = 0; k < lines.size(); ++k) {
+            const auto f = fields(lines[k]);
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(what, std::size_t(5), f.size());
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(what, std::to_string(xs[k % 4]), f[0]);
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(what, std::to_string(ys[k / 4]), f[2]);
+            if (!one_step && (f[1] != dx || f[3] != dy))
+                std::cerr << what << ": " << lines[k];
+            exact += f[1] == dx && f[3] == dy;
+            sum_dx += std::stod(f[1]) - std::stod(dx);
+            sum_dy += std::stod(f[3]) - std::stod(dy);
+            if (one_step) {
+                // Within one sub-pixel step: 1/32 in range, 1/16 in azimuth.
+                CPPUNIT_ASSERT_MESSAGE(what + ": dx " + f[1],
+                                       std::abs(std::stod(f[1]) - std::stod(dx)) < 0.032);
+                CPPUNIT_ASSERT_MESSAGE(what + ": dy " + f[3],
+                                       std::abs(std::stod(f[3]) - std::stod(dy)) < 0.063);
+            } else {
+                CPPUNIT_ASSERT_EQUAL_MESSAGE(what, dx, f[1]);
+                CPPUNIT_ASSERT_EQUAL_MESSAGE(what, dy, f[3]);
+            }
+            // Identical content: corr close to 100 (the two patch means are over
+            // different areas, so not exactly).
+            CPPUNIT_ASSERT_MESSAGE(what + ": corr " + f[4], std::stod(f[4]) > 99.0);
+            // The exact GMTSAR layout.
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(what,
+                                         format_line(xs[k % 4],
+                                                     std::stof(f[1]),
+                                                     ys[k / 4],
+                                                     std::stof(f[3]),
+                                                     std::stof(f[4])),
+                                         lines[k]);
+        }
+        // Mean offsets within 0.01 px of the truth.
+        CPPUNIT_ASSERT_MESSAGE(what + ": mean dx", std::abs(sum_dx / 20) < 0.01);
+        CPPUNIT_ASSERT_MESSAGE(what + ": mean dy", std::abs(sum_dy / 20) < 0.01);
+        if (one_step)
+            std::cout << what << ": " << exact << " of 20 lines exact" << std::endl;
+    }
+
+    static constexpr long width = 640, height = 768;
+    // Patches of 128 x 128: with 64 x 64 (xsearch 16), GMTSAR's fourth-root sub-pixel
+    // step puts a few integer shifts 1/16 off (as the float64 numpy sketch of the
+    // design note does on the same data).
+    const std::string grid = "-xsearch 32 -ysearch 32 -nx 4 -ny 5";
+    // x_inc = (640 - 192)/7 = 64, y_inc = (768 - 192)/6 = 96.
+    const std::vector<int> xs = { 256, 320, 384, 448 };
+    const std::vector<int> ys = { 224, 320, 416, 512, 608 };
+    const std::string device;
+    const temp_dir dir;
+    const synthetic_pair pair;
+};
+
 } // namespace
 
-class qa_xcorr_tool : public CppUnit::TestCase
+class qa_xcorr_tool : public CppUnit::TestFixture
 {
     CPPUNIT_TEST_SUITE(qa_xcorr_tool);
     CPPUNIT_TEST(prm_parsing);
@@ -302,8 +406,8 @@ class qa_xcorr_tool : public CppUnit::TestCase
     CPPUNIT_TEST(slc_mapping);
     CPPUNIT_TEST(binary_usage);
     CPPUNIT_TEST(binary_bad_inputs);
-    CPPUNIT_TEST(end_to_end_integer_shift);
-    CPPUNIT_TEST(shared_cfloat32_pair);
+    QA_BACKEND_TEST(end_to_end_integer_shift);
+    QA_BACKEND_TEST(shared_cfloat32_pair);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -1044,165 +1148,120 @@ public:
     }
 
     // -----------------------------------------------------------------------------
-    void end_to_end_integer_shift()
+    // A synthetic pair with a known integer shift (integer_shift_scene), run on each
+    // backend: aligned[y][x] = master[y - 3][x + 5], so GMTSAR reports dx = -5, dy = +3
+    // on every patch, whatever rshift/ashift pre-shift the windows (here -4 and 2,
+    // leaving residual lags of -1 and 1), with -noshift (the whole shift is inside the
+    // search), and with a PRF stretch that moves the aligned windows further by
+    // (int)(y * stretch) rows.
+    void end_to_end_integer_shift(const std::string& device)
     {
-        // aligned[y][x] = master[y - 3][x + 5]: a feature at (y, x) in the master is at
-        // (y + 3, x - 5) in the aligned file, so GMTSAR reports dx = -5, dy = +3 on every
-        // patch, whatever rshift/ashift pre-shift the windows (here -4 and 2, leaving
-        // residual lags of -1 and 1), with -noshift (the whole shift is inside the
-        // search), and with a PRF stretch that moves the aligned windows further by
-        // (int)(y * stretch) rows.
-        temp_dir dir;
-        const long w = 640, h = 768;
-        const synthetic_pair p = make_pair(w, h, 3, -5, 11);
-        write_binary(dir.file("m.slc"), p.master);
-        write_binary(dir.file("a.slc"), p.aligned);
-        write_binary(dir.file("m.cf32"), to_float(p.master));
-        write_binary(dir.file("a.cf32"), to_float(p.aligned));
-        // Patches of 128 x 128: with 64 x 64 (xsearch 16), GMTSAR's fourth-root
-        // sub-pixel step puts a few integer shifts 1/16 off (as the float64 numpy
-        // sketch of the design note does on the same data).
-        const std::string grid = "-xsearch 32 -ysearch 32 -nx 4 -ny 5";
-        // x_inc = (640 - 192)/7 = 64, y_inc = (768 - 192)/6 = 96.
-        const std::vector<int> xs = { 256, 320, 384, 448 };
-        const std::vector<int> ys = { 224, 320, 416, 512, 608 };
+        const integer_shift_scene scene(device);
+        check_every_interpolation(scene);
+        check_prf_stretch(scene);
+        check_cfloat32_matches_int16(scene);
+        check_degenerate_patches(scene);
+        check_verbose(scene);
+    }
 
-        auto check_lines = [&](const std::string& what,
-                               const std::string& text,
-                               const std::string& dx,
-                               const std::string& dy,
-                               bool one_step = false) {
-            const auto lines = split_lines(text);
-            CPPUNIT_ASSERT_EQUAL_MESSAGE(what, std::size_t(20), lines.size());
-            int exact = 0;
-            double sum_dx = 0, sum_dy = 0;
-            for (std::size_t k = 0; k < lines.size(); ++k) {
-                const auto f = fields(lines[k]);
-                CPPUNIT_ASSERT_EQUAL_MESSAGE(what, std::size_t(5), f.size());
-                CPPUNIT_ASSERT_EQUAL_MESSAGE(what, std::to_string(xs[k % 4]), f[0]);
-                CPPUNIT_ASSERT_EQUAL_MESSAGE(what, std::to_string(ys[k / 4]), f[2]);
-                if (!one_step && (f[1] != dx || f[3] != dy))
-                    std::cerr << what << ": " << lines[k];
-                exact += f[1] == dx && f[3] == dy;
-                sum_dx += std::stod(f[1]) - std::stod(dx);
-                sum_dy += std::stod(f[3]) - std::stod(dy);
-                if (one_step) {
-                    // Within one sub-pixel step: 1/32 in range, 1/16 in azimuth.
-                    CPPUNIT_ASSERT_MESSAGE(what + ": dx " + f[1],
-                                           std::abs(std::stod(f[1]) - std::stod(dx)) <
-                                               0.032);
-                    CPPUNIT_ASSERT_MESSAGE(what + ": dy " + f[3],
-                                           std::abs(std::stod(f[3]) - std::stod(dy)) <
-                                               0.063);
-                } else {
-                    CPPUNIT_ASSERT_EQUAL_MESSAGE(what, dx, f[1]);
-                    CPPUNIT_ASSERT_EQUAL_MESSAGE(what, dy, f[3]);
-                }
-                // Identical content: corr close to 100 (the two patch means are over
-                // different areas, so not exactly).
-                CPPUNIT_ASSERT_MESSAGE(what + ": corr " + f[4], std::stod(f[4]) > 99.0);
-                // The exact GMTSAR layout.
-                CPPUNIT_ASSERT_EQUAL_MESSAGE(what,
-                                             format_line(xs[k % 4],
-                                                         std::stof(f[1]),
-                                                         ys[k / 4],
-                                                         std::stof(f[3]),
-                                                         std::stof(f[4])),
-                                             lines[k]);
-            }
-            // Mean offsets within 0.01 px of the truth.
-            CPPUNIT_ASSERT_MESSAGE(what + ": mean dx", std::abs(sum_dx / 20) < 0.01);
-            CPPUNIT_ASSERT_MESSAGE(what + ": mean dy", std::abs(sum_dy / 20) < 0.01);
-            if (one_step)
-                std::cout << what << ": " << exact << " of 20 lines exact" << std::endl;
-        };
-        auto run_ok = [&](const std::string& args) {
-            ::unlink(dir.file("freq_xcorr.dat").c_str());
-            const run_result r = run_xcorr(dir, args);
-            if (r.status != 0)
-                std::cerr << args << ": " << r.err;
-            CPPUNIT_ASSERT_EQUAL_MESSAGE(args, 0, r.status);
-            return read_text(dir.file("freq_xcorr.dat"));
-        };
-
-        write_text(dir.file("m.PRM"), prm_text("m.slc", w, h, 1679.9, 0, 0));
-        write_text(dir.file("a.PRM"), prm_text("a.slc", w, h, 1679.9, -4, 2));
-        const std::string devices[] = { "cpu", "auto" };
-        std::string cpu_ri1, cpu_ri2;
-        for (const std::string& dev : devices) {
-            const std::string d = " -device " + dev;
-            const std::string ri1 = run_ok("m.PRM a.PRM -norange " + grid + d);
-            check_lines("ri 1, " + dev, ri1, "-5.000", "3.000");
-            if (dev == "cpu")
-                cpu_ri1 = ri1;
-            else
-                CPPUNIT_ASSERT_EQUAL_MESSAGE("cpu and auto agree", cpu_ri1, ri1);
-            check_lines("ri 1 nointerp, " + dev,
-                        run_ok("m.PRM a.PRM -norange -nointerp " + grid + d),
-                        "-5.000",
-                        "3.000");
-            check_lines("ri 1 noshift, " + dev,
-                        run_ok("m.PRM a.PRM -norange -noshift " + grid + d),
-                        "-5.000",
-                        "3.000");
-            // With range interpolation 2, GMTSAR's periodic row interpolation of
-            // windows that differ at their edges moves a few offsets by one sub-pixel
-            // step (the numpy sketch of the design note does the same).
-            const std::string ri2 = run_ok("m.PRM a.PRM " + grid + d);
-            check_lines("ri 2, " + dev, ri2, "-5.000", "3.000", true);
-            if (dev == "cpu")
-                cpu_ri2 = ri2;
-            else
-                CPPUNIT_ASSERT_EQUAL_MESSAGE("cpu and auto agree, ri 2", cpu_ri2, ri2);
+private:
+    void check_every_interpolation(const integer_shift_scene& scene)
+    {
+        scene.write_prms(1679.9, 1679.9);
+        const std::string& grid = scene.grid;
+        const std::string ri1 = scene.run_ok("m.PRM a.PRM -norange " + grid);
+        scene.check_lines("ri 1", ri1, "-5.000", "3.000");
+        scene.check_lines("ri 1 nointerp",
+                          scene.run_ok("m.PRM a.PRM -norange -nointerp " + grid),
+                          "-5.000",
+                          "3.000");
+        scene.check_lines("ri 1 noshift",
+                          scene.run_ok("m.PRM a.PRM -norange -noshift " + grid),
+                          "-5.000",
+                          "3.000");
+        // With range interpolation 2, GMTSAR's periodic row interpolation of windows
+        // that differ at their edges moves a few offsets by one sub-pixel step (the
+        // numpy sketch of the design note does the same).
+        const std::string ri2 = scene.run_ok("m.PRM a.PRM " + grid);
+        scene.check_lines("ri 2", ri2, "-5.000", "3.000", true);
+        if (scene.device != "cpu") {
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                "cpu and " + scene.device + " agree, ri 1",
+                scene.run_ok("m.PRM a.PRM -norange " + grid, "cpu"),
+                ri1);
+            CPPUNIT_ASSERT_EQUAL_MESSAGE("cpu and " + scene.device + " agree, ri 2",
+                                         scene.run_ok("m.PRM a.PRM " + grid, "cpu"),
+                                         ri2);
         }
+    }
 
+    void check_prf_stretch(const integer_shift_scene& scene)
+    {
         // A PRF stretch of 1%: the aligned windows move by (int)(0.01 y) = 2..6 more
         // rows; the content is not stretched, so dy stays 3.
-        write_text(dir.file("m.PRM"), prm_text("m.slc", w, h, 1000.0, 0, 0));
-        write_text(dir.file("a.PRM"), prm_text("a.slc", w, h, 1010.0, -4, 2));
-        check_lines("stretch", run_ok("m.PRM a.PRM -norange " + grid), "-5.000", "3.000");
+        scene.write_prms(1000.0, 1010.0);
+        scene.check_lines("stretch",
+                          scene.run_ok("m.PRM a.PRM -norange " + scene.grid),
+                          "-5.000",
+                          "3.000");
+    }
 
+    void check_cfloat32_matches_int16(const integer_shift_scene& scene)
+    {
         // The same pair as complex float32 rasters: the same lines.
-        write_text(dir.file("m.PRM"), prm_text("m.slc", w, h, 1679.9, 0, 0));
-        write_text(dir.file("a.PRM"), prm_text("a.slc", w, h, 1679.9, -4, 2));
-        const std::string from_int16 = run_ok("m.PRM a.PRM " + grid);
-        write_text(dir.file("mf.PRM"), "SLC_file = m.cf32\n");
-        write_text(dir.file("af.PRM"), "SLC_file = a.cf32\nrshift = -4\nashift = 2\n");
-        const std::string from_float = run_ok("mf.PRM af.PRM -cfloat32 640 768 " + grid);
+        scene.write_prms(1679.9, 1679.9);
+        const std::string from_int16 = scene.run_ok("m.PRM a.PRM " + scene.grid);
+        write_text(scene.dir.file("mf.PRM"), "SLC_file = m.cf32\n");
+        write_text(scene.dir.file("af.PRM"),
+                   "SLC_file = a.cf32\nrshift = -4\nashift = 2\n");
+        const std::string from_float =
+            scene.run_ok("mf.PRM af.PRM -cfloat32 640 768 " + scene.grid);
         CPPUNIT_ASSERT_EQUAL(from_int16, from_float);
+    }
 
+    void check_degenerate_patches(const integer_shift_scene& scene)
+    {
         // An aligned image of zeros: every patch is degenerate and gets GMTSAR's fixed
         // line (design note 5.11): jpeak = -xsearch, ipeak = -ysearch, fractions -1/16,
         // corr 0: dx = (32 + 1/16)/2 - 4 = 12.03125, dy = 32 + 1/16 + 2 = 34.0625.
-        write_binary(dir.file("z.slc"), std::vector<std::int16_t>(p.aligned.size(), 0));
-        write_text(dir.file("z.PRM"), prm_text("z.slc", w, h, 1679.9, -4, 2));
-        const auto zero_lines = split_lines(run_ok("m.PRM z.PRM " + grid));
+        scene.write_prms(1679.9, 1679.9);
+        write_binary(scene.dir.file("z.slc"),
+                     std::vector<std::int16_t>(scene.pair.aligned.size(), 0));
+        write_text(scene.dir.file("z.PRM"),
+                   prm_text("z.slc", scene.width, scene.height, 1679.9, -4, 2));
+        const auto zero_lines = split_lines(scene.run_ok("m.PRM z.PRM " + scene.grid));
         CPPUNIT_ASSERT_EQUAL(std::size_t(20), zero_lines.size());
         for (std::size_t k = 0; k < zero_lines.size(); ++k)
-            CPPUNIT_ASSERT_EQUAL(" " + std::to_string(xs[k % 4]) + " 12.031 " +
-                                     std::to_string(ys[k / 4]) + " 34.062   0.00 \n",
+            CPPUNIT_ASSERT_EQUAL(" " + std::to_string(scene.xs[k % 4]) + " 12.031 " +
+                                     std::to_string(scene.ys[k / 4]) +
+                                     " 34.062   0.00 \n",
                                  zero_lines[k]);
+    }
 
-        // -v: progress and the timing breakdown on stderr, nothing on stdout.
-        ::unlink(dir.file("freq_xcorr.dat").c_str());
-        const run_result verbose = run_xcorr(dir, "m.PRM a.PRM -v " + grid);
+    void check_verbose(const integer_shift_scene& scene)
+    {
+        // -v: progress and the timing breakdown on stderr, nothing on stdout, and the
+        // same lines as without it.
+        scene.write_prms(1679.9, 1679.9);
+        const std::string quiet = scene.run_ok("m.PRM a.PRM " + scene.grid);
+        ::unlink(scene.dir.file("freq_xcorr.dat").c_str());
+        const run_result verbose = run_xcorr(
+            scene.dir, "m.PRM a.PRM -v " + scene.grid + " -device " + scene.device);
         CPPUNIT_ASSERT_EQUAL(0, verbose.status);
         CPPUNIT_ASSERT(verbose.out.empty());
         CPPUNIT_ASSERT(contains(verbose.err, "20 of 20 patches done"));
         CPPUNIT_ASSERT(contains(verbose.err, "compute"));
         CPPUNIT_ASSERT(contains(verbose.err, "time:"));
-        CPPUNIT_ASSERT_EQUAL(from_int16, read_text(dir.file("freq_xcorr.dat")));
+        CPPUNIT_ASSERT_EQUAL(quiet, read_text(scene.dir.file("freq_xcorr.dat")));
     }
 
-    void shared_cfloat32_pair()
+public:
+    void shared_cfloat32_pair(const std::string& device)
     {
         // The shared ISCE test pair (512 x 512 CFloat32, a true offset of a few
         // hundredths of a pixel) through -cfloat32: 64 patches, mean offsets within
         // 0.1 px of zero on both axes, with and without range interpolation.
-        const std::string img1 = qa::data_file_or_skip(
-            "qa_xcorr_tool::shared_cfloat32_pair", "insar/img1_WN_512x512_1x1_128");
-        if (img1.empty())
-            return;
+        const std::string img1 = qa::data_file("insar/img1_WN_512x512_1x1_128");
         const std::string dir_data = img1.substr(0, img1.rfind('/'));
         temp_dir dir;
         write_text(dir.file("img1.PRM"), "SLC_file = " + img1 + "\n");
@@ -1213,8 +1272,8 @@ public:
             ::unlink(dir.file("freq_xcorr.dat").c_str());
             const run_result r = run_xcorr(dir,
                                            "img1.PRM img2.PRM -cfloat32 512 512 -xsearch "
-                                           "32 -ysearch 32 -nx 8 -ny 8 " +
-                                               ri);
+                                           "32 -ysearch 32 -nx 8 -ny 8 -device " +
+                                               device + " " + ri);
             CPPUNIT_ASSERT_EQUAL_MESSAGE(r.err, 0, r.status);
             const auto lines = split_lines(read_text(dir.file("freq_xcorr.dat")));
             CPPUNIT_ASSERT_EQUAL(std::size_t(64), lines.size());
@@ -1224,8 +1283,8 @@ public:
                 sdx += std::stod(f[1]);
                 sdy += std::stod(f[3]);
             }
-            std::cout << "shared pair " << ri << ": mean dx " << sdx / 64 << ", mean dy "
-                      << sdy / 64 << std::endl;
+            std::cout << "shared pair " << device << " " << ri << ": mean dx " << sdx / 64
+                      << ", mean dy " << sdy / 64 << std::endl;
             CPPUNIT_ASSERT(std::abs(sdx / 64) < 0.1);
             CPPUNIT_ASSERT(std::abs(sdy / 64) < 0.1);
             CPPUNIT_ASSERT_EQUAL(std::string("186"), fields(lines.front())[0]);

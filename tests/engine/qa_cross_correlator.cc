@@ -35,8 +35,8 @@
 // must be those of the candidate the engine returned. The physical truth (delays,
 // phases, coherence) is checked as well, with the margins stated at each case.
 
-#include "runtime/cuda_resources.h"
 #include "qa_support.h"
+#include "runtime/cuda_resources.h"
 #include <gnuradio/cudadsp/core/cross_correlator.h>
 #include <cppunit/extensions/HelperMacros.h>
 #include <algorithm>
@@ -753,42 +753,32 @@ class qa_cross_correlator : public CppUnit::TestFixture
     CPPUNIT_TEST_SUITE(qa_cross_correlator);
     CPPUNIT_TEST(reference_self_check);
     CPPUNIT_TEST(config_validation);
-    CPPUNIT_TEST(cpu_integer_delays);
-    CPPUNIT_TEST(cpu_fractional_delays);
-    CPPUNIT_TEST(cpu_phase_offset);
-    CPPUNIT_TEST(cpu_identical_and_coherence);
-    CPPUNIT_TEST(cpu_max_lag_limits_the_search);
-    CPPUNIT_TEST(cpu_ties_and_zero_energy);
-    CPPUNIT_TEST(cpu_dynamic_range);
-    CPPUNIT_TEST(cpu_outputs_against_reference);
-    CPPUNIT_TEST(cpu_linear_not_circular);
-    CPPUNIT_TEST(cpu_frames_and_calls);
-    CPPUNIT_TEST(cpu_non_finite_frames);
-    CPPUNIT_TEST(cpu_no_device_entry);
-    CPPUNIT_TEST(cuda_integer_delays);
-    CPPUNIT_TEST(cuda_fractional_delays);
-    CPPUNIT_TEST(cuda_phase_offset);
-    CPPUNIT_TEST(cuda_identical_and_coherence);
-    CPPUNIT_TEST(cuda_max_lag_limits_the_search);
-    CPPUNIT_TEST(cuda_ties_and_zero_energy);
-    CPPUNIT_TEST(cuda_dynamic_range);
-    CPPUNIT_TEST(cuda_outputs_against_reference);
-    CPPUNIT_TEST(cuda_linear_not_circular);
-    CPPUNIT_TEST(cuda_frames_and_calls);
-    CPPUNIT_TEST(cuda_non_finite_frames);
-    CPPUNIT_TEST(cuda_pinned_and_pageable_buffers);
-    CPPUNIT_TEST(cuda_device_pointers_and_streams);
-    CPPUNIT_TEST(cuda_batch_frames_invariance);
-    CPPUNIT_TEST(cuda_matches_cpu);
+    QA_BACKEND_TEST(integer_delays);
+    QA_BACKEND_TEST(fractional_delays);
+    QA_BACKEND_TEST(phase_offset);
+    QA_BACKEND_TEST(identical_and_coherence);
+    QA_BACKEND_TEST(max_lag_limits_the_search);
+    QA_BACKEND_TEST(ties_and_zero_energy);
+    QA_BACKEND_TEST(dynamic_range);
+    QA_BACKEND_TEST(outputs_against_reference);
+    QA_BACKEND_TEST(linear_not_circular);
+    QA_BACKEND_TEST(frames_and_calls);
+    QA_BACKEND_TEST(non_finite_frames);
+    CPPUNIT_TEST(cpu_engine_has_no_device_entry);
+    QA_CUDA_TEST(pinned_and_pageable_buffers);
+    QA_CUDA_TEST(device_pointers_and_streams);
+    QA_CUDA_TEST(batch_frames_invariance);
+    QA_CUDA_TEST(matches_cpu);
     CPPUNIT_TEST_SUITE_END();
 
+public:
     // -----------------------------------------------------------------------------
-    // Cases run on either backend
+    // Cases run on each backend
     // -----------------------------------------------------------------------------
 
     //! Integer delays of white noise (positive and negative, up to +-max_lag), noise
     //! at -10 dB: the lag within 1/interp of the delay.
-    void check_integer_delays(const std::string& device)
+    void integer_delays(const std::string& device)
     {
         for (std::size_t max_lag : { std::size_t(600), std::size_t(0) }) {
             const std::size_t N = 1024;
@@ -812,7 +802,7 @@ class qa_cross_correlator : public CppUnit::TestFixture
      * amounts, 20 dB SNR: the lag within 1/interp of the delay. At +-(max_lag + 0.4) the
      * peak lies beyond the search: the lag stops at +-max_lag.
      */
-    void check_fractional_delays(const std::string& device)
+    void fractional_delays(const std::string& device)
     {
         for (std::size_t N : { 256, 4096 }) {
             gaussian_source g(100 + N);
@@ -848,7 +838,7 @@ class qa_cross_correlator : public CppUnit::TestFixture
 
     //! x = 1.7 e^{j phi} times y delayed by d (white bursts, no noise): lag d and
     //! phase phi at the peak, magnitude 1.
-    void check_phase_offset(const std::string& device)
+    void phase_offset(const std::string& device)
     {
         const std::size_t N = 256;
         gaussian_source g(4242);
@@ -887,7 +877,7 @@ class qa_cross_correlator : public CppUnit::TestFixture
      * x = s + n1, y = s + n2 (independent noise of power p): magnitude near the
      * coherence 1 / (1 + p) (N = 4096: the estimate's spread is about 0.01).
      */
-    void check_identical_and_coherence(const std::string& device)
+    void identical_and_coherence(const std::string& device)
     {
         for (std::size_t N : { 2, 3, 100, 4096 }) {
             gaussian_source g(7 + N);
@@ -957,7 +947,7 @@ class qa_cross_correlator : public CppUnit::TestFixture
 
     //! A stronger copy at |D| > max_lag and a weaker one at |d| <= max_lag: max_lag
     //! makes the weaker one the peak; with the full range the stronger one wins.
-    void check_max_lag(const std::string& device)
+    void max_lag_limits_the_search(const std::string& device)
     {
         const std::size_t N = 512;
         gaussian_source g(5150);
@@ -1008,7 +998,7 @@ class qa_cross_correlator : public CppUnit::TestFixture
      * frames (x, y or both 0): r is identically 0, so every lag ties and the lag is
      * -max_lag; magnitude 0, no NaN; their neighbours are unaffected.
      */
-    void check_ties_and_zero_energy(const std::string& device)
+    void ties_and_zero_energy(const std::string& device)
     {
         const cfloat one(1.0f, 0.0f), minus(-1.0f, 0.0f), j(0.0f, 1.0f);
         frame_data f(2);
@@ -1077,7 +1067,7 @@ class qa_cross_correlator : public CppUnit::TestFixture
      * float32's range once multiplied): the magnitude is |r| / sqrt(E_x E_y) all the
      * same.
      */
-    void check_dynamic_range(const std::string& device)
+    void dynamic_range(const std::string& device)
     {
         const std::size_t N = 100;
         gaussian_source g(31337);
@@ -1106,7 +1096,7 @@ class qa_cross_correlator : public CppUnit::TestFixture
      * fft_len 2, 3 (neither a power of 2), 100 and 4096, interp 1, 4, 16, the full and a
      * limited max_lag; asking for fewer outputs changes nothing in the others.
      */
-    void check_outputs(const std::string& device)
+    void outputs_against_reference(const std::string& device)
     {
         for (std::size_t N : { 2, 3, 100, 4096 }) {
             const std::size_t nframes = N == 4096 ? 4 : (N == 100 ? 12 : 40);
@@ -1159,7 +1149,7 @@ class qa_cross_correlator : public CppUnit::TestFixture
      * linear correlation keeps only N - 16 samples of the overlap (magnitude
      * (N - 16)/N), where a circular one would give 1.
      */
-    void check_linear(const std::string& device)
+    void linear_not_circular(const std::string& device)
     {
         for (std::size_t N : { 64, 100, 4096 }) {
             gaussian_source g(N);
@@ -1227,7 +1217,7 @@ class qa_cross_correlator : public CppUnit::TestFixture
      * and phase (lib/core/cross_correlation_peak_rule.h); the frames around it are
      * unaffected.
      */
-    void check_non_finite(const std::string& device)
+    void non_finite_frames(const std::string& device)
     {
         const std::size_t N = 100;
         const float nan = std::numeric_limits<float>::quiet_NaN();
@@ -1276,7 +1266,7 @@ class qa_cross_correlator : public CppUnit::TestFixture
 
     //! nframes 0 (nothing written), 1 and many; the frames of one call split over
     //! several calls give the same bits.
-    void check_frames_and_calls(const std::string& device)
+    void frames_and_calls(const std::string& device)
     {
         const std::size_t N = 100;
         const auto f = mixed_frames(N, 300, 40, 99);
@@ -1331,7 +1321,6 @@ class qa_cross_correlator : public CppUnit::TestFixture
                              bits_of(one.peaks[0].phase));
     }
 
-public:
     // -----------------------------------------------------------------------------
     // The reference itself
     // -----------------------------------------------------------------------------
@@ -1498,9 +1487,10 @@ public:
         CPPUNIT_ASSERT_EQUAL(std::string("cpu"), engine->device().to_string());
         c = good;
         c.device = "auto";
-        const std::string expected = cuda_device_count() > 0 ? "cuda:0" : "cpu";
+        const std::string expected = qa::cuda_present() ? "cuda:0" : "cpu";
         CPPUNIT_ASSERT_EQUAL(expected, cross_correlator::make(c)->device().to_string());
-        if (cuda_device_count() == 0) {
+        // A forced CUDA backend is an error only where no device exists.
+        if (!qa::cuda_present()) {
             c = good;
             c.device = "cuda";
             CPPUNIT_ASSERT_THROW(cross_correlator::make(c), std::runtime_error);
@@ -1508,22 +1498,10 @@ public:
     }
 
     // -----------------------------------------------------------------------------
-    // CPU
+    // CPU only
     // -----------------------------------------------------------------------------
 
-    void cpu_integer_delays() { check_integer_delays("cpu"); }
-    void cpu_fractional_delays() { check_fractional_delays("cpu"); }
-    void cpu_phase_offset() { check_phase_offset("cpu"); }
-    void cpu_identical_and_coherence() { check_identical_and_coherence("cpu"); }
-    void cpu_max_lag_limits_the_search() { check_max_lag("cpu"); }
-    void cpu_ties_and_zero_energy() { check_ties_and_zero_energy("cpu"); }
-    void cpu_dynamic_range() { check_dynamic_range("cpu"); }
-    void cpu_outputs_against_reference() { check_outputs("cpu"); }
-    void cpu_linear_not_circular() { check_linear("cpu"); }
-    void cpu_frames_and_calls() { check_frames_and_calls("cpu"); }
-    void cpu_non_finite_frames() { check_non_finite("cpu"); }
-
-    void cpu_no_device_entry()
+    void cpu_engine_has_no_device_entry()
     {
         auto engine = cross_correlator::make(make_config("cpu", 8, 2));
         std::vector<cfloat> x(8);
@@ -1534,35 +1512,11 @@ public:
     }
 
     // -----------------------------------------------------------------------------
-    // CUDA
+    // CUDA only
     // -----------------------------------------------------------------------------
 
-#define CUDA_CASE(name, body)                                            \
-    void name()                                                          \
-    {                                                                    \
-        if (qa::cuda_available_or_skip("qa_cross_correlator::" #name)) { \
-            body;                                                        \
-        }                                                                \
-    }
-
-    CUDA_CASE(cuda_integer_delays, check_integer_delays("cuda"))
-    CUDA_CASE(cuda_fractional_delays, check_fractional_delays("cuda"))
-    CUDA_CASE(cuda_phase_offset, check_phase_offset("cuda"))
-    CUDA_CASE(cuda_identical_and_coherence, check_identical_and_coherence("cuda"))
-    CUDA_CASE(cuda_max_lag_limits_the_search, check_max_lag("cuda"))
-    CUDA_CASE(cuda_ties_and_zero_energy, check_ties_and_zero_energy("cuda"))
-    CUDA_CASE(cuda_dynamic_range, check_dynamic_range("cuda"))
-    CUDA_CASE(cuda_outputs_against_reference, check_outputs("cuda"))
-    CUDA_CASE(cuda_linear_not_circular, check_linear("cuda"))
-    CUDA_CASE(cuda_frames_and_calls, check_frames_and_calls("cuda"))
-    CUDA_CASE(cuda_non_finite_frames, check_non_finite("cuda"))
-#undef CUDA_CASE
-
-    void cuda_pinned_and_pageable_buffers()
+    void pinned_and_pageable_buffers(const std::string&)
     {
-        if (!qa::cuda_available_or_skip(
-                "qa_cross_correlator::cuda_pinned_and_pageable_buffers"))
-            return;
         const std::size_t N = 1000, nframes = 37;
         const auto f = mixed_frames(N, nframes, 300, 8080);
         const auto refs = reference_frames(f);
@@ -1632,11 +1586,8 @@ public:
         }
     }
 
-    void cuda_device_pointers_and_streams()
+    void device_pointers_and_streams(const std::string&)
     {
-        if (!qa::cuda_available_or_skip(
-                "qa_cross_correlator::cuda_device_pointers_and_streams"))
-            return;
         const std::size_t N = 512, nframes = 40, split = 7;
         const auto f = mixed_frames(N, nframes, 200, 2718);
         const auto c = make_config("cuda", N, 16, 200, 6);
@@ -1749,11 +1700,8 @@ public:
                          what + ", second engine, correlation only");
     }
 
-    void cuda_batch_frames_invariance()
+    void batch_frames_invariance(const std::string&)
     {
-        if (!qa::cuda_available_or_skip(
-                "qa_cross_correlator::cuda_batch_frames_invariance"))
-            return;
         for (std::size_t N : { 100, 4096 }) {
             const std::size_t nframes = N == 100 ? 200 : 20;
             const auto f = mixed_frames(N, nframes, long(N / 4), 1618 + N);
@@ -1781,10 +1729,8 @@ public:
      * the same lag wherever the reference decides it, and magnitudes and phases within
      * twice the model error of each other.
      */
-    void cuda_matches_cpu()
+    void matches_cpu(const std::string&)
     {
-        if (!qa::cuda_available_or_skip("qa_cross_correlator::cuda_matches_cpu"))
-            return;
         for (std::size_t interp : { 1, 16 }) {
             const std::size_t N = 512, nframes = 400;
             const auto f = mixed_frames(N, nframes, 255, 4000 + interp);

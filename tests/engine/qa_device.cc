@@ -7,10 +7,10 @@
 
 // Device runtime: device strings, errors, and (on a GPU) the RAII handles.
 
+#include "qa_support.h"
 #include "runtime/cuda_resources.h"
 #include "runtime/cufft_plan.h"
 #include "runtime/parallel_copy.h"
-#include "qa_support.h"
 #include <gnuradio/cudadsp/core/device.h>
 #include <cppunit/extensions/HelperMacros.h>
 #include <cmath>
@@ -45,9 +45,11 @@ class qa_device : public CppUnit::TestFixture
     CPPUNIT_TEST(missing_cuda_device_is_a_runtime_error);
     CPPUNIT_TEST(device_listing_matches_count);
     CPPUNIT_TEST(cuda_errors_become_exceptions);
-    CPPUNIT_TEST(pinned_detection);
-    CPPUNIT_TEST(cufft_plan_transforms_and_reports_errors);
     CPPUNIT_TEST(parallel_memcpy_copies_every_byte);
+    QA_CUDA_TEST(plain_cuda_selects_the_first_device);
+    QA_CUDA_TEST(out_of_memory_is_an_exception);
+    QA_CUDA_TEST(pinned_detection);
+    QA_CUDA_TEST(cufft_plan_transforms_and_reports_errors);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -91,11 +93,15 @@ public:
             message_of<std::runtime_error>([&] { select_device(missing, "device"); });
         CPPUNIT_ASSERT(msg.find("device: ") == 0);
         CPPUNIT_ASSERT(msg.find(missing) != std::string::npos);
-        if (count == 0)
+        // With a device, "cuda" is valid (plain_cuda_selects_the_first_device).
+        if (!qa::cuda_present())
             CPPUNIT_ASSERT(
                 !message_of<std::runtime_error>([] { select_device("cuda"); }).empty());
-        else
-            CPPUNIT_ASSERT(select_device("cuda").cuda_ordinal == 0);
+    }
+
+    void plain_cuda_selects_the_first_device(const std::string&)
+    {
+        CPPUNIT_ASSERT_EQUAL(0, select_device("cuda").cuda_ordinal);
     }
 
     void device_listing_matches_count()
@@ -121,8 +127,10 @@ public:
             message_of<cuda_error>([] { CUDADSP_CUDA(cudaSetDevice(-5)); });
         CPPUNIT_ASSERT_MESSAGE(msg, msg.find("cudaSetDevice(-5) failed at") == 0);
         CPPUNIT_ASSERT_MESSAGE(msg, msg.find("cudaError") != std::string::npos);
-        if (!qa::cuda_available_or_skip("qa_device::cuda_errors_become_exceptions(oom)"))
-            return;
+    }
+
+    void out_of_memory_is_an_exception(const std::string&)
+    {
         // Asking for far more memory than any GPU has: an exception, not an abort.
         const std::string oom = message_of<cuda_error>(
             [] { device_buffer<char> huge(std::size_t(1) << 50); });
@@ -132,10 +140,8 @@ public:
         CPPUNIT_ASSERT(ok.get() != nullptr);
     }
 
-    void pinned_detection()
+    void pinned_detection(const std::string&)
     {
-        if (!qa::cuda_available_or_skip("qa_device::pinned_detection"))
-            return;
         pinned_buffer<float> pinned(1024);
         std::vector<float> pageable(1024, 1.0f);
         CPPUNIT_ASSERT(is_pinned_host_pointer(pinned.get()));
@@ -161,11 +167,8 @@ public:
         CPPUNIT_ASSERT_EQUAL(1.0f, pinned.get()[1023]);
     }
 
-    void cufft_plan_transforms_and_reports_errors()
+    void cufft_plan_transforms_and_reports_errors(const std::string&)
     {
-        if (!qa::cuda_available_or_skip(
-                "qa_device::cufft_plan_transforms_and_reports_errors"))
-            return;
         // Two batched 12-point forward transforms against a float64 DFT.
         const int points = 12, batch = 2;
         std::vector<cufftComplex> x(points * batch), y(points * batch, { 7e30f, 7e30f });

@@ -218,7 +218,7 @@ const char* const hand_rest = ", \"best_ms\": 0.5, \"start_ms\": 0.75, \"bilinea
 
 } // namespace
 
-class qa_lrei : public CppUnit::TestCase
+class qa_lrei : public CppUnit::TestFixture
 {
     CPPUNIT_TEST_SUITE(qa_lrei);
     CPPUNIT_TEST(sorted_order_hand_example);

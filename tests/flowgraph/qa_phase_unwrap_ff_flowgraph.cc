@@ -6,8 +6,8 @@
  */
 
 // phase_unwrap_ff inside GNU Radio flowgraphs, from C++: the block tier that runs on the
-// GPU host (whose Python cannot import GNU Radio). Each case runs on the CPU backend and,
-// where a device exists, on CUDA, against a float64 reference written here.
+// GPU host (whose Python cannot import GNU Radio). Each case runs on the CPU backend and
+// on CUDA (skipped without a device), against a float64 reference written here.
 
 #include "qa_support.h"
 #include <gnuradio/blocks/throttle.h>
@@ -36,14 +36,6 @@ std::vector<float> wrapped_walk(std::size_t n, double step_std, unsigned seed)
     return qa::wrapped_walk(n, two_pi, step_std, rng);
 }
 
-std::vector<std::string> devices_to_test(const std::string& test)
-{
-    std::vector<std::string> devices{ "cpu" };
-    if (qa::cuda_available_or_skip(test + "(cuda)"))
-        devices.push_back("cuda");
-    return devices;
-}
-
 void assert_close(const std::vector<float>& expected,
                   const std::vector<float>& actual,
                   const std::string& what)
@@ -64,118 +56,109 @@ void assert_close(const std::vector<float>& expected,
 class qa_phase_unwrap_ff_flowgraph : public CppUnit::TestFixture
 {
     CPPUNIT_TEST_SUITE(qa_phase_unwrap_ff_flowgraph);
-    CPPUNIT_TEST(stream_over_many_work_calls);
-    CPPUNIT_TEST(reset_tags_and_passthrough);
-    CPPUNIT_TEST(vector_mode);
-    CPPUNIT_TEST(slow_source_within_the_wait_bound);
+    QA_BACKEND_TEST(stream_over_many_work_calls);
+    QA_BACKEND_TEST(reset_tags_and_passthrough);
+    QA_BACKEND_TEST(vector_mode);
+    QA_BACKEND_TEST(slow_source_within_the_wait_bound);
     CPPUNIT_TEST(bad_parameters);
     CPPUNIT_TEST_SUITE_END();
 
 public:
-    void stream_over_many_work_calls()
+    void stream_over_many_work_calls(const std::string& device)
     {
-        for (const std::string& device : devices_to_test("stream_over_many_work_calls")) {
-            for (int batch : { 1000, 4097, 1 << 20 }) {
-                auto x = wrapped_walk(1500007, 1.3, 11 + batch);
-                x[777] = std::numeric_limits<float>::quiet_NaN();
-                auto tb = gr::make_top_block("unwrap");
-                auto src = gr::blocks::vector_source_f::make(x);
-                auto unwrap = phase_unwrap_ff::make(1, two_pi, device, batch);
-                auto sink = gr::blocks::vector_sink_f::make();
-                tb->connect(src, 0, unwrap, 0);
-                tb->connect(unwrap, 0, sink, 0);
-                tb->run();
-                CPPUNIT_ASSERT_EQUAL(device == "cpu" ? std::string("cpu")
-                                                     : std::string("cuda:0"),
-                                     unwrap->backend());
-                assert_close(qa::reference_unwrap(x, two_pi),
-                             sink->data(),
-                             device + " batch " + std::to_string(batch));
-            }
-        }
-    }
-
-    void reset_tags_and_passthrough()
-    {
-        for (const std::string& device : devices_to_test("reset_tags_and_passthrough")) {
-            const auto x = wrapped_walk(300000, 2.0, 5);
-            std::vector<gr::tag_t> tags(3);
-            const std::size_t offsets[] = { 1234, 100000, 250001 };
-            for (int t = 0; t < 3; ++t) {
-                tags[t].offset = offsets[t];
-                tags[t].key = pmt::intern(t == 1 ? "other" : "unwrap_reset");
-                tags[t].value = pmt::PMT_T;
-            }
-            auto tb = gr::make_top_block("unwrap_tags");
-            auto src = gr::blocks::vector_source_f::make(x, false, 1, tags);
-            auto unwrap = phase_unwrap_ff::make(1, two_pi, device, 65536);
+        for (int batch : { 1000, 4097, 1 << 20 }) {
+            auto x = wrapped_walk(1500007, 1.3, 11 + batch);
+            x[777] = std::numeric_limits<float>::quiet_NaN();
+            auto tb = gr::make_top_block("unwrap");
+            auto src = gr::blocks::vector_source_f::make(x);
+            auto unwrap = phase_unwrap_ff::make(1, two_pi, device, batch);
             auto sink = gr::blocks::vector_sink_f::make();
             tb->connect(src, 0, unwrap, 0);
             tb->connect(unwrap, 0, sink, 0);
             tb->run();
-            assert_close(qa::reference_unwrap(x, two_pi, 0, { 1234, 250001 }),
+            CPPUNIT_ASSERT_EQUAL(device == "cpu" ? std::string("cpu")
+                                                 : std::string("cuda:0"),
+                                 unwrap->backend());
+            assert_close(qa::reference_unwrap(x, two_pi),
                          sink->data(),
-                         device + " tags");
-            // Every tag arrives downstream at its offset, the reset tags included.
-            const auto out_tags = sink->tags();
-            CPPUNIT_ASSERT_EQUAL(std::size_t(3), out_tags.size());
-            for (const auto& tag : out_tags)
-                CPPUNIT_ASSERT(std::find(std::begin(offsets),
-                                         std::end(offsets),
-                                         tag.offset) != std::end(offsets));
+                         device + " batch " + std::to_string(batch));
         }
     }
 
-    void vector_mode()
+    void reset_tags_and_passthrough(const std::string& device)
     {
-        for (const std::string& device : devices_to_test("vector_mode")) {
-            const int vlen = 1031;
-            const auto x = wrapped_walk(vlen * 517, 1.5, 9);
-            auto tb = gr::make_top_block("unwrap_vectors");
-            auto src = gr::blocks::vector_source_f::make(x, false, vlen);
-            auto unwrap = phase_unwrap_ff::make(vlen, two_pi, device, vlen * 40);
-            auto sink = gr::blocks::vector_sink_f::make(vlen);
-            tb->connect(src, 0, unwrap, 0);
-            tb->connect(unwrap, 0, sink, 0);
-            tb->run();
-            std::vector<float> expected;
-            for (std::size_t v = 0; v < 517; ++v) {
-                const std::vector<float> one(x.begin() + v * vlen,
-                                             x.begin() + (v + 1) * vlen);
-                const auto y = qa::reference_unwrap(one, two_pi);
-                expected.insert(expected.end(), y.begin(), y.end());
-            }
-            assert_close(expected, sink->data(), device + " vectors");
+        const auto x = wrapped_walk(300000, 2.0, 5);
+        std::vector<gr::tag_t> tags(3);
+        const std::size_t offsets[] = { 1234, 100000, 250001 };
+        for (int t = 0; t < 3; ++t) {
+            tags[t].offset = offsets[t];
+            tags[t].key = pmt::intern(t == 1 ? "other" : "unwrap_reset");
+            tags[t].value = pmt::PMT_T;
         }
+        auto tb = gr::make_top_block("unwrap_tags");
+        auto src = gr::blocks::vector_source_f::make(x, false, 1, tags);
+        auto unwrap = phase_unwrap_ff::make(1, two_pi, device, 65536);
+        auto sink = gr::blocks::vector_sink_f::make();
+        tb->connect(src, 0, unwrap, 0);
+        tb->connect(unwrap, 0, sink, 0);
+        tb->run();
+        assert_close(qa::reference_unwrap(x, two_pi, 0, { 1234, 250001 }),
+                     sink->data(),
+                     device + " tags");
+        // Every tag arrives downstream at its offset, the reset tags included.
+        const auto out_tags = sink->tags();
+        CPPUNIT_ASSERT_EQUAL(std::size_t(3), out_tags.size());
+        for (const auto& tag : out_tags)
+            CPPUNIT_ASSERT(std::find(std::begin(offsets),
+                                     std::end(offsets),
+                                     tag.offset) != std::end(offsets));
     }
 
-    void slow_source_within_the_wait_bound()
+    void vector_mode(const std::string& device)
+    {
+        const int vlen = 1031;
+        const auto x = wrapped_walk(vlen * 517, 1.5, 9);
+        auto tb = gr::make_top_block("unwrap_vectors");
+        auto src = gr::blocks::vector_source_f::make(x, false, vlen);
+        auto unwrap = phase_unwrap_ff::make(vlen, two_pi, device, vlen * 40);
+        auto sink = gr::blocks::vector_sink_f::make(vlen);
+        tb->connect(src, 0, unwrap, 0);
+        tb->connect(unwrap, 0, sink, 0);
+        tb->run();
+        std::vector<float> expected;
+        for (std::size_t v = 0; v < 517; ++v) {
+            const std::vector<float> one(x.begin() + v * vlen,
+                                         x.begin() + (v + 1) * vlen);
+            const auto y = qa::reference_unwrap(one, two_pi);
+            expected.insert(expected.end(), y.begin(), y.end());
+        }
+        assert_close(expected, sink->data(), device + " vectors");
+    }
+
+    void slow_source_within_the_wait_bound(const std::string& device)
     {
         // A throttled source with room for whole batches upstream: on CUDA the block
         // waits for a batch that never fills in time, so it must process what it has
         // after its wait bound (20 ms), lose nothing, and finish when the source does.
-        for (const std::string& device :
-             devices_to_test("slow_source_within_the_wait_bound")) {
-            const auto x = wrapped_walk(150001, 1.1, 21);
-            auto tb = gr::make_top_block("unwrap_slow_source");
-            auto src = gr::blocks::vector_source_f::make(x);
-            auto throttle = gr::blocks::throttle::make(sizeof(float), 1.0e6);
-            auto unwrap = phase_unwrap_ff::make(1, two_pi, device, 1 << 20);
-            throttle->set_min_output_buffer(2 << 20);
-            auto sink = gr::blocks::vector_sink_f::make();
-            tb->connect(src, 0, throttle, 0);
-            tb->connect(throttle, 0, unwrap, 0);
-            tb->connect(unwrap, 0, sink, 0);
-            const auto start = std::chrono::steady_clock::now();
-            tb->run();
-            const double seconds =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-                    .count();
-            assert_close(
-                qa::reference_unwrap(x, two_pi), sink->data(), device + " slow source");
-            // 0.15 s of samples at 1 Msample/s: no batch-sized stall on top of that.
-            CPPUNIT_ASSERT_MESSAGE(std::to_string(seconds), seconds < 1.0);
-        }
+        const auto x = wrapped_walk(150001, 1.1, 21);
+        auto tb = gr::make_top_block("unwrap_slow_source");
+        auto src = gr::blocks::vector_source_f::make(x);
+        auto throttle = gr::blocks::throttle::make(sizeof(float), 1.0e6);
+        auto unwrap = phase_unwrap_ff::make(1, two_pi, device, 1 << 20);
+        throttle->set_min_output_buffer(2 << 20);
+        auto sink = gr::blocks::vector_sink_f::make();
+        tb->connect(src, 0, throttle, 0);
+        tb->connect(throttle, 0, unwrap, 0);
+        tb->connect(unwrap, 0, sink, 0);
+        const auto start = std::chrono::steady_clock::now();
+        tb->run();
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                .count();
+        assert_close(
+            qa::reference_unwrap(x, two_pi), sink->data(), device + " slow source");
+        // 0.15 s of samples at 1 Msample/s: no batch-sized stall on top of that.
+        CPPUNIT_ASSERT_MESSAGE(std::to_string(seconds), seconds < 1.0);
     }
 
     void bad_parameters()

@@ -176,15 +176,6 @@ product_vectors engine_products(const params& p,
     return out;
 }
 
-std::vector<std::string> devices_to_test(const std::string& test)
-{
-    std::vector<std::string> devices{ "cpu" };
-    if (qa::cuda_available_or_skip("qa_polarimetric_products_cf_flowgraph::" + test +
-                                   "(cuda)"))
-        devices.push_back("cuda");
-    return devices;
-}
-
 std::uint32_t bits_of(float f)
 {
     std::uint32_t u;
@@ -377,284 +368,274 @@ std::string describe(const params& p, const std::string& extra = "")
 class qa_polarimetric_products_cf_flowgraph : public CppUnit::TestFixture
 {
     CPPUNIT_TEST_SUITE(qa_polarimetric_products_cf_flowgraph);
-    CPPUNIT_TEST(stream_matches_engine);
-    CPPUNIT_TEST(no_radial_lost_with_small_work_calls);
-    CPPUNIT_TEST(partial_final_radial_is_not_emitted);
-    CPPUNIT_TEST(radial_index_and_input_tags);
-    CPPUNIT_TEST(setters_apply_to_following_radials);
-    CPPUNIT_TEST(slow_source_within_the_wait_bound);
-    CPPUNIT_TEST(backend_getters_and_nyquist);
+    QA_BACKEND_TEST(stream_matches_engine);
+    QA_BACKEND_TEST(no_radial_lost_with_small_work_calls);
+    QA_BACKEND_TEST(partial_final_radial_is_not_emitted);
+    QA_BACKEND_TEST(radial_index_and_input_tags);
+    QA_BACKEND_TEST(setters_apply_to_following_radials);
+    QA_BACKEND_TEST(slow_source_within_the_wait_bound);
+    QA_BACKEND_TEST(backend_getters_and_nyquist);
+    CPPUNIT_TEST(auto_device_prefers_cuda);
     CPPUNIT_TEST(bad_parameters);
     CPPUNIT_TEST_SUITE_END();
 
 public:
-    void stream_matches_engine()
+    void stream_matches_engine(const std::string& device)
     {
-        for (const std::string& device : devices_to_test("stream_matches_engine")) {
-            for (const std::string mode : { "simultaneous", "alternating" }) {
-                for (int ngates : { 1, 37, 2242 }) {
-                    params p;
-                    p.device = device;
-                    p.mode = mode;
-                    p.ngates = ngates;
-                    p.first_gate_m = 500.0;
-                    const std::size_t nradials = ngates == 2242 ? 40 : 300;
-                    const auto x = echoes(p, nradials * p.pulses_per_radial, 3 + ngates);
-                    graph g = make_vector_source_graph(p, x);
-                    run_or_die(g.tb, describe(p));
-                    assert_same_products(
-                        engine_products(p, x, nradials), g.sinks, ngates, describe(p));
-                }
-            }
-        }
-    }
-
-    void no_radial_lost_with_small_work_calls()
-    {
-        // 500 radials through work() calls of at most 1, 3 or 17 radials (and of the
-        // block's own batch): every radial once, in order.
-        for (const std::string& device : devices_to_test("no_radial_lost")) {
-            for (const std::string mode : { "simultaneous", "alternating" }) {
+        for (const std::string mode : { "simultaneous", "alternating" }) {
+            for (int ngates : { 1, 37, 2242 }) {
                 params p;
                 p.device = device;
                 p.mode = mode;
-                p.ngates = 61;
-                p.pulses_per_radial = mode == "alternating" ? 16 : 15;
-                const std::size_t nradials = 500;
-                const auto x = echoes(p, nradials * p.pulses_per_radial, 77);
-                const auto expected = engine_products(p, x, nradials);
-                for (int max_items : { 1, 3, 17, 0 }) {
-                    graph g = make_vector_source_graph(p, x);
-                    if (max_items > 0)
-                        g.block->set_max_noutput_items(max_items);
-                    const std::string what =
-                        describe(p, " max_noutput_items=" + std::to_string(max_items));
-                    run_or_die(g.tb, what);
-                    assert_same_products(expected, g.sinks, p.ngates, what);
-                }
+                p.ngates = ngates;
+                p.first_gate_m = 500.0;
+                const std::size_t nradials = ngates == 2242 ? 40 : 300;
+                const auto x = echoes(p, nradials * p.pulses_per_radial, 3 + ngates);
+                graph g = make_vector_source_graph(p, x);
+                run_or_die(g.tb, describe(p));
+                assert_same_products(
+                    engine_products(p, x, nradials), g.sinks, ngates, describe(p));
             }
         }
     }
 
-    void partial_final_radial_is_not_emitted()
+    void no_radial_lost_with_small_work_calls(const std::string& device)
     {
-        for (const std::string& device : devices_to_test("partial_final_radial")) {
+        // 500 radials through work() calls of at most 1, 3 or 17 radials (and of the
+        // block's own batch): every radial once, in order.
+        for (const std::string mode : { "simultaneous", "alternating" }) {
             params p;
             p.device = device;
-            p.ngates = 20;
-            const std::size_t nradials = 10;
-            for (std::size_t extra : { 1, 17, 35 }) {
-                const auto x = echoes(p, nradials * p.pulses_per_radial + extra, 5);
+            p.mode = mode;
+            p.ngates = 61;
+            p.pulses_per_radial = mode == "alternating" ? 16 : 15;
+            const std::size_t nradials = 500;
+            const auto x = echoes(p, nradials * p.pulses_per_radial, 77);
+            const auto expected = engine_products(p, x, nradials);
+            for (int max_items : { 1, 3, 17, 0 }) {
                 graph g = make_vector_source_graph(p, x);
-                const std::string what =
-                    describe(p, " + " + std::to_string(extra) + " pulses");
-                run_or_die(g.tb, what);
-                assert_same_products(
-                    engine_products(p, x, nradials), g.sinks, p.ngates, what);
-            }
-        }
-    }
-
-    void radial_index_and_input_tags()
-    {
-        for (const std::string& device : devices_to_test("radial_index_and_input_tags")) {
-            for (int max_items : { 0, 2 }) {
-                params p;
-                p.device = device;
-                p.ngates = 8;
-                p.pulses_per_radial = 12;
-                const std::size_t M = p.pulses_per_radial, nradials = 40;
-                const auto x = echoes(p, nradials * M + 5, 9);
-                // Offsets p within a radial early, at its middle and past it (GNU
-                // Radio's own propagation would round p / M to the nearest radial), the
-                // very last pulse of a radial, and one in the partial final radial.
-                std::vector<pulse_source::input_tag> tags;
-                const std::uint64_t port0[] = { 0, 5, 6, 11, 12, 18, 23, 100, 479, 482 };
-                const std::uint64_t port1[] = { 7, 250, 300 };
-                for (std::uint64_t o : port0)
-                    tags.push_back({ 0, o, pmt::intern("h_tag"), pmt::from_uint64(o) });
-                for (std::uint64_t o : port1)
-                    tags.push_back({ 1, o, pmt::intern("v_tag"), pmt::from_uint64(o) });
-                auto src = pulse_source::make(p.ngates, x, tags);
-                graph g = make_graph(p, src, 0, src, 1);
                 if (max_items > 0)
                     g.block->set_max_noutput_items(max_items);
                 const std::string what =
-                    describe(p, " tags, max_noutput_items=" + std::to_string(max_items));
+                    describe(p, " max_noutput_items=" + std::to_string(max_items));
                 run_or_die(g.tb, what);
-                assert_same_products(
-                    engine_products(p, x, nradials), g.sinks, p.ngates, what);
-
-                for (int q = 0; q < nproducts; ++q) {
-                    const std::string port = what + ": output " + std::to_string(q);
-                    std::vector<gr::tag_t> out = g.sinks[q]->tags();
-                    std::vector<std::uint64_t> radial_offsets;
-                    std::size_t passed = 0;
-                    for (const gr::tag_t& t : out) {
-                        CPPUNIT_ASSERT_MESSAGE(port + ": tag beyond the last radial",
-                                               t.offset < nradials);
-                        const std::string key = pmt::symbol_to_string(t.key);
-                        if (key == "radial_index") {
-                            CPPUNIT_ASSERT_MESSAGE(port, pmt::is_uint64(t.value));
-                            CPPUNIT_ASSERT_EQUAL_MESSAGE(
-                                port, t.offset, pmt::to_uint64(t.value));
-                            radial_offsets.push_back(t.offset);
-                            continue;
-                        }
-                        ++passed;
-                        CPPUNIT_ASSERT_MESSAGE(port + ": unexpected tag " + key,
-                                               key == "h_tag" || key == "v_tag");
-                        const std::uint64_t pulse = pmt::to_uint64(t.value);
-                        CPPUNIT_ASSERT_EQUAL_MESSAGE(port + ": " + key + " of pulse " +
-                                                         std::to_string(pulse),
-                                                     pulse / M,
-                                                     t.offset);
-                    }
-                    std::sort(radial_offsets.begin(), radial_offsets.end());
-                    CPPUNIT_ASSERT_EQUAL_MESSAGE(
-                        port + ": radial_index tags", nradials, radial_offsets.size());
-                    for (std::size_t r = 0; r < nradials; ++r)
-                        CPPUNIT_ASSERT_EQUAL_MESSAGE(
-                            port, std::uint64_t(r), radial_offsets[r]);
-                    // Every input tag of a whole radial, from either input, once.
-                    CPPUNIT_ASSERT_EQUAL_MESSAGE(
-                        port + ": input tags passed on", std::size_t(9 + 3), passed);
-                }
+                assert_same_products(expected, g.sinks, p.ngates, what);
             }
         }
     }
 
-    void setters_apply_to_following_radials()
+    void partial_final_radial_is_not_emitted(const std::string& device)
+    {
+        params p;
+        p.device = device;
+        p.ngates = 20;
+        const std::size_t nradials = 10;
+        for (std::size_t extra : { 1, 17, 35 }) {
+            const auto x = echoes(p, nradials * p.pulses_per_radial + extra, 5);
+            graph g = make_vector_source_graph(p, x);
+            const std::string what =
+                describe(p, " + " + std::to_string(extra) + " pulses");
+            run_or_die(g.tb, what);
+            assert_same_products(
+                engine_products(p, x, nradials), g.sinks, p.ngates, what);
+        }
+    }
+
+    void radial_index_and_input_tags(const std::string& device)
+    {
+        for (int max_items : { 0, 2 }) {
+            params p;
+            p.device = device;
+            p.ngates = 8;
+            p.pulses_per_radial = 12;
+            const std::size_t M = p.pulses_per_radial, nradials = 40;
+            const auto x = echoes(p, nradials * M + 5, 9);
+            // Offsets p within a radial early, at its middle and past it (GNU
+            // Radio's own propagation would round p / M to the nearest radial), the
+            // very last pulse of a radial, and one in the partial final radial.
+            std::vector<pulse_source::input_tag> tags;
+            const std::uint64_t port0[] = { 0, 5, 6, 11, 12, 18, 23, 100, 479, 482 };
+            const std::uint64_t port1[] = { 7, 250, 300 };
+            for (std::uint64_t o : port0)
+                tags.push_back({ 0, o, pmt::intern("h_tag"), pmt::from_uint64(o) });
+            for (std::uint64_t o : port1)
+                tags.push_back({ 1, o, pmt::intern("v_tag"), pmt::from_uint64(o) });
+            auto src = pulse_source::make(p.ngates, x, tags);
+            graph g = make_graph(p, src, 0, src, 1);
+            if (max_items > 0)
+                g.block->set_max_noutput_items(max_items);
+            const std::string what =
+                describe(p, " tags, max_noutput_items=" + std::to_string(max_items));
+            run_or_die(g.tb, what);
+            assert_same_products(
+                engine_products(p, x, nradials), g.sinks, p.ngates, what);
+
+            for (int q = 0; q < nproducts; ++q) {
+                const std::string port = what + ": output " + std::to_string(q);
+                std::vector<gr::tag_t> out = g.sinks[q]->tags();
+                std::vector<std::uint64_t> radial_offsets;
+                std::size_t passed = 0;
+                for (const gr::tag_t& t : out) {
+                    CPPUNIT_ASSERT_MESSAGE(port + ": tag beyond the last radial",
+                                           t.offset < nradials);
+                    const std::string key = pmt::symbol_to_string(t.key);
+                    if (key == "radial_index") {
+                        CPPUNIT_ASSERT_MESSAGE(port, pmt::is_uint64(t.value));
+                        CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                            port, t.offset, pmt::to_uint64(t.value));
+                        radial_offsets.push_back(t.offset);
+                        continue;
+                    }
+                    ++passed;
+                    CPPUNIT_ASSERT_MESSAGE(port + ": unexpected tag " + key,
+                                           key == "h_tag" || key == "v_tag");
+                    const std::uint64_t pulse = pmt::to_uint64(t.value);
+                    CPPUNIT_ASSERT_EQUAL_MESSAGE(port + ": " + key + " of pulse " +
+                                                     std::to_string(pulse),
+                                                 pulse / M,
+                                                 t.offset);
+                }
+                std::sort(radial_offsets.begin(), radial_offsets.end());
+                CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                    port + ": radial_index tags", nradials, radial_offsets.size());
+                for (std::size_t r = 0; r < nradials; ++r)
+                    CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                        port, std::uint64_t(r), radial_offsets[r]);
+                // Every input tag of a whole radial, from either input, once.
+                CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                    port + ": input tags passed on", std::size_t(9 + 3), passed);
+            }
+        }
+    }
+
+    void setters_apply_to_following_radials(const std::string& device)
     {
         // The source stops before the pulses of radial K until all seven sinks hold K
         // radials, calls every setter, then sends the rest: radials 0..K-1 must carry
         // the old calibration and K.. the new one.
-        for (const std::string& device : devices_to_test("setters")) {
-            for (const std::string mode : { "simultaneous", "alternating" }) {
-                params p;
-                p.device = device;
-                p.mode = mode;
-                p.ngates = 50;
-                const std::size_t nradials = 60, K = 23;
-                const auto x = echoes(p, nradials * p.pulses_per_radial, 13);
-                core::polarimetric_calibration after;
-                after.zcal_db = 10.0;
-                after.zdr_cal_db = -2.0;
-                after.phidp_offset_deg = -170.0;
-                after.noise_h = 0.05;
-                after.noise_v = 0.01;
-                after.snr_threshold_db = 8.0;
+        for (const std::string mode : { "simultaneous", "alternating" }) {
+            params p;
+            p.device = device;
+            p.mode = mode;
+            p.ngates = 50;
+            const std::size_t nradials = 60, K = 23;
+            const auto x = echoes(p, nradials * p.pulses_per_radial, 13);
+            core::polarimetric_calibration after;
+            after.zcal_db = 10.0;
+            after.zdr_cal_db = -2.0;
+            after.phidp_offset_deg = -170.0;
+            after.noise_h = 0.05;
+            after.noise_v = 0.01;
+            after.snr_threshold_db = 8.0;
 
-                std::vector<gr::blocks::vector_sink_f::sptr> sinks;
-                polarimetric_products_cf* block = nullptr;
-                auto ready = [&]() {
-                    for (const auto& s : sinks)
-                        if (s->data().size() < K * p.ngates)
-                            return false;
-                    return true;
-                };
-                auto change = [&]() {
-                    block->set_zcal_db(after.zcal_db);
-                    block->set_zdr_cal_db(after.zdr_cal_db);
-                    block->set_phidp_offset_deg(after.phidp_offset_deg);
-                    block->set_noise_h(after.noise_h);
-                    block->set_noise_v(after.noise_v);
-                    block->set_snr_threshold_db(after.snr_threshold_db);
-                };
-                auto src = pulse_source::make(
-                    p.ngates, x, {}, K * p.pulses_per_radial, ready, change);
-                graph g = make_graph(p, src, 0, src, 1);
-                sinks = g.sinks;
-                block = g.block.get();
-                const std::string what = describe(p, " setters");
-                run_or_die(g.tb, what);
-                CPPUNIT_ASSERT_MESSAGE(what + ": the first radials never arrived",
-                                       !src->pause_timed_out());
-                assert_same_products(
-                    engine_products(p, x, nradials, &after, K), g.sinks, p.ngates, what);
-                CPPUNIT_ASSERT_EQUAL(after.zcal_db, g.block->zcal_db());
-                CPPUNIT_ASSERT_EQUAL(after.zdr_cal_db, g.block->zdr_cal_db());
-                CPPUNIT_ASSERT_EQUAL(after.phidp_offset_deg, g.block->phidp_offset_deg());
-                CPPUNIT_ASSERT_EQUAL(after.noise_h, g.block->noise_h());
-                CPPUNIT_ASSERT_EQUAL(after.noise_v, g.block->noise_v());
-                CPPUNIT_ASSERT_EQUAL(after.snr_threshold_db, g.block->snr_threshold_db());
-            }
+            std::vector<gr::blocks::vector_sink_f::sptr> sinks;
+            polarimetric_products_cf* block = nullptr;
+            auto ready = [&]() {
+                for (const auto& s : sinks)
+                    if (s->data().size() < K * p.ngates)
+                        return false;
+                return true;
+            };
+            auto change = [&]() {
+                block->set_zcal_db(after.zcal_db);
+                block->set_zdr_cal_db(after.zdr_cal_db);
+                block->set_phidp_offset_deg(after.phidp_offset_deg);
+                block->set_noise_h(after.noise_h);
+                block->set_noise_v(after.noise_v);
+                block->set_snr_threshold_db(after.snr_threshold_db);
+            };
+            auto src = pulse_source::make(
+                p.ngates, x, {}, K * p.pulses_per_radial, ready, change);
+            graph g = make_graph(p, src, 0, src, 1);
+            sinks = g.sinks;
+            block = g.block.get();
+            const std::string what = describe(p, " setters");
+            run_or_die(g.tb, what);
+            CPPUNIT_ASSERT_MESSAGE(what + ": the first radials never arrived",
+                                   !src->pause_timed_out());
+            assert_same_products(
+                engine_products(p, x, nradials, &after, K), g.sinks, p.ngates, what);
+            CPPUNIT_ASSERT_EQUAL(after.zcal_db, g.block->zcal_db());
+            CPPUNIT_ASSERT_EQUAL(after.zdr_cal_db, g.block->zdr_cal_db());
+            CPPUNIT_ASSERT_EQUAL(after.phidp_offset_deg, g.block->phidp_offset_deg());
+            CPPUNIT_ASSERT_EQUAL(after.noise_h, g.block->noise_h());
+            CPPUNIT_ASSERT_EQUAL(after.noise_v, g.block->noise_v());
+            CPPUNIT_ASSERT_EQUAL(after.snr_threshold_db, g.block->snr_threshold_db());
         }
     }
 
-    void slow_source_within_the_wait_bound()
+    void slow_source_within_the_wait_bound(const std::string& device)
     {
         // Throttled pulses with room for many radials upstream: on CUDA the block waits
         // for a batch that never fills in time, so it must process what it has after
         // its wait bound (20 ms), lose nothing, and finish when the source does.
-        for (const std::string& device : devices_to_test("slow_source")) {
+        params p;
+        p.device = device;
+        p.ngates = 100;
+        const std::size_t nradials = 150;
+        const double pulses_per_second = 36000.0;
+        const auto x = echoes(p, nradials * p.pulses_per_radial, 21);
+        auto tb = gr::make_top_block("polarimetric_slow_source");
+        auto src_h = gr::blocks::vector_source_c::make(x.h, false, p.ngates);
+        auto src_v = gr::blocks::vector_source_c::make(x.v, false, p.ngates);
+        const std::size_t item = sizeof(gr_complex) * p.ngates;
+        auto throttle_h = gr::blocks::throttle::make(item, pulses_per_second);
+        auto throttle_v = gr::blocks::throttle::make(item, pulses_per_second);
+        throttle_h->set_min_output_buffer(16384);
+        throttle_v->set_min_output_buffer(16384);
+        graph g = make_graph(p, throttle_h, 0, throttle_v, 0);
+        g.tb->connect(src_h, 0, throttle_h, 0);
+        g.tb->connect(src_v, 0, throttle_v, 0);
+        const auto start = std::chrono::steady_clock::now();
+        run_or_die(g.tb, describe(p, " slow source"));
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                .count();
+        assert_same_products(engine_products(p, x, nradials),
+                             g.sinks,
+                             p.ngates,
+                             describe(p, " slow source"));
+        // 0.15 s of pulses: no batch-sized stall on top of that.
+        CPPUNIT_ASSERT_MESSAGE(describe(p, " slow source took ") +
+                                   std::to_string(seconds) + " s",
+                               seconds < 1.0);
+    }
+
+    void backend_getters_and_nyquist(const std::string& device)
+    {
+        for (const std::string mode : { "simultaneous", "alternating" }) {
             params p;
             p.device = device;
-            p.ngates = 100;
-            const std::size_t nradials = 150;
-            const double pulses_per_second = 36000.0;
-            const auto x = echoes(p, nradials * p.pulses_per_radial, 21);
-            auto tb = gr::make_top_block("polarimetric_slow_source");
-            auto src_h = gr::blocks::vector_source_c::make(x.h, false, p.ngates);
-            auto src_v = gr::blocks::vector_source_c::make(x.v, false, p.ngates);
-            const std::size_t item = sizeof(gr_complex) * p.ngates;
-            auto throttle_h = gr::blocks::throttle::make(item, pulses_per_second);
-            auto throttle_v = gr::blocks::throttle::make(item, pulses_per_second);
-            throttle_h->set_min_output_buffer(16384);
-            throttle_v->set_min_output_buffer(16384);
-            graph g = make_graph(p, throttle_h, 0, throttle_v, 0);
-            g.tb->connect(src_h, 0, throttle_h, 0);
-            g.tb->connect(src_v, 0, throttle_v, 0);
-            const auto start = std::chrono::steady_clock::now();
-            run_or_die(g.tb, describe(p, " slow source"));
-            const double seconds =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-                    .count();
-            assert_same_products(engine_products(p, x, nradials),
-                                 g.sinks,
-                                 p.ngates,
-                                 describe(p, " slow source"));
-            // 0.15 s of pulses: no batch-sized stall on top of that.
-            CPPUNIT_ASSERT_MESSAGE(describe(p, " slow source took ") +
-                                       std::to_string(seconds) + " s",
-                                   seconds < 1.0);
+            p.mode = mode;
+            p.wavelength_m = 0.1;
+            p.prt_s = 1e-3;
+            auto block = p.make_block();
+            CPPUNIT_ASSERT_EQUAL(device == "cpu" ? std::string("cpu")
+                                                 : std::string("cuda:0"),
+                                 block->backend());
+            CPPUNIT_ASSERT_DOUBLES_EQUAL(
+                mode == "simultaneous" ? 25.0 : 12.5, block->nyquist_velocity(), 1e-12);
+            CPPUNIT_ASSERT_EQUAL(unsigned(p.pulses_per_radial), block->decimation());
+            CPPUNIT_ASSERT_EQUAL(p.zcal_db, block->zcal_db());
+            CPPUNIT_ASSERT_EQUAL(p.zdr_cal_db, block->zdr_cal_db());
+            CPPUNIT_ASSERT_EQUAL(p.phidp_offset_deg, block->phidp_offset_deg());
+            CPPUNIT_ASSERT_EQUAL(p.noise_h, block->noise_h());
+            CPPUNIT_ASSERT_EQUAL(p.noise_v, block->noise_v());
+            CPPUNIT_ASSERT_EQUAL(p.snr_threshold_db, block->snr_threshold_db());
+            CPPUNIT_ASSERT_EQUAL(2, block->input_signature()->max_streams());
+            CPPUNIT_ASSERT_EQUAL(nproducts, block->output_signature()->max_streams());
+            CPPUNIT_ASSERT_EQUAL(int(sizeof(gr_complex) * p.ngates),
+                                 block->input_signature()->sizeof_stream_item(0));
+            CPPUNIT_ASSERT_EQUAL(int(sizeof(float) * p.ngates),
+                                 block->output_signature()->sizeof_stream_item(0));
         }
     }
 
-    void backend_getters_and_nyquist()
+    void auto_device_prefers_cuda()
     {
-        for (const std::string& device : devices_to_test("backend_getters_and_nyquist")) {
-            for (const std::string mode : { "simultaneous", "alternating" }) {
-                params p;
-                p.device = device;
-                p.mode = mode;
-                p.wavelength_m = 0.1;
-                p.prt_s = 1e-3;
-                auto block = p.make_block();
-                CPPUNIT_ASSERT_EQUAL(device == "cpu" ? std::string("cpu")
-                                                     : std::string("cuda:0"),
-                                     block->backend());
-                CPPUNIT_ASSERT_DOUBLES_EQUAL(mode == "simultaneous" ? 25.0 : 12.5,
-                                             block->nyquist_velocity(),
-                                             1e-12);
-                CPPUNIT_ASSERT_EQUAL(unsigned(p.pulses_per_radial), block->decimation());
-                CPPUNIT_ASSERT_EQUAL(p.zcal_db, block->zcal_db());
-                CPPUNIT_ASSERT_EQUAL(p.zdr_cal_db, block->zdr_cal_db());
-                CPPUNIT_ASSERT_EQUAL(p.phidp_offset_deg, block->phidp_offset_deg());
-                CPPUNIT_ASSERT_EQUAL(p.noise_h, block->noise_h());
-                CPPUNIT_ASSERT_EQUAL(p.noise_v, block->noise_v());
-                CPPUNIT_ASSERT_EQUAL(p.snr_threshold_db, block->snr_threshold_db());
-                CPPUNIT_ASSERT_EQUAL(2, block->input_signature()->max_streams());
-                CPPUNIT_ASSERT_EQUAL(nproducts, block->output_signature()->max_streams());
-                CPPUNIT_ASSERT_EQUAL(int(sizeof(gr_complex) * p.ngates),
-                                     block->input_signature()->sizeof_stream_item(0));
-                CPPUNIT_ASSERT_EQUAL(int(sizeof(float) * p.ngates),
-                                     block->output_signature()->sizeof_stream_item(0));
-            }
-        }
         params p;
         p.device = "auto";
-        const std::string expected = core::cuda_device_count() > 0 ? "cuda:0" : "cpu";
+        const std::string expected = qa::cuda_present() ? "cuda:0" : "cpu";
         CPPUNIT_ASSERT_EQUAL(expected, p.make_block()->backend());
     }
 

@@ -11,59 +11,116 @@
 //   qa_x --cuda-cases      only the cases registered for the CUDA backend ("...[cuda]")
 //   qa_x --no-cuda-cases   every other case
 //
-// A case that throws qa::skipped is counted as skipped, not passed. The last line is
-// "N passed, N failed, N skipped"; the exit status is 1 on a failure, else
-// qa::skip_exit_code when something skipped (or nothing was selected), else 0.
+// Each case is printed as it ends: "name : OK", "name : skipped (reason)", or
+// "name : FAIL" followed by its failures. A case that throws qa::skipped is counted as
+// skipped, not passed. The last line is "N passed, N failed, N skipped"; the exit status
+// is 1 on a failure, else qa::skip_exit_code when something skipped (or nothing was
+// selected), else 0.
 
 #include "qa_support.h"
-#include <cppunit/BriefTestProgressListener.h>
-#include <cppunit/CompilerOutputter.h>
+#include <cppunit/Exception.h>
 #include <cppunit/Protector.h>
+#include <cppunit/SourceLine.h>
+#include <cppunit/TestFailure.h>
 #include <cppunit/TestListener.h>
 #include <cppunit/TestResult.h>
-#include <cppunit/TestResultCollector.h>
 #include <cppunit/TestSuite.h>
 #include <cppunit/extensions/TestFactoryRegistry.h>
 #include <iostream>
 #include <string>
+#include <vector>
 
 namespace {
 
-//! The name of the case running now (the protector's context does not say).
-class current_case : public CppUnit::TestListener
+/*!
+ * Prints each case's outcome and counts them. CppUnit's own progress listener and
+ * outputter know no skips: they print "OK" for a case that skipped.
+ */
+class case_outcomes : public CppUnit::TestListener
 {
 public:
-    void startTest(CppUnit::Test* test) override { d_name = test->getName(); }
-    const std::string& name() const { return d_name; }
+    void startTest(CppUnit::Test* test) override
+    {
+        d_name = test->getName();
+        d_skip_reason.clear();
+        d_case_skipped = false;
+        d_failures.clear();
+    }
+
+    //! Keeps the failure as "file:line: message", its message lines indented.
+    void addFailure(const CppUnit::TestFailure& failure) override
+    {
+        const CppUnit::SourceLine where = failure.sourceLine();
+        std::string text = where.isValid() ? where.fileName() + ":" +
+                                                 std::to_string(where.lineNumber()) + ": "
+                                           : std::string();
+        std::string message = failure.thrownException()->what();
+        while (!message.empty() && message.back() == '\n')
+            message.pop_back();
+        for (char c : message)
+            text += c == '\n' ? std::string("\n      ") : std::string(1, c);
+        d_failures.push_back(text);
+    }
+
+    //! Called by the skip protector; the case ends without a failure.
+    void skip(const std::string& reason)
+    {
+        d_case_skipped = true;
+        d_skip_reason = reason;
+    }
+
+    void endTest(CppUnit::Test*) override
+    {
+        // A case that skipped and then failed in tearDown is a failure.
+        if (!d_failures.empty()) {
+            ++d_failed;
+            std::cout << d_name << " : FAIL" << std::endl;
+            for (const std::string& failure : d_failures)
+                std::cout << "    " << failure << std::endl;
+        } else if (d_case_skipped) {
+            ++d_skipped_count;
+            std::cout << d_name << " : skipped (" << d_skip_reason << ")" << std::endl;
+        } else {
+            ++d_passed;
+            std::cout << d_name << " : OK" << std::endl;
+        }
+    }
+
+    int passed() const { return d_passed; }
+    int failed() const { return d_failed; }
+    int skipped() const { return d_skipped_count; }
 
 private:
     std::string d_name;
+    bool d_case_skipped = false;
+    std::string d_skip_reason;
+    std::vector<std::string> d_failures;
+    int d_passed = 0;
+    int d_failed = 0;
+    int d_skipped_count = 0;
 };
 
-//! Turns qa::skipped into a skip count instead of an error. Pushed last, so it is the
+//! Turns qa::skipped into a skip instead of an error. Pushed last, so it is the
 //! innermost protector: it sees the exception before CppUnit's default one, and
 //! returning false without a report stops the case with no failure recorded.
 class skip_protector : public CppUnit::Protector
 {
 public:
-    explicit skip_protector(const current_case& running) : d_running(running) {}
+    explicit skip_protector(case_outcomes& outcomes) : d_outcomes(outcomes) {}
 
-    bool protect(const CppUnit::Functor& functor, const CppUnit::ProtectorContext&) override
+    bool protect(const CppUnit::Functor& functor,
+                 const CppUnit::ProtectorContext&) override
     {
         try {
             return functor();
         } catch (const gr::cudadsp::qa::skipped& skip) {
-            std::cout << "\n" << d_running.name() << ": skipped: " << skip.what() << std::endl;
-            ++d_count;
+            d_outcomes.skip(skip.what());
             return false;
         }
     }
 
-    int count() const { return d_count; }
-
 private:
-    const current_case& d_running;
-    int d_count = 0;
+    case_outcomes& d_outcomes;
 };
 
 bool is_cuda_case(const std::string& name)
@@ -106,28 +163,20 @@ int main(int argc, char** argv)
     CppUnit::Test* registry = CppUnit::TestFactoryRegistry::getRegistry().makeTest();
     CppUnit::TestSuite cases("selected");
     select_cases(registry, cases, [chosen](const std::string& name) {
-        return chosen == selection::all || (chosen == selection::cuda_only) == is_cuda_case(name);
+        return chosen == selection::all ||
+               (chosen == selection::cuda_only) == is_cuda_case(name);
     });
 
     CppUnit::TestResult controller;
-    current_case running;
-    controller.addListener(&running);
-    skip_protector* skips = new skip_protector(running); // owned by controller
-    controller.pushProtector(skips);
-    CppUnit::TestResultCollector collected;
-    controller.addListener(&collected);
-    CppUnit::BriefTestProgressListener progress;
-    controller.addListener(&progress);
+    case_outcomes outcomes;
+    controller.addListener(&outcomes);
+    controller.pushProtector(new skip_protector(outcomes)); // owned by controller
     cases.run(&controller);
 
-    const int failed = collected.testFailuresTotal();
-    const int run = collected.runTests();
-    const int skipped = skips->count();
-    const int passed = run - failed - skipped;
-    CppUnit::CompilerOutputter(&collected, std::cerr).write();
-    std::cout << passed << " passed, " << failed << " failed, " << skipped << " skipped"
-              << std::endl;
-    if (failed > 0)
+    std::cout << outcomes.passed() << " passed, " << outcomes.failed() << " failed, "
+              << outcomes.skipped() << " skipped" << std::endl;
+    if (outcomes.failed() > 0)
         return 1;
-    return (skipped > 0 || run == 0) ? gr::cudadsp::qa::skip_exit_code : 0;
+    const bool none_ran = outcomes.passed() + outcomes.skipped() == 0;
+    return (outcomes.skipped() > 0 || none_ran) ? gr::cudadsp::qa::skip_exit_code : 0;
 }
