@@ -8,8 +8,8 @@
 // Phase-unwrap engine, CPU and CUDA backends, against a float64 reference written here
 // from numpy.unwrap's definition (not from the engine's rule).
 
-#include "runtime/cuda_resources.h"
 #include "qa_support.h"
+#include "runtime/cuda_resources.h"
 #include <gnuradio/cudadsp/core/phase_unwrap.h>
 #include <cppunit/extensions/HelperMacros.h>
 #include <algorithm>

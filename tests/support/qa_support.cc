@@ -54,8 +54,9 @@ std::string data_dir()
     if (const char* dir = std::getenv("CUDADSP_DATA_DIR"))
         return dir;
     const std::string bin = executable_dir();
-    for (const std::string& candidate :
-         { bin + "/../data", bin + "/../share/gr-cudadsp/data", std::string(CUDADSP_SOURCE_DATA_DIR) })
+    for (const std::string& candidate : { bin + "/../data",
+                                          bin + "/../share/gr-cudadsp/data",
+                                          std::string(CUDADSP_SOURCE_DATA_DIR) })
         if (holds_data(candidate))
             return candidate;
     return "";
@@ -66,8 +67,8 @@ std::string data_file(const std::string& relative_file)
     const std::string dir = data_dir();
     const std::string path = dir + "/" + relative_file;
     if (dir.empty() || !std::ifstream(path).good())
-        skip("test data absent: " + relative_file + " (data folder: " +
-             (dir.empty() ? std::string("none found") : dir) + ")");
+        skip("test data absent: " + relative_file +
+             " (data folder: " + (dir.empty() ? std::string("none found") : dir) + ")");
     return path;
 }
 

@@ -174,20 +174,23 @@ private:
  * Inside CPPUNIT_TEST_SUITE: registers `void method(const std::string& device)` once
  * per backend, as "method[cpu]" and "method[cuda]". The CUDA case skips without a device.
  */
-#define QA_BACKEND_TEST(method)                                                       \
-    for (const char* qa_device_ : { "cpu", "cuda" })                                  \
-    CPPUNIT_TEST_SUITE_ADD_TEST(                                                      \
-        (new ::gr::cudadsp::qa::backend_case<TestFixtureType>(                        \
-            context.getTestNameFor(#method), &TestFixtureType::method, qa_device_,    \
-            context.makeFixture())))
+#define QA_BACKEND_TEST(method)                                                        \
+    for (const char* qa_device_ : { "cpu", "cuda" })                                   \
+    CPPUNIT_TEST_SUITE_ADD_TEST((new ::gr::cudadsp::qa::backend_case<TestFixtureType>( \
+        context.getTestNameFor(#method),                                               \
+        &TestFixtureType::method,                                                      \
+        qa_device_,                                                                    \
+        context.makeFixture())))
 
 /*!
  * Inside CPPUNIT_TEST_SUITE: registers `void method(const std::string& device)` for the
  * CUDA backend alone, as "method[cuda]" (device "cuda"); skips without a device.
  */
-#define QA_CUDA_TEST(method)                                                          \
+#define QA_CUDA_TEST(method)                                                           \
     CPPUNIT_TEST_SUITE_ADD_TEST((new ::gr::cudadsp::qa::backend_case<TestFixtureType>( \
-        context.getTestNameFor(#method), &TestFixtureType::method, "cuda",            \
+        context.getTestNameFor(#method),                                               \
+        &TestFixtureType::method,                                                      \
+        "cuda",                                                                        \
         context.makeFixture())))
 
 #endif /* INCLUDED_CUDADSP_QA_SUPPORT_H */
