@@ -5,15 +5,19 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// CUDA backend of the multichannel GNSS correlator. Every case skips without a device.
+// The multichannel GNSS correlator's CUDA backend against the float64 reference and
+// the CPU backend: cases of the CUDA backend alone (registered as name[cuda]; ctest
+// runs them as qa_multichannel_correlator_float64_cuda, skipped without a device).
+// qa_multichannel_correlator holds the cases run on both backends.
 //
-// The reference is written here from the definitions in lib/core/gnss_nco.h: code NCO
-// P(n) = P0 + n S (units of 2^-32 table entries), S = round(rate epc / fs 2^32), P0 =
-// floor(phase epc 2^32); an epoch of K periods of L entries holds the samples with
-// P(n) < E = K L 2^32; tap k takes entry floor((P(n) + shift_k) / 2^32) mod L with
-// shift_k = -round(offset_k epc 2^32); the carrier is a uint32 phase stepping by
-// round(f / fs 2^32) and the replica exp(-j 2 pi phase / 2^32). Integers in __int128,
-// sums in float64: the same chip for every sample as the engine must pick.
+// The reference (qa_gnss_reference) is written from the definitions in
+// lib/core/gnss/gnss_nco.h: code NCO P(n) = P0 + n S (units of 2^-32 table entries),
+// S = round(rate epc / fs 2^32), P0 = floor(phase epc 2^32); an epoch of K periods of L
+// entries holds the samples with P(n) < E = K L 2^32; tap k takes entry
+// floor((P(n) + shift_k) / 2^32) mod L with shift_k = -round(offset_k epc 2^32); the
+// carrier is a uint32 phase stepping by round(f / fs 2^32) and the replica
+// exp(-j 2 pi phase / 2^32). Integers in __int128, sums in float64: the same chip for
+// every sample as the engine must pick.
 //
 // Tolerance (as in qa_multichannel_correlator): 1e-4 of max(|reference|, sqrt(sum
 // |x|^2) over the epoch); one wrong chip moves a value by about 3 % of that scale.
@@ -52,13 +56,12 @@ using int128 = __int128;
 
 constexpr long double two32 = 4294967296.0L;
 
-bool gpu(const std::string& test)
-{
-    return qa::cuda_available_or_skip("qa_multichannel_correlator_cuda::" + test);
-}
-
+using qa::measure_tracking;
 using qa::records_of;
 using qa::reference_correlate;
+using qa::sky_satellite;
+using qa::tracking_channel;
+using qa::tracking_quality;
 
 // ---------------------------------------------------------------------------------
 // Helpers
@@ -105,7 +108,7 @@ e1_boc_table(int prn, galileo_e1_component component = galileo_e1_component::b)
     try {
         return boc11_expand(galileo_e1_code(prn, component));
     } catch (const std::runtime_error& e) {
-        std::cout << "qa_multichannel_correlator_cuda: Galileo code file absent ("
+        std::cout << "qa_multichannel_correlator_float64: Galileo code file absent ("
                   << e.what() << "): a random 4092-chip BOC(1,1) table instead"
                   << std::endl;
         return boc11_expand(
@@ -251,36 +254,48 @@ double check_channel(const gnss_correlator_results& r,
     return worst;
 }
 
-double wrap(double v, double period)
+/*!
+ * GPS satellites at 35 to 50 dB-Hz with Doppler rates and data bits, one with a
+ * 3rd-order PLL, and a Galileo E1 satellite.
+ */
+std::vector<sky_satellite> tracking_sky()
 {
-    v = std::fmod(v, period);
-    if (v >= period / 2)
-        v -= period;
-    if (v < -period / 2)
-        v += period;
-    return v;
+    // PRN, C/N0, Doppler, rate, code and carrier phase, code and Doppler errors,
+    // 3rd-order PLL.
+    std::vector<sky_satellite> sky = {
+        { 6, 40.0, 2210.0, 1.0, 411.2, 0.3 * 6, 0.2, 50.0, false },
+        { 19, 40.0, -2870.0, -3.0, 15.7, 0.3 * 19, -0.25, -60.0, false },
+        { 22, 35.0, 640.0, 2.0, 987.0, 0.3 * 22, 0.1, 30.0, false },
+        { 27, 50.0, -410.0, -1.0, 512.5, 0.3 * 27, 0.2, -70.0, false },
+        { 9, 45.0, 3300.0, 2.5, 77.7, 0.3 * 9, -0.15, 40.0, true },
+    };
+    sky_satellite e1{ 7, 42.0, -1500.0, 1.0, 1999.5, 0.3 * 7, 0.05, 30.0, false };
+    e1.e1b_table = e1_boc_table(7, galileo_e1_component::b);
+    e1.e1c_table = e1_boc_table(7, galileo_e1_component::c);
+    sky.push_back(e1);
+    return sky;
 }
 
 } // namespace
 
-class qa_multichannel_correlator_cuda : public CppUnit::TestCase
+class qa_multichannel_correlator_float64 : public CppUnit::TestFixture
 {
-    CPPUNIT_TEST_SUITE(qa_multichannel_correlator_cuda);
-    CPPUNIT_TEST(cf32_three_taps_against_float64);
-    CPPUNIT_TEST(ci16_three_taps_against_float64);
-    CPPUNIT_TEST(ci8_three_taps_against_float64);
-    CPPUNIT_TEST(cf32_five_taps_against_float64);
-    CPPUNIT_TEST(ci16_five_taps_against_float64);
-    CPPUNIT_TEST(ci8_five_taps_against_float64);
-    CPPUNIT_TEST(eleven_taps_two_passes);
-    CPPUNIT_TEST(long_code_from_global_memory);
-    CPPUNIT_TEST(split_invariance);
-    CPPUNIT_TEST(call_longer_than_a_chunk);
-    CPPUNIT_TEST(process_device_matches_process);
-    CPPUNIT_TEST(add_remove_reinit_against_cpu);
-    CPPUNIT_TEST(start_sample_past_and_future);
-    CPPUNIT_TEST(tracking_simulated_sky_against_cpu);
-    CPPUNIT_TEST(many_channels);
+    CPPUNIT_TEST_SUITE(qa_multichannel_correlator_float64);
+    QA_CUDA_TEST(cf32_three_taps_against_float64);
+    QA_CUDA_TEST(ci16_three_taps_against_float64);
+    QA_CUDA_TEST(ci8_three_taps_against_float64);
+    QA_CUDA_TEST(cf32_five_taps_against_float64);
+    QA_CUDA_TEST(ci16_five_taps_against_float64);
+    QA_CUDA_TEST(ci8_five_taps_against_float64);
+    QA_CUDA_TEST(eleven_taps_two_passes);
+    QA_CUDA_TEST(long_code_from_global_memory);
+    QA_CUDA_TEST(split_invariance);
+    QA_CUDA_TEST(call_longer_than_a_chunk);
+    QA_CUDA_TEST(process_device_matches_process);
+    QA_CUDA_TEST(add_remove_reinit_against_cpu);
+    QA_CUDA_TEST(start_sample_past_and_future);
+    QA_CUDA_TEST(tracking_simulated_sky_against_cpu);
+    QA_CUDA_TEST(many_channels);
     CPPUNIT_TEST_SUITE_END();
 
     /*!
@@ -368,7 +383,7 @@ class qa_multichannel_correlator_cuda : public CppUnit::TestCase
         CPPUNIT_ASSERT_EQUAL(rc.records.size(), r.records.size());
         for (std::size_t i = 0; i < r.records.size(); ++i)
             assert_same_nco_fields(r.records[i], rc.records[i]);
-        std::cout << "qa_multichannel_correlator_cuda: " << to_string(f) << " " << taps
+        std::cout << "qa_multichannel_correlator_float64: " << to_string(f) << " " << taps
                   << " taps: worst error " << worst << " of tolerance" << std::endl;
         // The matched channel holds the satellite: prompt above early and late.
         const auto idx = records_of(r, 7);
@@ -378,35 +393,29 @@ class qa_multichannel_correlator_cuda : public CppUnit::TestCase
         CPPUNIT_ASSERT(prompt > 1.5 * early && prompt > 1.5 * late);
     }
 
-    void cf32_three_taps_against_float64()
+    void cf32_three_taps_against_float64(const std::string&)
     {
-        if (gpu("cf32_three_taps_against_float64"))
-            check_against_float64(gnss_sample_format::cf32, 3);
+        check_against_float64(gnss_sample_format::cf32, 3);
     }
-    void ci16_three_taps_against_float64()
+    void ci16_three_taps_against_float64(const std::string&)
     {
-        if (gpu("ci16_three_taps_against_float64"))
-            check_against_float64(gnss_sample_format::ci16, 3);
+        check_against_float64(gnss_sample_format::ci16, 3);
     }
-    void ci8_three_taps_against_float64()
+    void ci8_three_taps_against_float64(const std::string&)
     {
-        if (gpu("ci8_three_taps_against_float64"))
-            check_against_float64(gnss_sample_format::ci8, 3);
+        check_against_float64(gnss_sample_format::ci8, 3);
     }
-    void cf32_five_taps_against_float64()
+    void cf32_five_taps_against_float64(const std::string&)
     {
-        if (gpu("cf32_five_taps_against_float64"))
-            check_against_float64(gnss_sample_format::cf32, 5);
+        check_against_float64(gnss_sample_format::cf32, 5);
     }
-    void ci16_five_taps_against_float64()
+    void ci16_five_taps_against_float64(const std::string&)
     {
-        if (gpu("ci16_five_taps_against_float64"))
-            check_against_float64(gnss_sample_format::ci16, 5);
+        check_against_float64(gnss_sample_format::ci16, 5);
     }
-    void ci8_five_taps_against_float64()
+    void ci8_five_taps_against_float64(const std::string&)
     {
-        if (gpu("ci8_five_taps_against_float64"))
-            check_against_float64(gnss_sample_format::ci8, 5);
+        check_against_float64(gnss_sample_format::ci8, 5);
     }
 
     /*!
@@ -414,10 +423,8 @@ class qa_multichannel_correlator_cuda : public CppUnit::TestCase
      * samples and keeps the partial sums between pieces; against the reference, and
      * the same stream in uneven calls bit-identical to one call.
      */
-    void eleven_taps_two_passes()
+    void eleven_taps_two_passes(const std::string&)
     {
-        if (!gpu("eleven_taps_two_passes"))
-            return;
         const double fs = 3e6;
         const std::size_t n = 60013;
         const std::vector<cdouble> x = [&] {
@@ -476,10 +483,8 @@ class qa_multichannel_correlator_cuda : public CppUnit::TestCase
      * A code too long for shared memory (300,007 entries) is read from global memory;
      * the result is the same function.
      */
-    void long_code_from_global_memory()
+    void long_code_from_global_memory(const std::string&)
     {
-        if (!gpu("long_code_from_global_memory"))
-            return;
         const double fs = 5e6;
         const std::size_t n = 200000;
         qa::gaussian_source g(11);
@@ -514,10 +519,8 @@ class qa_multichannel_correlator_cuda : public CppUnit::TestCase
      * tracking and open-loop channels (the sample-to-lane mapping and the float
      * folding points follow absolute sample indices, not calls).
      */
-    void split_invariance()
+    void split_invariance(const std::string&)
     {
-        if (!gpu("split_invariance"))
-            return;
         const double fs = 2.5e6;
         gnss_simulator_config sim_config;
         sim_config.sample_rate_hz = fs;
@@ -581,7 +584,7 @@ class qa_multichannel_correlator_cuda : public CppUnit::TestCase
                 }
         CPPUNIT_ASSERT(a.records.size() > 300);
         assert_identical(a, b);
-        std::cout << "qa_multichannel_correlator_cuda: split invariance over "
+        std::cout << "qa_multichannel_correlator_float64: split invariance over "
                   << parts.size() << " calls, " << a.records.size() << " records"
                   << std::endl;
     }
@@ -590,10 +593,8 @@ class qa_multichannel_correlator_cuda : public CppUnit::TestCase
      * One call longer than a kernel chunk (2^22 samples): several launches, the
      * records merged channel by channel, identical to the same stream in short calls.
      */
-    void call_longer_than_a_chunk()
+    void call_longer_than_a_chunk(const std::string&)
     {
-        if (!gpu("call_longer_than_a_chunk"))
-            return;
         const double fs = 2.046e6;
         const std::size_t n = (std::size_t(1) << 22) * 2 + 12345;
         std::vector<std::int16_t> x(2 * n);
@@ -643,16 +644,14 @@ class qa_multichannel_correlator_cuda : public CppUnit::TestCase
                         b.correlations.end(), p.taps_of(i), p.taps_of(i) + 3);
                 }
         assert_identical(a, b);
-        std::cout << "qa_multichannel_correlator_cuda: " << n << " samples in "
+        std::cout << "qa_multichannel_correlator_float64: " << n << " samples in "
                   << timing.chunks << " chunks, " << a.records.size() << " records"
                   << std::endl;
     }
 
     //! Device-resident input gives the records and correlations of host input.
-    void process_device_matches_process()
+    void process_device_matches_process(const std::string&)
     {
-        if (!gpu("process_device_matches_process"))
-            return;
         for (const gnss_sample_format f : { gnss_sample_format::cf32,
                                             gnss_sample_format::ci16,
                                             gnss_sample_format::ci8 }) {
@@ -712,10 +711,8 @@ class qa_multichannel_correlator_cuda : public CppUnit::TestCase
      * the same operations: the same records (NCO fields identical, correlations
      * within tolerance of each other), in ascending id order.
      */
-    void add_remove_reinit_against_cpu()
+    void add_remove_reinit_against_cpu(const std::string&)
     {
-        if (!gpu("add_remove_reinit_against_cpu"))
-            return;
         const double fs = 2e6;
         const std::size_t call = 30011;
         qa::gaussian_source g(31);
@@ -780,10 +777,8 @@ class qa_multichannel_correlator_cuda : public CppUnit::TestCase
 
     //! A channel starting in the future waits for its sample; one from the past is
     //! advanced to the present: the same NCO fields as the CPU backend.
-    void start_sample_past_and_future()
+    void start_sample_past_and_future(const std::string&)
     {
-        if (!gpu("start_sample_past_and_future"))
-            return;
         const double fs = 2e6;
         const std::size_t n = 50000;
         qa::gaussian_source g(2);
@@ -824,74 +819,16 @@ class qa_multichannel_correlator_cuda : public CppUnit::TestCase
      * Doppler RMS < 5 Hz, data bits right; and the CPU backend's lock and bit
      * outcomes the same.
      */
-    void tracking_simulated_sky_against_cpu()
+    void tracking_simulated_sky_against_cpu(const std::string&)
     {
-        if (!gpu("tracking_simulated_sky_against_cpu"))
-            return;
         const double fs = 4e6, seconds = 2.5, settle = 0.5;
-        struct sky_t {
-            int prn;
-            double cn0, doppler, rate, phase, code_error, doppler_error;
-            bool galileo;
-        };
-        const std::vector<sky_t> sky = {
-            { 6, 40.0, 2210.0, 1.0, 411.2, 0.2, 50.0, false },
-            { 19, 40.0, -2870.0, -3.0, 15.7, -0.25, -60.0, false },
-            { 22, 35.0, 640.0, 2.0, 987.0, 0.1, 30.0, false },
-            { 27, 50.0, -410.0, -1.0, 512.5, 0.2, -70.0, false },
-            { 9, 45.0, 3300.0, 2.5, 77.7, -0.15, 40.0, false },
-            { 7, 42.0, -1500.0, 1.0, 1999.5, 0.05, 30.0, true },
-        };
-        gnss_simulator_config sim_config;
-        sim_config.sample_rate_hz = fs;
-        sim_config.seed = 404;
-        std::vector<gnss_simulated_satellite> sats;
-        for (const auto& s : sky) {
-            gnss_simulated_satellite sat;
-            if (s.galileo) {
-                sat.code = e1_boc_table(s.prn, galileo_e1_component::b);
-                sat.pilot_code = e1_boc_table(s.prn, galileo_e1_component::c);
-                sat.code_entries_per_chip = 2;
-                sat.code_periods_per_bit = 1;
-            } else {
-                sat.code = gps_l1ca_code(s.prn);
-            }
-            sat.code_phase_chips = s.phase;
-            sat.doppler_hz = s.doppler;
-            sat.doppler_rate_hz_per_s = s.rate;
-            sat.carrier_phase_rad = 0.3 * s.prn;
-            sat.cn0_dbhz = s.cn0;
-            sats.push_back(sat);
-        }
-        gnss_signal_simulator sim(sim_config, sats);
+        const std::vector<sky_satellite> sky = tracking_sky();
+        gnss_signal_simulator sim = qa::simulate_sky(sky, fs, 404);
         auto cuda = multichannel_correlator::make(make_config("cuda", fs));
         auto cpu = multichannel_correlator::make(make_config("cpu", fs));
         for (std::size_t i = 0; i < sky.size(); ++i) {
-            const sky_t& s = sky[i];
-            gnss_channel c;
-            c.id = static_cast<std::uint32_t>(i);
-            const double chips = s.galileo ? 4092.0 : 1023.0;
-            c.code_phase_chips = std::fmod(s.phase + s.code_error + chips, chips);
-            c.carrier_frequency_hz = s.doppler + s.doppler_error;
-            c.code_rate_cps =
-                1.023e6 * (1.0 + c.carrier_frequency_hz / gps_l1_frequency_hz);
-            c.loop.fll_bandwidth_hz = 10.0;
-            c.loop.cn0_epochs = 50;
-            if (s.prn == 9) {
-                c.loop.pll_order = 3;
-                c.loop.pll_bandwidth_hz = 25.0;
-            }
-            if (s.galileo) {
-                c.code = sats[i].pilot_code;
-                c.code_entries_per_chip = 2;
-                c.tap_offsets_chips = { -0.15, 0.0, 0.15 };
-                c.loop.pll_bandwidth_hz = 10.0;
-                c.loop.fll_bandwidth_hz = 5.0;
-                c.loop.dll_bandwidth_hz = 1.0;
-                c.loop.cn0_epochs = 25;
-            } else {
-                c.code = gps_l1ca_code(s.prn);
-            }
+            const gnss_channel c =
+                tracking_channel(sky[i], static_cast<std::uint32_t>(i));
             cuda->add_channel(c);
             cpu->add_channel(c);
         }
@@ -905,74 +842,28 @@ class qa_multichannel_correlator_cuda : public CppUnit::TestCase
             cuda->process(x.data(), m, rg);
             cpu->process(x.data(), m, rc);
         }
-
         for (std::size_t i = 0; i < sky.size(); ++i) {
-            const sky_t& s = sky[i];
-            const double chips = s.galileo ? 4092.0 : 1023.0;
-            struct outcome {
-                double code_rms = 0, doppler_rms = 0;
-                std::size_t epochs = 0, unlocked = 0, bit_errors = 0, bits = 0;
-                std::vector<int> decoded;
-            };
-            auto evaluate = [&](const gnss_correlator_results& r) {
-                outcome o;
-                std::vector<std::pair<std::int64_t, double>> bit_sums;
-                for (std::size_t j : records_of(r, static_cast<std::uint32_t>(i))) {
-                    const gnss_epoch_record& rec = r.records[j];
-                    const double begin = double(rec.start_sample);
-                    const double next = begin + rec.sample_count;
-                    if (begin < settle * fs)
-                        continue;
-                    const double ce =
-                        wrap(rec.code_phase_chips - sim.code_phase_chips(i, next), chips);
-                    const double de = rec.doppler_hz - sim.doppler_hz(i, next);
-                    o.code_rms += ce * ce;
-                    o.doppler_rms += de * de;
-                    ++o.epochs;
-                    const std::uint32_t lock =
-                        gnss_flag_code_lock | gnss_flag_carrier_lock;
-                    if ((rec.flags & lock) != lock)
-                        ++o.unlocked;
-                    const std::int64_t b0 = sim.bit_index(i, begin);
-                    if (!s.galileo && b0 == sim.bit_index(i, next - 1)) {
-                        if (bit_sums.empty() || bit_sums.back().first != b0)
-                            bit_sums.emplace_back(b0, 0.0);
-                        bit_sums.back().second += r.taps_of(j)[1].real();
-                    }
-                }
-                o.code_rms = std::sqrt(o.code_rms / std::max<std::size_t>(o.epochs, 1));
-                o.doppler_rms =
-                    std::sqrt(o.doppler_rms / std::max<std::size_t>(o.epochs, 1));
-                if (!bit_sums.empty()) {
-                    const int ambiguity =
-                        (bit_sums[0].second < 0 ? -1 : 1) * sim.bit(i, bit_sums[0].first);
-                    for (const auto& [b, sum] : bit_sums) {
-                        const int d = (sum < 0 ? -1 : 1) * ambiguity;
-                        o.decoded.push_back(d);
-                        o.bit_errors += d != sim.bit(i, b);
-                    }
-                }
-                o.bits = bit_sums.size();
-                return o;
-            };
-            const outcome g = evaluate(rg), c = evaluate(rc);
-            std::cout << "qa_multichannel_correlator_cuda: "
-                      << (s.galileo ? "E1 PRN " : "L1 PRN ") << s.prn << " at " << s.cn0
-                      << " dB-Hz: cuda code RMS " << g.code_rms << " chip, Doppler RMS "
-                      << g.doppler_rms << " Hz, " << g.unlocked << " of " << g.epochs
-                      << " unlocked, " << g.bit_errors << " of " << g.bits
-                      << " bits wrong; cpu code RMS " << c.code_rms << ", Doppler RMS "
-                      << c.doppler_rms << ", " << c.unlocked << " unlocked, "
-                      << c.bit_errors << " bits wrong" << std::endl;
-            CPPUNIT_ASSERT(s.galileo ? g.epochs >= 490 : g.epochs >= 1990);
+            const sky_satellite& s = sky[i];
+            const tracking_quality g = measure_tracking(rg, sim, i, s, fs, settle);
+            const tracking_quality c = measure_tracking(rc, sim, i, s, fs, settle);
+            std::cout << "qa_multichannel_correlator_float64: "
+                      << (s.galileo() ? "E1 PRN " : "L1 PRN ") << s.prn << " at "
+                      << s.cn0_dbhz << " dB-Hz: cuda code RMS " << g.code_rms_chips
+                      << " chip, Doppler RMS " << g.doppler_rms_hz << " Hz, "
+                      << g.unlocked << " of " << g.epochs << " unlocked, " << g.bit_errors
+                      << " of " << g.decoded_bits.size() << " bits wrong; cpu code RMS "
+                      << c.code_rms_chips << ", Doppler RMS " << c.doppler_rms_hz << ", "
+                      << c.unlocked << " unlocked, " << c.bit_errors << " bits wrong"
+                      << std::endl;
+            CPPUNIT_ASSERT(s.galileo() ? g.epochs >= 490 : g.epochs >= 1990);
             CPPUNIT_ASSERT_EQUAL(std::size_t(0), g.unlocked);
-            CPPUNIT_ASSERT(g.code_rms < 0.05);
-            CPPUNIT_ASSERT(g.doppler_rms < 5.0);
+            CPPUNIT_ASSERT(g.code_rms_chips < 0.05);
+            CPPUNIT_ASSERT(g.doppler_rms_hz < 5.0);
             CPPUNIT_ASSERT_EQUAL(c.unlocked, g.unlocked);
-            if (!s.galileo) {
-                CPPUNIT_ASSERT(g.bits >= 95);
+            if (!s.galileo()) {
+                CPPUNIT_ASSERT(g.decoded_bits.size() >= 95);
                 CPPUNIT_ASSERT_EQUAL(std::size_t(0), g.bit_errors);
-                CPPUNIT_ASSERT(g.decoded == c.decoded);
+                CPPUNIT_ASSERT(g.decoded_bits == c.decoded_bits);
             }
         }
     }
@@ -983,10 +874,8 @@ class qa_multichannel_correlator_cuda : public CppUnit::TestCase
      * contiguous; open-loop channels with exactly the epoch lengths of the integer
      * NCO; a sample of them against the reference.
      */
-    void many_channels()
+    void many_channels(const std::string&)
     {
-        if (!gpu("many_channels"))
-            return;
         const double fs = 4e6;
         const std::size_t n = 480000;
         const std::size_t nch = 5000;
@@ -1058,7 +947,7 @@ class qa_multichannel_correlator_cuda : public CppUnit::TestCase
             if (channels[k].mode == gnss_channel_mode::open_loop)
                 check_channel(r, x, fs, channels[k], "many channels");
         const gnss_cuda_timing t = cuda_engine(*engine).last_timing();
-        std::cout << "qa_multichannel_correlator_cuda: " << nch << " channels x " << n
+        std::cout << "qa_multichannel_correlator_float64: " << nch << " channels x " << n
                   << " samples: kernel " << t.correlate_ms << " ms ("
                   << double(nch) * double(n) / (t.correlate_ms * 1e-3) / 1e9
                   << " G channel-samples/s), call " << t.total_ms << " ms, "
@@ -1068,7 +957,7 @@ class qa_multichannel_correlator_cuda : public CppUnit::TestCase
     }
 };
 
-CPPUNIT_TEST_SUITE_REGISTRATION(qa_multichannel_correlator_cuda);
+CPPUNIT_TEST_SUITE_REGISTRATION(qa_multichannel_correlator_float64);
 
 } // namespace core
 } // namespace cudadsp

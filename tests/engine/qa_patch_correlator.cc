@@ -31,8 +31,8 @@
 // on dx, dy (rshift = ashift = 0, so nothing inflates ||x||) and corr, both raw (the
 // reference's own choices) and tie-aware; the tie-aware values must be < 1e-4.
 
-#include "runtime/cuda_resources.h"
 #include "qa_support.h"
+#include "runtime/cuda_resources.h"
 #include <gnuradio/cudadsp/core/patch_correlator.h>
 #include <cppunit/extensions/HelperMacros.h>
 #include <algorithm>
@@ -768,38 +768,32 @@ image_pair make_image_pair(const patch_correlator_config& c,
 
 } // namespace
 
-class qa_patch_correlator : public CppUnit::TestCase
+class qa_patch_correlator : public CppUnit::TestFixture
 {
     CPPUNIT_TEST_SUITE(qa_patch_correlator);
     CPPUNIT_TEST(reference_self_check);
     CPPUNIT_TEST(config_validation);
-    CPPUNIT_TEST(cpu_against_reference);
-    CPPUNIT_TEST(cpu_default_geometry);
-    CPPUNIT_TEST(cpu_integer_shifts);
-    CPPUNIT_TEST(cpu_degenerate_patches);
-    CPPUNIT_TEST(cpu_images);
-    CPPUNIT_TEST(cpu_windows_leaving_the_image);
-    CPPUNIT_TEST(cpu_no_device_entry);
-    CPPUNIT_TEST(cpu_progress_and_timing);
-    CPPUNIT_TEST(cuda_against_reference);
-    CPPUNIT_TEST(cuda_default_geometry);
-    CPPUNIT_TEST(cuda_integer_shifts);
-    CPPUNIT_TEST(cuda_degenerate_patches);
-    CPPUNIT_TEST(cuda_images);
-    CPPUNIT_TEST(cuda_windows_leaving_the_image);
-    CPPUNIT_TEST(cuda_pinned_and_pageable);
-    CPPUNIT_TEST(cuda_batch_invariance);
-    CPPUNIT_TEST(cuda_device_entry);
-    CPPUNIT_TEST(cuda_matches_cpu);
-    CPPUNIT_TEST(cuda_progress_and_timing);
+    CPPUNIT_TEST(cpu_engine_has_no_device_entry);
+    QA_BACKEND_TEST(against_reference);
+    QA_BACKEND_TEST(default_geometry);
+    QA_BACKEND_TEST(integer_shifts);
+    QA_BACKEND_TEST(degenerate_patches);
+    QA_BACKEND_TEST(images);
+    QA_BACKEND_TEST(windows_leaving_the_image);
+    QA_BACKEND_TEST(progress_and_timing);
+    QA_CUDA_TEST(pinned_and_pageable);
+    QA_CUDA_TEST(batch_invariance);
+    QA_CUDA_TEST(device_entry);
+    QA_CUDA_TEST(matches_cpu);
     CPPUNIT_TEST_SUITE_END();
 
+public:
     // -----------------------------------------------------------------------------
     // Cases run on either backend
     // -----------------------------------------------------------------------------
 
     //! Many random patches per geometry against the reference; eta_2 < 1e-4.
-    void check_against_reference(const std::string& device)
+    void against_reference(const std::string& device)
     {
         struct geometry_case {
             int xs, ys, ri, ifc;
@@ -833,7 +827,7 @@ class qa_patch_correlator : public CppUnit::TestCase
     }
 
     //! GMTSAR's default geometry (xs = ys = 64, ri 2, interp 16) on a few patches.
-    void check_default_geometry(const std::string& device)
+    void default_geometry(const std::string& device)
     {
         const auto c = make_config(device, 64, 64, 2);
         const auto s = random_patches(c, 8, 64064);
@@ -853,7 +847,7 @@ class qa_patch_correlator : public CppUnit::TestCase
      * sub-pixel estimate of an integer offset need not be 0), and equal to the
      * reference. Reports how many are exact.
      */
-    void check_integer_shifts(const std::string& device)
+    void integer_shifts(const std::string& device)
     {
         gaussian_source g(77);
         for (int ri : { 1, 2 }) {
@@ -907,7 +901,7 @@ class qa_patch_correlator : public CppUnit::TestCase
      * of their mean give corr 0 and fractions -4 at the surface's own peak; a NaN sample
      * gives NaN fractions and corr.
      */
-    void check_degenerate(const std::string& device)
+    void degenerate_patches(const std::string& device)
     {
         gaussian_source g(5);
         for (int ri : { 1, 2 })
@@ -987,7 +981,7 @@ class qa_patch_correlator : public CppUnit::TestCase
      * grid of strips (GMTSAR's order) taller than the CUDA backend's row ring, with PRM
      * shifts, then the same pairs in reverse order.
      */
-    void check_images(const std::string& device)
+    void images(const std::string& device)
     {
         for (int ri : { 1, 2 }) {
             const auto c = make_config(device, 16, 16, ri, 16, true, 7);
@@ -1050,7 +1044,7 @@ class qa_patch_correlator : public CppUnit::TestCase
     }
 
     //! Windows leaving an image: invalid_argument naming the patch, before any work.
-    void check_windows(const std::string& device)
+    void windows_leaving_the_image(const std::string& device)
     {
         const auto c = make_config(device, 8, 8, 2);
         const long W = 200, H = 150;
@@ -1096,7 +1090,61 @@ class qa_patch_correlator : public CppUnit::TestCase
                              std::invalid_argument);
     }
 
-public:
+    /*!
+     * correlate()'s progress callback: on the calling thread, increasing counts, the
+     * last npatches; the results identical to a call without it; last_timing()'s fields
+     * finite and >= 0 (the transfers 0 on the CPU).
+     */
+    void progress_and_timing(const std::string& device)
+    {
+        const auto c = make_config(device, 16, 16, 2, 16, true, 3);
+        const auto p = make_image_pair(c, 500, 700, 5, 7, 2, -4, 77);
+        auto e = patch_correlator::make(c);
+        const std::string what = describe(c, " progress");
+        std::vector<patch_result> plain(p.pairs.size(), poison_result());
+        e->correlate(
+            p.view(false), p.view(true), p.pairs.data(), p.pairs.size(), plain.data());
+        std::vector<std::size_t> counts;
+        const std::thread::id caller = std::this_thread::get_id();
+        bool same_thread = true;
+        e->set_progress([&](std::size_t done, std::size_t total) {
+            same_thread = same_thread && std::this_thread::get_id() == caller;
+            CPPUNIT_ASSERT_EQUAL(p.pairs.size(), total);
+            counts.push_back(done);
+        });
+        std::vector<patch_result> r(p.pairs.size(), poison_result());
+        e->correlate(
+            p.view(false), p.view(true), p.pairs.data(), p.pairs.size(), r.data());
+        CPPUNIT_ASSERT_MESSAGE(what + ": on the calling thread", same_thread);
+        CPPUNIT_ASSERT_MESSAGE(what + ": called", !counts.empty());
+        for (std::size_t i = 0; i < counts.size(); ++i)
+            CPPUNIT_ASSERT_MESSAGE(what + ": increasing",
+                                   counts[i] > (i ? counts[i - 1] : 0));
+        CPPUNIT_ASSERT_EQUAL(p.pairs.size(), counts.back());
+        for (std::size_t k = 0; k < r.size(); ++k)
+            CPPUNIT_ASSERT_MESSAGE(what + " patch " + std::to_string(k),
+                                   identical(r[k], plain[k]));
+        const patch_correlator_timing t = e->last_timing();
+        for (double ms : { t.upload_ms, t.compute_ms, t.download_ms })
+            CPPUNIT_ASSERT_MESSAGE(what + ": timing", std::isfinite(ms) && ms >= 0.0);
+        if (device == "cpu")
+            CPPUNIT_ASSERT(t.upload_ms == 0.0 && t.download_ms == 0.0);
+        std::cout << "qa_patch_correlator: " << what << ": " << counts.size()
+                  << " callbacks; upload " << t.upload_ms << " ms, compute "
+                  << t.compute_ms << " ms, download " << t.download_ms << " ms"
+                  << std::endl;
+        // Cleared: no more calls.
+        e->set_progress(nullptr);
+        counts.clear();
+        e->correlate(
+            p.view(false), p.view(true), p.pairs.data(), p.pairs.size(), r.data());
+        CPPUNIT_ASSERT(counts.empty());
+    }
+
+    // -----------------------------------------------------------------------------
+    // Backend-free cases: the reference itself, the configuration, the CPU engine
+    // -----------------------------------------------------------------------------
+
     void reference_self_check()
     {
         gaussian_source g(3);
@@ -1186,93 +1234,20 @@ public:
         x.validate();
     }
 
-    void cpu_against_reference() { check_against_reference("cpu"); }
-    void cpu_default_geometry() { check_default_geometry("cpu"); }
-    void cpu_integer_shifts() { check_integer_shifts("cpu"); }
-    void cpu_degenerate_patches() { check_degenerate("cpu"); }
-    void cpu_images() { check_images("cpu"); }
-    void cpu_windows_leaving_the_image() { check_windows("cpu"); }
-    void cpu_no_device_entry()
+    void cpu_engine_has_no_device_entry()
     {
         auto e = patch_correlator::make(make_config("cpu", 8, 8, 1));
         CPPUNIT_ASSERT_THROW(e->correlate_patches_device(nullptr, nullptr, 1, nullptr),
                              std::logic_error);
     }
 
-    /*!
-     * correlate()'s progress callback: on the calling thread, increasing counts, the
-     * last npatches; the results identical to a call without it; last_timing()'s fields
-     * finite and >= 0 (the transfers 0 on the CPU).
-     */
-    void check_progress_and_timing(const std::string& device)
-    {
-        const auto c = make_config(device, 16, 16, 2, 16, true, 3);
-        const auto p = make_image_pair(c, 500, 700, 5, 7, 2, -4, 77);
-        auto e = patch_correlator::make(c);
-        const std::string what = describe(c, " progress");
-        std::vector<patch_result> plain(p.pairs.size(), poison_result());
-        e->correlate(
-            p.view(false), p.view(true), p.pairs.data(), p.pairs.size(), plain.data());
-        std::vector<std::size_t> counts;
-        const std::thread::id caller = std::this_thread::get_id();
-        bool same_thread = true;
-        e->set_progress([&](std::size_t done, std::size_t total) {
-            same_thread = same_thread && std::this_thread::get_id() == caller;
-            CPPUNIT_ASSERT_EQUAL(p.pairs.size(), total);
-            counts.push_back(done);
-        });
-        std::vector<patch_result> r(p.pairs.size(), poison_result());
-        e->correlate(
-            p.view(false), p.view(true), p.pairs.data(), p.pairs.size(), r.data());
-        CPPUNIT_ASSERT_MESSAGE(what + ": on the calling thread", same_thread);
-        CPPUNIT_ASSERT_MESSAGE(what + ": called", !counts.empty());
-        for (std::size_t i = 0; i < counts.size(); ++i)
-            CPPUNIT_ASSERT_MESSAGE(what + ": increasing",
-                                   counts[i] > (i ? counts[i - 1] : 0));
-        CPPUNIT_ASSERT_EQUAL(p.pairs.size(), counts.back());
-        for (std::size_t k = 0; k < r.size(); ++k)
-            CPPUNIT_ASSERT_MESSAGE(what + " patch " + std::to_string(k),
-                                   identical(r[k], plain[k]));
-        const patch_correlator_timing t = e->last_timing();
-        for (double ms : { t.upload_ms, t.compute_ms, t.download_ms })
-            CPPUNIT_ASSERT_MESSAGE(what + ": timing", std::isfinite(ms) && ms >= 0.0);
-        if (device == "cpu")
-            CPPUNIT_ASSERT(t.upload_ms == 0.0 && t.download_ms == 0.0);
-        std::cout << "qa_patch_correlator: " << what << ": " << counts.size()
-                  << " callbacks; upload " << t.upload_ms << " ms, compute "
-                  << t.compute_ms << " ms, download " << t.download_ms << " ms"
-                  << std::endl;
-        // Cleared: no more calls.
-        e->set_progress(nullptr);
-        counts.clear();
-        e->correlate(
-            p.view(false), p.view(true), p.pairs.data(), p.pairs.size(), r.data());
-        CPPUNIT_ASSERT(counts.empty());
-    }
-
-    void cpu_progress_and_timing() { check_progress_and_timing("cpu"); }
-
-#define CUDA_CASE(name, body)                                           \
-    void name()                                                         \
-    {                                                                   \
-        if (!qa::cuda_available_or_skip("qa_patch_correlator::" #name)) \
-            return;                                                     \
-        body;                                                           \
-    }
-
-    CUDA_CASE(cuda_against_reference, check_against_reference("cuda"))
-    CUDA_CASE(cuda_default_geometry, check_default_geometry("cuda"))
-    CUDA_CASE(cuda_integer_shifts, check_integer_shifts("cuda"))
-    CUDA_CASE(cuda_degenerate_patches, check_degenerate("cuda"))
-    CUDA_CASE(cuda_images, check_images("cuda"))
-    CUDA_CASE(cuda_windows_leaving_the_image, check_windows("cuda"))
-    CUDA_CASE(cuda_progress_and_timing, check_progress_and_timing("cuda"))
+    // -----------------------------------------------------------------------------
+    // Cases of the CUDA backend alone
+    // -----------------------------------------------------------------------------
 
     //! Pinned and pageable host images and patches give identical results.
-    void cuda_pinned_and_pageable()
+    void pinned_and_pageable(const std::string&)
     {
-        if (!qa::cuda_available_or_skip("qa_patch_correlator::cuda_pinned_and_pageable"))
-            return;
         const auto c = make_config("cuda", 16, 16, 2, 16, true, 5);
         const auto p = make_image_pair(c, 500, 700, 5, 7, 2, -4, 99);
         auto e = patch_correlator::make(c);
@@ -1313,10 +1288,8 @@ public:
     }
 
     //! Batch sizes 1, 3, 7, 64 and the default give identical results.
-    void cuda_batch_invariance()
+    void batch_invariance(const std::string&)
     {
-        if (!qa::cuda_available_or_skip("qa_patch_correlator::cuda_batch_invariance"))
-            return;
         for (int ri : { 1, 2 }) {
             const auto c0 = make_config("cuda", 16, 16, ri);
             const auto s = random_patches(c0, 50, 4242 + ri);
@@ -1333,10 +1306,8 @@ public:
     }
 
     //! correlate_patches_device on a caller's stream equals correlate_patches.
-    void cuda_device_entry()
+    void device_entry(const std::string&)
     {
-        if (!qa::cuda_available_or_skip("qa_patch_correlator::cuda_device_entry"))
-            return;
         const auto c = make_config("cuda", 16, 32, 2, 16, true, 6);
         const auto s = random_patches(c, 20, 555);
         auto e = patch_correlator::make(c);
@@ -1382,10 +1353,8 @@ public:
      * (GMTSAR's complex FFTW path): the same decisions on every patch that is not a
      * float32 tie in the reference, corr within float32 rounding.
      */
-    void cuda_matches_cpu()
+    void matches_cpu(const std::string&)
     {
-        if (!qa::cuda_available_or_skip("qa_patch_correlator::cuda_matches_cpu"))
-            return;
         for (int ri : { 1, 2, 4 }) {
             const auto cc = make_config("cuda", 16, 16, ri);
             const auto cp = make_config("cpu", 16, 16, ri);

@@ -8,7 +8,7 @@
 // Track-before-detect engine: CPU backend and the four CUDA variants (generic and
 // generated kernel, software and texture bilinear) against a float64 reference written
 // here from the equations of include/gnuradio/cudadsp/core/st_tbd.h (it does not use
-// lib/core/st_tbd_rule.h), on random non-zero inputs from fixed seeds.
+// lib/core/tbd/st_tbd_rule.h), on random non-zero inputs from fixed seeds.
 //
 // Tolerances.
 // - Software bilinear (CPU, CUDA software): the float32 state differs from the float64
@@ -33,8 +33,8 @@
 // - argmax is compared where the reference's best hypothesis leads the second by more
 //   than twice the tolerance (elsewhere either answer is right at float32 precision).
 
-#include "runtime/nvrtc_program.h"
 #include "qa_support.h"
+#include "runtime/nvrtc_program.h"
 #include "tbd/st_tbd_kernel_source.h"
 #include <gnuradio/cudadsp/core/st_tbd.h>
 #include <cppunit/extensions/HelperMacros.h>
@@ -438,11 +438,6 @@ void expect_invalid(F&& f, const std::string& field)
     CPPUNIT_FAIL("no std::invalid_argument for " + field);
 }
 
-bool cuda_device_or_skip(const std::string& test)
-{
-    return qa::cuda_available_or_skip(test);
-}
-
 std::string temp_dir()
 {
     char pattern[] = "/tmp/qa_st_tbd_XXXXXX";
@@ -485,20 +480,19 @@ class qa_st_tbd : public CppUnit::TestFixture
     CPPUNIT_TEST(cpu_frame_time_keeps_state);
     CPPUNIT_TEST(cpu_outputs_optional);
     CPPUNIT_TEST(generated_source_compiles_with_nvrtc);
-    CPPUNIT_TEST(cuda_generic_software);
-    CPPUNIT_TEST(cuda_generic_texture);
-    CPPUNIT_TEST(cuda_generated_software);
-    CPPUNIT_TEST(cuda_generated_texture);
-    CPPUNIT_TEST(cuda_auto_choice);
-    CPPUNIT_TEST(cuda_detections_match_cpu);
-    CPPUNIT_TEST(cuda_line_order_permutation);
-    CPPUNIT_TEST(cuda_device_entry_point);
-    CPPUNIT_TEST(cuda_caller_stream_destroyed_before_engine);
-    CPPUNIT_TEST(cuda_reset_and_frame_time);
-    CPPUNIT_TEST(cuda_autotune_and_cache);
-    CPPUNIT_TEST(cuda_pinned_host_buffers);
-    CPPUNIT_TEST(float_argmax_cpu);
-    CPPUNIT_TEST(float_argmax_cuda);
+    QA_BACKEND_TEST(float_argmax);
+    QA_CUDA_TEST(generic_kernel_software_bilinear);
+    QA_CUDA_TEST(generic_kernel_texture_bilinear);
+    QA_CUDA_TEST(generated_kernel_software_bilinear);
+    QA_CUDA_TEST(generated_kernel_texture_bilinear);
+    QA_CUDA_TEST(auto_choice);
+    QA_CUDA_TEST(detections_match_cpu);
+    QA_CUDA_TEST(line_order_permutation);
+    QA_CUDA_TEST(device_entry_point);
+    QA_CUDA_TEST(caller_stream_destroyed_before_engine);
+    QA_CUDA_TEST(reset_and_frame_time);
+    QA_CUDA_TEST(autotune_and_cache);
+    QA_CUDA_TEST(pinned_host_buffers);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -1065,22 +1059,25 @@ public:
                                 "cuda velocity grid " + kernel + " " + bilinear);
     }
 
-#define CUDA_VARIANT(name, kernel, bilinear)          \
-    void name()                                       \
-    {                                                 \
-        if (cuda_device_or_skip("qa_st_tbd::" #name)) \
-            check_cuda_variant(kernel, bilinear);     \
-    }
-    CUDA_VARIANT(cuda_generic_software, "generic", "software")
-    CUDA_VARIANT(cuda_generic_texture, "generic", "texture")
-    CUDA_VARIANT(cuda_generated_software, "generated", "software")
-    CUDA_VARIANT(cuda_generated_texture, "generated", "texture")
-#undef CUDA_VARIANT
-
-    void cuda_auto_choice()
+    void generic_kernel_software_bilinear(const std::string&)
     {
-        if (!cuda_device_or_skip("qa_st_tbd::cuda_auto_choice"))
-            return;
+        check_cuda_variant("generic", "software");
+    }
+    void generic_kernel_texture_bilinear(const std::string&)
+    {
+        check_cuda_variant("generic", "texture");
+    }
+    void generated_kernel_software_bilinear(const std::string&)
+    {
+        check_cuda_variant("generated", "software");
+    }
+    void generated_kernel_texture_bilinear(const std::string&)
+    {
+        check_cuda_variant("generated", "texture");
+    }
+
+    void auto_choice(const std::string&)
+    {
         const std::string dir = temp_dir();
         st_tbd_config c = random_config(200, 120, 301);
         c.device = "cuda";
@@ -1102,10 +1099,8 @@ public:
         rmdir(dir.c_str());
     }
 
-    void cuda_detections_match_cpu()
+    void detections_match_cpu(const std::string&)
     {
-        if (!cuda_device_or_skip("qa_st_tbd::cuda_detections_match_cpu"))
-            return;
         st_tbd_config c;
         c.width = 64;
         c.height = 48;
@@ -1168,10 +1163,8 @@ public:
             }
     }
 
-    void cuda_line_order_permutation()
+    void line_order_permutation(const std::string&)
     {
-        if (!cuda_device_or_skip("qa_st_tbd::cuda_line_order_permutation"))
-            return;
         st_tbd_config c;
         c.width = 150;
         c.height = 97;
@@ -1207,10 +1200,8 @@ public:
         expect_invalid([&] { shuffled->set_line_order({ 0, 1 }); }, "order");
     }
 
-    void cuda_device_entry_point()
+    void device_entry_point(const std::string&)
     {
-        if (!cuda_device_or_skip("qa_st_tbd::cuda_device_entry_point"))
-            return;
         st_tbd_config c = random_config(45, 33, 601);
         c.device = "cuda";
         c.bilinear = "software"; // no timing choice: nothing written to the cache
@@ -1259,10 +1250,8 @@ public:
      * engine used and destroyed later: the engine must not keep the caller's stream
      * (cudadsp_bench crashed in the engine's destructor when it did).
      */
-    void cuda_caller_stream_destroyed_before_engine()
+    void caller_stream_destroyed_before_engine(const std::string&)
     {
-        if (!cuda_device_or_skip("qa_st_tbd::cuda_caller_stream_destroyed_before_engine"))
-            return;
         st_tbd_config c = random_config(40, 30, 611);
         c.device = "cuda";
         c.bilinear = "software";
@@ -1319,10 +1308,8 @@ public:
         }
     };
 
-    void cuda_reset_and_frame_time()
+    void reset_and_frame_time(const std::string&)
     {
-        if (!cuda_device_or_skip("qa_st_tbd::cuda_reset_and_frame_time"))
-            return;
         st_tbd_config c = random_config(120, 80, 701);
         c.device = "cuda";
         c.bilinear = "software"; // no timing choice: nothing written to the cache
@@ -1351,10 +1338,8 @@ public:
         CPPUNIT_ASSERT(a.map == b.map);
     }
 
-    void cuda_autotune_and_cache()
+    void autotune_and_cache(const std::string&)
     {
-        if (!cuda_device_or_skip("qa_st_tbd::cuda_autotune_and_cache"))
-            return;
         const std::string dir = temp_dir();
         st_tbd_config c;
         c.width = 256;
@@ -1393,10 +1378,8 @@ public:
         rmdir(dir.c_str());
     }
 
-    void cuda_pinned_host_buffers()
+    void pinned_host_buffers(const std::string&)
     {
-        if (!cuda_device_or_skip("qa_st_tbd::cuda_pinned_host_buffers"))
-            return;
         st_tbd_config c = random_config(128, 64, 901);
         c.device = "cuda";
         c.bilinear = "software"; // no timing choice: nothing written to the cache
@@ -1436,7 +1419,7 @@ public:
      * same maps and detections, in calls of several frames, into pageable memory and
      * (CUDA) page-locked memory.
      */
-    void check_float_argmax(const std::string& device)
+    void float_argmax(const std::string& device)
     {
         st_tbd_config c = random_config(96, 40, 921);
         c.device = device;
@@ -1488,15 +1471,6 @@ public:
                 CPPUNIT_ASSERT_EQUAL(expected.detections[i].y, det[i].y);
             }
         }
-    }
-
-    void float_argmax_cpu() { check_float_argmax("cpu"); }
-
-    void float_argmax_cuda()
-    {
-        if (!cuda_device_or_skip("qa_st_tbd::float_argmax_cuda"))
-            return;
-        check_float_argmax("cuda");
     }
 };
 

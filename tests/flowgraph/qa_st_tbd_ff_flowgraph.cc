@@ -10,9 +10,9 @@
 // engine call on all the frames gives (the engine itself is checked against a float64
 // reference in qa_st_tbd): every frame once and in order whatever the work() calls
 // and GPU batches, the int32 argmax as exact floats, the engine's detections as
-// messages numbered by input item, resets where the tags say. Each case runs on the
-// CPU backend and, where a device exists, on CUDA (generic kernel, software bilinear:
-// the same configuration in the block and in the engine it is compared with).
+// messages numbered by input item, resets where the tags say. Each case is defined once
+// and runs on the CPU backend and on CUDA (generic kernel, software bilinear: the same
+// configuration in the block and in the engine it is compared with).
 
 #include "qa_message_collector.h"
 #include "qa_support.h"
@@ -34,14 +34,6 @@ namespace gr {
 namespace cudadsp {
 
 namespace {
-
-std::vector<std::string> devices_to_test(const std::string& test)
-{
-    std::vector<std::string> devices{ "cpu" };
-    if (qa::cuda_available_or_skip(test + "(cuda)"))
-        devices.push_back("cuda");
-    return devices;
-}
 
 //! Random frames, values in [-0.5, 1.5) with a bright moving spot (non-zero).
 std::vector<float> make_frames(std::size_t n, std::size_t w, std::size_t h, unsigned seed)
@@ -238,56 +230,52 @@ run_result run_flowgraph(const std::vector<float>& frames,
 class qa_st_tbd_ff_flowgraph : public CppUnit::TestFixture
 {
     CPPUNIT_TEST_SUITE(qa_st_tbd_ff_flowgraph);
-    CPPUNIT_TEST(frames_over_many_work_calls);
-    CPPUNIT_TEST(large_frames);
-    CPPUNIT_TEST(reset_tags_and_passthrough);
-    CPPUNIT_TEST(argmax_unconnected);
-    CPPUNIT_TEST(slow_source_within_the_wait_bound);
+    QA_BACKEND_TEST(frames_over_many_work_calls);
+    QA_BACKEND_TEST(large_frames);
+    QA_BACKEND_TEST(reset_tags_and_passthrough);
+    QA_BACKEND_TEST(argmax_unconnected);
+    QA_BACKEND_TEST(slow_source_within_the_wait_bound);
     CPPUNIT_TEST(bad_parameters);
     CPPUNIT_TEST_SUITE_END();
 
 public:
-    void frames_over_many_work_calls()
+    void frames_over_many_work_calls(const std::string& device)
     {
         // 61 frames of 37 x 23 (primes), batches of 1, 4 and automatic (256).
         const std::size_t w = 37, h = 23, n = 61;
         const auto frames = make_frames(n, w, h, 1);
-        for (const std::string& device : devices_to_test("frames_over_many_work_calls")) {
-            const auto e = engine_output(frames, w, h, device, 1.2f);
-            CPPUNIT_ASSERT(e.detections.size() > n);
-            for (int batch : { 1, 4, 0 }) {
-                const std::string what = device + " batch " + std::to_string(batch);
-                auto tbd = make_block(w, h, device, 1.2f, batch);
-                CPPUNIT_ASSERT_EQUAL(device == "cpu" ? std::string("cpu")
-                                                     : std::string("cuda:0"),
-                                     tbd->backend());
-                const auto r = run_flowgraph(frames, w, h, tbd);
-                assert_identical(e.map, r.map, what + " map");
-                assert_identical(e.argmax, r.argmax, what + " argmax");
-                assert_messages(e.detections, r.messages, what);
-            }
+        const auto e = engine_output(frames, w, h, device, 1.2f);
+        CPPUNIT_ASSERT(e.detections.size() > n);
+        for (int batch : { 1, 4, 0 }) {
+            const std::string what = device + " batch " + std::to_string(batch);
+            auto tbd = make_block(w, h, device, 1.2f, batch);
+            CPPUNIT_ASSERT_EQUAL(device == "cpu" ? std::string("cpu")
+                                                 : std::string("cuda:0"),
+                                 tbd->backend());
+            const auto r = run_flowgraph(frames, w, h, tbd);
+            assert_identical(e.map, r.map, what + " map");
+            assert_identical(e.argmax, r.argmax, what + " argmax");
+            assert_messages(e.detections, r.messages, what);
         }
     }
 
-    void large_frames()
+    void large_frames(const std::string& device)
     {
         // Frames of 1000 x 1000 (4 MB items, GNU Radio buffers of 16-item granularity)
         // in batches of 8: two full batches and a partial one.
         const std::size_t w = 1000, h = 1000, n = 20;
         const auto frames = make_frames(n, w, h, 2);
         const auto hyps = coarse_hypotheses();
-        for (const std::string& device : devices_to_test("large_frames")) {
-            const auto e = engine_output(frames, w, h, device, 1.4f, {}, hyps);
-            auto tbd = make_block(w, h, device, 1.4f, 0, hyps);
-            CPPUNIT_ASSERT_EQUAL(8, tbd->batch_frames());
-            const auto r = run_flowgraph(frames, w, h, tbd);
-            assert_identical(e.map, r.map, device + " large map");
-            assert_identical(e.argmax, r.argmax, device + " large argmax");
-            assert_messages(e.detections, r.messages, device + " large");
-        }
+        const auto e = engine_output(frames, w, h, device, 1.4f, {}, hyps);
+        auto tbd = make_block(w, h, device, 1.4f, 0, hyps);
+        CPPUNIT_ASSERT_EQUAL(8, tbd->batch_frames());
+        const auto r = run_flowgraph(frames, w, h, tbd);
+        assert_identical(e.map, r.map, device + " large map");
+        assert_identical(e.argmax, r.argmax, device + " large argmax");
+        assert_messages(e.detections, r.messages, device + " large");
     }
 
-    void reset_tags_and_passthrough()
+    void reset_tags_and_passthrough(const std::string& device)
     {
         const std::size_t w = 19, h = 11, n = 40;
         const auto frames = make_frames(n, w, h, 3);
@@ -298,35 +286,31 @@ public:
             tags[t].key = pmt::intern(t == 1 ? "other" : "tbd_reset");
             tags[t].value = pmt::PMT_T;
         }
-        for (const std::string& device : devices_to_test("reset_tags_and_passthrough")) {
-            const auto e = engine_output(frames, w, h, device, 1.0f, { 7, 31 });
-            auto tbd = make_block(w, h, device, 1.0f, 5);
-            const auto r = run_flowgraph(frames, w, h, tbd, tags);
-            assert_identical(e.map, r.map, device + " reset map");
-            assert_identical(e.argmax, r.argmax, device + " reset argmax");
-            assert_messages(e.detections, r.messages, device + " reset");
-            CPPUNIT_ASSERT_EQUAL(std::size_t(3), r.map_tags.size());
-            for (const auto& tag : r.map_tags)
-                CPPUNIT_ASSERT(std::find(std::begin(offsets),
-                                         std::end(offsets),
-                                         tag.offset) != std::end(offsets));
-        }
+        const auto e = engine_output(frames, w, h, device, 1.0f, { 7, 31 });
+        auto tbd = make_block(w, h, device, 1.0f, 5);
+        const auto r = run_flowgraph(frames, w, h, tbd, tags);
+        assert_identical(e.map, r.map, device + " reset map");
+        assert_identical(e.argmax, r.argmax, device + " reset argmax");
+        assert_messages(e.detections, r.messages, device + " reset");
+        CPPUNIT_ASSERT_EQUAL(std::size_t(3), r.map_tags.size());
+        for (const auto& tag : r.map_tags)
+            CPPUNIT_ASSERT(std::find(std::begin(offsets),
+                                     std::end(offsets),
+                                     tag.offset) != std::end(offsets));
     }
 
-    void argmax_unconnected()
+    void argmax_unconnected(const std::string& device)
     {
         const std::size_t w = 16, h = 9, n = 12;
         const auto frames = make_frames(n, w, h, 4);
-        for (const std::string& device : devices_to_test("argmax_unconnected")) {
-            const auto e = engine_output(frames, w, h, device, 1.0f);
-            auto tbd = make_block(w, h, device, 1.0f, 0);
-            const auto r = run_flowgraph(frames, w, h, tbd, {}, false);
-            assert_identical(e.map, r.map, device + " map without argmax");
-            assert_messages(e.detections, r.messages, device + " without argmax");
-        }
+        const auto e = engine_output(frames, w, h, device, 1.0f);
+        auto tbd = make_block(w, h, device, 1.0f, 0);
+        const auto r = run_flowgraph(frames, w, h, tbd, {}, false);
+        assert_identical(e.map, r.map, device + " map without argmax");
+        assert_messages(e.detections, r.messages, device + " without argmax");
     }
 
-    void slow_source_within_the_wait_bound()
+    void slow_source_within_the_wait_bound(const std::string& device)
     {
         // 64 frames at 400 frames/s with room for whole batches upstream: on CUDA the
         // block waits for batches of 256 frames that never fill in time, so it must
@@ -334,20 +318,17 @@ public:
         // when the source does.
         const std::size_t w = 24, h = 24, n = 64;
         const auto frames = make_frames(n, w, h, 5);
-        for (const std::string& device :
-             devices_to_test("slow_source_within_the_wait_bound")) {
-            const auto e = engine_output(frames, w, h, device, 1.0f);
-            auto tbd = make_block(w, h, device, 1.0f, 0);
-            const auto start = std::chrono::steady_clock::now();
-            const auto r = run_flowgraph(frames, w, h, tbd, {}, true, 400.0);
-            const double seconds =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-                    .count();
-            assert_identical(e.map, r.map, device + " slow source map");
-            assert_messages(e.detections, r.messages, device + " slow source");
-            // 0.16 s of frames: no batch-sized stall on top of that.
-            CPPUNIT_ASSERT_MESSAGE(std::to_string(seconds), seconds < 1.5);
-        }
+        const auto e = engine_output(frames, w, h, device, 1.0f);
+        auto tbd = make_block(w, h, device, 1.0f, 0);
+        const auto start = std::chrono::steady_clock::now();
+        const auto r = run_flowgraph(frames, w, h, tbd, {}, true, 400.0);
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                .count();
+        assert_identical(e.map, r.map, device + " slow source map");
+        assert_messages(e.detections, r.messages, device + " slow source");
+        // 0.16 s of frames: no batch-sized stall on top of that.
+        CPPUNIT_ASSERT_MESSAGE(std::to_string(seconds), seconds < 1.5);
     }
 
     void bad_parameters()
