@@ -7,7 +7,8 @@
 #   SOURCE      the project's folder; or, with FLOWGRAPH, the folder grcc writes it to
 #   FLOWGRAPH   optional: a .grc with output_language cpp, generated with grcc first,
 #               the installed GRC blocks and Python module resolving its blocks
-#   PROGRAM     the executable the project builds, run in WORKDIR/run with ARGS
+#   PROGRAM     optional: the executable the project builds, run in WORKDIR/run with ARGS;
+#               without it the project is only built
 #   CHECK       optional: a command (a ;-list) run in WORKDIR/run afterwards
 #   PREFIX, LIBRARY_DIR, PYTHON_DIR, GRC_BLOCKS_DIR   the install and its layout
 #   GRCC, WORKDIR
@@ -35,7 +36,9 @@ endif()
 run_step("configure" ${CMAKE_COMMAND} -S ${SOURCE} -B ${WORKDIR}/build
     -DCMAKE_PREFIX_PATH=${PREFIX} -DCMAKE_BUILD_TYPE=Release)
 run_step("build" ${CMAKE_COMMAND} --build ${WORKDIR}/build)
-run_step("${PROGRAM}" ${WORKDIR}/build/${PROGRAM} ${ARGS})
+if(PROGRAM)
+    run_step("${PROGRAM}" ${WORKDIR}/build/${PROGRAM} ${ARGS})
+endif()
 if(CHECK)
     run_step("check" ${CHECK})
 endif()
