@@ -115,7 +115,7 @@ def same_value(a, b, cpp_type):
             and len(a) == len(b)
             and all(same_value(x, y, cpp_type) for x, y in zip(a, b))
         )
-    if re.fullmatch(r"(const\s+)?float", cpp_type or "") and all(
+    if cpp_type == "float" and all(
         isinstance(v, (int, float)) for v in (a, b)
     ):
         return struct.pack("f", a) == struct.pack("f", b)
@@ -206,7 +206,7 @@ def binding_arguments(binding_path):
     code = strip_comments(text)
     initialisers = []
     for match in re.finditer(r"\.def\(\s*py::init\b", code):
-        open_index = match.end() - len("py::init") - 1
+        open_index = match.start() + len(".def")
         arguments = code[open_index + 1 : matching_close(code, open_index)]
         parameters = []
         for argument in split_top_level(arguments):
@@ -240,15 +240,24 @@ def python_block_parameters(package_dir, class_name):
 
 
 def grc_blocks(grc_dir):
-    """{block name without the cudadsp_ prefix: {parameter id: (dtype, default)}}."""
-    blocks = {}
+    """({block name without the cudadsp_ prefix: {parameter id: (dtype, default)}},
+    {class name: block name}). GRC offers the variants of one family (the correlator's
+    multichannel_correlator_cc, _sc and _bc) as one block with an Input Type whose
+    options are the class name suffixes."""
+    blocks, classes = {}, {}
     for path in sorted(grc_dir.glob("cudadsp_*.block.yml")):
         description = yaml.safe_load(path.read_text())
         name = description["id"][len("cudadsp_") :]
+        parameters = {p["id"]: p for p in description["parameters"]}
         blocks[name] = {
-            p["id"]: (p.get("dtype"), str(p.get("default", ""))) for p in description["parameters"]
+            id: (p.get("dtype"), str(p.get("default", ""))) for id, p in parameters.items()
         }
-    return blocks
+        classes[name] = name
+        if "type" in parameters:
+            family = name.rsplit("_", 1)[0]
+            for suffix in parameters["type"]["options"]:
+                classes[f"{family}_{suffix}"] = name
+    return blocks, classes
 
 
 # ---------------------------------------------------------------------------------
@@ -317,7 +326,7 @@ def compare_block(name, sources, grc_parameters):
 def find_differences(source_dir):
     include_dir = source_dir / "include" / "gnuradio" / "cudadsp"
     bindings_dir = source_dir / "python" / "cudadsp" / "bindings"
-    grc = grc_blocks(source_dir / "grc")
+    grc, grc_block_of_class = grc_blocks(source_dir / "grc")
 
     bindings = {}
     for path in sorted(bindings_dir.glob("*_python.cc")):
@@ -340,7 +349,6 @@ def find_differences(source_dir):
             )
             continue
         for class_name, parameters in makes.items():
-            compared.add(class_name)
             header_source = (
                 f"{header_path.name} make()",
                 [(p, t, d, cpp_literal_value) for p, t, d in parameters],
@@ -350,22 +358,22 @@ def find_differences(source_dir):
                 f"{binding_file} py::arg",
                 [(p, types.get(p), d, cpp_literal_value) for p, d in initialisers[0]],
             )
-            grc_name = class_name if class_name in grc else None
-            if grc_name is None:
-                # GRC offers the variants of one family as one block with a type.
-                grc_name = next((g for g in grc if class_name.startswith(g[:-2])), None)
+            grc_name = grc_block_of_class.get(class_name)
             if grc_name is None:
                 problems.append(f"{class_name}: no GRC block")
                 continue
-            problems += compare_block(class_name, [header_source, binding_source], grc[grc_name])
+            compared.add(grc_name)
+            problems += compare_block(
+                class_name, [header_source, binding_source], grc[grc_name]
+            )
 
     package_dir = source_dir / "python" / "cudadsp"
     for grc_name, grc_parameters in grc.items():
-        if grc_name in compared or any(c.startswith(grc_name[:-2]) for c in compared):
+        if grc_name in compared:
             continue
         parameters = python_block_parameters(package_dir, grc_name)
         if parameters is None:
-            problems.append(f"{grc_name}: GRC block with neither a C++ make() nor a Python class")
+            problems.append(f"{grc_name}: GRC block with neither make() nor a Python class")
             continue
         python_source = (
             f"{grc_name}.__init__",
@@ -380,18 +388,27 @@ class qa_block_defaults(unittest.TestCase):
 
     def test_defaults_agree(self):
         problems = find_differences(self.source_dir)
-        self.assertEqual(problems, [], "\n" + "\n".join(problems))
+        if problems:
+            self.fail("defaults differ:\n" + "\n".join(problems))
 
     def test_readers(self):
         self.assertEqual(cpp_literal_value("1 << 20"), 1048576)
         self.assertEqual(cpp_literal_value("0.9f"), 0.9)
-        self.assertEqual(cpp_literal_value("std::vector<double>{ -0.5, 0.0, 0.5 }"), [-0.5, 0.0, 0.5])
+        self.assertEqual(
+            cpp_literal_value("std::vector<double>{ -0.5, 0.0, 0.5 }"), [-0.5, 0.0, 0.5]
+        )
         self.assertIsNone(cpp_literal_value("pmt::PMT_NIL"))
-        self.assertTrue(same_value(cpp_literal_value("1e-3"), literal_value("0.001"), "double"))
-        self.assertTrue(same_value(cpp_literal_value("6.283185307179586476925286766559"),
-                                   literal_value("2*math.pi"), "double"))
-        self.assertFalse(same_value(cpp_literal_value("false"), literal_value("0"), "bool"))
-        self.assertFalse(same_value(cpp_literal_value('"auto"'), literal_value('"cpu"'), "std::string"))
+        for cpp, python, cpp_type, same in [
+            ("1e-3", "0.001", "double", True),
+            ("6.283185307179586476925286766559", "2*math.pi", "double", True),
+            ("0.9f", "0.9", "float", True),
+            ("false", "0", "bool", False),
+            ('"auto"', '"cpu"', "std::string", False),
+        ]:
+            with self.subTest(cpp=cpp, python=python):
+                self.assertEqual(
+                    same_value(cpp_literal_value(cpp), literal_value(python), cpp_type), same
+                )
 
 
 if __name__ == "__main__":
