@@ -7,7 +7,7 @@
 #   SOURCE      the project's folder; or, with FLOWGRAPH, the folder grcc writes it to
 #   FLOWGRAPH   optional: a .grc with output_language cpp, generated with grcc first,
 #               the installed GRC blocks and Python module resolving its blocks
-#   PROGRAM     optional: the executable the project builds, run in WORKDIR/run with ARGS;
+#   PROGRAM     optional: the executable the project builds, run in WORKDIR/run;
 #               without it the project is only built
 #   CHECK       optional: a command (a ;-list) run in WORKDIR/run afterwards
 #   PREFIX, LIBRARY_DIR, PYTHON_DIR, GRC_BLOCKS_DIR   the install and its layout
@@ -29,6 +29,7 @@ if(FLOWGRAPH)
     set(ENV{PYTHONPATH} "${PREFIX}/${PYTHON_DIR}")
     set(ENV{GR_DONT_LOAD_PREFS} 1)
     run_step("grcc" ${GRCC} -o ${WORKDIR} ${FLOWGRAPH})
+    # grcc names the folder after the flowgraph's id, which is its file name here.
     get_filename_component(name ${FLOWGRAPH} NAME_WE)
     set(SOURCE ${WORKDIR}/${name})
 endif()
@@ -37,7 +38,7 @@ run_step("configure" ${CMAKE_COMMAND} -S ${SOURCE} -B ${WORKDIR}/build
     -DCMAKE_PREFIX_PATH=${PREFIX} -DCMAKE_BUILD_TYPE=Release)
 run_step("build" ${CMAKE_COMMAND} --build ${WORKDIR}/build)
 if(PROGRAM)
-    run_step("${PROGRAM}" ${WORKDIR}/build/${PROGRAM} ${ARGS})
+    run_step("${PROGRAM}" ${WORKDIR}/build/${PROGRAM})
 endif()
 if(CHECK)
     run_step("check" ${CHECK})
