@@ -5,12 +5,13 @@
  */
 
 /***********************************************************************************/
-/* Written by hand (no pygccxml at build time); the hash of 0 turns off GNU Radio's  */
-/* check of the bound header against this file.                                    */
+/* Written by hand (no pygccxml at build time). The hash is the md5 of the bound   */
+/* header: configuration stops when the header changes, until this file is brought */
+/* up to date and tools/update-binding-hashes is run.                              */
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(phase_unwrap_ff.h)                                         */
-/* BINDTOOL_HEADER_FILE_HASH(0)                                                    */
+/* BINDTOOL_HEADER_FILE_HASH(be56e1547bc59674661b66f4f19faaaa)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
