@@ -5,22 +5,26 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// GNSS code generators and the Galileo E1 code file, against facts published outside
-// the code under test: the first ten chips of every GPS C/A code in octal and the G2
-// delay of every PRN (IS-GPS-200 Table 3-Ia; the test builds each code a second way,
-// G1 xor G2 delayed, with its own shift registers), Gold-code correlation values, the
-// GLONASS ICD's opening group 111111100 and m-sequence autocorrelation, the opening hex
-// digits of Galileo E1-B PRN 1 from the OS SIS ICD, and the real recordings in
-// $CUDADSP_DATA_DIR/gnss, whose satellites' delays and Dopplers their producers state.
+// GNSS code generators, the Galileo E1 table the library carries and its file loader,
+// against facts published outside the code under test: the first ten chips of every GPS
+// C/A code in octal and the G2 delay of every PRN (IS-GPS-200 Table 3-Ia; the test
+// builds each code a second way, G1 xor G2 delayed, with its own shift registers),
+// Gold-code correlation values, the GLONASS ICD's opening group 111111100 and m-sequence
+// autocorrelation, the opening and closing hex digits of Galileo E1 codes of the OS SIS
+// ICD (as GNSS-SDR transcribes them), the balance of the Galileo memory codes, and the
+// real recordings of the data folder, whose satellites' delays and Dopplers their
+// producers state.
 
 #include "qa_support.h"
 #include <gnuradio/cudadsp/core/gnss_codes.h>
 #include <cppunit/extensions/HelperMacros.h>
+#include <unistd.h>
 #include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <stdexcept>
@@ -78,9 +82,55 @@ long periodic_correlation(const std::vector<std::int8_t>& a,
 
 std::string write_temp(const std::string& name, const std::string& text)
 {
-    const std::string path = "/tmp/qa_gnss_codes_" + name + ".txt";
+    const std::string path =
+        (std::filesystem::temp_directory_path() /
+         ("qa_gnss_codes_" + std::to_string(::getpid()) + "_" + name + ".txt"))
+            .string();
     std::ofstream(path) << text;
     return path;
+}
+
+/*!
+ * Opening and closing hex digits of Galileo E1 primary codes, OS SIS ICD Annex C, as
+ * GNSS-SDR's Galileo_E1.h transcribes them (a source apart from this module's table).
+ * The first and last PRN of each component: a table cut short or shifted by a line
+ * fails here.
+ */
+struct galileo_published_digits {
+    galileo_e1_component component;
+    int prn;
+    const char* first_digits;
+    const char* last_digits;
+};
+const galileo_published_digits galileo_published[] = {
+    { galileo_e1_component::b,
+      1,
+      "F5D710130573541B9DBD4FD9E9B20A0D",
+      "654C834B6699421A" },
+    { galileo_e1_component::b,
+      50,
+      "97051FC67ACA30E8AEE73D3A8CF38BB1",
+      "C7EF323ADE493020" },
+    { galileo_e1_component::c,
+      1,
+      "B39340CA1C817D81EF4FAE4E95BF3504",
+      "0D22EDAF431FD340" },
+    { galileo_e1_component::c,
+      50,
+      "ADDCEDB50E907D20E826E6E8A0D30C20",
+      "4456C7818601BD0C" },
+};
+
+//! Chips of hex digits, most significant bit first, logic 1 -> -1 (the ICD's rule).
+std::vector<int> chips_of_hex(const std::string& digits)
+{
+    std::vector<int> chips;
+    for (const char digit : digits) {
+        const int value = std::stoi(std::string(1, digit), nullptr, 16);
+        for (int bit = 3; bit >= 0; --bit)
+            chips.push_back(((value >> bit) & 1) ? -1 : 1);
+    }
+    return chips;
 }
 
 /*!
@@ -157,10 +207,12 @@ class qa_gnss_codes : public CppUnit::TestCase
     CPPUNIT_TEST(gps_gold_code_correlation_values);
     CPPUNIT_TEST(gps_bad_prn_names_parameter);
     CPPUNIT_TEST(glonass_code_matches_icd);
-    CPPUNIT_TEST(galileo_file_decodes_icd_prefix);
+    CPPUNIT_TEST(galileo_table_matches_published_digits);
+    CPPUNIT_TEST(galileo_codes_are_balanced);
+    CPPUNIT_TEST(galileo_bad_prn_names_parameter);
     CPPUNIT_TEST(galileo_codes_are_distinct_and_low_correlation);
     CPPUNIT_TEST(galileo_loader_rejects_malformed_files);
-    CPPUNIT_TEST(galileo_file_lookup_and_override);
+    CPPUNIT_TEST(galileo_loader_reads_a_table_apart);
     CPPUNIT_TEST(boc11_expansion_convention);
     CPPUNIT_TEST(real_gps_recording_has_prn1_at_stated_delay);
     CPPUNIT_TEST(real_galileo_recording_has_prn1_at_stated_delay);
@@ -254,24 +306,56 @@ public:
             CPPUNIT_ASSERT_EQUAL(-1L, periodic_correlation(code, code, lag));
     }
 
-    void galileo_file_decodes_icd_prefix()
+    void galileo_table_matches_published_digits()
     {
-        // OS SIS ICD Annex C, E1-B PRN 1: F5D710130573541B9DBD4FD9E9B20A0D...
-        const std::string prefix = "F5D710130573541B9DBD4FD9E9B20A0D";
-        const std::vector<std::int8_t> code = galileo_e1_code(1, galileo_e1_component::b);
-        CPPUNIT_ASSERT_EQUAL(std::size_t(4092), code.size());
-        for (std::size_t d = 0; d < prefix.size(); ++d) {
-            const int v = std::stoi(prefix.substr(d, 1), nullptr, 16);
-            for (int b = 0; b < 4; ++b)
-                CPPUNIT_ASSERT_EQUAL(((v >> (3 - b)) & 1) ? -1 : 1, int(code[4 * d + b]));
+        for (const galileo_published_digits& published : galileo_published) {
+            const std::vector<std::int8_t> code =
+                galileo_e1_code(published.prn, published.component);
+            CPPUNIT_ASSERT_EQUAL(std::size_t(4092), code.size());
+            const std::string what =
+                std::string(published.component == galileo_e1_component::b ? "E1B"
+                                                                           : "E1C") +
+                " PRN " + std::to_string(published.prn);
+            const std::vector<int> first = chips_of_hex(published.first_digits);
+            const std::vector<int> last = chips_of_hex(published.last_digits);
+            for (std::size_t i = 0; i < first.size(); ++i)
+                CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                    what + " chip " + std::to_string(i), first[i], int(code[i]));
+            const std::size_t last_start = code.size() - last.size();
+            for (std::size_t i = 0; i < last.size(); ++i)
+                CPPUNIT_ASSERT_EQUAL_MESSAGE(what + " chip " +
+                                                 std::to_string(last_start + i),
+                                             last[i],
+                                             int(code[last_start + i]));
         }
-        for (auto component : { galileo_e1_component::b, galileo_e1_component::c }) {
-            const auto all = load_galileo_e1_codes(galileo_e1_codes_file(), component);
-            CPPUNIT_ASSERT_EQUAL(std::size_t(50), all.size());
-            for (const auto& c : all) {
-                CPPUNIT_ASSERT_EQUAL(std::size_t(4092), c.size());
-                for (auto chip : c)
-                    CPPUNIT_ASSERT(chip == 1 || chip == -1);
+    }
+
+    void galileo_codes_are_balanced()
+    {
+        // The E1 memory codes were chosen balanced: 2046 chips of each sign in every
+        // 4092-chip code, E1-B and E1-C, all 50 PRNs.
+        for (auto component : { galileo_e1_component::b, galileo_e1_component::c })
+            for (int prn = 1; prn <= galileo_e1_prn_count; ++prn) {
+                const std::vector<std::int8_t> code = galileo_e1_code(prn, component);
+                CPPUNIT_ASSERT_EQUAL(std::size_t(4092), code.size());
+                long plus = 0, minus = 0;
+                for (const std::int8_t chip : code) {
+                    plus += chip == 1;
+                    minus += chip == -1;
+                }
+                CPPUNIT_ASSERT_EQUAL_MESSAGE("PRN " + std::to_string(prn), 2046L, plus);
+                CPPUNIT_ASSERT_EQUAL_MESSAGE("PRN " + std::to_string(prn), 2046L, minus);
+            }
+    }
+
+    void galileo_bad_prn_names_parameter()
+    {
+        for (int prn : { 0, 51, -1 }) {
+            try {
+                galileo_e1_code(prn, galileo_e1_component::c);
+                CPPUNIT_FAIL("no exception for prn " + std::to_string(prn));
+            } catch (const std::invalid_argument& e) {
+                CPPUNIT_ASSERT(std::string(e.what()).find("prn") != std::string::npos);
             }
         }
     }
@@ -313,6 +397,7 @@ public:
                 if (what.find(needle) == std::string::npos)
                     CPPUNIT_FAIL("message lacks \"" + needle + "\": " + what);
             }
+            std::filesystem::remove(path);
         };
         expect_error(write_temp("short", "# c\nE1B 1 ABC\n"), "line 2");
         expect_error(write_temp("component", "E1X 1 " + good + "\n"), "E1B or E1C");
@@ -322,38 +407,30 @@ public:
         expect_error(write_temp("twice", "E1B 3 " + good + "\nE1B 3 " + good + "\n"),
                      "appears twice");
         expect_error("/nonexistent/galileo.txt", "cannot be opened");
+    }
 
-        // A valid small file: lower-case digits, comments, tabs; absent PRNs empty.
+    void galileo_loader_reads_a_table_apart()
+    {
+        // Lower-case digits, comments, tabs; absent PRNs empty.
         const std::string path = write_temp(
             "valid", "# test\n\nE1C\t7\t" + std::string(1022, 'f') + "0  # trailing\n");
         const auto c = load_galileo_e1_codes(path, galileo_e1_component::c);
+        CPPUNIT_ASSERT_EQUAL(std::size_t(50), c.size());
         CPPUNIT_ASSERT(c[0].empty());
         CPPUNIT_ASSERT_EQUAL(std::size_t(4092), c[6].size());
-        CPPUNIT_ASSERT_EQUAL(-1, int(c[6][0]));
-        CPPUNIT_ASSERT_EQUAL(1, int(c[6][4091]));
-        CPPUNIT_ASSERT(load_galileo_e1_codes(path, galileo_e1_component::b)[6].empty());
-        CPPUNIT_ASSERT_THROW(galileo_e1_code(1, galileo_e1_component::c, path),
-                             std::runtime_error);
-        CPPUNIT_ASSERT_THROW(galileo_e1_code(51, galileo_e1_component::b),
-                             std::invalid_argument);
-    }
-
-    void galileo_file_lookup_and_override()
-    {
-        const std::string found = galileo_e1_codes_file();
-        CPPUNIT_ASSERT(found.find("galileo_e1_primary_codes.txt") != std::string::npos);
-        const std::string dir = "/tmp/qa_gnss_codes_override";
-        std::system(("mkdir -p " + dir).c_str());
-        std::ofstream(dir + "/galileo_e1_primary_codes.txt")
-            << "E1B 2 " << std::string(1023, '0') << "\n";
-        setenv("CUDADSP_GNSS_CODES_DIR", dir.c_str(), 1);
-        CPPUNIT_ASSERT_EQUAL(dir + "/galileo_e1_primary_codes.txt",
-                             galileo_e1_codes_file());
-        const auto code = galileo_e1_code(2, galileo_e1_component::b);
-        unsetenv("CUDADSP_GNSS_CODES_DIR");
-        CPPUNIT_ASSERT_EQUAL(std::size_t(4092),
-                             std::size_t(std::count(code.begin(), code.end(), 1)));
-        CPPUNIT_ASSERT_EQUAL(found, galileo_e1_codes_file());
+        for (std::size_t i = 0; i < 4088; ++i)
+            CPPUNIT_ASSERT_EQUAL(-1, int(c[6][i]));
+        for (std::size_t i = 4088; i < 4092; ++i)
+            CPPUNIT_ASSERT_EQUAL(1, int(c[6][i]));
+        const auto b = load_galileo_e1_codes(path, galileo_e1_component::b);
+        for (const auto& code : b)
+            CPPUNIT_ASSERT(code.empty());
+        // The library's own table is not replaced by a file read beside it.
+        const std::vector<std::int8_t> icd = galileo_e1_code(7, galileo_e1_component::c);
+        CPPUNIT_ASSERT(icd != c[6]);
+        CPPUNIT_ASSERT_EQUAL(std::size_t(2046),
+                             std::size_t(std::count(icd.begin(), icd.end(), 1)));
+        std::filesystem::remove(path);
     }
 
     void boc11_expansion_convention()
@@ -366,10 +443,7 @@ public:
 
     void real_gps_recording_has_prn1_at_stated_delay()
     {
-        const std::string path = qa::data_file_or_skip(
-            "qa_gnss_codes::real_gps_recording", "gnss/GPS_L1_CA_ID_1_Fs_4Msps_2ms.dat");
-        if (path.empty())
-            return;
+        const std::string path = qa::data_file("gnss/GPS_L1_CA_ID_1_Fs_4Msps_2ms.dat");
         const auto x = qa::read_binary<std::complex<float>>(path);
         CPPUNIT_ASSERT_EQUAL(std::size_t(8000), x.size());
         const search_result p1 = search(x, gps_l1ca_code(1), 1.023e6, 524, 1680);
@@ -387,11 +461,7 @@ public:
 
     void real_galileo_recording_has_prn1_at_stated_delay()
     {
-        const std::string path =
-            qa::data_file_or_skip("qa_gnss_codes::real_galileo_recording",
-                                  "gnss/Galileo_E1_ID_1_Fs_4Msps_8ms.dat");
-        if (path.empty())
-            return;
+        const std::string path = qa::data_file("gnss/Galileo_E1_ID_1_Fs_4Msps_8ms.dat");
         const auto x = qa::read_binary<std::complex<float>>(path);
         CPPUNIT_ASSERT_EQUAL(std::size_t(32000), x.size());
         // BOC(1,1) tables of the pilot, at two entries per chip.

@@ -5,9 +5,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "runtime/fftw_support.h"
 #include "cross_correlation/patch_correlation_rule.h"
 #include "cross_correlation/patch_correlator_cpu.h"
+#include "runtime/fftw_support.h"
+#include <volk/volk.h>
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -236,22 +237,24 @@ correlate_loaded(const plans_t& plans, workspace_t& ws, const patch_geometry& g)
         amplitudes(ws.c[img].get(), ws.a[img].get(), ws.row_sums.get(), img == 1, g);
     }
 
-    // fft_multiply: F1 conj(F2) (-1)^(r+c), complex float32 as GMTSAR's Cmul.
+    // fft_multiply: F1 conj(F2) (-1)^(r+c), complex float32 as GMTSAR's Cmul. VOLK's
+    // product is not rounded as the CUDA backend's (it may fuse multiply-adds): the
+    // transforms already differ between the backends, and the rules decide from the
+    // correlation surface, not from these bits.
     fftwf_complex* c1 = ws.c[0].get();
-    const fftwf_complex* c2 = ws.c[1].get();
+    fftwf_complex* c2 = ws.c[1].get();
     fftwf_execute_dft(plans.corr_forward, c1, c1);
-    fftwf_execute_dft(plans.corr_forward, ws.c[1].get(), ws.c[1].get());
+    fftwf_execute_dft(plans.corr_forward, c2, c2);
+    auto* spectrum = reinterpret_cast<lv_32fc_t*>(c1);
+    volk_32fc_x2_multiply_conjugate_32fc(spectrum,
+                                         spectrum,
+                                         reinterpret_cast<const lv_32fc_t*>(c2),
+                                         std::size_t(g.npy) * npx);
+    // npx is even: (-1)^(r+c) is -1 at the odd columns of even rows and the even
+    // columns of odd rows.
     for (int r = 0; r < g.npy; ++r)
-        for (int c = 0; c < npx; ++c) {
-            const std::size_t i = std::size_t(r) * npx + c;
-            const float ar = c1[i][0], ai = c1[i][1];
-            const float br = c2[i][0], bi = -c2[i][1];
-            const float sign = ((r + c) % 2 == 0) ? 1.0f : -1.0f;
-            const float pr = ar * br - ai * bi;
-            const float pi = ai * br + ar * bi;
-            c1[i][0] = sign * pr;
-            c1[i][1] = sign * pi;
-        }
+        for (int c = (r % 2 == 0) ? 1 : 0; c < npx; c += 2)
+            spectrum[std::size_t(r) * npx + c] = -spectrum[std::size_t(r) * npx + c];
     fftwf_execute_dft(plans.corr_inverse, c1, c1);
 
     // Integer peak over the 2 ys x 2 xs surface: |C[i + ys][j + xs]|.
@@ -308,11 +311,12 @@ void load_window(const image_view& im,
         const std::size_t first = (std::size_t(row) + r) * im.width + std::size_t(col);
         fftwf_complex* o = out + std::size_t(r) * g.npx;
         if (im.type == slc_sample_type::complex_int16) {
-            const std::int16_t* s = static_cast<const std::int16_t*>(im.data) + 2 * first;
-            for (int c = 0; c < g.npx; ++c) {
-                o[c][0] = static_cast<float>(s[2 * c]);
-                o[c][1] = static_cast<float>(s[2 * c + 1]);
-            }
+            // Exact: every int16 is a float.
+            volk_16i_s32f_convert_32f(reinterpret_cast<float*>(o),
+                                      static_cast<const std::int16_t*>(im.data) +
+                                          2 * first,
+                                      1.0f,
+                                      2 * static_cast<unsigned int>(g.npx));
         } else {
             const float* s = static_cast<const float*>(im.data) + 2 * first;
             std::memcpy(static_cast<void*>(o), s, sizeof(fftwf_complex) * g.npx);

@@ -5,22 +5,14 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "galileo_e1_primary_codes_lines.h"
 #include <gnuradio/cudadsp/core/gnss_codes.h>
 #include <array>
 #include <cstdlib>
 #include <fstream>
-#include <map>
-#include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <utility>
-
-#ifndef CUDADSP_GNSS_CODES_INSTALL_DIR
-#error "CUDADSP_GNSS_CODES_INSTALL_DIR must be defined by the build"
-#endif
-#ifndef CUDADSP_GNSS_CODES_SOURCE_DIR
-#error "CUDADSP_GNSS_CODES_SOURCE_DIR must be defined by the build"
-#endif
 
 namespace gr {
 namespace cudadsp {
@@ -28,11 +20,7 @@ namespace core {
 
 namespace {
 
-constexpr const char* galileo_e1_file_name = "galileo_e1_primary_codes.txt";
-
 std::int8_t chip_of_bit(unsigned bit) { return bit ? std::int8_t(-1) : std::int8_t(1); }
-
-bool file_exists(const std::string& path) { return std::ifstream(path).good(); }
 
 int hex_value(char c)
 {
@@ -45,71 +33,93 @@ int hex_value(char c)
     return -1;
 }
 
-using galileo_file_codes = std::array<std::vector<std::vector<std::int8_t>>, 2>;
+//! Both components' codes, E1-B first: element p - 1 is PRN p, empty where absent.
+using galileo_table = std::array<std::vector<std::vector<std::int8_t>>, 2>;
 
-galileo_file_codes parse_galileo_file(const std::string& file)
+std::size_t table_index(galileo_e1_component component)
 {
-    std::ifstream in(file);
-    if (!in)
-        throw std::runtime_error("Galileo E1 code file " + file + ": cannot be opened");
-    galileo_file_codes codes;
+    return component == galileo_e1_component::b ? 0 : 1;
+}
+
+/*!
+ * Adds one line of a code table in the format of load_galileo_e1_codes() to \p codes;
+ * \p source names the table in messages ("Galileo E1 code file PATH").
+ */
+void parse_galileo_line(std::string line,
+                        std::size_t number,
+                        const std::string& source,
+                        galileo_table& codes)
+{
+    const std::string::size_type hash = line.find('#');
+    if (hash != std::string::npos)
+        line.erase(hash);
+    std::istringstream fields(line);
+    std::string component, prn_text, hex, extra;
+    if (!(fields >> component))
+        return; // blank or comment-only
+    const std::string where = source + " line " + std::to_string(number) + ": ";
+    if (!(fields >> prn_text >> hex) || (fields >> extra))
+        throw std::runtime_error(where + "expected \"E1B|E1C PRN HEX\"");
+    std::size_t index;
+    if (component == "E1B")
+        index = table_index(galileo_e1_component::b);
+    else if (component == "E1C")
+        index = table_index(galileo_e1_component::c);
+    else
+        throw std::runtime_error(where + "component must be E1B or E1C, got \"" +
+                                 component + "\"");
+    char* end = nullptr;
+    const long prn = std::strtol(prn_text.c_str(), &end, 10);
+    if (prn_text.empty() || *end != '\0' || prn < 1 || prn > galileo_e1_prn_count)
+        throw std::runtime_error(where + "PRN must be 1 to 50, got \"" + prn_text + "\"");
+    if (hex.size() != galileo_e1_code_length / 4)
+        throw std::runtime_error(where + "expected 1023 hex digits, got " +
+                                 std::to_string(hex.size()));
+    std::vector<std::int8_t>& code = codes[index][prn - 1];
+    if (!code.empty())
+        throw std::runtime_error(where + component + " PRN " + prn_text +
+                                 " appears twice");
+    code.reserve(galileo_e1_code_length);
+    for (char c : hex) {
+        const int v = hex_value(c);
+        if (v < 0)
+            throw std::runtime_error(where + "'" + std::string(1, c) +
+                                     "' is not a hex digit");
+        for (int bit = 3; bit >= 0; --bit)
+            code.push_back(chip_of_bit((v >> bit) & 1));
+    }
+}
+
+galileo_table empty_galileo_table()
+{
+    galileo_table codes;
     for (auto& component : codes)
         component.resize(galileo_e1_prn_count);
-    std::string line;
-    for (std::size_t number = 1; std::getline(in, line); ++number) {
-        const std::string::size_type hash = line.find('#');
-        if (hash != std::string::npos)
-            line.erase(hash);
-        std::istringstream fields(line);
-        std::string component, prn_text, hex, extra;
-        if (!(fields >> component))
-            continue; // blank or comment-only
-        const std::string where =
-            "Galileo E1 code file " + file + " line " + std::to_string(number) + ": ";
-        if (!(fields >> prn_text >> hex) || (fields >> extra))
-            throw std::runtime_error(where + "expected \"E1B|E1C PRN HEX\"");
-        int index;
-        if (component == "E1B")
-            index = 0;
-        else if (component == "E1C")
-            index = 1;
-        else
-            throw std::runtime_error(where + "component must be E1B or E1C, got \"" +
-                                     component + "\"");
-        char* end = nullptr;
-        const long prn = std::strtol(prn_text.c_str(), &end, 10);
-        if (prn_text.empty() || *end != '\0' || prn < 1 || prn > galileo_e1_prn_count)
-            throw std::runtime_error(where + "PRN must be 1 to 50, got \"" + prn_text +
-                                     "\"");
-        if (hex.size() != galileo_e1_code_length / 4)
-            throw std::runtime_error(where + "expected 1023 hex digits, got " +
-                                     std::to_string(hex.size()));
-        std::vector<std::int8_t>& code = codes[index][prn - 1];
-        if (!code.empty())
-            throw std::runtime_error(where + component + " PRN " + prn_text +
-                                     " appears twice");
-        code.reserve(galileo_e1_code_length);
-        for (char c : hex) {
-            const int v = hex_value(c);
-            if (v < 0)
-                throw std::runtime_error(where + "'" + std::string(1, c) +
-                                         "' is not a hex digit");
-            for (int bit = 3; bit >= 0; --bit)
-                code.push_back(chip_of_bit((v >> bit) & 1));
-        }
-    }
     return codes;
 }
 
-const galileo_file_codes& cached_galileo_file(const std::string& file)
+/*!
+ * The ICD's codes, compiled into the library from share/gnss/galileo_e1_primary_codes.txt
+ * (one string per line, see lib/core/CMakeLists.txt) and parsed on first use, so the
+ * library finds them wherever it is installed or copied.
+ */
+const galileo_table& embedded_galileo_table()
 {
-    static std::mutex lock;
-    static std::map<std::string, galileo_file_codes> cache;
-    std::lock_guard<std::mutex> guard(lock);
-    auto it = cache.find(file);
-    if (it == cache.end())
-        it = cache.emplace(file, parse_galileo_file(file)).first;
-    return it->second;
+    static const galileo_table table = [] {
+        galileo_table codes = empty_galileo_table();
+        std::size_t number = 0;
+        for (const char* line : galileo_e1_primary_codes_txt_lines)
+            parse_galileo_line(
+                line, ++number, "the embedded Galileo E1 code table", codes);
+        for (const auto& component : codes)
+            for (const auto& code : component)
+                if (code.empty())
+                    throw std::logic_error(
+                        "the embedded Galileo E1 code table lacks a PRN: the build "
+                        "embedded an incomplete share/gnss/galileo_e1_primary_codes.txt");
+        return codes;
+    }();
+    return table;
 }
 
 } // namespace
@@ -155,47 +165,25 @@ std::vector<std::int8_t> glonass_l1of_code()
     return code;
 }
 
-std::string galileo_e1_codes_file()
-{
-    std::vector<std::string> tried;
-    if (const char* dir = std::getenv("CUDADSP_GNSS_CODES_DIR")) {
-        tried.push_back(std::string(dir) + "/" + galileo_e1_file_name);
-        if (file_exists(tried.back()))
-            return tried.back();
-    }
-    for (const char* dir :
-         { CUDADSP_GNSS_CODES_INSTALL_DIR, CUDADSP_GNSS_CODES_SOURCE_DIR }) {
-        tried.push_back(std::string(dir) + "/" + galileo_e1_file_name);
-        if (file_exists(tried.back()))
-            return tried.back();
-    }
-    std::string list;
-    for (const std::string& path : tried)
-        list += (list.empty() ? "" : ", ") + path;
-    throw std::runtime_error("Galileo E1 code file not found (tried " + list +
-                             "); set CUDADSP_GNSS_CODES_DIR to its folder");
-}
-
 std::vector<std::vector<std::int8_t>>
 load_galileo_e1_codes(const std::string& file, galileo_e1_component component)
 {
-    return cached_galileo_file(file)[component == galileo_e1_component::b ? 0 : 1];
+    std::ifstream in(file);
+    if (!in)
+        throw std::runtime_error("Galileo E1 code file " + file + ": cannot be opened");
+    galileo_table codes = empty_galileo_table();
+    std::string line;
+    for (std::size_t number = 1; std::getline(in, line); ++number)
+        parse_galileo_line(line, number, "Galileo E1 code file " + file, codes);
+    return std::move(codes[table_index(component)]);
 }
 
-std::vector<std::int8_t>
-galileo_e1_code(int prn, galileo_e1_component component, const std::string& file)
+std::vector<std::int8_t> galileo_e1_code(int prn, galileo_e1_component component)
 {
     if (prn < 1 || prn > galileo_e1_prn_count)
         throw std::invalid_argument("prn: must be 1 to 50 for Galileo E1, got " +
                                     std::to_string(prn));
-    const std::string path = file.empty() ? galileo_e1_codes_file() : file;
-    const std::vector<std::int8_t>& code =
-        cached_galileo_file(path)[component == galileo_e1_component::b ? 0 : 1][prn - 1];
-    if (code.empty())
-        throw std::runtime_error("Galileo E1 code file " + path + " has no " +
-                                 (component == galileo_e1_component::b ? "E1B" : "E1C") +
-                                 " PRN " + std::to_string(prn));
-    return code;
+    return embedded_galileo_table()[table_index(component)][prn - 1];
 }
 
 std::vector<std::int8_t> boc11_expand(const std::vector<std::int8_t>& chips)

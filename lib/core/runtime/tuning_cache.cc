@@ -5,15 +5,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "tbd/lrei.h"
 #include "runtime/tuning_cache.h"
+#include "tbd/lrei.h"
 #include <fcntl.h>
+#include <nlohmann/json.hpp>
 #include <pwd.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -102,451 +102,74 @@ const char* to_string(tuning_lookup_status status)
 namespace {
 
 const char* const format_name = "gr-cudadsp tuning cache";
-constexpr double format_version = 1.0;
+constexpr int format_version = 1;
 // A tuning cache holds a few orders of a few hundred lines; anything far larger is not
 // one, and reading it whole would only waste memory.
 constexpr std::size_t max_file_bytes = 64u << 20;
 constexpr int max_json_depth = 64;
-// Integers up to 2^53 are exact in a double, which is how JSON numbers are read.
-constexpr double max_exact_integer = 9007199254740992.0;
 
-// Only the JSON this file needs: a value tree that keeps member order, so a rewrite
-// changes nothing but the entry stored.
-struct json {
-    enum class type { null, boolean, number, string, array, object };
-    type t = type::null;
-    bool boolean = false;
-    double number = 0.0;
-    std::string text;
-    std::vector<json> items;        // array elements, or object values
-    std::vector<std::string> names; // object member names, parallel to items
+// ordered_json keeps member order, so a rewrite changes nothing but the entry stored.
+using cache_json = nlohmann::ordered_json;
 
-    static json make_string(const std::string& s)
-    {
-        json j;
-        j.t = type::string;
-        j.text = s;
-        return j;
-    }
-    static json make_number(double v)
-    {
-        json j;
-        j.t = type::number;
-        j.number = v;
-        return j;
-    }
-    static json make_object()
-    {
-        json j;
-        j.t = type::object;
-        return j;
-    }
-    static json make_array()
-    {
-        json j;
-        j.t = type::array;
-        return j;
-    }
-
-    //! The first member named \p name, or nullptr (also when this is no object).
-    const json* member(const std::string& name) const
-    {
-        if (t != type::object)
-            return nullptr;
-        for (std::size_t i = 0; i < names.size(); ++i)
-            if (names[i] == name)
-                return &items[i];
-        return nullptr;
-    }
-    json* member(const std::string& name)
-    {
-        return const_cast<json*>(static_cast<const json&>(*this).member(name));
-    }
-    void set(const std::string& name, json value)
-    {
-        if (json* existing = member(name)) {
-            *existing = std::move(value);
-            return;
-        }
-        names.push_back(name);
-        items.push_back(std::move(value));
-    }
+// The writer below recurses once per level, and so does nlohmann's own dump(): a
+// hand-edited file nested without bound would overflow the stack when rewritten.
+struct nesting_too_deep {
 };
 
-struct json_error {
-    std::string what;
-};
-
-class json_parser
+cache_json parse_json(const std::string& content)
 {
-public:
-    explicit json_parser(const std::string& s) : d_s(s) {}
-
-    json parse_document()
-    {
-        skip_space();
-        json value = parse_value(0);
-        skip_space();
-        if (d_i != d_s.size())
-            fail("unexpected text after the document");
-        return value;
-    }
-
-private:
-    [[noreturn]] void fail(const std::string& what) const
-    {
-        throw json_error{ what + " at byte " + std::to_string(d_i) };
-    }
-
-    void skip_space()
-    {
-        while (d_i < d_s.size() && (d_s[d_i] == ' ' || d_s[d_i] == '\t' ||
-                                    d_s[d_i] == '\n' || d_s[d_i] == '\r'))
-            ++d_i;
-    }
-
-    bool consume_literal(const char* word)
-    {
-        const std::size_t len = std::strlen(word);
-        if (d_s.compare(d_i, len, word) != 0)
-            return false;
-        d_i += len;
-        return true;
-    }
-
-    json parse_value(int depth)
-    {
-        if (depth > max_json_depth)
-            fail("nesting deeper than " + std::to_string(max_json_depth));
-        if (d_i >= d_s.size())
-            fail("unexpected end");
-        const char c = d_s[d_i];
-        if (c == '{')
-            return parse_object(depth);
-        if (c == '[')
-            return parse_array(depth);
-        if (c == '"')
-            return json::make_string(parse_string());
-        if (c == '-' || (c >= '0' && c <= '9'))
-            return json::make_number(parse_number());
-        json j;
-        if (consume_literal("true")) {
-            j.t = json::type::boolean;
-            j.boolean = true;
-        } else if (consume_literal("false")) {
-            j.t = json::type::boolean;
-        } else if (!consume_literal("null")) {
-            fail("unexpected character");
-        }
-        return j;
-    }
-
-    json parse_object(int depth)
-    {
-        json obj = json::make_object();
-        ++d_i; // '{'
-        skip_space();
-        if (d_i < d_s.size() && d_s[d_i] == '}') {
-            ++d_i;
-            return obj;
-        }
-        for (;;) {
-            skip_space();
-            if (d_i >= d_s.size() || d_s[d_i] != '"')
-                fail("expected a member name");
-            std::string name = parse_string();
-            skip_space();
-            if (d_i >= d_s.size() || d_s[d_i] != ':')
-                fail("expected ':'");
-            ++d_i;
-            skip_space();
-            obj.names.push_back(std::move(name));
-            obj.items.push_back(parse_value(depth + 1));
-            skip_space();
-            if (d_i < d_s.size() && d_s[d_i] == ',') {
-                ++d_i;
-                continue;
-            }
-            if (d_i < d_s.size() && d_s[d_i] == '}') {
-                ++d_i;
-                return obj;
-            }
-            fail("expected ',' or '}'");
-        }
-    }
-
-    json parse_array(int depth)
-    {
-        json arr = json::make_array();
-        ++d_i; // '['
-        skip_space();
-        if (d_i < d_s.size() && d_s[d_i] == ']') {
-            ++d_i;
-            return arr;
-        }
-        for (;;) {
-            skip_space();
-            arr.items.push_back(parse_value(depth + 1));
-            skip_space();
-            if (d_i < d_s.size() && d_s[d_i] == ',') {
-                ++d_i;
-                continue;
-            }
-            if (d_i < d_s.size() && d_s[d_i] == ']') {
-                ++d_i;
-                return arr;
-            }
-            fail("expected ',' or ']'");
-        }
-    }
-
-    unsigned hex4()
-    {
-        if (d_i + 4 > d_s.size())
-            fail("truncated \\u escape");
-        unsigned v = 0;
-        for (int k = 0; k < 4; ++k) {
-            const char h = d_s[d_i++];
-            v <<= 4;
-            if (h >= '0' && h <= '9')
-                v |= static_cast<unsigned>(h - '0');
-            else if (h >= 'a' && h <= 'f')
-                v |= static_cast<unsigned>(h - 'a' + 10);
-            else if (h >= 'A' && h <= 'F')
-                v |= static_cast<unsigned>(h - 'A' + 10);
-            else
-                fail("bad hex digit in \\u escape");
-        }
-        return v;
-    }
-
-    static void append_utf8(std::string& out, unsigned cp)
-    {
-        if (cp < 0x80) {
-            out += static_cast<char>(cp);
-        } else if (cp < 0x800) {
-            out += static_cast<char>(0xc0 | (cp >> 6));
-            out += static_cast<char>(0x80 | (cp & 0x3f));
-        } else if (cp < 0x10000) {
-            out += static_cast<char>(0xe0 | (cp >> 12));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-            out += static_cast<char>(0x80 | (cp & 0x3f));
-        } else {
-            out += static_cast<char>(0xf0 | (cp >> 18));
-            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-            out += static_cast<char>(0x80 | (cp & 0x3f));
-        }
-    }
-
-    std::string parse_string()
-    {
-        ++d_i; // '"'
-        std::string out;
-        for (;;) {
-            if (d_i >= d_s.size())
-                fail("unterminated string");
-            const char c = d_s[d_i++];
-            if (c == '"')
-                return out;
-            if (static_cast<unsigned char>(c) < 0x20)
-                fail("control character in a string");
-            if (c != '\\') {
-                out += c;
-                continue;
-            }
-            if (d_i >= d_s.size())
-                fail("unterminated escape");
-            const char e = d_s[d_i++];
-            switch (e) {
-            case '"':
-            case '\\':
-            case '/':
-                out += e;
-                break;
-            case 'b':
-                out += '\b';
-                break;
-            case 'f':
-                out += '\f';
-                break;
-            case 'n':
-                out += '\n';
-                break;
-            case 'r':
-                out += '\r';
-                break;
-            case 't':
-                out += '\t';
-                break;
-            case 'u': {
-                unsigned cp = hex4();
-                if (cp >= 0xdc00 && cp <= 0xdfff)
-                    fail("lone low surrogate");
-                if (cp >= 0xd800 && cp <= 0xdbff) {
-                    if (d_s.compare(d_i, 2, "\\u") != 0)
-                        fail("high surrogate without its low surrogate");
-                    d_i += 2;
-                    const unsigned low = hex4();
-                    if (low < 0xdc00 || low > 0xdfff)
-                        fail("high surrogate without its low surrogate");
-                    cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
-                }
-                append_utf8(out, cp);
-                break;
-            }
-            default:
-                fail("unknown escape");
-            }
-        }
-    }
-
-    double parse_number()
-    {
-        // JSON's grammar is narrower than from_chars' (no leading '+', zeros, "inf"),
-        // so it is checked here first.
-        const std::size_t begin = d_i;
-        const auto digit = [this] {
-            return d_i < d_s.size() && d_s[d_i] >= '0' && d_s[d_i] <= '9';
-        };
-        if (d_s[d_i] == '-')
-            ++d_i;
-        if (!digit())
-            fail("bad number");
-        if (d_s[d_i] == '0')
-            ++d_i;
-        else
-            while (digit())
-                ++d_i;
-        if (d_i < d_s.size() && d_s[d_i] == '.') {
-            ++d_i;
-            if (!digit())
-                fail("bad number");
-            while (digit())
-                ++d_i;
-        }
-        if (d_i < d_s.size() && (d_s[d_i] == 'e' || d_s[d_i] == 'E')) {
-            ++d_i;
-            if (d_i < d_s.size() && (d_s[d_i] == '+' || d_s[d_i] == '-'))
-                ++d_i;
-            if (!digit())
-                fail("bad number");
-            while (digit())
-                ++d_i;
-        }
-        double v = 0.0;
-        const char* first = d_s.data() + begin;
-        const char* last = d_s.data() + d_i;
-        const auto r = std::from_chars(first, last, v);
-        if (r.ec != std::errc() || r.ptr != last)
-            fail("number out of range");
-        return v;
-    }
-
-    const std::string& d_s;
-    std::size_t d_i = 0;
-};
-
-void write_string(std::string& out, const std::string& s)
-{
-    static const char digits[] = "0123456789abcdef";
-    out += '"';
-    for (const char c : s) {
-        const unsigned char u = static_cast<unsigned char>(c);
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        default:
-            if (u < 0x20) {
-                out += "\\u00";
-                out += digits[u >> 4];
-                out += digits[u & 0xf];
-            } else {
-                out += c;
-            }
-        }
-    }
-    out += '"';
+    return cache_json::parse(
+        content, [](int depth, cache_json::parse_event_t event, cache_json&) {
+            const bool opens = event == cache_json::parse_event_t::object_start ||
+                               event == cache_json::parse_event_t::array_start;
+            if (opens && depth > max_json_depth)
+                throw nesting_too_deep{};
+            return true;
+        });
 }
 
-void write_number(std::string& out, double v)
+/*!
+ * Objects one member per line, indented by two spaces; arrays of scalars on one line
+ * ("order": [2, 0, 1]), so that an order of a few hundred lines stays one line of the
+ * file. nlohmann's dump() writes the scalars: its escaping, its shortest round-trip
+ * doubles, UTF-8 left as is.
+ */
+void write_json(std::string& out, const cache_json& value, int indent)
 {
-    if (!std::isfinite(v)) {
-        out += "null"; // JSON has no inf or NaN; store() never writes them
+    if (value.is_primitive()) {
+        out += value.dump();
         return;
     }
-    // Shortest text that reads back to the same double, independent of the locale.
-    char buf[32];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v);
-    out.append(buf, r.ptr);
-}
-
-bool is_scalar(const json& j)
-{
-    return j.t != json::type::array && j.t != json::type::object;
-}
-
-void write_json(std::string& out, const json& j, int indent)
-{
     const std::string pad(static_cast<std::size_t>(indent) * 2, ' ');
     const std::string inner(static_cast<std::size_t>(indent + 1) * 2, ' ');
-    switch (j.t) {
-    case json::type::null:
-        out += "null";
-        break;
-    case json::type::boolean:
-        out += j.boolean ? "true" : "false";
-        break;
-    case json::type::number:
-        write_number(out, j.number);
-        break;
-    case json::type::string:
-        write_string(out, j.text);
-        break;
-    case json::type::array: {
+    if (value.is_array()) {
         bool flat = true;
-        for (const json& item : j.items)
-            flat = flat && is_scalar(item);
+        for (const cache_json& item : value)
+            flat = flat && item.is_primitive();
         out += '[';
-        for (std::size_t i = 0; i < j.items.size(); ++i) {
-            if (i > 0)
+        for (auto item = value.begin(); item != value.end(); ++item) {
+            if (item != value.begin())
                 out += flat ? ", " : ",";
             if (!flat)
                 out += "\n" + inner;
-            write_json(out, j.items[i], indent + 1);
+            write_json(out, *item, indent + 1);
         }
-        if (!flat && !j.items.empty())
+        if (!flat && !value.empty())
             out += "\n" + pad;
         out += ']';
-        break;
+        return;
     }
-    case json::type::object:
-        out += '{';
-        for (std::size_t i = 0; i < j.items.size(); ++i) {
-            out += i > 0 ? ",\n" : "\n";
-            out += inner;
-            write_string(out, j.names[i]);
-            out += ": ";
-            write_json(out, j.items[i], indent + 1);
-        }
-        if (!j.items.empty())
-            out += "\n" + pad;
-        out += '}';
-        break;
+    out += '{';
+    for (auto member = value.begin(); member != value.end(); ++member) {
+        out += member == value.begin() ? "\n" : ",\n";
+        out += inner;
+        out += cache_json(member.key()).dump();
+        out += ": ";
+        write_json(out, member.value(), indent + 1);
     }
+    if (!value.empty())
+        out += "\n" + pad;
+    out += '}';
 }
 
 std::string compute_capability_text(const tuning_key& key)
@@ -554,13 +177,13 @@ std::string compute_capability_text(const tuning_key& key)
     return std::to_string(key.compute_major) + "." + std::to_string(key.compute_minor);
 }
 
-bool string_member_is(const json& obj, const char* name, const std::string& value)
+bool string_member_is(const cache_json& obj, const char* name, const std::string& value)
 {
-    const json* m = obj.member(name);
-    return m != nullptr && m->t == json::type::string && m->text == value;
+    const auto m = obj.find(name);
+    return m != obj.end() && m->is_string() && m->get_ref<const std::string&>() == value;
 }
 
-bool entry_matches(const json& entry, const tuning_key& key)
+bool entry_matches(const cache_json& entry, const tuning_key& key)
 {
     return string_member_is(entry, "device", key.device_name) &&
            string_member_is(entry, "compute_capability", compute_capability_text(key)) &&
@@ -584,31 +207,31 @@ std::string check_entry_values(const tuning_entry& e, std::size_t expected_lines
 }
 
 //! Reads \p entry's members into \p out; "" when all have their types, else why not.
-std::string read_entry(const json& entry, tuning_entry& out)
+std::string read_entry(const cache_json& entry, tuning_entry& out)
 {
-    const json* order = entry.member("order");
-    if (order == nullptr || order->t != json::type::array)
+    const auto order = entry.find("order");
+    if (order == entry.end() || !order->is_array())
         return "order is missing or not an array";
     out.order.clear();
-    out.order.reserve(order->items.size());
-    for (const json& v : order->items) {
-        if (v.t != json::type::number || v.number < 0.0 ||
-            v.number >= max_exact_integer || v.number != std::floor(v.number))
+    out.order.reserve(order->size());
+    for (const cache_json& line : *order) {
+        // The writer stores line numbers as JSON integers; "-1" or "0.5" are no lines.
+        if (!line.is_number_unsigned())
             return "order holds something other than a non-negative integer";
-        out.order.push_back(static_cast<std::size_t>(v.number));
+        out.order.push_back(line.get<std::size_t>());
     }
     const auto number = [&entry](const char* name, double& value) {
-        const json* m = entry.member(name);
-        if (m == nullptr || m->t != json::type::number)
+        const auto m = entry.find(name);
+        if (m == entry.end() || !m->is_number())
             return false;
-        value = m->number;
+        value = m->get<double>();
         return true;
     };
     const auto text = [&entry](const char* name, std::string& value) {
-        const json* m = entry.member(name);
-        if (m == nullptr || m->t != json::type::string)
+        const auto m = entry.find(name);
+        if (m == entry.end() || !m->is_string())
             return false;
-        value = m->text;
+        value = m->get<std::string>();
         return true;
     };
     if (!number("best_ms", out.best_ms))
@@ -658,23 +281,26 @@ file_state read_file(const std::string& path, std::string& content, std::string&
 }
 
 //! Parses a cache document; "" when it is one, else why not.
-std::string parse_cache(const std::string& content, json& root)
+std::string parse_cache(const std::string& content, cache_json& root)
 {
     try {
-        root = json_parser(content).parse_document();
-    } catch (const json_error& e) {
-        return "not valid JSON: " + e.what;
+        root = parse_json(content);
+    } catch (const cache_json::exception& e) {
+        return std::string("not valid JSON: ") + e.what();
+    } catch (const nesting_too_deep&) {
+        return "nesting deeper than " + std::to_string(max_json_depth);
     }
-    if (root.t != json::type::object)
+    if (!root.is_object())
         return "the document is not a JSON object";
     if (!string_member_is(root, "format", format_name))
         return std::string("\"format\" is not \"") + format_name + "\"";
-    const json* version = root.member("format_version");
-    if (version == nullptr || version->t != json::type::number ||
-        version->number != format_version)
-        return "\"format_version\" is not 1";
-    const json* entries = root.member("entries");
-    if (entries == nullptr || entries->t != json::type::array)
+    // 1.0 is the same number as 1 in JSON.
+    const auto version = root.find("format_version");
+    if (version == root.end() || !version->is_number() ||
+        version->get<double>() != format_version)
+        return "\"format_version\" is not " + std::to_string(format_version);
+    const auto entries = root.find("entries");
+    if (entries == root.end() || !entries->is_array())
         return "\"entries\" is missing or not an array";
     return "";
 }
@@ -771,7 +397,7 @@ tuning_lookup tuning_cache::lookup(const tuning_key& key,
     case file_state::read:
         break;
     }
-    json root;
+    cache_json root;
     why = parse_cache(content, root);
     if (!why.empty()) {
         result.status = tuning_lookup_status::corrupt_file;
@@ -782,7 +408,7 @@ tuning_lookup tuning_cache::lookup(const tuning_key& key,
     result.message = d_path + ": no entry for device \"" + key.device_name +
                      "\", compute capability " + compute_capability_text(key) +
                      ", configuration " + key.config_hash;
-    for (const json& item : root.member("entries")->items) {
+    for (const cache_json& item : root["entries"]) {
         if (!entry_matches(item, key))
             continue;
         tuning_entry entry;
@@ -816,6 +442,26 @@ tuning_store_result tuning_cache::store(const tuning_key& key,
     const std::string invalid = check_entry_values(entry, entry.order.size());
     if (!invalid.empty())
         throw std::invalid_argument("entry: " + invalid);
+    cache_json stored = {
+        { "device", key.device_name },
+        { "compute_capability", compute_capability_text(key) },
+        { "config_hash", key.config_hash },
+        { "order", entry.order },
+        { "best_ms", entry.best_ms },
+        { "start_ms", entry.start_ms },
+        { "bilinear", entry.bilinear },
+        { "timestamp",
+          entry.timestamp.empty() ? tuning_timestamp_utc() : entry.timestamp },
+        { "version", entry.version.empty() ? tuning_library_version() : entry.version },
+    };
+    // JSON text is UTF-8: other bytes cannot be written, and replacing them would store
+    // a key that never matches again.
+    try {
+        stored.dump();
+    } catch (const cache_json::type_error& e) {
+        throw std::invalid_argument(std::string("key and entry text must be UTF-8: ") +
+                                    e.what());
+    }
 
     tuning_store_result result;
     if (d_path.empty()) {
@@ -831,7 +477,7 @@ tuning_store_result tuning_cache::store(const tuning_key& key,
 
     cache_lock lock(d_path + ".lock");
 
-    json root = json::make_object();
+    cache_json root = cache_json::object();
     std::string content, why;
     switch (read_file(d_path, content, why)) {
     case file_state::missing:
@@ -850,38 +496,19 @@ tuning_store_result tuning_cache::store(const tuning_key& key,
                     "replaced " + d_path + " (" + why + "); old file at " + aside;
             else
                 result.message = "replaced " + d_path + " (" + why + ")";
-            root = json::make_object();
+            root = cache_json::object();
         }
         break;
     }
-    root.set("format", json::make_string(format_name));
-    root.set("format_version", json::make_number(format_version));
-    json kept = json::make_array();
-    if (const json* entries = root.member("entries"))
-        for (const json& item : entries->items)
+    root["format"] = format_name;
+    root["format_version"] = format_version;
+    cache_json kept = cache_json::array();
+    if (const auto entries = root.find("entries"); entries != root.end())
+        for (const cache_json& item : *entries)
             if (!entry_matches(item, key))
-                kept.items.push_back(item);
-
-    json e = json::make_object();
-    e.set("device", json::make_string(key.device_name));
-    e.set("compute_capability", json::make_string(compute_capability_text(key)));
-    e.set("config_hash", json::make_string(key.config_hash));
-    json order = json::make_array();
-    order.items.reserve(entry.order.size());
-    for (const std::size_t v : entry.order)
-        order.items.push_back(json::make_number(static_cast<double>(v)));
-    e.set("order", std::move(order));
-    e.set("best_ms", json::make_number(entry.best_ms));
-    e.set("start_ms", json::make_number(entry.start_ms));
-    e.set("bilinear", json::make_string(entry.bilinear));
-    e.set("timestamp",
-          json::make_string(entry.timestamp.empty() ? tuning_timestamp_utc()
-                                                    : entry.timestamp));
-    e.set("version",
-          json::make_string(entry.version.empty() ? tuning_library_version()
-                                                  : entry.version));
-    kept.items.push_back(std::move(e));
-    root.set("entries", std::move(kept));
+                kept.push_back(item);
+    kept.push_back(std::move(stored));
+    root["entries"] = std::move(kept);
 
     std::string text;
     write_json(text, root, 0);

@@ -128,8 +128,9 @@ public:
 
     /*!
      * Adds or replaces the entry under \p key. Throws std::invalid_argument when the key
-     * has an empty device_name or config_hash or a negative compute capability, or the
-     * entry is one lookup() would reject. A corrupt file is kept beside as
+     * has an empty device_name or config_hash or a negative compute capability, a text
+     * member of the key or the entry is not UTF-8, or the entry is one lookup() would
+     * reject. A corrupt file is kept beside as
      * tuning.json.corrupt and replaced.
      */
     tuning_store_result store(const tuning_key& key, const tuning_entry& entry) const;

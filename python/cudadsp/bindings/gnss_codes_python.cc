@@ -94,16 +94,12 @@ void bind_gnss_codes(py::module& m)
         D(core, glonass_l1of_code));
     m.def(
         "galileo_e1_code",
-        [](int prn, py::object component, const std::string& file) {
-            return to_array(core::galileo_e1_code(prn, component_of(component), file));
+        [](int prn, py::object component) {
+            return to_array(core::galileo_e1_code(prn, component_of(component)));
         },
         py::arg("prn"),
         py::arg("component") = "c",
-        py::arg("file") = "",
         D(core, galileo_e1_code));
-    m.def("galileo_e1_codes_file",
-          &core::galileo_e1_codes_file,
-          D(core, galileo_e1_codes_file));
     m.def(
         "boc11_expand",
         [](const py::array_t<std::int8_t, py::array::forcecast>& chips) {

@@ -57,41 +57,29 @@ CUDADSP_CORE_API std::vector<std::int8_t> glonass_l1of_code();
 enum class galileo_e1_component { b, c };
 
 /*!
- * \brief Galileo E1-B or E1-C primary code of PRN \p prn (1 to 50), 4092 chips, from a
- * code file in the format of share/gnss/galileo_e1_primary_codes.txt.
+ * \brief Galileo E1-B or E1-C primary code of PRN \p prn (1 to 50), 4092 chips.
  *
- * \p file "" uses galileo_e1_codes_file(). The file is read once per path and cached.
- * Throws std::invalid_argument naming "prn" outside 1 to 50, std::runtime_error when the
- * file cannot be found or read or lacks the code (the message names the file).
+ * The codes are the OS SIS ICD's (Annex C), carried by the library itself: the table is
+ * compiled in and parsed on first use, so no file is looked up at run time. Throws
+ * std::invalid_argument naming "prn" outside 1 to 50.
  */
-CUDADSP_CORE_API std::vector<std::int8_t>
-galileo_e1_code(int prn, galileo_e1_component component, const std::string& file = "");
+CUDADSP_CORE_API std::vector<std::int8_t> galileo_e1_code(int prn,
+                                                          galileo_e1_component component);
 
 /*!
- * \brief Every code of one component in a Galileo E1 code file: element p - 1 is PRN p,
- * empty where the file has no such PRN.
+ * \brief Every code of one component in a Galileo E1 code file, for tables other than
+ * the ICD's that galileo_e1_code() carries: element p - 1 is PRN p, empty where the
+ * file has no such PRN. The file is read on every call.
  *
- * The format (documented in the file's own header): '#' comments and blank lines are
- * ignored; every other line is "E1B|E1C PRN HEX" with PRN 1 to 50 and HEX 1023 hex
- * digits, most significant bit first, logic 0 -> +1 and logic 1 -> -1. A malformed line
- * is a std::runtime_error naming the file and the line number.
+ * The format (that of the source tree's share/gnss/galileo_e1_primary_codes.txt, from
+ * which the library's own table is built): '#' comments and blank lines are ignored;
+ * every other line is "E1B|E1C PRN HEX" with PRN 1 to 50 and HEX 1023 hex digits, most
+ * significant bit first, logic 0 -> +1 and logic 1 -> -1; each (component, PRN) at most
+ * once. A missing file or a malformed line is a std::runtime_error naming the file (and
+ * the line number).
  */
 CUDADSP_CORE_API std::vector<std::vector<std::int8_t>>
 load_galileo_e1_codes(const std::string& file, galileo_e1_component component);
-
-/*!
- * \brief Path of the Galileo E1 code file used when none is given.
- *
- * Looked up in this order, the first that exists wins:
- *  1. $CUDADSP_GNSS_CODES_DIR/galileo_e1_primary_codes.txt (an override, e.g. on a host
- *     where neither of the next two exists);
- *  2. the installed copy, <prefix>/share/gr-cudadsp/gnss/galileo_e1_primary_codes.txt
- *     (the install path is compiled in);
- *  3. the source tree's share/gnss/galileo_e1_primary_codes.txt (compiled in, so tests
- *     run from the build tree without installing).
- * Throws std::runtime_error listing the places tried when none exists.
- */
-CUDADSP_CORE_API std::string galileo_e1_codes_file();
 
 /*!
  * \brief BOC(1,1) table from a chip sequence: each chip c becomes the two table entries

@@ -20,20 +20,14 @@ static const char* __doc_gr_cudadsp_core_gps_l1ca_code = R"doc(GPS L1 C/A code o
 static const char* __doc_gr_cudadsp_core_glonass_l1of_code = R"doc(GLONASS L1 open-service ranging code, 511 chips (int8, +1 / -1), the same for every satellite.)doc";
 
 
-static const char* __doc_gr_cudadsp_core_galileo_e1_code = R"doc(Galileo E1 primary code of PRN prn (1 to 50), 4092 chips (int8, +1 / -1).
+static const char* __doc_gr_cudadsp_core_galileo_e1_code = R"doc(Galileo E1 primary code of PRN prn (1 to 50), 4092 chips (int8, +1 / -1), from the OS SIS ICD's table (Annex C) that the library carries: no file is read.
 
 Args:
     prn: 1 to 50.
     component: "b" (E1-B, data) or "c" (E1-C, pilot), or galileo_e1_component.
-    file: a code file in the format of share/gnss/galileo_e1_primary_codes.txt; ""
-        uses galileo_e1_codes_file().
 
 Raises:
-    ValueError: prn out of range or a bad component.
-    RuntimeError: the code file cannot be found or read, or lacks the code.)doc";
-
-
-static const char* __doc_gr_cudadsp_core_galileo_e1_codes_file = R"doc(Path of the Galileo E1 code file used when none is given: $CUDADSP_GNSS_CODES_DIR, then the installed copy, then the source tree. RuntimeError listing the places tried when none exists.)doc";
+    ValueError: prn out of range or a bad component.)doc";
 
 
 static const char* __doc_gr_cudadsp_core_boc11_expand = R"doc(BOC(1,1) table from chips: each chip c becomes [c, -c] (sine-phased sub-carrier, +1 in the first half of every chip); use it with code_entries_per_chip = 2.)doc";
