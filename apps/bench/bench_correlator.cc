@@ -15,8 +15,8 @@
 // PLL per epoch on the GPU), on complex float32, int16 and int8 input. Every row
 // processes one buffer of default 20 ms; a row's "samples" are channel-samples
 // (channels x buffer samples), so Msamples/s is channel-samples per second and the
-// real-time channel count is that rate over 9.75 Msps. Target (issue 4): the engine's
-// cf32 tracking row at >= 4x the baseline's real-time channels.
+// real-time channel count is that rate over 9.75 Msps. Target: the engine's cf32
+// tracking row at >= 4x the baseline's real-time channels.
 //
 // Input: GPS L1 C/A channels (PRNs cycling), a few matched to simulated satellites at
 // 50 dB-Hz in noise, the others at random code phases and Dopplers within +-5 kHz.
@@ -89,7 +89,7 @@ const std::string row_call_ci8 = "cuda engine call, pinned input, tracking, ci8"
 const std::string row_cpu = "cpu engine, tracking, cf32";
 const std::string row_flowgraph = "flowgraph, cuda block, 1024 tracking channels, cf32";
 
-// Issue 4's block target: 1000 tracking channels on a 9.75 Msps stream in real time.
+// The block's target: 1000 tracking channels on a 9.75 Msps stream in real time.
 constexpr std::size_t flowgraph_channels = 1024;
 // The source repeats one simulated second; the timed run is two (flowgraph start-up
 // and the block's page-locking of its buffers are part of what a user sees).

@@ -50,7 +50,7 @@ constexpr const char* section_name = "xcorr";
 
 constexpr double pi = 3.14159265358979323846264338327950;
 
-// Issue 6: fft_len 4096 for the flowgraph target; the default interpolation and the
+// fft_len 4096 for the flowgraph target; the default interpolation and the
 // full lag range (max_lag 0 = fft_len - 1).
 constexpr std::size_t fft_len = 4096;
 constexpr std::size_t interp = 16;

@@ -56,7 +56,7 @@ constexpr double pi = 3.14159265358979323846264338327950;
 using cfloat = std::complex<float>;
 using core::patch_result;
 
-// Issue 6, "Speed": 1000 patches (nx 20, ny 50), xsearch = ysearch = 64, ri 2,
+// The speed case: 1000 patches (nx 20, ny 50), xsearch = ysearch = 64, ri 2,
 // interp 16, patches in device memory.
 constexpr int grid_nx = 20;
 constexpr int grid_ny = 50;
@@ -99,7 +99,7 @@ constexpr double coherence = 0.9;
 constexpr double max_shift = 6.0;
 constexpr std::uint64_t input_seed = 20260606;
 
-// Issue 6: device-resident engine at most 2x the bare cuFFT transforms.
+// Target: the device-resident engine at most 2x the bare cuFFT transforms.
 constexpr double target_cufft_ratio = 2.0;
 // The check: dx and dy equal, corr (percent) within this.
 constexpr double corr_tolerance = 1e-3;
@@ -561,7 +561,7 @@ truth_error compare_image_with_planted(const std::vector<patch_result>& results)
 /*!
  * A CPU row's check: its offsets within truth_tolerance of the planted ones (coherence
  * 0.9 speckle over a whole patch gives far less; range with interpolation 2 is the
- * noisier axis, as issue 6 expects).
+ * noisier axis, as expected).
  */
 constexpr double truth_tolerance = 0.5;
 
@@ -833,7 +833,7 @@ patch_case make_patch_case(const bench_options& options, const bench_device& dev
     return p;
 }
 
-//! The issue's image case: GMTSAR's grid and windows on the int16 image pair.
+//! The image case: GMTSAR's grid and windows on the int16 image pair.
 struct image_case {
     std::vector<core::patch_pair> pairs;
     std::size_t image_patches;

@@ -89,7 +89,7 @@ constexpr double noise_power = 0.01;
 constexpr double snr_threshold_db = 0.0;
 constexpr std::uint64_t input_seed = 20260301;
 
-// Targets (issue 3).
+// Targets.
 constexpr double target_device_bandwidth_fraction = 0.60;
 constexpr double target_pinned_x_h2d = 1.25;
 constexpr double target_flowgraph_pulses_per_s = 100000.0;

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// Section tbd: the spatio-temporal track-before-detect engine on issue 5's
+// Section tbd: the spatio-temporal track-before-detect engine on the benchmark
 // configuration (1000 x 1000 grid, 13 hypotheses of 3 transitions each): every CUDA
 // kernel variant (generic and NVRTC-generated, software and texture bilinear, the
 // LREI-tuned order) on device-resident frames, the host path, the CPU backend, and the
@@ -98,12 +98,12 @@ const std::string row_flowgraph_cuda = "flowgraph, cuda block";
 const std::string row_flowgraph_cpu = "flowgraph, cpu block";
 
 /*
- * Issue 5's configuration: 13 velocities (the 3 x 3 grid of vx, vy in {-1, 0, 1} and
+ * The benchmark configuration: 13 velocities (the 3 x 3 grid of vx, vy in {-1, 0, 1} and
  * (+-2, 0), (0, +-2), scaled by 0.75 so every read is genuinely fractional), each with
  * 3 transitions: its own velocity (0.8) and its two neighbours in the list (0.1 each).
  * tools/bench_cupy_tbd.py builds the same table.
  */
-std::vector<core::tbd_hypothesis> issue_hypotheses()
+std::vector<core::tbd_hypothesis> bench_hypotheses()
 {
     std::vector<std::pair<float, float>> v;
     for (int vy = -1; vy <= 1; ++vy)
@@ -131,7 +131,7 @@ core::st_tbd_config make_config(const std::string& device,
     core::st_tbd_config c;
     c.width = grid_width;
     c.height = grid_height;
-    c.hypotheses = issue_hypotheses();
+    c.hypotheses = bench_hypotheses();
     c.alpha = alpha;
     c.threshold = threshold;
     c.device = device;
@@ -644,7 +644,7 @@ void run_tbd(const bench_options& options,
              section_report& report)
 {
     const std::size_t cells = grid_width * grid_height;
-    const std::size_t m_count = issue_hypotheses().size();
+    const std::size_t m_count = bench_hypotheses().size();
     const std::size_t state_bytes = m_count * cells * sizeof(float);
     const std::size_t flowgraph_frames =
         options.flowgraph_samples
