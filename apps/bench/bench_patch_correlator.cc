@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// Section patch: the image-patch correlator (GMTSAR xcorr's frequency method) on issue
-// 6's problem: 1000 patch pairs (GMTSAR's -nx 20 -ny 50 grid), xsearch = ysearch = 64
+// Section patch: the image-patch correlator (GMTSAR xcorr's frequency method) on the
+// speed case: 1000 patch pairs (GMTSAR's -nx 20 -ny 50 grid), xsearch = ysearch = 64
 // (patches of 256 x 256 complex samples), range interpolation 2, high-resolution
 // interpolation 16, the patches already extracted and in device memory; next to floors
 // measured in the same run: the bare cuFFT transforms the CUDA backend runs on them
