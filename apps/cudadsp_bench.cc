@@ -11,6 +11,7 @@
 
 #include "bench/bench_harness.h"
 #include "runtime/cuda_resources.h"
+#include <boost/program_options.hpp>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -22,8 +23,9 @@ namespace {
 
 namespace bench = gr::cudadsp::bench;
 
-const char* const usage_text =
-    R"(usage: cudadsp_bench <section|all|list> [options]
+namespace po = boost::program_options;
+
+const char* const usage_synopsis = R"(usage: cudadsp_bench <section|all|list> [options]
 
 Times gr-cudadsp engines and blocks side by side with the copy floors of the same
 bytes, measured in the same run, and prints ratios: absolute times drift on a shared
@@ -32,18 +34,9 @@ machine, ratios within one run hold.
   list                     the sections, with what each measures
   all                      every section, one after the other
   <section>                one section, e.g. phase_unwrap
+)";
 
-options:
-  --samples N              samples per engine call (default: the section's, 64M for
-                           phase_unwrap); K, M and G are binary: 64M = 67108864
-  --repeats R              timed repeats per row after warm-up (default 20); CPU and
-                           flowgraph rows take at most 3
-  --flowgraph-samples N    samples per flowgraph run (default: the section's)
-  --device DEV             auto (default), cpu, cuda or cuda:N; auto without a CUDA
-                           device runs the CPU rows and skips the CUDA rows
-  --json FILE              also write the rows as JSON to FILE
-  -h, --help               this text
-
+const char* const usage_reading = R"(
 Each row gives the median, min and max of its repeats: device rows timed with CUDA
 events, host and flowgraph rows with the wall clock. Ratio columns compare time per
 sample. "x d2d copy" and "x pinned ..." are multiples of a copy floor of the same
@@ -57,49 +50,97 @@ then gets no ratio and no target; - = nothing to check.
 Exit status: 0; 1 when a row failed its check or a measurement failed; 2 for bad usage.
 )";
 
+constexpr int max_repeats = 100000;
+// The width of the text around the options.
+constexpr unsigned usage_line_length = 86;
+
 struct command_line {
+    bool help = false;
     std::string section;
     std::string json_file;
     std::string device = "auto";
     bench::bench_options options;
 };
 
-std::string option_value(int argc, char** argv, int& i)
+po::options_description visible_options()
 {
-    if (i + 1 >= argc)
-        throw std::invalid_argument(std::string(argv[i]) + " needs a value");
-    return argv[++i];
+    po::options_description options("options", usage_line_length);
+    // Counts are read as text: parse_count takes the binary suffixes (64M).
+    options.add_options()(
+        "samples",
+        po::value<std::string>()->value_name("N"),
+        "samples per engine call (default: the section's, 64M for phase_unwrap); K, "
+        "M and G are binary: 64M = 67108864")(
+        "repeats",
+        po::value<std::string>()->value_name("R"),
+        "timed repeats per row after warm-up, 1 to 100000 (default 20); CPU and "
+        "flowgraph rows take at most 3")(
+        "flowgraph-samples",
+        po::value<std::string>()->value_name("N"),
+        "samples per flowgraph run (default: the section's)")(
+        "device",
+        po::value<std::string>()->value_name("DEV"),
+        "auto (default), cpu, cuda or cuda:N; auto without a CUDA device runs the CPU "
+        "rows and skips the CUDA rows")("json",
+                                        po::value<std::string>()->value_name("FILE"),
+                                        "also write the rows as JSON to FILE")(
+        "help,h", "this text");
+    return options;
 }
 
-command_line parse(int argc, char** argv)
+void print_usage(const po::options_description& options)
 {
-    command_line cl;
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (arg == "--samples") {
-            cl.options.samples = bench::parse_count(option_value(argc, argv, i), arg);
-        } else if (arg == "--flowgraph-samples") {
-            cl.options.flowgraph_samples =
-                bench::parse_count(option_value(argc, argv, i), arg);
-        } else if (arg == "--repeats") {
-            const std::size_t repeats =
-                bench::parse_count(option_value(argc, argv, i), arg);
-            if (repeats > 100000)
-                throw std::invalid_argument("--repeats must be in [1, 100000]");
-            cl.options.repeats = int(repeats);
-        } else if (arg == "--device") {
-            cl.device = option_value(argc, argv, i);
-        } else if (arg == "--json") {
-            cl.json_file = option_value(argc, argv, i);
-        } else if (!arg.empty() && arg[0] == '-') {
-            throw std::invalid_argument("unknown option " + arg);
-        } else if (cl.section.empty()) {
-            cl.section = arg;
-        } else {
-            throw std::invalid_argument("one section only, got '" + cl.section +
-                                        "' and '" + arg + "'");
-        }
+    std::cout << usage_synopsis << '\n' << options << usage_reading;
+}
+
+std::size_t count_option(const po::variables_map& values, const std::string& name)
+{
+    return bench::parse_count(values[name].as<std::string>(), "--" + name);
+}
+
+command_line parse(int argc, char** argv, const po::options_description& options)
+{
+    po::options_description section_argument;
+    section_argument.add_options()("section", po::value<std::string>());
+    po::options_description all_options;
+    all_options.add(options).add(section_argument);
+    po::positional_options_description positional;
+    positional.add("section", 1);
+
+    po::variables_map values;
+    try {
+        po::store(po::command_line_parser(argc, argv)
+                      .options(all_options)
+                      .positional(positional)
+                      .run(),
+                  values);
+    } catch (const po::too_many_positional_options_error&) {
+        throw std::invalid_argument("one section only: name a section, 'all' or 'list'");
     }
+    po::notify(values);
+
+    command_line cl;
+    if (values.count("help")) {
+        cl.help = true;
+        return cl;
+    }
+    if (values.count("samples"))
+        cl.options.samples = count_option(values, "samples");
+    if (values.count("flowgraph-samples"))
+        cl.options.flowgraph_samples = count_option(values, "flowgraph-samples");
+    if (values.count("repeats")) {
+        const std::size_t repeats = count_option(values, "repeats");
+        if (repeats > max_repeats)
+            throw std::invalid_argument("--repeats must be in [1, " +
+                                        std::to_string(max_repeats) + "]");
+        cl.options.repeats = int(repeats);
+    }
+    if (values.count("device"))
+        cl.device = values["device"].as<std::string>();
+    if (values.count("json"))
+        cl.json_file = values["json"].as<std::string>();
+    if (values.count("section"))
+        cl.section = values["section"].as<std::string>();
     if (cl.section.empty())
         throw std::invalid_argument("name a section, 'all' or 'list'");
     return cl;
@@ -115,19 +156,16 @@ void list_sections()
 
 int main(int argc, char** argv)
 {
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        if (arg == "-h" || arg == "--help") {
-            std::cout << usage_text;
-            return 0;
-        }
-    }
-
+    const po::options_description options = visible_options();
     command_line cl;
     std::vector<const bench::section*> selected;
     bench::bench_device device;
     try {
-        cl = parse(argc, argv);
+        cl = parse(argc, argv, options);
+        if (cl.help) {
+            print_usage(options);
+            return 0;
+        }
         if (cl.section == "list") {
             list_sections();
             return 0;
@@ -140,6 +178,7 @@ int main(int argc, char** argv)
                                         "'; 'cudadsp_bench list' names them");
         device = bench::resolve_device(cl.device);
     } catch (const std::exception& e) {
+        // po::error and the count parser both name the option at fault.
         std::cerr << "cudadsp_bench: " << e.what()
                   << " ('cudadsp_bench --help' for usage)\n";
         return 2;

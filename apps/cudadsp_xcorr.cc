@@ -72,12 +72,17 @@ struct output_file {
     }
 };
 
-int run(const xc::xcorr_options& o)
-{
-    const auto t_start = clock_type::now();
-    const bool v = o.verbose;
+//! The two PRM files' keys and the geometry they give the aligned image.
+struct prm_inputs {
+    xc::prm_keys master;
+    xc::prm_keys aligned;
+    double stretch = 0.0;
+    int rshift = 0;
+    int ashift = 0;
+};
 
-    // PRM files.
+prm_inputs read_prm_inputs(const xc::xcorr_options& o)
+{
     const xc::prm_file master_prm = xc::prm_file::read(o.master_prm);
     const xc::prm_file aligned_prm = xc::prm_file::read(o.aligned_prm);
     xc::prm_read_options ro;
@@ -86,26 +91,32 @@ int run(const xc::xcorr_options& o)
     ro.given_height = o.cfloat32_height;
     ro.require_prf = !o.cfloat32;
     ro.read_shifts = false;
-    const xc::prm_keys mk = xc::read_prm_keys(master_prm, ro);
+    prm_inputs in;
+    in.master = xc::read_prm_keys(master_prm, ro);
     ro.read_shifts = !o.noshift;
-    const xc::prm_keys ak = xc::read_prm_keys(aligned_prm, ro);
+    in.aligned = xc::read_prm_keys(aligned_prm, ro);
+    const xc::prm_keys& mk = in.master;
+    const xc::prm_keys& ak = in.aligned;
     if (mk.has_prf != ak.has_prf)
         throw xc::input_error("key 'PRF' is in " + (mk.has_prf ? mk.path : ak.path) +
                               " but not in " + (mk.has_prf ? ak.path : mk.path) +
                               " (with -cfloat32: give it in both files or in neither)");
     // GMTSAR: astretcha = (PRF2 - PRF1)/PRF1.
-    const double stretch = mk.has_prf ? (ak.prf - mk.prf) / mk.prf : 0.0;
-    const int rshift = o.noshift ? 0 : ak.rshift;
-    const int ashift = o.noshift ? 0 : ak.ashift;
+    in.stretch = mk.has_prf ? (ak.prf - mk.prf) / mk.prf : 0.0;
+    in.rshift = o.noshift ? 0 : ak.rshift;
+    in.ashift = o.noshift ? 0 : ak.ashift;
+    return in;
+}
 
-    // SLC files, mapped.
-    const auto type = o.cfloat32 ? core::slc_sample_type::complex_float32
-                                 : core::slc_sample_type::complex_int16;
-    xc::slc_image master(
-        mk.slc_file, type, mk.width, mk.height, "SLC_file of " + mk.path);
-    xc::slc_image aligned(
-        ak.slc_file, type, ak.width, ak.height, "SLC_file of " + ak.path);
-    note(v,
+void note_images(const xc::xcorr_options& o,
+                 const prm_inputs& in,
+                 core::slc_sample_type type,
+                 const xc::slc_image& master,
+                 const xc::slc_image& aligned)
+{
+    const xc::prm_keys& mk = in.master;
+    const xc::prm_keys& ak = in.aligned;
+    note(o.verbose,
          "master  %s: %s, %lld x %lld %s (%.1f MB)",
          mk.path.c_str(),
          mk.slc_file.c_str(),
@@ -113,7 +124,7 @@ int run(const xc::xcorr_options& o)
          static_cast<long long>(mk.height),
          xc::slc_image::type_name(type),
          master.image_bytes() / 1e6);
-    note(v,
+    note(o.verbose,
          "aligned %s: %s, %lld x %lld %s (%.1f MB); rshift %d, ashift %d%s, "
          "PRF stretch %.9g",
          ak.path.c_str(),
@@ -122,12 +133,22 @@ int run(const xc::xcorr_options& o)
          static_cast<long long>(ak.height),
          xc::slc_image::type_name(type),
          aligned.image_bytes() / 1e6,
-         rshift,
-         ashift,
+         in.rshift,
+         in.ashift,
          o.noshift ? " (-noshift)" : "",
-         stretch);
+         in.stretch);
+}
 
-    // Grid and windows.
+//! GMTSAR's patch grid on the master and the windows of each patch in both images.
+struct patch_layout {
+    xc::xcorr_grid grid;
+    std::vector<core::patch_pair> pairs;
+};
+
+patch_layout make_patch_layout(const xc::xcorr_options& o, const prm_inputs& in)
+{
+    const xc::prm_keys& mk = in.master;
+    const xc::prm_keys& ak = in.aligned;
     xc::grid_config gc;
     gc.width = mk.width;
     gc.height = mk.height;
@@ -135,12 +156,20 @@ int run(const xc::xcorr_options& o)
     gc.ny = o.ny;
     gc.xsearch = o.xsearch;
     gc.ysearch = o.ysearch;
-    const xc::xcorr_grid grid = xc::make_grid(gc);
-    const auto pairs =
-        xc::make_pairs(grid, o.xsearch, o.ysearch, rshift, ashift, stretch);
-    xc::check_pairs_inside(
-        grid, pairs, o.xsearch, o.ysearch, mk.width, mk.height, ak.width, ak.height);
-    note(v,
+    patch_layout layout;
+    layout.grid = xc::make_grid(gc);
+    layout.pairs = xc::make_pairs(
+        layout.grid, o.xsearch, o.ysearch, in.rshift, in.ashift, in.stretch);
+    xc::check_pairs_inside(layout.grid,
+                           layout.pairs,
+                           o.xsearch,
+                           o.ysearch,
+                           mk.width,
+                           mk.height,
+                           ak.width,
+                           ak.height);
+    const xc::xcorr_grid& grid = layout.grid;
+    note(o.verbose,
          "grid: %d x %d = %zu patches of %d x %d (xsearch %d, ysearch %d), x_inc %d, "
          "y_inc %d, x %d..%d, y %d..%d; range_interp %d, %s",
          o.nx,
@@ -158,10 +187,11 @@ int run(const xc::xcorr_options& o)
          grid.locations.back().y,
          o.range_interp,
          o.highres ? ("interp " + std::to_string(o.interp)).c_str() : "no interp");
-    const double t_setup = seconds_since(t_start);
+    return layout;
+}
 
-    // Engine.
-    const auto t_engine0 = clock_type::now();
+std::unique_ptr<core::patch_correlator> make_engine(const xc::xcorr_options& o)
+{
     core::patch_correlator_config cfg;
     cfg.xsearch = o.xsearch;
     cfg.ysearch = o.ysearch;
@@ -169,102 +199,115 @@ int run(const xc::xcorr_options& o)
     cfg.highres = o.highres;
     cfg.interp = o.interp;
     cfg.device = o.device;
-    std::unique_ptr<core::patch_correlator> engine;
     try {
-        engine = core::patch_correlator::make(cfg);
+        return core::patch_correlator::make(cfg);
     } catch (const std::invalid_argument& e) {
         throw xc::input_error(e.what());
     }
-    const double t_engine = seconds_since(t_engine0);
-    note(v,
-         "engine on %s (created in %.3f s)",
-         engine->device().to_string().c_str(),
-         t_engine);
+}
 
-    // Output opened before the work, so an unwritable directory fails early.
-    output_file out;
-    out.f = std::fopen(output_name, "w");
-    if (!out.f)
-        throw std::runtime_error(std::string("cannot create ") + output_name +
-                                 " in the working directory: " + std::strerror(errno));
+//! -v's progress: a line about every tenth of the patches, from the engine's callback.
+void report_progress(core::patch_correlator& engine,
+                     std::size_t patches,
+                     clock_type::time_point t_corr0)
+{
+    const std::size_t step = std::max<std::size_t>(1, (patches + 9) / 10);
+    std::size_t next_line = step;
+    engine.set_progress(
+        [step, next_line, t_corr0](std::size_t done, std::size_t total) mutable {
+            if (done < next_line && done < total)
+                return;
+            note(true,
+                 "%zu of %zu patches done (%.0f %%, %.3f s)",
+                 done,
+                 total,
+                 100.0 * double(done) / double(total),
+                 seconds_since(t_corr0));
+            next_line = (done / step + 1) * step;
+        });
+}
 
-    // Correlation: all patches go to the engine in one call, which on the GPU pipelines
-    // the uploads of one batch with the computation of the previous one (several calls
-    // would drain that pipeline each time: about 5 ms a call on an H100); -v's progress
-    // comes from the engine's callback, a line about every tenth of the patches.
-    // Beside it, a reader thread walks the rows the patches use, in strip order, and
-    // maps them from the page cache (or reads them from the disk) ahead of the
-    // engine's copies from the mapping.
-    const bool on_gpu = engine->device().backend == core::backend_kind::cuda;
-    std::vector<core::patch_result> results(pairs.size());
-    const std::int64_t npy = 4 * std::int64_t(o.ysearch);
-    double t_read = 0.0;
+//! What the correlation step took: its wall time, and the reader's beside it.
+struct correlate_times {
+    double correlate_s = 0.0;
+    double read_s = 0.0;
     std::size_t read_bytes = 0;
+};
+
+/*!
+ * Correlation: all patches go to the engine in one call, which on the GPU pipelines the
+ * uploads of one batch with the computation of the previous one (several calls would
+ * drain that pipeline each time: about 5 ms a call on an H100). Beside it, a reader
+ * thread walks the rows the patches use, in strip order, and maps them from the page
+ * cache (or reads them from the disk) ahead of the engine's copies from the mapping.
+ */
+correlate_times correlate_with_read_ahead(const xc::xcorr_options& o,
+                                          core::patch_correlator& engine,
+                                          const xc::slc_image& master,
+                                          const xc::slc_image& aligned,
+                                          const std::vector<core::patch_pair>& pairs,
+                                          std::vector<core::patch_result>& results)
+{
+    const std::int64_t npy = 4 * std::int64_t(o.ysearch);
+    correlate_times times;
     std::thread reader([&] {
         const auto t0 = clock_type::now();
         std::int64_t m_done = 0, a_done = 0;
         for (const auto& p : pairs) {
             if (p.master_row + npy > m_done) {
-                read_bytes +=
+                times.read_bytes +=
                     master.touch_rows(std::max(m_done, p.master_row), p.master_row + npy);
                 m_done = p.master_row + npy;
             }
             if (p.aligned_row + npy > a_done) {
-                read_bytes += aligned.touch_rows(std::max(a_done, p.aligned_row),
-                                                 p.aligned_row + npy);
+                times.read_bytes += aligned.touch_rows(std::max(a_done, p.aligned_row),
+                                                       p.aligned_row + npy);
                 a_done = p.aligned_row + npy;
             }
         }
-        t_read = seconds_since(t0);
+        times.read_s = seconds_since(t0);
     });
     const auto t_corr0 = clock_type::now();
-    if (v) {
-        const std::size_t step = std::max<std::size_t>(1, (pairs.size() + 9) / 10);
-        std::size_t next_line = step;
-        engine->set_progress(
-            [&, step, next_line](std::size_t done, std::size_t total) mutable {
-                if (done < next_line && done < total)
-                    return;
-                note(true,
-                     "%zu of %zu patches done (%.0f %%, %.3f s)",
-                     done,
-                     total,
-                     100.0 * double(done) / double(total),
-                     seconds_since(t_corr0));
-                next_line = (done / step + 1) * step;
-            });
-    }
+    if (o.verbose)
+        report_progress(engine, pairs.size(), t_corr0);
     try {
-        engine->correlate(
+        engine.correlate(
             master.view(), aligned.view(), pairs.data(), pairs.size(), results.data());
     } catch (...) {
         if (reader.joinable())
             reader.join();
         throw;
     }
-    const double t_corr = seconds_since(t_corr0);
+    times.correlate_s = seconds_since(t_corr0);
     if (reader.joinable())
         reader.join();
-    const core::patch_correlator_timing engine_time = engine->last_timing();
-    if (on_gpu)
-        note(v,
+    return times;
+}
+
+void note_engine_times(bool verbose,
+                       const core::patch_correlator& engine,
+                       double correlate_s)
+{
+    const core::patch_correlator_timing engine_time = engine.last_timing();
+    if (engine.device().backend == core::backend_kind::cuda)
+        note(verbose,
              "correlate %.3f s: upload %.3f s, compute %.3f s, download %.3f s (busy "
              "times on the device; the uploads overlap the computation, so they do not "
              "add up to the wall time)",
-             t_corr,
+             correlate_s,
              engine_time.upload_ms / 1e3,
              engine_time.compute_ms / 1e3,
              engine_time.download_ms / 1e3);
     else
-        note(v,
+        note(verbose,
              "correlate %.3f s: compute %.3f s (CPU, no transfers)",
-             t_corr,
+             correlate_s,
              engine_time.compute_ms / 1e3);
+}
 
-    // Output.
-    const auto t_write0 = clock_type::now();
-    const std::string text =
-        xc::format_results(grid, results, o.range_interp, rshift, ashift, stretch);
+//! Writes \p text to \p out and closes it, kept only once all of it is on disk.
+void write_output(output_file& out, const std::string& text)
+{
     if (std::fwrite(text.data(), 1, text.size(), out.f) != text.size() ||
         std::fflush(out.f) != 0)
         throw std::runtime_error(std::string("cannot write ") + output_name + ": " +
@@ -275,9 +318,59 @@ int run(const xc::xcorr_options& o)
         throw std::runtime_error(std::string("cannot write ") + output_name + ": " +
                                  std::strerror(errno));
     out.keep = true;
-    const double t_write = seconds_since(t_write0);
+}
 
-    note(v, "wrote %zu lines to %s", grid.locations.size(), output_name);
+int run(const xc::xcorr_options& o)
+{
+    const auto t_start = clock_type::now();
+    const bool v = o.verbose;
+
+    const prm_inputs in = read_prm_inputs(o);
+    // SLC files, mapped.
+    const auto type = o.cfloat32 ? core::slc_sample_type::complex_float32
+                                 : core::slc_sample_type::complex_int16;
+    xc::slc_image master(in.master.slc_file,
+                         type,
+                         in.master.width,
+                         in.master.height,
+                         "SLC_file of " + in.master.path);
+    xc::slc_image aligned(in.aligned.slc_file,
+                          type,
+                          in.aligned.width,
+                          in.aligned.height,
+                          "SLC_file of " + in.aligned.path);
+    note_images(o, in, type, master, aligned);
+    const patch_layout layout = make_patch_layout(o, in);
+    const double t_setup = seconds_since(t_start);
+
+    const auto t_engine0 = clock_type::now();
+    std::unique_ptr<core::patch_correlator> engine = make_engine(o);
+    const double t_engine = seconds_since(t_engine0);
+    note(v,
+         "engine on %s (created in %.3f s)",
+         engine->device().to_string().c_str(),
+         t_engine);
+    const bool on_gpu = engine->device().backend == core::backend_kind::cuda;
+
+    // Output opened before the work, so an unwritable directory fails early.
+    output_file out;
+    out.f = std::fopen(output_name, "w");
+    if (!out.f)
+        throw std::runtime_error(std::string("cannot create ") + output_name +
+                                 " in the working directory: " + std::strerror(errno));
+
+    std::vector<core::patch_result> results(layout.pairs.size());
+    const correlate_times times =
+        correlate_with_read_ahead(o, *engine, master, aligned, layout.pairs, results);
+    note_engine_times(v, *engine, times.correlate_s);
+
+    const auto t_write0 = clock_type::now();
+    write_output(
+        out,
+        xc::format_results(
+            layout.grid, results, o.range_interp, in.rshift, in.ashift, in.stretch));
+    const double t_write = seconds_since(t_write0);
+    note(v, "wrote %zu lines to %s", layout.grid.locations.size(), output_name);
 
     // Device memory, pinned buffers and plans go back before the timing line, so that
     // the total is the program's own work.
@@ -290,10 +383,10 @@ int run(const xc::xcorr_options& o)
          "correlate), write %.3f s, release %.3f s, total %.3f s",
          t_setup,
          t_engine,
-         t_corr,
+         times.correlate_s,
          on_gpu ? "uploads and GPU work, pipelined" : "CPU",
-         t_read,
-         read_bytes / 1e6,
+         times.read_s,
+         times.read_bytes / 1e6,
          t_write,
          t_release,
          seconds_since(t_start));

@@ -15,18 +15,18 @@
 // PLL per epoch on the GPU), on complex float32, int16 and int8 input. Every row
 // processes one buffer of default 20 ms; a row's "samples" are channel-samples
 // (channels x buffer samples), so Msamples/s is channel-samples per second and the
-// real-time channel count is that rate over 9.75 Msps. Target (issue 4): the engine's
-// cf32 tracking row at >= 4x the baseline's real-time channels.
+// real-time channel count is that rate over 9.75 Msps. Target: the engine's cf32
+// tracking row at >= 4x the baseline's real-time channels.
 //
 // Input: GPS L1 C/A channels (PRNs cycling), a few matched to simulated satellites at
 // 50 dB-Hz in noise, the others at random code phases and Dopplers within +-5 kHz.
 
 #include "bench_harness.h"
+#include "gnss/multichannel_correlator_cuda.h"
+#include "gnss_paper_baseline.h"
+#include "pattern_source.h"
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
-#include "gnss_paper_baseline.h"
-#include "gnss/multichannel_correlator_cuda.h"
-#include "pattern_source.h"
 #include "runtime/splitmix64.h"
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/cudadsp/core/gnss_codes.h>
@@ -89,7 +89,7 @@ const std::string row_call_ci8 = "cuda engine call, pinned input, tracking, ci8"
 const std::string row_cpu = "cpu engine, tracking, cf32";
 const std::string row_flowgraph = "flowgraph, cuda block, 1024 tracking channels, cf32";
 
-// Issue 4's block target: 1000 tracking channels on a 9.75 Msps stream in real time.
+// The block's target: 1000 tracking channels on a 9.75 Msps stream in real time.
 constexpr std::size_t flowgraph_channels = 1024;
 // The source repeats one simulated second; the timed run is two (flowgraph start-up
 // and the block's page-locking of its buffers are part of what a user sees).
@@ -441,14 +441,18 @@ void measure_block_flowgraph(row& r,
     r.note = note.str();
 }
 
-void run_correlator(const bench_options& options,
-                    const bench_device& device,
-                    section_report& report)
+//! What the rows share: the buffer in its three formats, the channels and the cf32
+//! buffer in float64 for the checks.
+struct section_input {
+    std::size_t n;
+    int repeats;
+    input_buffers in;
+    std::vector<channel_plan> plan;
+    std::vector<std::complex<double>> x_cf32;
+};
+
+void add_parameters(section_report& report, std::size_t n, std::size_t cpu_channels)
 {
-    const std::size_t n = options.samples_or(default_samples);
-    const int repeats = std::max(3, options.repeats);
-    const std::size_t cpu_channels = std::max<std::size_t>(
-        16, cpu_channels_per_thread * std::max(1u, std::thread::hardware_concurrency()));
     report.add_parameter("sample_rate", "9.75 Msps complex (the paper's)");
     report.add_parameter("buffer",
                          std::to_string(n) + " samples (" +
@@ -462,273 +466,306 @@ void run_correlator(const bench_options& options,
                          std::to_string(satellite_count) +
                              " GPS satellites at 50 dB-Hz in unit noise, seed " +
                              std::to_string(input_seed));
+}
 
-    progress(section_name, "simulating " + std::to_string(n) + " samples");
-    const input_buffers in = simulate(n);
-    const std::vector<channel_plan> plan = plan_channels(engine_channels);
-    const auto x_cf32 = as_double(in, core::gnss_sample_format::cf32);
-
-    if (device.cuda) {
-        warn_if_cache_resident(section_name, n * sizeof(float2), device);
-        progress(section_name, "copy floors");
-        report.measure(row_d2d, [&](row& r) {
-            r = floor_d2d_copy(n * 8, double(n), repeats);
-            r.note = "the cf32 buffer; read + write counted";
-        });
-        report.measure(row_h2d_cf32, [&](row& r) {
-            r = floor_h2d_pinned(n * 8, double(n), repeats);
-            r.note = "the cf32 buffer";
-        });
-        report.measure(row_h2d_ci16, [&](row& r) {
-            r = floor_h2d_pinned(n * 4, double(n), repeats);
-            r.note = "the ci16 buffer";
-        });
-        report.measure(row_h2d_ci8, [&](row& r) {
-            r = floor_h2d_pinned(n * 2, double(n), repeats);
-            r.note = "the ci8 buffer";
-        });
-
-        progress(section_name, row_baseline);
-        report.measure(row_baseline, [&](row& r) {
-            // One launch per 1 ms epoch for all channels (the paper's receiver loop);
-            // channel parameters for every epoch prepared beforehand.
-            const std::size_t epochs = n / epoch_samples;
-            if (epochs == 0)
-                throw std::invalid_argument(
-                    "--samples must hold at least one 1 ms epoch");
-            const std::size_t nch = baseline_channels;
-            core::cuda_stream stream;
-            core::device_buffer<float2> d_if(n);
-            CUDADSP_CUDA(cudaMemcpyAsync(
-                d_if.get(), in.cf32.data(), n * 8, cudaMemcpyHostToDevice, stream.get()));
-            std::vector<float> codes(32 * 1023);
-            for (int prn = 1; prn <= 32; ++prn) {
-                const auto c = core::gps_l1ca_code(prn);
-                for (int k = 0; k < 1023; ++k)
-                    codes[(prn - 1) * 1023 + k] = float(c[k]);
-            }
-            core::device_buffer<float> d_codes(codes.size());
-            CUDADSP_CUDA(cudaMemcpyAsync(d_codes.get(),
-                                         codes.data(),
-                                         codes.size() * 4,
-                                         cudaMemcpyHostToDevice,
-                                         stream.get()));
-            std::vector<paper_channel> channels(epochs * nch);
-            for (std::size_t e = 0; e < epochs; ++e)
-                for (std::size_t i = 0; i < nch; ++i) {
-                    const channel_plan& p = plan[i];
-                    const double t = double(e * epoch_samples) / sample_rate_hz;
-                    paper_channel& c = channels[e * nch + i];
-                    c.code = d_codes.get() + (p.prn - 1) * 1023;
-                    c.code_length = 1023;
-                    c.code_phase_chips = float(std::fmod(
-                        p.code_phase_chips + code_rate_of(p.doppler_hz) * t, 1023.0));
-                    c.code_rate_cps = float(code_rate_of(p.doppler_hz));
-                    c.carrier_hz = float(p.doppler_hz);
-                    c.carrier_phase_rad =
-                        float(std::fmod(2.0 * pi * p.doppler_hz * t, 2.0 * pi));
-                    c.sample_base = int(e * epoch_samples);
-                    c.sample_count = int(epoch_samples);
-                }
-            core::device_buffer<paper_channel> d_channels(channels.size());
-            CUDADSP_CUDA(cudaMemcpyAsync(d_channels.get(),
-                                         channels.data(),
-                                         channels.size() * sizeof(paper_channel),
-                                         cudaMemcpyHostToDevice,
-                                         stream.get()));
-            core::device_buffer<float> d_out(epochs * nch * 6);
-            auto run_all = [&] {
-                for (std::size_t e = 0; e < epochs; ++e)
-                    launch_paper_correlator(d_if.get(),
-                                            d_channels.get() + e * nch,
-                                            int(nch),
-                                            float(sample_rate_hz),
-                                            float(half_spacing_chips),
-                                            d_out.get() + e * nch * 6,
-                                            stream.get());
-            };
-            run_all();
-            std::vector<float> out(6 * nch);
-            CUDADSP_CUDA(cudaMemcpyAsync(out.data(),
-                                         d_out.get(),
-                                         out.size() * 4,
-                                         cudaMemcpyDeviceToHost,
-                                         stream.get()));
-            stream.synchronize();
-            // Check: the matched channels' first epoch against the float64 reference
-            // of the same (continuous) model; the paper's float code index picks
-            // other chips near chip edges now and then, so 1 % of the scale.
-            r.status = row_status::ok;
-            for (int s = 0; s < satellite_count; ++s) {
-                const auto [ref, scale] = reference_first_epoch(x_cf32, plan[s]);
-                const std::complex<double> prompt(out[6 * s + 2], out[6 * s + 3]);
-                if (!(std::abs(prompt - ref[1]) <=
-                      1e-2 * std::max(std::abs(ref[1]), scale)) ||
-                    !(std::abs(prompt) > 5.0 * scale)) {
-                    std::ostringstream os;
-                    os << "satellite " << s << ": prompt " << prompt << ", reference "
-                       << ref[1];
-                    r.status = row_status::failed;
-                    r.note = os.str();
-                }
-            }
-            r.clock = "events";
-            r.samples = double(nch) * double(epochs * epoch_samples);
-            r.bytes = double(epochs * epoch_samples) * 8.0;
-            r.time = time_cuda(stream.get(), 1, repeats, run_all);
-            if (r.status == row_status::ok)
-                r.note = channels_text(r) + "; " + std::to_string(epochs) +
-                         " launches of " + std::to_string(nch) + " channels";
-        });
-
-        // Device-resident input: the kernel's time (with the conversion of integer
-        // input and the gathering of the records on the device, from the engine's
-        // events), over repeated calls on the same engine (the loops go on).
-        auto measure_engine =
-            [&](row& r, core::gnss_sample_format f, bool tracking, bool whole_call) {
-                const auto x = as_double(in, f);
-                const std::size_t bytes = n * core::bytes_per_sample(f);
-                core::device_buffer<unsigned char> d_in(bytes);
-                CUDADSP_CUDA(cudaMemcpy(
-                    d_in.get(), host_data(in, f), bytes, cudaMemcpyHostToDevice));
-                auto engine =
-                    make_engine(device.device_string, f, plan, engine_channels, tracking);
-                auto& cuda = dynamic_cast<core::multichannel_correlator_cuda&>(*engine);
-                core::gnss_correlator_results results;
-                cuda.process_device(d_in.get(), n, results);
-                check_engine_records(r, results, x, plan, engine_channels);
-                std::vector<double> device_ms, call_ms;
-                std::size_t records = 0;
-                for (int i = 0; i < repeats + 1; ++i) {
-                    results.clear();
-                    cuda.process_device(d_in.get(), n, results);
-                    if (i == 0)
-                        continue; // warm-up
-                    const core::gnss_cuda_timing& t = cuda.last_timing();
-                    device_ms.push_back(t.convert_ms + t.correlate_ms + t.compact_ms);
-                    call_ms.push_back(t.total_ms);
-                    records = t.records;
-                }
-                r.clock = whole_call ? "wall" : "events";
-                r.samples = double(engine_channels) * double(n);
-                r.bytes = double(bytes);
-                r.time = summarize(whole_call ? call_ms : device_ms);
-                if (r.status == row_status::ok) {
-                    std::ostringstream os;
-                    os << channels_text(r) << "; " << records << " records per call";
-                    if (!whole_call)
-                        os << "; " << cuda.channels_per_block() << " channels per block, "
-                           << cuda.tile_samples() << "-sample tiles";
-                    r.note = os.str();
-                }
-            };
-        progress(section_name, row_kernel_cf32);
-        report.measure(row_kernel_cf32, [&](row& r) {
-            measure_engine(r, core::gnss_sample_format::cf32, true, false);
-        });
-        progress(section_name, row_kernel_ci16);
-        report.measure(row_kernel_ci16, [&](row& r) {
-            measure_engine(r, core::gnss_sample_format::ci16, true, false);
-        });
-        progress(section_name, row_kernel_ci8);
-        report.measure(row_kernel_ci8, [&](row& r) {
-            measure_engine(r, core::gnss_sample_format::ci8, true, false);
-        });
-        progress(section_name, row_kernel_open);
-        report.measure(row_kernel_open, [&](row& r) {
-            measure_engine(r, core::gnss_sample_format::cf32, false, false);
-        });
-        progress(section_name, row_call_device);
-        report.measure(row_call_device, [&](row& r) {
-            measure_engine(r, core::gnss_sample_format::cf32, true, true);
-        });
-
-        // process() from pinned host memory: upload, kernel, records to the caller.
-        auto measure_call = [&](row& r, core::gnss_sample_format f) {
-            const auto x = as_double(in, f);
-            const std::size_t bytes = n * core::bytes_per_sample(f);
-            core::pinned_buffer<unsigned char> pinned(bytes);
-            std::memcpy(pinned.get(), host_data(in, f), bytes);
-            auto engine =
-                make_engine(device.device_string, f, plan, engine_channels, true);
-            core::gnss_correlator_results results;
-            engine->process(pinned.get(), n, results);
-            check_engine_records(r, results, x, plan, engine_channels);
-            r.clock = "wall";
-            r.samples = double(engine_channels) * double(n);
-            r.bytes = double(bytes);
-            r.time = time_host(1, repeats, [&] {
-                results.clear();
-                engine->process(pinned.get(), n, results);
-            });
-            if (r.status == row_status::ok) {
-                const auto& t = dynamic_cast<core::multichannel_correlator_cuda&>(*engine)
-                                    .last_timing();
-                std::ostringstream os;
-                os << channels_text(r) << "; last call: upload " << std::setprecision(3)
-                   << t.upload_ms << " ms, kernel " << t.correlate_ms
-                   << " ms, records down " << t.download_ms << " ms, appended in "
-                   << t.assemble_ms << " ms";
-                r.note = os.str();
-            }
-        };
-        progress(section_name, row_call_cf32);
-        report.measure(row_call_cf32,
-                       [&](row& r) { measure_call(r, core::gnss_sample_format::cf32); });
-        progress(section_name, row_call_ci16);
-        report.measure(row_call_ci16,
-                       [&](row& r) { measure_call(r, core::gnss_sample_format::ci16); });
-        progress(section_name, row_call_ci8);
-        report.measure(row_call_ci8,
-                       [&](row& r) { measure_call(r, core::gnss_sample_format::ci8); });
-    } else {
-        progress(section_name, "CUDA rows skipped (" + device.skip_reason + ")");
-        for (const auto& name : { row_d2d,
-                                  row_h2d_cf32,
-                                  row_h2d_ci16,
-                                  row_h2d_ci8,
-                                  row_baseline,
-                                  row_kernel_cf32,
-                                  row_kernel_ci16,
-                                  row_kernel_ci8,
-                                  row_kernel_open,
-                                  row_call_device,
-                                  row_call_cf32,
-                                  row_call_ci16,
-                                  row_call_ci8 })
-            report.skip(name, device.skip_reason);
-    }
-
-    progress(section_name, row_cpu);
-    report.measure(row_cpu, [&](row& r) {
-        auto engine =
-            make_engine("cpu", core::gnss_sample_format::cf32, plan, cpu_channels, true);
-        core::gnss_correlator_results results;
-        engine->process(in.cf32.data(), n, results);
-        check_engine_records(r, results, x_cf32, plan, cpu_channels);
-        r.clock = "wall";
-        r.samples = double(cpu_channels) * double(n);
-        r.bytes = double(n) * 8.0;
-        r.time = time_host(0, slow_repeats, [&] {
-            results.clear();
-            engine->process(in.cf32.data(), n, results);
-        });
-        if (r.status == row_status::ok)
-            r.note = channels_text(r);
+void measure_copy_floors(section_report& report, std::size_t n, int repeats)
+{
+    report.measure(row_d2d, [&](row& r) {
+        r = floor_d2d_copy(n * 8, double(n), repeats);
+        r.note = "the cf32 buffer; read + write counted";
     });
+    report.measure(row_h2d_cf32, [&](row& r) {
+        r = floor_h2d_pinned(n * 8, double(n), repeats);
+        r.note = "the cf32 buffer";
+    });
+    report.measure(row_h2d_ci16, [&](row& r) {
+        r = floor_h2d_pinned(n * 4, double(n), repeats);
+        r.note = "the ci16 buffer";
+    });
+    report.measure(row_h2d_ci8, [&](row& r) {
+        r = floor_h2d_pinned(n * 2, double(n), repeats);
+        r.note = "the ci8 buffer";
+    });
+}
 
-    if (device.cuda) {
-        progress(section_name, row_flowgraph + " (simulating the stream)");
-        report.measure(row_flowgraph, [&](row& r) {
-            const auto stream =
-                simulate(std::size_t(flowgraph_pattern_s * sample_rate_hz));
-            measure_block_flowgraph(
-                r, device.device_string, stream.cf32, plan, slow_repeats);
-        });
-    } else {
-        report.skip(row_flowgraph, device.skip_reason);
+//! The 32 GPS L1 C/A codes as the paper's kernel reads them, one row of 1023 chips
+//! per PRN.
+std::vector<float> paper_code_table()
+{
+    std::vector<float> codes(32 * 1023);
+    for (int prn = 1; prn <= 32; ++prn) {
+        const auto c = core::gps_l1ca_code(prn);
+        for (int k = 0; k < 1023; ++k)
+            codes[(prn - 1) * 1023 + k] = float(c[k]);
     }
+    return codes;
+}
 
+//! The paper's per-launch channel parameters for every epoch of the buffer, each
+//! channel's code and carrier phases advanced to the epoch's start.
+std::vector<paper_channel> paper_channels(const std::vector<channel_plan>& plan,
+                                          std::size_t epochs,
+                                          std::size_t nch,
+                                          const float* d_codes)
+{
+    std::vector<paper_channel> channels(epochs * nch);
+    for (std::size_t e = 0; e < epochs; ++e)
+        for (std::size_t i = 0; i < nch; ++i) {
+            const channel_plan& p = plan[i];
+            const double t = double(e * epoch_samples) / sample_rate_hz;
+            paper_channel& c = channels[e * nch + i];
+            c.code = d_codes + (p.prn - 1) * 1023;
+            c.code_length = 1023;
+            c.code_phase_chips = float(
+                std::fmod(p.code_phase_chips + code_rate_of(p.doppler_hz) * t, 1023.0));
+            c.code_rate_cps = float(code_rate_of(p.doppler_hz));
+            c.carrier_hz = float(p.doppler_hz);
+            c.carrier_phase_rad = float(std::fmod(2.0 * pi * p.doppler_hz * t, 2.0 * pi));
+            c.sample_base = int(e * epoch_samples);
+            c.sample_count = int(epoch_samples);
+        }
+    return channels;
+}
+
+/*!
+ * The matched channels' first epoch of the baseline's output (6 floats per channel:
+ * early, prompt, late) against the float64 reference of the same (continuous) model;
+ * the paper's float code index picks other chips near chip edges now and then, so 1 %
+ * of the scale.
+ */
+void check_paper_prompts(row& r,
+                         const std::vector<float>& out,
+                         const section_input& input)
+{
+    r.status = row_status::ok;
+    for (int s = 0; s < satellite_count; ++s) {
+        const auto [ref, scale] = reference_first_epoch(input.x_cf32, input.plan[s]);
+        const std::complex<double> prompt(out[6 * s + 2], out[6 * s + 3]);
+        if (!(std::abs(prompt - ref[1]) <= 1e-2 * std::max(std::abs(ref[1]), scale)) ||
+            !(std::abs(prompt) > 5.0 * scale)) {
+            std::ostringstream os;
+            os << "satellite " << s << ": prompt " << prompt << ", reference " << ref[1];
+            r.status = row_status::failed;
+            r.note = os.str();
+        }
+    }
+}
+
+/*!
+ * The paper's kernel: one launch per 1 ms epoch for all channels (the paper's receiver
+ * loop), channel parameters for every epoch prepared beforehand.
+ */
+void measure_paper_baseline(row& r, const section_input& input)
+{
+    const std::size_t n = input.n;
+    const std::size_t epochs = n / epoch_samples;
+    if (epochs == 0)
+        throw std::invalid_argument("--samples must hold at least one 1 ms epoch");
+    const std::size_t nch = baseline_channels;
+    core::cuda_stream stream;
+    core::device_buffer<float2> d_if(n);
+    CUDADSP_CUDA(cudaMemcpyAsync(
+        d_if.get(), input.in.cf32.data(), n * 8, cudaMemcpyHostToDevice, stream.get()));
+    const std::vector<float> codes = paper_code_table();
+    core::device_buffer<float> d_codes(codes.size());
+    CUDADSP_CUDA(cudaMemcpyAsync(d_codes.get(),
+                                 codes.data(),
+                                 codes.size() * 4,
+                                 cudaMemcpyHostToDevice,
+                                 stream.get()));
+    const std::vector<paper_channel> channels =
+        paper_channels(input.plan, epochs, nch, d_codes.get());
+    core::device_buffer<paper_channel> d_channels(channels.size());
+    CUDADSP_CUDA(cudaMemcpyAsync(d_channels.get(),
+                                 channels.data(),
+                                 channels.size() * sizeof(paper_channel),
+                                 cudaMemcpyHostToDevice,
+                                 stream.get()));
+    core::device_buffer<float> d_out(epochs * nch * 6);
+    auto run_all = [&] {
+        for (std::size_t e = 0; e < epochs; ++e)
+            launch_paper_correlator(d_if.get(),
+                                    d_channels.get() + e * nch,
+                                    int(nch),
+                                    float(sample_rate_hz),
+                                    float(half_spacing_chips),
+                                    d_out.get() + e * nch * 6,
+                                    stream.get());
+    };
+    run_all();
+    std::vector<float> out(6 * nch);
+    CUDADSP_CUDA(cudaMemcpyAsync(
+        out.data(), d_out.get(), out.size() * 4, cudaMemcpyDeviceToHost, stream.get()));
+    stream.synchronize();
+    check_paper_prompts(r, out, input);
+    r.clock = "events";
+    r.samples = double(nch) * double(epochs * epoch_samples);
+    r.bytes = double(epochs * epoch_samples) * 8.0;
+    r.time = time_cuda(stream.get(), 1, input.repeats, run_all);
+    if (r.status == row_status::ok)
+        r.note = channels_text(r) + "; " + std::to_string(epochs) + " launches of " +
+                 std::to_string(nch) + " channels";
+}
+
+/*!
+ * Device-resident input: the kernel's time (with the conversion of integer input and
+ * the gathering of the records on the device, from the engine's events), or with
+ * \p whole_call the process_device() call on the host clock, over repeated calls on
+ * the same engine (the loops go on).
+ */
+void measure_engine_device_input(row& r,
+                                 const section_input& input,
+                                 const bench_device& device,
+                                 core::gnss_sample_format f,
+                                 bool tracking,
+                                 bool whole_call)
+{
+    const std::size_t n = input.n;
+    const auto x = as_double(input.in, f);
+    const std::size_t bytes = n * core::bytes_per_sample(f);
+    core::device_buffer<unsigned char> d_in(bytes);
+    CUDADSP_CUDA(
+        cudaMemcpy(d_in.get(), host_data(input.in, f), bytes, cudaMemcpyHostToDevice));
+    auto engine =
+        make_engine(device.device_string, f, input.plan, engine_channels, tracking);
+    auto& cuda = dynamic_cast<core::multichannel_correlator_cuda&>(*engine);
+    core::gnss_correlator_results results;
+    cuda.process_device(d_in.get(), n, results);
+    check_engine_records(r, results, x, input.plan, engine_channels);
+    std::vector<double> device_ms, call_ms;
+    std::size_t records = 0;
+    for (int i = 0; i < input.repeats + 1; ++i) {
+        results.clear();
+        cuda.process_device(d_in.get(), n, results);
+        if (i == 0)
+            continue; // warm-up
+        const core::gnss_cuda_timing& t = cuda.last_timing();
+        device_ms.push_back(t.convert_ms + t.correlate_ms + t.compact_ms);
+        call_ms.push_back(t.total_ms);
+        records = t.records;
+    }
+    r.clock = whole_call ? "wall" : "events";
+    r.samples = double(engine_channels) * double(n);
+    r.bytes = double(bytes);
+    r.time = summarize(whole_call ? call_ms : device_ms);
+    if (r.status == row_status::ok) {
+        std::ostringstream os;
+        os << channels_text(r) << "; " << records << " records per call";
+        if (!whole_call)
+            os << "; " << cuda.channels_per_block() << " channels per block, "
+               << cuda.tile_samples() << "-sample tiles";
+        r.note = os.str();
+    }
+}
+
+//! process() from pinned host memory: upload, kernel, records to the caller.
+void measure_engine_pinned_call(row& r,
+                                const section_input& input,
+                                const bench_device& device,
+                                core::gnss_sample_format f)
+{
+    const std::size_t n = input.n;
+    const auto x = as_double(input.in, f);
+    const std::size_t bytes = n * core::bytes_per_sample(f);
+    core::pinned_buffer<unsigned char> pinned(bytes);
+    std::memcpy(pinned.get(), host_data(input.in, f), bytes);
+    auto engine = make_engine(device.device_string, f, input.plan, engine_channels, true);
+    core::gnss_correlator_results results;
+    engine->process(pinned.get(), n, results);
+    check_engine_records(r, results, x, input.plan, engine_channels);
+    r.clock = "wall";
+    r.samples = double(engine_channels) * double(n);
+    r.bytes = double(bytes);
+    r.time = time_host(1, input.repeats, [&] {
+        results.clear();
+        engine->process(pinned.get(), n, results);
+    });
+    if (r.status == row_status::ok) {
+        const auto& t =
+            dynamic_cast<core::multichannel_correlator_cuda&>(*engine).last_timing();
+        std::ostringstream os;
+        os << channels_text(r) << "; last call: upload " << std::setprecision(3)
+           << t.upload_ms << " ms, kernel " << t.correlate_ms << " ms, records down "
+           << t.download_ms << " ms, appended in " << t.assemble_ms << " ms";
+        r.note = os.str();
+    }
+}
+
+void measure_cuda_rows(section_report& report,
+                       const section_input& input,
+                       const bench_device& device)
+{
+    using format = core::gnss_sample_format;
+    warn_if_cache_resident(section_name, input.n * sizeof(float2), device);
+    progress(section_name, "copy floors");
+    measure_copy_floors(report, input.n, input.repeats);
+
+    progress(section_name, row_baseline);
+    report.measure(row_baseline, [&](row& r) { measure_paper_baseline(r, input); });
+
+    const auto device_input_row =
+        [&](const std::string& name, format f, bool tracking, bool whole_call) {
+            progress(section_name, name);
+            report.measure(name, [&](row& r) {
+                measure_engine_device_input(r, input, device, f, tracking, whole_call);
+            });
+        };
+    device_input_row(row_kernel_cf32, format::cf32, true, false);
+    device_input_row(row_kernel_ci16, format::ci16, true, false);
+    device_input_row(row_kernel_ci8, format::ci8, true, false);
+    device_input_row(row_kernel_open, format::cf32, false, false);
+    device_input_row(row_call_device, format::cf32, true, true);
+
+    const auto pinned_call_row = [&](const std::string& name, format f) {
+        progress(section_name, name);
+        report.measure(name,
+                       [&](row& r) { measure_engine_pinned_call(r, input, device, f); });
+    };
+    pinned_call_row(row_call_cf32, format::cf32);
+    pinned_call_row(row_call_ci16, format::ci16);
+    pinned_call_row(row_call_ci8, format::ci8);
+}
+
+void skip_cuda_rows(section_report& report, const bench_device& device)
+{
+    progress(section_name, "CUDA rows skipped (" + device.skip_reason + ")");
+    for (const auto& name : { row_d2d,
+                              row_h2d_cf32,
+                              row_h2d_ci16,
+                              row_h2d_ci8,
+                              row_baseline,
+                              row_kernel_cf32,
+                              row_kernel_ci16,
+                              row_kernel_ci8,
+                              row_kernel_open,
+                              row_call_device,
+                              row_call_cf32,
+                              row_call_ci16,
+                              row_call_ci8 })
+        report.skip(name, device.skip_reason);
+}
+
+void measure_cpu_engine(row& r, const section_input& input, std::size_t cpu_channels)
+{
+    const std::size_t n = input.n;
+    auto engine = make_engine(
+        "cpu", core::gnss_sample_format::cf32, input.plan, cpu_channels, true);
+    core::gnss_correlator_results results;
+    engine->process(input.in.cf32.data(), n, results);
+    check_engine_records(r, results, input.x_cf32, input.plan, cpu_channels);
+    r.clock = "wall";
+    r.samples = double(cpu_channels) * double(n);
+    r.bytes = double(n) * 8.0;
+    r.time = time_host(0, slow_repeats, [&] {
+        results.clear();
+        engine->process(input.in.cf32.data(), n, results);
+    });
+    if (r.status == row_status::ok)
+        r.note = channels_text(r);
+}
+
+void add_ratios_and_targets(section_report& report)
+{
     for (const auto& name : { row_kernel_cf32,
                               row_kernel_ci16,
                               row_kernel_ci8,
@@ -749,7 +786,10 @@ void run_correlator(const bench_options& options,
                             ? row_h2d_cf32
                             : (name == row_call_ci16 ? row_h2d_ci16 : row_h2d_ci8),
                         "pinned H2D");
+}
 
+void add_notes(section_report& report)
+{
     report.add_note("a row's samples are channel-samples (channels x buffer samples): "
                     "Msamples/s is channel-samples per second, channels in real time "
                     "are that over 9.75 Msps (in each row's note)");
@@ -771,6 +811,44 @@ void run_correlator(const bench_options& options,
                     "reference with the engine's integer NCOs (1e-4 of the epoch's "
                     "scale; the baseline's prompt within 1 %, its float code index "
                     "choosing other chips near chip edges)");
+}
+
+void run_correlator(const bench_options& options,
+                    const bench_device& device,
+                    section_report& report)
+{
+    const std::size_t n = options.samples_or(default_samples);
+    const std::size_t cpu_channels = std::max<std::size_t>(
+        16, cpu_channels_per_thread * std::max(1u, std::thread::hardware_concurrency()));
+    add_parameters(report, n, cpu_channels);
+
+    progress(section_name, "simulating " + std::to_string(n) + " samples");
+    section_input input{ n, std::max(3, options.repeats), simulate(n), {}, {} };
+    input.plan = plan_channels(engine_channels);
+    input.x_cf32 = as_double(input.in, core::gnss_sample_format::cf32);
+
+    if (device.cuda)
+        measure_cuda_rows(report, input, device);
+    else
+        skip_cuda_rows(report, device);
+
+    progress(section_name, row_cpu);
+    report.measure(row_cpu, [&](row& r) { measure_cpu_engine(r, input, cpu_channels); });
+
+    if (device.cuda) {
+        progress(section_name, row_flowgraph + " (simulating the stream)");
+        report.measure(row_flowgraph, [&](row& r) {
+            const auto stream =
+                simulate(std::size_t(flowgraph_pattern_s * sample_rate_hz));
+            measure_block_flowgraph(
+                r, device.device_string, stream.cf32, input.plan, slow_repeats);
+        });
+    } else {
+        report.skip(row_flowgraph, device.skip_reason);
+    }
+
+    add_ratios_and_targets(report);
+    add_notes(report);
 }
 
 } // namespace

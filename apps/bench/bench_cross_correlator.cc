@@ -16,10 +16,10 @@
 // by the transforms.
 
 #include "bench_harness.h"
+#include "pattern_source.h"
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
 #include "runtime/cufft_plan.h"
-#include "pattern_source.h"
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/blocks/vector_sink.h>
 #include <gnuradio/cudadsp/core/cross_correlator.h>
@@ -50,7 +50,7 @@ constexpr const char* section_name = "xcorr";
 
 constexpr double pi = 3.14159265358979323846264338327950;
 
-// Issue 6: fft_len 4096 for the flowgraph target; the default interpolation and the
+// fft_len 4096 for the flowgraph target; the default interpolation and the
 // full lag range (max_lag 0 = fft_len - 1).
 constexpr std::size_t fft_len = 4096;
 constexpr std::size_t interp = 16;
@@ -420,256 +420,307 @@ std::string mebibytes(double bytes)
     return os.str();
 }
 
-void run_xcorr(const bench_options& options,
-               const bench_device& device,
-               section_report& report)
+//! The run's sizes, from the options.
+struct run_sizes {
+    core::cross_correlator_config config;
+    std::size_t transform_len;
+    std::size_t nframes;
+    std::size_t n; // samples per input
+    std::size_t input_bytes;
+    std::size_t peak_bytes;
+    std::size_t cpu_frames;
+    std::size_t pattern_n;
+    int repeats;
+    int slow_repeats;
+    std::size_t flowgraph_cuda_frames;
+    std::size_t flowgraph_cpu_frames;
+};
+
+run_sizes make_run_sizes(const bench_options& options, const bench_device& device)
 {
-    const auto config = make_config(device.device_string);
-    const std::size_t transform_len = config.transform_len();
-    const std::size_t nframes =
-        std::max<std::size_t>(1, options.samples_or(default_samples) / fft_len);
-    const std::size_t n = nframes * fft_len; // samples per input
-    const std::size_t input_bytes = 2 * n * sizeof(gr_complex);
-    const std::size_t peak_bytes = nframes * sizeof(peak);
-    const std::size_t cpu_frames = std::min(nframes, cpu_frames_max);
-    const std::size_t pattern_n = std::min(nframes, pattern_frames_max);
-    const int repeats = options.repeats;
-    const int slow_repeats = std::min(repeats, slow_repeats_max);
-
-    const std::size_t flowgraph_cuda_frames = std::max<std::size_t>(
+    run_sizes s;
+    s.config = make_config(device.device_string);
+    s.transform_len = s.config.transform_len();
+    s.nframes = std::max<std::size_t>(1, options.samples_or(default_samples) / fft_len);
+    s.n = s.nframes * fft_len;
+    s.input_bytes = 2 * s.n * sizeof(gr_complex);
+    s.peak_bytes = s.nframes * sizeof(peak);
+    s.cpu_frames = std::min(s.nframes, cpu_frames_max);
+    s.pattern_n = std::min(s.nframes, pattern_frames_max);
+    s.repeats = options.repeats;
+    s.slow_repeats = std::min(s.repeats, slow_repeats_max);
+    s.flowgraph_cuda_frames = std::max<std::size_t>(
         1, options.flowgraph_samples_or(default_flowgraph_samples) / fft_len);
-    const std::size_t flowgraph_cpu_frames =
-        std::min(flowgraph_cuda_frames, cpu_flowgraph_frames_max);
+    s.flowgraph_cpu_frames = std::min(s.flowgraph_cuda_frames, cpu_flowgraph_frames_max);
+    return s;
+}
 
+void add_parameters(section_report& report, const run_sizes& s)
+{
     report.add_parameter("fft_len", std::to_string(fft_len));
-    report.add_parameter("transform_len", std::to_string(transform_len));
+    report.add_parameter("transform_len", std::to_string(s.transform_len));
     report.add_parameter("interp", std::to_string(interp));
-    report.add_parameter("max_lag", std::to_string(config.effective_max_lag()));
-    report.add_parameter("frames", std::to_string(nframes));
-    report.add_parameter("samples_per_input", std::to_string(n));
-    report.add_parameter("input_bytes", std::to_string(input_bytes));
-    report.add_parameter("repeats", std::to_string(repeats));
-    report.add_parameter("cpu_frames", std::to_string(cpu_frames));
-    report.add_parameter("cpu_repeats", std::to_string(slow_repeats));
-    report.add_parameter("flowgraph_frames_cuda", std::to_string(flowgraph_cuda_frames));
-    report.add_parameter("flowgraph_frames_cpu", std::to_string(flowgraph_cpu_frames));
-    {
-        std::ostringstream os;
-        os << "band-limited noise |f| < " << bandwidth_cycles
-           << ", x = y delayed by up to +-" << max_delay_samples
-           << " samples and rotated, SNR " << snr_db << " dB, " << pattern_n
-           << " frames repeated, seed " << input_seed;
-        report.add_parameter("input", os.str());
-    }
+    report.add_parameter("max_lag", std::to_string(s.config.effective_max_lag()));
+    report.add_parameter("frames", std::to_string(s.nframes));
+    report.add_parameter("samples_per_input", std::to_string(s.n));
+    report.add_parameter("input_bytes", std::to_string(s.input_bytes));
+    report.add_parameter("repeats", std::to_string(s.repeats));
+    report.add_parameter("cpu_frames", std::to_string(s.cpu_frames));
+    report.add_parameter("cpu_repeats", std::to_string(s.slow_repeats));
+    report.add_parameter("flowgraph_frames_cuda",
+                         std::to_string(s.flowgraph_cuda_frames));
+    report.add_parameter("flowgraph_frames_cpu", std::to_string(s.flowgraph_cpu_frames));
+    std::ostringstream os;
+    os << "band-limited noise |f| < " << bandwidth_cycles << ", x = y delayed by up to +-"
+       << max_delay_samples << " samples and rotated, SNR " << snr_db << " dB, "
+       << s.pattern_n << " frames repeated, seed " << input_seed;
+    report.add_parameter("input", os.str());
+}
 
+//! The pattern of frames the run repeats, and its reference peaks.
+struct input_pattern {
+    std::vector<gr_complex> x, y;
+    std::vector<peak> reference;
+};
+
+input_pattern make_input_pattern(section_report& report, std::size_t pattern_n)
+{
     progress(section_name,
              "pattern: " + std::to_string(pattern_n) + " frames of " +
                  std::to_string(fft_len) +
                  " samples, and its reference (cpu engine, "
                  "frame by frame)");
-    std::vector<gr_complex> pattern_x, pattern_y;
+    input_pattern pattern;
     std::vector<double> delays;
-    make_pattern(pattern_n, pattern_x, pattern_y, delays);
-    const std::vector<peak> reference = reference_peaks(pattern_x, pattern_y);
-    {
-        // A sanity line on the input itself: the reference finds the planted delays.
-        double worst = 0;
-        for (std::size_t f = 0; f < pattern_n; ++f)
-            worst = std::max(worst, std::fabs(double(reference[f].lag) - delays[f]));
-        std::ostringstream os;
-        os.precision(3);
-        os << worst << " samples";
-        report.add_parameter("reference_worst_lag_error", os.str());
-    }
-    const std::vector<std::size_t> check_frames =
-        spread_frames(nframes, check_frame_count);
+    make_pattern(pattern_n, pattern.x, pattern.y, delays);
+    pattern.reference = reference_peaks(pattern.x, pattern.y);
+    // A sanity line on the input itself: the reference finds the planted delays.
+    double worst = 0;
+    for (std::size_t f = 0; f < pattern_n; ++f)
+        worst = std::max(worst, std::fabs(double(pattern.reference[f].lag) - delays[f]));
+    std::ostringstream os;
+    os.precision(3);
+    os << worst << " samples";
+    report.add_parameter("reference_worst_lag_error", os.str());
+    return pattern;
+}
 
-    // The run's input, in pinned memory where a device is there (the pinned rows use
-    // it as is); the CPU rows read the first frames of the same buffers.
+/*!
+ * The run's input, in pinned memory where a device is there (the pinned rows use it
+ * as is); the CPU rows read the first frames of the same buffers. Without a device
+ * only the CPU rows' frames are filled, in pageable memory.
+ */
+struct run_input {
     core::pinned_buffer<gr_complex> pinned_x, pinned_y;
     std::vector<gr_complex> pageable_x, pageable_y;
     const gr_complex* x = nullptr;
     const gr_complex* y = nullptr;
-    {
-        const std::size_t fill_frames = device.cuda ? nframes : cpu_frames;
-        gr_complex* fill_x;
-        gr_complex* fill_y;
-        if (device.cuda) {
-            pinned_x = core::pinned_buffer<gr_complex>(n);
-            pinned_y = core::pinned_buffer<gr_complex>(n);
-            fill_x = pinned_x.get();
-            fill_y = pinned_y.get();
-        } else {
-            pageable_x.resize(fill_frames * fft_len);
-            pageable_y.resize(fill_frames * fft_len);
-            fill_x = pageable_x.data();
-            fill_y = pageable_y.data();
-        }
-        tile(pattern_x, fill_frames, fill_x);
-        tile(pattern_y, fill_frames, fill_y);
-        x = fill_x;
-        y = fill_y;
-    }
+};
 
-    std::vector<peak> peaks(nframes);
-
+run_input make_run_input(const input_pattern& pattern,
+                         const run_sizes& s,
+                         const bench_device& device)
+{
+    run_input input;
+    const std::size_t fill_frames = device.cuda ? s.nframes : s.cpu_frames;
+    gr_complex* fill_x;
+    gr_complex* fill_y;
     if (device.cuda) {
-        warn_if_cache_resident(section_name, input_bytes, device);
-
-        progress(section_name, "floors");
-        report.measure(row_d2d, [&](row& r) {
-            r = floor_d2d_copy(input_bytes, double(n), repeats);
-            r.note = "x and y, " + mebibytes(input_bytes) + "; read + write counted";
-        });
-        report.measure(row_h2d, [&](row& r) {
-            r = floor_h2d_pinned(input_bytes, double(n), repeats);
-            r.note = "x and y, " + mebibytes(input_bytes);
-        });
-        report.measure(row_cufft, [&](row& r) {
-            // In place on two padded buffers of a batch of frames: X = FFT(x), Y =
-            // FFT(y), then the inverse of X; the padding, the spectrum product and the
-            // peak search are the engine's own work on top.
-            const std::size_t batch = std::min(nframes, floor_batch_frames);
-            core::device_buffer<cufftComplex> d_a(batch * transform_len);
-            core::device_buffer<cufftComplex> d_b(batch * transform_len);
-            core::cuda_stream stream;
-            CUDADSP_CUDA(cudaMemsetAsync(
-                d_a.get(), 0, d_a.size() * sizeof(cufftComplex), stream.get()));
-            CUDADSP_CUDA(cudaMemsetAsync(
-                d_b.get(), 0, d_b.size() * sizeof(cufftComplex), stream.get()));
-            core::cufft_plan full(int(transform_len), CUFFT_C2C, int(batch));
-            full.set_stream(stream.get());
-            const std::size_t tail = nframes % batch;
-            core::cufft_plan last;
-            if (tail) {
-                last = core::cufft_plan(int(transform_len), CUFFT_C2C, int(tail));
-                last.set_stream(stream.get());
-            }
-            auto transforms =
-                [](const core::cufft_plan& plan, cufftComplex* a, cufftComplex* b) {
-                    CUDADSP_CUFFT(cufftExecC2C(plan.get(), a, a, CUFFT_FORWARD));
-                    CUDADSP_CUFFT(cufftExecC2C(plan.get(), b, b, CUFFT_FORWARD));
-                    CUDADSP_CUFFT(cufftExecC2C(plan.get(), a, a, CUFFT_INVERSE));
-                };
-            r.clock = "events";
-            r.samples = double(n);
-            // Each transform reads and writes its padded buffer once at least.
-            r.bytes = 3.0 * 2.0 * double(nframes * transform_len * sizeof(cufftComplex));
-            r.time = time_cuda(stream.get(), 2, repeats, [&] {
-                for (std::size_t f = 0; f + batch <= nframes; f += batch)
-                    transforms(full, d_a.get(), d_b.get());
-                if (tail)
-                    transforms(last, d_a.get(), d_b.get());
-            });
-            r.note = std::to_string(3 * nframes) + " transforms of " +
-                     std::to_string(transform_len) + " points, batches of " +
-                     std::to_string(batch) + " frames";
-        });
-
-        progress(section_name, row_device);
-        report.measure(row_device, [&](row& r) {
-            auto engine = core::cross_correlator::make(config);
-            core::device_buffer<gr_complex> d_x(n);
-            core::device_buffer<gr_complex> d_y(n);
-            core::device_buffer<peak> d_peaks(nframes);
-            core::cuda_stream stream;
-            // Everything on the one non-blocking stream: it does not order itself after
-            // the legacy default stream that cudaMemcpy and cudaMemset would use.
-            CUDADSP_CUDA(cudaMemcpyAsync(d_x.get(),
-                                         x,
-                                         n * sizeof(gr_complex),
-                                         cudaMemcpyHostToDevice,
-                                         stream.get()));
-            CUDADSP_CUDA(cudaMemcpyAsync(d_y.get(),
-                                         y,
-                                         n * sizeof(gr_complex),
-                                         cudaMemcpyHostToDevice,
-                                         stream.get()));
-            CUDADSP_CUDA(
-                cudaMemsetAsync(d_peaks.get(), poison_byte, peak_bytes, stream.get()));
-            engine->process_device(d_x.get(),
-                                   d_y.get(),
-                                   nframes,
-                                   d_peaks.get(),
-                                   nullptr,
-                                   nullptr,
-                                   stream.get());
-            CUDADSP_CUDA(cudaMemcpyAsync(peaks.data(),
-                                         d_peaks.get(),
-                                         peak_bytes,
-                                         cudaMemcpyDeviceToHost,
-                                         stream.get()));
-            stream.synchronize();
-            check_peaks(r, reference, check_frames, peaks.data(), nframes);
-
-            r.clock = "events";
-            r.samples = double(n);
-            r.bytes = double(input_bytes + peak_bytes);
-            r.time = time_cuda(stream.get(), 2, repeats, [&] {
-                engine->process_device(d_x.get(),
-                                       d_y.get(),
-                                       nframes,
-                                       d_peaks.get(),
-                                       nullptr,
-                                       nullptr,
-                                       stream.get());
-            });
-        });
-
-        // process() with host pointers returns once the peaks are in host memory.
-        auto measure_host_path =
-            [&](row& r, const gr_complex* in_x, const gr_complex* in_y, peak* out) {
-                auto engine = core::cross_correlator::make(config);
-                std::memset(out, poison_byte, peak_bytes);
-                engine->process(in_x, in_y, nframes, out);
-                check_peaks(r, reference, check_frames, out, nframes);
-
-                r.clock = "wall";
-                r.samples = double(n);
-                r.bytes = double(input_bytes + peak_bytes);
-                r.time = time_host(
-                    1, repeats, [&] { engine->process(in_x, in_y, nframes, out); });
-            };
-
-        progress(section_name, row_pinned);
-        report.measure(row_pinned, [&](row& r) {
-            core::pinned_buffer<peak> out(nframes);
-            measure_host_path(r, x, y, out.get());
-        });
-
-        progress(section_name, row_pageable);
-        report.measure(row_pageable, [&](row& r) {
-            const std::vector<gr_complex> in_x(x, x + n);
-            const std::vector<gr_complex> in_y(y, y + n);
-            measure_host_path(r, in_x.data(), in_y.data(), peaks.data());
-        });
+        input.pinned_x = core::pinned_buffer<gr_complex>(s.n);
+        input.pinned_y = core::pinned_buffer<gr_complex>(s.n);
+        fill_x = input.pinned_x.get();
+        fill_y = input.pinned_y.get();
     } else {
-        progress(section_name, "CUDA rows skipped (" + device.skip_reason + ")");
-        for (const auto& name :
-             { row_d2d, row_h2d, row_cufft, row_device, row_pinned, row_pageable })
-            report.skip(name, device.skip_reason);
+        input.pageable_x.resize(fill_frames * fft_len);
+        input.pageable_y.resize(fill_frames * fft_len);
+        fill_x = input.pageable_x.data();
+        fill_y = input.pageable_y.data();
     }
+    tile(pattern.x, fill_frames, fill_x);
+    tile(pattern.y, fill_frames, fill_y);
+    input.x = fill_x;
+    input.y = fill_y;
+    return input;
+}
 
-    progress(section_name, row_cpu);
-    report.measure(row_cpu, [&](row& r) {
-        auto engine = core::cross_correlator::make(make_config("cpu"));
-        std::vector<peak> out(cpu_frames);
-        std::memset(out.data(), poison_byte, cpu_frames * sizeof(peak));
-        engine->process(x, y, cpu_frames, out.data());
-        check_peaks(r,
-                    reference,
-                    spread_frames(cpu_frames, check_frame_count),
-                    out.data(),
-                    cpu_frames);
+/*!
+ * The cuFFT floor: in place on two padded buffers of a batch of frames, X = FFT(x),
+ * Y = FFT(y), then the inverse of X; the padding, the spectrum product and the peak
+ * search are the engine's own work on top.
+ */
+void measure_cufft_floor(row& r, const run_sizes& s)
+{
+    const std::size_t nframes = s.nframes;
+    const std::size_t transform_len = s.transform_len;
+    const std::size_t batch = std::min(nframes, floor_batch_frames);
+    core::device_buffer<cufftComplex> d_a(batch * transform_len);
+    core::device_buffer<cufftComplex> d_b(batch * transform_len);
+    core::cuda_stream stream;
+    CUDADSP_CUDA(
+        cudaMemsetAsync(d_a.get(), 0, d_a.size() * sizeof(cufftComplex), stream.get()));
+    CUDADSP_CUDA(
+        cudaMemsetAsync(d_b.get(), 0, d_b.size() * sizeof(cufftComplex), stream.get()));
+    core::cufft_plan full(int(transform_len), CUFFT_C2C, int(batch));
+    full.set_stream(stream.get());
+    const std::size_t tail = nframes % batch;
+    core::cufft_plan last;
+    if (tail) {
+        last = core::cufft_plan(int(transform_len), CUFFT_C2C, int(tail));
+        last.set_stream(stream.get());
+    }
+    auto transforms = [](const core::cufft_plan& plan, cufftComplex* a, cufftComplex* b) {
+        CUDADSP_CUFFT(cufftExecC2C(plan.get(), a, a, CUFFT_FORWARD));
+        CUDADSP_CUFFT(cufftExecC2C(plan.get(), b, b, CUFFT_FORWARD));
+        CUDADSP_CUFFT(cufftExecC2C(plan.get(), a, a, CUFFT_INVERSE));
+    };
+    r.clock = "events";
+    r.samples = double(s.n);
+    // Each transform reads and writes its padded buffer once at least.
+    r.bytes = 3.0 * 2.0 * double(nframes * transform_len * sizeof(cufftComplex));
+    r.time = time_cuda(stream.get(), 2, s.repeats, [&] {
+        for (std::size_t f = 0; f + batch <= nframes; f += batch)
+            transforms(full, d_a.get(), d_b.get());
+        if (tail)
+            transforms(last, d_a.get(), d_b.get());
+    });
+    r.note = std::to_string(3 * nframes) + " transforms of " +
+             std::to_string(transform_len) + " points, batches of " +
+             std::to_string(batch) + " frames";
+}
 
-        r.clock = "wall";
-        r.samples = double(cpu_frames * fft_len);
-        r.bytes = double(2 * cpu_frames * fft_len * sizeof(gr_complex) +
-                         cpu_frames * sizeof(peak));
-        r.time = time_host(
-            0, slow_repeats, [&] { engine->process(x, y, cpu_frames, out.data()); });
+//! What the engine rows check their peaks against, and where they leave them.
+struct engine_rows_context {
+    const run_sizes& s;
+    const run_input& input;
+    const std::vector<peak>& reference;
+    const std::vector<std::size_t>& check_frames;
+    std::vector<peak>& peaks;
+};
+
+void measure_engine_device_buffers(row& r, const engine_rows_context& c)
+{
+    const run_sizes& s = c.s;
+    const std::size_t n = s.n;
+    const std::size_t nframes = s.nframes;
+    auto engine = core::cross_correlator::make(s.config);
+    core::device_buffer<gr_complex> d_x(n);
+    core::device_buffer<gr_complex> d_y(n);
+    core::device_buffer<peak> d_peaks(nframes);
+    core::cuda_stream stream;
+    // Everything on the one non-blocking stream: it does not order itself after the
+    // legacy default stream that cudaMemcpy and cudaMemset would use.
+    CUDADSP_CUDA(cudaMemcpyAsync(d_x.get(),
+                                 c.input.x,
+                                 n * sizeof(gr_complex),
+                                 cudaMemcpyHostToDevice,
+                                 stream.get()));
+    CUDADSP_CUDA(cudaMemcpyAsync(d_y.get(),
+                                 c.input.y,
+                                 n * sizeof(gr_complex),
+                                 cudaMemcpyHostToDevice,
+                                 stream.get()));
+    CUDADSP_CUDA(cudaMemsetAsync(d_peaks.get(), poison_byte, s.peak_bytes, stream.get()));
+    engine->process_device(
+        d_x.get(), d_y.get(), nframes, d_peaks.get(), nullptr, nullptr, stream.get());
+    CUDADSP_CUDA(cudaMemcpyAsync(c.peaks.data(),
+                                 d_peaks.get(),
+                                 s.peak_bytes,
+                                 cudaMemcpyDeviceToHost,
+                                 stream.get()));
+    stream.synchronize();
+    check_peaks(r, c.reference, c.check_frames, c.peaks.data(), nframes);
+
+    r.clock = "events";
+    r.samples = double(n);
+    r.bytes = double(s.input_bytes + s.peak_bytes);
+    r.time = time_cuda(stream.get(), 2, s.repeats, [&] {
+        engine->process_device(
+            d_x.get(), d_y.get(), nframes, d_peaks.get(), nullptr, nullptr, stream.get());
+    });
+}
+
+//! process() with host pointers returns once the peaks are in host memory.
+void measure_engine_host_path(row& r,
+                              const engine_rows_context& c,
+                              const gr_complex* in_x,
+                              const gr_complex* in_y,
+                              peak* out)
+{
+    const run_sizes& s = c.s;
+    auto engine = core::cross_correlator::make(s.config);
+    std::memset(out, poison_byte, s.peak_bytes);
+    engine->process(in_x, in_y, s.nframes, out);
+    check_peaks(r, c.reference, c.check_frames, out, s.nframes);
+
+    r.clock = "wall";
+    r.samples = double(s.n);
+    r.bytes = double(s.input_bytes + s.peak_bytes);
+    r.time =
+        time_host(1, s.repeats, [&] { engine->process(in_x, in_y, s.nframes, out); });
+}
+
+void measure_cuda_rows(section_report& report,
+                       const engine_rows_context& c,
+                       const bench_device& device)
+{
+    const run_sizes& s = c.s;
+    warn_if_cache_resident(section_name, s.input_bytes, device);
+
+    progress(section_name, "floors");
+    report.measure(row_d2d, [&](row& r) {
+        r = floor_d2d_copy(s.input_bytes, double(s.n), s.repeats);
+        r.note = "x and y, " + mebibytes(s.input_bytes) + "; read + write counted";
+    });
+    report.measure(row_h2d, [&](row& r) {
+        r = floor_h2d_pinned(s.input_bytes, double(s.n), s.repeats);
+        r.note = "x and y, " + mebibytes(s.input_bytes);
+    });
+    report.measure(row_cufft, [&](row& r) { measure_cufft_floor(r, s); });
+
+    progress(section_name, row_device);
+    report.measure(row_device, [&](row& r) { measure_engine_device_buffers(r, c); });
+
+    progress(section_name, row_pinned);
+    report.measure(row_pinned, [&](row& r) {
+        core::pinned_buffer<peak> out(s.nframes);
+        measure_engine_host_path(r, c, c.input.x, c.input.y, out.get());
     });
 
+    progress(section_name, row_pageable);
+    report.measure(row_pageable, [&](row& r) {
+        const std::vector<gr_complex> in_x(c.input.x, c.input.x + s.n);
+        const std::vector<gr_complex> in_y(c.input.y, c.input.y + s.n);
+        measure_engine_host_path(r, c, in_x.data(), in_y.data(), c.peaks.data());
+    });
+}
+
+void measure_cpu_engine(row& r, const engine_rows_context& c)
+{
+    const std::size_t cpu_frames = c.s.cpu_frames;
+    auto engine = core::cross_correlator::make(make_config("cpu"));
+    std::vector<peak> out(cpu_frames);
+    std::memset(out.data(), poison_byte, cpu_frames * sizeof(peak));
+    engine->process(c.input.x, c.input.y, cpu_frames, out.data());
+    check_peaks(r,
+                c.reference,
+                spread_frames(cpu_frames, check_frame_count),
+                out.data(),
+                cpu_frames);
+
+    r.clock = "wall";
+    r.samples = double(cpu_frames * fft_len);
+    r.bytes =
+        double(2 * cpu_frames * fft_len * sizeof(gr_complex) + cpu_frames * sizeof(peak));
+    r.time = time_host(0, c.s.slow_repeats, [&] {
+        engine->process(c.input.x, c.input.y, cpu_frames, out.data());
+    });
+}
+
+void measure_flowgraph_rows(section_report& report,
+                            const run_sizes& s,
+                            const input_pattern& pattern,
+                            const bench_device& device)
+{
     // The block's CUDA backend gathers GPU batches of frames in work(); its upstream
     // buffers must hold two of them, or it warns and launches small ones (batch_gate).
     const int upstream_samples = cross_correlator_cc::upstream_buffer_items(int(fft_len));
@@ -680,12 +731,12 @@ void run_xcorr(const bench_options& options,
         report.measure(row_flowgraph_cuda, [&](row& r) {
             measure_flowgraph(r,
                               device.device_string,
-                              pattern_x,
-                              pattern_y,
-                              reference,
-                              flowgraph_cuda_frames * fft_len,
+                              pattern.x,
+                              pattern.y,
+                              pattern.reference,
+                              s.flowgraph_cuda_frames * fft_len,
                               upstream_samples,
-                              slow_repeats);
+                              s.slow_repeats);
         });
     } else {
         report.skip(row_flowgraph_cuda, device.skip_reason);
@@ -694,14 +745,17 @@ void run_xcorr(const bench_options& options,
     report.measure(row_flowgraph_cpu, [&](row& r) {
         measure_flowgraph(r,
                           "cpu",
-                          pattern_x,
-                          pattern_y,
-                          reference,
-                          flowgraph_cpu_frames * fft_len,
+                          pattern.x,
+                          pattern.y,
+                          pattern.reference,
+                          s.flowgraph_cpu_frames * fft_len,
                           upstream_samples,
-                          slow_repeats);
+                          s.slow_repeats);
     });
+}
 
+void add_ratios_and_targets(section_report& report)
+{
     report.ratio_to(row_device, row_cufft, "cuFFT floor");
     report.ratio_to(row_device, row_d2d, "d2d copy");
     for (const auto& name : { row_pinned, row_pageable, row_flowgraph_cuda })
@@ -712,27 +766,59 @@ void run_xcorr(const bench_options& options,
     for (const auto& name : { row_device, row_pinned, row_pageable })
         report.speedup_over(name, row_cpu, "speed-up vs cpu");
     report.speedup_over(row_flowgraph_cuda, row_flowgraph_cpu, "speed-up vs cpu");
+}
 
+void add_notes(section_report& report,
+               const run_sizes& s,
+               const std::vector<std::size_t>& check_frames)
+{
     report.add_note("a sample is one complex float32 of each input (x and y, 16 bytes "
                     "together): Msamples/s is per input; a frame is " +
                     std::to_string(fft_len) + " samples, zero-padded to " +
-                    std::to_string(transform_len) + " for the transforms");
+                    std::to_string(s.transform_len) + " for the transforms");
     report.add_note("'x cuFFT floor': the engine's time over that of the three batched "
                     "cuFFT transforms per frame alone (forward x, forward y, inverse), "
                     "on device buffers already padded");
-    report.add_note("check: the peaks of frames " +
-                    [&] {
-                        std::string list;
-                        for (const auto f : check_frames)
-                            list += (list.empty() ? "" : ",") + std::to_string(f);
-                        return list;
-                    }() +
+    std::string frame_list;
+    for (const auto f : check_frames)
+        frame_list += (frame_list.empty() ? "" : ",") + std::to_string(f);
+    report.add_note("check: the peaks of frames " + frame_list +
                     " (cpu engine: the same spread over its frames; flowgraphs: every "
                     "frame of one pattern) against the cpu engine run frame by frame; "
                     "lags equal, or one grid step of 1/" +
                     std::to_string(interp) +
                     " apart where two grid points nearly tie; every frame checked for "
                     "being written");
+}
+
+void run_xcorr(const bench_options& options,
+               const bench_device& device,
+               section_report& report)
+{
+    const run_sizes s = make_run_sizes(options, device);
+    add_parameters(report, s);
+    const input_pattern pattern = make_input_pattern(report, s.pattern_n);
+    const std::vector<std::size_t> check_frames =
+        spread_frames(s.nframes, check_frame_count);
+    const run_input input = make_run_input(pattern, s, device);
+    std::vector<peak> peaks(s.nframes);
+    const engine_rows_context context{ s, input, pattern.reference, check_frames, peaks };
+
+    if (device.cuda) {
+        measure_cuda_rows(report, context, device);
+    } else {
+        progress(section_name, "CUDA rows skipped (" + device.skip_reason + ")");
+        for (const auto& name :
+             { row_d2d, row_h2d, row_cufft, row_device, row_pinned, row_pageable })
+            report.skip(name, device.skip_reason);
+    }
+
+    progress(section_name, row_cpu);
+    report.measure(row_cpu, [&](row& r) { measure_cpu_engine(r, context); });
+
+    measure_flowgraph_rows(report, s, pattern, device);
+    add_ratios_and_targets(report);
+    add_notes(report, s, check_frames);
 }
 
 } // namespace

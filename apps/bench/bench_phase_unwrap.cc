@@ -12,9 +12,9 @@
 // samples is the floor for device-resident data, a pinned H2D plus D2H for host data.
 
 #include "bench_harness.h"
+#include "pattern_source.h"
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
-#include "pattern_source.h"
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/blocks/vector_sink.h>
 #include <gnuradio/blocks/vector_source.h>
@@ -206,12 +206,153 @@ void measure_flowgraph(row& r,
     r.time = time_host(0, repeats, [&] { runs.at(next++)->run(); });
 }
 
+//! What the engine rows share: the input, its size and where the output goes.
+struct engine_rows_context {
+    std::size_t n;
+    std::size_t bytes;
+    int repeats;
+    const std::vector<float>& x;
+    std::vector<float>& out;
+};
+
+void measure_copy_floors(section_report& report, const engine_rows_context& c)
+{
+    const double n = double(c.n);
+    report.measure(row_d2d, [&](row& r) { r = floor_d2d_copy(c.bytes, n, c.repeats); });
+    report.measure(row_h2d, [&](row& r) { r = floor_h2d_pinned(c.bytes, n, c.repeats); });
+    report.measure(row_d2h, [&](row& r) { r = floor_d2h_pinned(c.bytes, n, c.repeats); });
+    report.add_sum(row_copies, row_h2d, row_d2h);
+    report.measure(row_concurrent, [&](row& r) {
+        r = floor_h2d_d2h_concurrent_pinned(c.bytes, n, c.repeats);
+    });
+}
+
+void measure_engine_device_buffers(row& r,
+                                   const engine_rows_context& c,
+                                   const bench_device& device)
+{
+    const std::size_t n = c.n;
+    auto engine = make_engine(device.device_string);
+    core::device_buffer<float> d_in(n);
+    core::device_buffer<float> d_out(n);
+    core::cuda_stream stream;
+    // Everything on the one non-blocking stream: it does not order itself after the
+    // legacy default stream that cudaMemcpy and cudaMemset would use.
+    CUDADSP_CUDA(cudaMemcpyAsync(
+        d_in.get(), c.x.data(), c.bytes, cudaMemcpyHostToDevice, stream.get()));
+    // All-ones bytes are a NaN in float32: an unwritten sample fails the check.
+    CUDADSP_CUDA(cudaMemsetAsync(d_out.get(), 0xff, c.bytes, stream.get()));
+    engine->unwrap_device(d_in.get(), d_out.get(), n, stream.get());
+    CUDADSP_CUDA(cudaMemcpyAsync(
+        c.out.data(), d_out.get(), c.bytes, cudaMemcpyDeviceToHost, stream.get()));
+    stream.synchronize();
+    check_unwrap(r, c.x.data(), c.out.data(), n);
+
+    r.clock = "events";
+    r.samples = double(n);
+    r.bytes = 2.0 * c.bytes;
+    r.time = time_cuda(stream.get(), 2, c.repeats, [&] {
+        engine->unwrap_device(d_in.get(), d_out.get(), n, stream.get());
+    });
+}
+
+//! unwrap() with host pointers returns once the output is in host memory.
+void measure_engine_host_path(row& r,
+                              const engine_rows_context& c,
+                              const bench_device& device,
+                              const float* in,
+                              float* host_out)
+{
+    const std::size_t n = c.n;
+    auto engine = make_engine(device.device_string);
+    poison(host_out, n);
+    engine->unwrap(in, host_out, n);
+    check_unwrap(r, c.x.data(), host_out, n);
+
+    r.clock = "wall";
+    r.samples = double(n);
+    r.bytes = 2.0 * c.bytes;
+    r.time = time_host(1, c.repeats, [&] { engine->unwrap(in, host_out, n); });
+}
+
+void measure_cuda_rows(section_report& report,
+                       const engine_rows_context& c,
+                       const bench_device& device)
+{
+    warn_if_cache_resident(section_name, c.bytes, device);
+
+    progress(section_name, "copy floors");
+    measure_copy_floors(report, c);
+
+    progress(section_name, row_device);
+    report.measure(row_device,
+                   [&](row& r) { measure_engine_device_buffers(r, c, device); });
+
+    progress(section_name, row_pinned);
+    report.measure(row_pinned, [&](row& r) {
+        core::pinned_buffer<float> in(c.n);
+        core::pinned_buffer<float> pinned_out(c.n);
+        std::copy(c.x.begin(), c.x.end(), in.get());
+        measure_engine_host_path(r, c, device, in.get(), pinned_out.get());
+    });
+
+    progress(section_name, row_pageable);
+    report.measure(row_pageable, [&](row& r) {
+        measure_engine_host_path(r, c, device, c.x.data(), c.out.data());
+    });
+}
+
+void skip_cuda_rows(section_report& report, const bench_device& device)
+{
+    progress(section_name, "CUDA rows skipped (" + device.skip_reason + ")");
+    for (const auto& name : { row_d2d,
+                              row_h2d,
+                              row_d2h,
+                              row_copies,
+                              row_concurrent,
+                              row_device,
+                              row_pinned,
+                              row_pageable })
+        report.skip(name, device.skip_reason);
+}
+
+void measure_cpu_engine(row& r, const engine_rows_context& c, int slow_repeats)
+{
+    const std::size_t n = c.n;
+    auto engine = make_engine("cpu");
+    poison(c.out.data(), n);
+    engine->unwrap(c.x.data(), c.out.data(), n);
+    check_unwrap(r, c.x.data(), c.out.data(), n);
+
+    r.clock = "wall";
+    r.samples = double(n);
+    r.bytes = 2.0 * c.bytes;
+    r.time =
+        time_host(0, slow_repeats, [&] { engine->unwrap(c.x.data(), c.out.data(), n); });
+}
+
+void add_ratios_and_targets(section_report& report)
+{
+    report.ratio_to(row_device, row_d2d, "d2d copy");
+    report.target_max_ratio(row_device, "x d2d copy", target_device_x_d2d);
+    for (const auto& name : { row_pinned, row_pageable, row_flowgraph_cuda }) {
+        report.ratio_to(name, row_copies, "pinned H2D+D2H");
+        report.ratio_to(name, row_concurrent, "pinned H2D||D2H");
+    }
+    report.target_max_ratio(row_pinned, "x pinned H2D+D2H", target_pinned_x_copies);
+    report.target_min_msamples(row_flowgraph_cuda, target_flowgraph_msamples);
+    // The flowgraph's cost over the bare engine: scheduler, buffers, the source.
+    report.ratio_to(row_flowgraph_cpu, row_cpu, "cpu engine");
+    for (const auto& name : { row_device, row_pinned, row_pageable })
+        report.speedup_over(name, row_cpu, "speed-up vs cpu");
+    report.speedup_over(row_flowgraph_cuda, row_flowgraph_cpu, "speed-up vs cpu");
+}
+
 void run_phase_unwrap(const bench_options& options,
                       const bench_device& device,
                       section_report& report)
 {
     const std::size_t n = options.samples_or(default_samples);
-    const std::size_t bytes = n * sizeof(float);
     const std::size_t flowgraph_cuda_items =
         options.flowgraph_samples_or(default_flowgraph_samples);
     const std::size_t flowgraph_cpu_items =
@@ -233,98 +374,16 @@ void run_phase_unwrap(const bench_options& options,
     const std::vector<float> x = wrapped_random_walk(n, input_seed);
     const std::vector<float> pattern = wrapped_random_walk(pattern_samples, pattern_seed);
     std::vector<float> out(n);
+    const engine_rows_context context{ n, n * sizeof(float), repeats, x, out };
 
-    if (device.cuda) {
-        warn_if_cache_resident(section_name, bytes, device);
-
-        progress(section_name, "copy floors");
-        report.measure(row_d2d,
-                       [&](row& r) { r = floor_d2d_copy(bytes, double(n), repeats); });
-        report.measure(row_h2d,
-                       [&](row& r) { r = floor_h2d_pinned(bytes, double(n), repeats); });
-        report.measure(row_d2h,
-                       [&](row& r) { r = floor_d2h_pinned(bytes, double(n), repeats); });
-        report.add_sum(row_copies, row_h2d, row_d2h);
-        report.measure(row_concurrent, [&](row& r) {
-            r = floor_h2d_d2h_concurrent_pinned(bytes, double(n), repeats);
-        });
-
-        progress(section_name, row_device);
-        report.measure(row_device, [&](row& r) {
-            auto engine = make_engine(device.device_string);
-            core::device_buffer<float> d_in(n);
-            core::device_buffer<float> d_out(n);
-            core::cuda_stream stream;
-            // Everything on the one non-blocking stream: it does not order itself after
-            // the legacy default stream that cudaMemcpy and cudaMemset would use.
-            CUDADSP_CUDA(cudaMemcpyAsync(
-                d_in.get(), x.data(), bytes, cudaMemcpyHostToDevice, stream.get()));
-            // All-ones bytes are a NaN in float32: an unwritten sample fails the check.
-            CUDADSP_CUDA(cudaMemsetAsync(d_out.get(), 0xff, bytes, stream.get()));
-            engine->unwrap_device(d_in.get(), d_out.get(), n, stream.get());
-            CUDADSP_CUDA(cudaMemcpyAsync(
-                out.data(), d_out.get(), bytes, cudaMemcpyDeviceToHost, stream.get()));
-            stream.synchronize();
-            check_unwrap(r, x.data(), out.data(), n);
-
-            r.clock = "events";
-            r.samples = double(n);
-            r.bytes = 2.0 * bytes;
-            r.time = time_cuda(stream.get(), 2, repeats, [&] {
-                engine->unwrap_device(d_in.get(), d_out.get(), n, stream.get());
-            });
-        });
-
-        // unwrap() with host pointers returns once the output is in host memory.
-        auto measure_host_path = [&](row& r, const float* in, float* host_out) {
-            auto engine = make_engine(device.device_string);
-            poison(host_out, n);
-            engine->unwrap(in, host_out, n);
-            check_unwrap(r, x.data(), host_out, n);
-
-            r.clock = "wall";
-            r.samples = double(n);
-            r.bytes = 2.0 * bytes;
-            r.time = time_host(1, repeats, [&] { engine->unwrap(in, host_out, n); });
-        };
-
-        progress(section_name, row_pinned);
-        report.measure(row_pinned, [&](row& r) {
-            core::pinned_buffer<float> in(n);
-            core::pinned_buffer<float> pinned_out(n);
-            std::copy(x.begin(), x.end(), in.get());
-            measure_host_path(r, in.get(), pinned_out.get());
-        });
-
-        progress(section_name, row_pageable);
-        report.measure(row_pageable,
-                       [&](row& r) { measure_host_path(r, x.data(), out.data()); });
-    } else {
-        progress(section_name, "CUDA rows skipped (" + device.skip_reason + ")");
-        for (const auto& name : { row_d2d,
-                                  row_h2d,
-                                  row_d2h,
-                                  row_copies,
-                                  row_concurrent,
-                                  row_device,
-                                  row_pinned,
-                                  row_pageable })
-            report.skip(name, device.skip_reason);
-    }
+    if (device.cuda)
+        measure_cuda_rows(report, context, device);
+    else
+        skip_cuda_rows(report, device);
 
     progress(section_name, row_cpu);
-    report.measure(row_cpu, [&](row& r) {
-        auto engine = make_engine("cpu");
-        poison(out.data(), n);
-        engine->unwrap(x.data(), out.data(), n);
-        check_unwrap(r, x.data(), out.data(), n);
-
-        r.clock = "wall";
-        r.samples = double(n);
-        r.bytes = 2.0 * bytes;
-        r.time =
-            time_host(0, slow_repeats, [&] { engine->unwrap(x.data(), out.data(), n); });
-    });
+    report.measure(row_cpu,
+                   [&](row& r) { measure_cpu_engine(r, context, slow_repeats); });
 
     if (device.cuda) {
         progress(section_name, row_flowgraph_cuda);
@@ -340,19 +399,7 @@ void run_phase_unwrap(const bench_options& options,
         measure_flowgraph(r, "cpu", pattern, flowgraph_cpu_items, slow_repeats);
     });
 
-    report.ratio_to(row_device, row_d2d, "d2d copy");
-    report.target_max_ratio(row_device, "x d2d copy", target_device_x_d2d);
-    for (const auto& name : { row_pinned, row_pageable, row_flowgraph_cuda }) {
-        report.ratio_to(name, row_copies, "pinned H2D+D2H");
-        report.ratio_to(name, row_concurrent, "pinned H2D||D2H");
-    }
-    report.target_max_ratio(row_pinned, "x pinned H2D+D2H", target_pinned_x_copies);
-    report.target_min_msamples(row_flowgraph_cuda, target_flowgraph_msamples);
-    // The flowgraph's cost over the bare engine: scheduler, buffers, the source.
-    report.ratio_to(row_flowgraph_cpu, row_cpu, "cpu engine");
-    for (const auto& name : { row_device, row_pinned, row_pageable })
-        report.speedup_over(name, row_cpu, "speed-up vs cpu");
-    report.speedup_over(row_flowgraph_cuda, row_flowgraph_cpu, "speed-up vs cpu");
+    add_ratios_and_targets(report);
 }
 
 } // namespace

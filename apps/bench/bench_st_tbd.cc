@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// Section tbd: the spatio-temporal track-before-detect engine on issue 5's
+// Section tbd: the spatio-temporal track-before-detect engine on the benchmark
 // configuration (1000 x 1000 grid, 13 hypotheses of 3 transitions each): every CUDA
 // kernel variant (generic and NVRTC-generated, software and texture bilinear, the
 // LREI-tuned order) on device-resident frames, the host path, the CPU backend, and the
@@ -18,9 +18,9 @@
 // so the best a frame can do is about 1.1 x that copy.
 
 #include "bench_harness.h"
+#include "pattern_source.h"
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
-#include "pattern_source.h"
 #include "runtime/splitmix64.h"
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/blocks/vector_sink.h>
@@ -98,12 +98,12 @@ const std::string row_flowgraph_cuda = "flowgraph, cuda block";
 const std::string row_flowgraph_cpu = "flowgraph, cpu block";
 
 /*
- * Issue 5's configuration: 13 velocities (the 3 x 3 grid of vx, vy in {-1, 0, 1} and
+ * The benchmark configuration: 13 velocities (the 3 x 3 grid of vx, vy in {-1, 0, 1} and
  * (+-2, 0), (0, +-2), scaled by 0.75 so every read is genuinely fractional), each with
  * 3 transitions: its own velocity (0.8) and its two neighbours in the list (0.1 each).
  * tools/bench_cupy_tbd.py builds the same table.
  */
-std::vector<core::tbd_hypothesis> issue_hypotheses()
+std::vector<core::tbd_hypothesis> bench_hypotheses()
 {
     std::vector<std::pair<float, float>> v;
     for (int vy = -1; vy <= 1; ++vy)
@@ -131,7 +131,7 @@ core::st_tbd_config make_config(const std::string& device,
     core::st_tbd_config c;
     c.width = grid_width;
     c.height = grid_height;
-    c.hypotheses = issue_hypotheses();
+    c.hypotheses = bench_hypotheses();
     c.alpha = alpha;
     c.threshold = threshold;
     c.device = device;
@@ -380,22 +380,21 @@ void measure_flowgraph(row& r,
              " frames/s; " + check_note;
 }
 
-void run_tbd(const bench_options& options,
-             const bench_device& device,
-             section_report& report)
-{
-    const std::size_t cells = grid_width * grid_height;
-    const auto hypotheses = issue_hypotheses();
-    const std::size_t m_count = hypotheses.size();
-    const std::size_t state_bytes = m_count * cells * sizeof(float);
-    const std::size_t frame_bytes = cells * sizeof(float);
-    const int repeats = options.repeats;
-    const int slow_repeats = std::min(repeats, slow_repeats_max);
-    const std::size_t flowgraph_frames =
-        options.flowgraph_samples
-            ? std::max<std::size_t>(1, options.flowgraph_samples / cells)
-            : default_flowgraph_frames;
+//! What the rows share: the grid's sizes, the frames and their float64 reference.
+struct section_input {
+    std::size_t cells;
+    std::size_t state_bytes;
+    std::size_t frame_bytes;
+    int repeats;
+    int slow_repeats;
+    std::vector<float> frames;
+    std::vector<double> reference;
+};
 
+void add_parameters(section_report& report,
+                    std::size_t m_count,
+                    std::size_t flowgraph_frames)
+{
     report.add_parameter(
         "grid", std::to_string(grid_width) + " x " + std::to_string(grid_height));
     report.add_parameter("hypotheses", std::to_string(m_count) + " x 3 transitions");
@@ -409,173 +408,199 @@ void run_tbd(const bench_options& options,
     report.add_parameter("input",
                          "unit-variance Gaussian noise frames, seed " +
                              std::to_string(frame_seed));
+}
+
+void add_notes(section_report& report, std::size_t m_count, std::size_t state_bytes)
+{
     report.add_note("a sample is one cell of one frame; \"x d2d copy\" compares one "
                     "frame's update with one copy of the " +
                     std::to_string(m_count) + "-plane state (" +
                     std::to_string(state_bytes / 1000000) + " MB)");
     report.add_note("floors per frame: H2D of the frame (4 MB), D2H of the map and the "
                     "argmax (8 MB)");
+}
 
-    progress(section_name, "generating frames and the float64 reference");
-    const auto frames = noise_frames(device_frames, cells, frame_seed);
-    const auto reference =
-        reference_maps(make_config("cpu", "auto", "auto"), frames, checked_frames);
-    const std::vector<float> pattern(
-        frames.begin(), frames.begin() + std::ptrdiff_t(pattern_frames * cells));
-
-    if (device.cuda) {
-        warn_if_cache_resident(section_name, state_bytes, device);
-        progress(section_name, "copy floors");
-        // One frame's worth of samples, so that "x" columns compare per frame.
-        report.measure(row_d2d, [&](row& r) {
-            r = floor_d2d_copy(state_bytes, double(cells), repeats);
-        });
-        report.measure(row_h2d, [&](row& r) {
-            r = floor_h2d_pinned(frame_bytes, double(cells), repeats);
-        });
-        report.measure(row_d2h, [&](row& r) {
-            r = floor_d2h_pinned(2 * frame_bytes, double(cells), repeats);
-        });
-        report.measure(row_concurrent, [&](row& r) {
-            r = floor_h2d_d2h_concurrent_pinned(
-                frame_bytes, 2 * frame_bytes, double(cells), repeats);
-        });
-
-        struct variant {
-            const std::string& row_name;
-            const char* kernel;
-            const char* bilinear;
-            double tolerance;
-        };
-        for (const auto& v :
-             { variant{ row_generic_sw, "generic", "software", software_tolerance },
-               variant{ row_generic_tex, "generic", "texture", texture_tolerance },
-               variant{ row_generated_sw, "generated", "software", software_tolerance },
-               variant{
-                   row_generated_tex, "generated", "texture", texture_tolerance } }) {
-            progress(section_name, v.row_name);
-            report.measure(v.row_name, [&](row& r) {
-                auto config = make_config(device.device_string, v.kernel, v.bilinear);
-                // A private cache folder: an order tuned by an earlier run must not
-                // stand in for the sorted start order.
-                config.cache_dir =
-                    (std::filesystem::temp_directory_path() / "cudadsp_bench_tbd_untuned")
-                        .string();
-                std::filesystem::remove_all(config.cache_dir);
-                auto engine = core::st_tbd::make(config);
-                measure_device_variant(r, *engine, frames, reference, v.tolerance);
-            });
-        }
-
-        progress(section_name,
-                 row_tuned + " (LREI search, up to " +
-                     std::to_string(int(autotune_seconds)) + " s)");
-        report.measure(row_tuned, [&](row& r) {
-            auto config = make_config(device.device_string, "generated", "auto");
-            config.autotune = true;
-            config.autotune_iterations = autotune_iterations;
-            config.autotune_seconds = autotune_seconds;
-            config.cache_dir =
-                (std::filesystem::temp_directory_path() / "cudadsp_bench_tbd_tuned")
-                    .string();
-            std::filesystem::remove_all(config.cache_dir);
-            std::size_t last_reported = 0;
-            config.autotune_progress = [&](const core::tbd_autotune_progress& p) {
-                if (p.iteration == p.iterations || p.iteration >= last_reported + 50) {
-                    last_reported = p.iteration;
-                    std::ostringstream os;
-                    os.precision(4);
-                    os << "LREI " << p.iteration << "/" << p.iterations << " "
-                       << p.elapsed_s << " s: best " << p.best_ms << " ms (start "
-                       << p.start_ms << " ms)";
-                    progress(section_name, os.str());
-                }
-            };
-            auto engine = core::st_tbd::make(config);
-            const bool texture =
-                engine->implementation().find("texture") != std::string::npos;
-            measure_device_variant(r,
-                                   *engine,
-                                   frames,
-                                   reference,
-                                   texture ? texture_tolerance : software_tolerance);
-            r.note += "; order: " + engine->line_order_source();
-        });
-
-        progress(section_name, row_auto);
-        report.measure(row_auto, [&](row& r) {
-            auto config = make_config(device.device_string, "auto", "auto");
-            auto engine = core::st_tbd::make(config);
-            core::pinned_buffer<float> in(device_frames * cells);
-            core::pinned_buffer<float> map(device_frames * cells);
-            core::pinned_buffer<std::int32_t> argmax(device_frames * cells);
-            std::copy(frames.begin(), frames.end(), in.get());
-            poison(map.get(), device_frames * cells);
-            engine->process(in.get(), checked_frames, map.get(), argmax.get(), nullptr);
-            const bool texture =
-                engine->implementation().find("texture") != std::string::npos;
-            check_maps(r,
-                       reference,
-                       map.get(),
-                       checked_frames,
-                       cells,
-                       texture ? texture_tolerance : software_tolerance);
-            r.note = engine->implementation() + "; " + r.note;
-            std::vector<core::tbd_detection> detections;
-            r.clock = "wall";
-            r.samples = double(device_frames * cells);
-            r.bytes = double(device_frames * frame_bytes * 3);
-            r.time = time_host(1, repeats, [&] {
-                detections.clear();
-                engine->process(
-                    in.get(), device_frames, map.get(), argmax.get(), &detections);
-            });
-        });
-    } else {
-        progress(section_name, "CUDA rows skipped (" + device.skip_reason + ")");
-        for (const auto& name : { row_d2d,
-                                  row_h2d,
-                                  row_d2h,
-                                  row_concurrent,
-                                  row_generic_sw,
-                                  row_generic_tex,
-                                  row_generated_sw,
-                                  row_generated_tex,
-                                  row_tuned,
-                                  row_auto })
-            report.skip(name, device.skip_reason);
-    }
-
-    progress(section_name, row_cpu);
-    report.measure(row_cpu, [&](row& r) {
-        auto engine = core::st_tbd::make(make_config("cpu", "auto", "auto"));
-        std::vector<float> map(checked_frames * cells);
-        std::vector<std::int32_t> argmax(checked_frames * cells);
-        poison(map.data(), map.size());
-        engine->process(
-            frames.data(), checked_frames, map.data(), argmax.data(), nullptr);
-        check_maps(r, reference, map.data(), checked_frames, cells, software_tolerance);
-        std::vector<core::tbd_detection> detections;
-        r.clock = "wall";
-        r.samples = double(cpu_frames * cells);
-        r.bytes = double(cpu_frames * frame_bytes * 3);
-        r.time = time_host(0, slow_repeats, [&] {
-            detections.clear();
-            engine->process(
-                frames.data(), cpu_frames, map.data(), argmax.data(), &detections);
-        });
+//! One frame's worth of samples, so that "x" columns compare per frame.
+void measure_copy_floors(section_report& report, const section_input& in)
+{
+    report.measure(row_d2d, [&](row& r) {
+        r = floor_d2d_copy(in.state_bytes, double(in.cells), in.repeats);
     });
+    report.measure(row_h2d, [&](row& r) {
+        r = floor_h2d_pinned(in.frame_bytes, double(in.cells), in.repeats);
+    });
+    report.measure(row_d2h, [&](row& r) {
+        r = floor_d2h_pinned(2 * in.frame_bytes, double(in.cells), in.repeats);
+    });
+    report.measure(row_concurrent, [&](row& r) {
+        r = floor_h2d_d2h_concurrent_pinned(
+            in.frame_bytes, 2 * in.frame_bytes, double(in.cells), in.repeats);
+    });
+}
 
+//! A fresh cache folder \p name under the temporary directory, so that no order tuned
+//! by an earlier run stands in for the one the row means to time.
+std::string fresh_cache_dir(const char* name)
+{
+    const std::string dir = (std::filesystem::temp_directory_path() / name).string();
+    std::filesystem::remove_all(dir);
+    return dir;
+}
+
+//! The kernel and bilinear variants in the sorted start order, each on its own row.
+void measure_untuned_variants(section_report& report,
+                              const section_input& in,
+                              const bench_device& device)
+{
+    struct variant {
+        const std::string& row_name;
+        const char* kernel;
+        const char* bilinear;
+        double tolerance;
+    };
+    for (const auto& v :
+         { variant{ row_generic_sw, "generic", "software", software_tolerance },
+           variant{ row_generic_tex, "generic", "texture", texture_tolerance },
+           variant{ row_generated_sw, "generated", "software", software_tolerance },
+           variant{ row_generated_tex, "generated", "texture", texture_tolerance } }) {
+        progress(section_name, v.row_name);
+        report.measure(v.row_name, [&](row& r) {
+            auto config = make_config(device.device_string, v.kernel, v.bilinear);
+            config.cache_dir = fresh_cache_dir("cudadsp_bench_tbd_untuned");
+            auto engine = core::st_tbd::make(config);
+            measure_device_variant(r, *engine, in.frames, in.reference, v.tolerance);
+        });
+    }
+}
+
+//! The check's tolerance for whichever bilinear path \p engine chose.
+double tolerance_of(const core::st_tbd& engine)
+{
+    const bool texture = engine.implementation().find("texture") != std::string::npos;
+    return texture ? texture_tolerance : software_tolerance;
+}
+
+//! The generated kernel in the line order LREI finds within the autotune budget.
+void measure_tuned(row& r, const section_input& in, const bench_device& device)
+{
+    auto config = make_config(device.device_string, "generated", "auto");
+    config.autotune = true;
+    config.autotune_iterations = autotune_iterations;
+    config.autotune_seconds = autotune_seconds;
+    config.cache_dir = fresh_cache_dir("cudadsp_bench_tbd_tuned");
+    std::size_t last_reported = 0;
+    config.autotune_progress = [&](const core::tbd_autotune_progress& p) {
+        if (p.iteration == p.iterations || p.iteration >= last_reported + 50) {
+            last_reported = p.iteration;
+            std::ostringstream os;
+            os.precision(4);
+            os << "LREI " << p.iteration << "/" << p.iterations << " " << p.elapsed_s
+               << " s: best " << p.best_ms << " ms (start " << p.start_ms << " ms)";
+            progress(section_name, os.str());
+        }
+    };
+    auto engine = core::st_tbd::make(config);
+    measure_device_variant(r, *engine, in.frames, in.reference, tolerance_of(*engine));
+    r.note += "; order: " + engine->line_order_source();
+}
+
+//! The engine as a block uses it: process() on pinned host frames.
+void measure_auto_pinned(row& r, const section_input& in, const bench_device& device)
+{
+    const std::size_t cells = in.cells;
+    auto config = make_config(device.device_string, "auto", "auto");
+    auto engine = core::st_tbd::make(config);
+    core::pinned_buffer<float> frames(device_frames * cells);
+    core::pinned_buffer<float> map(device_frames * cells);
+    core::pinned_buffer<std::int32_t> argmax(device_frames * cells);
+    std::copy(in.frames.begin(), in.frames.end(), frames.get());
+    poison(map.get(), device_frames * cells);
+    engine->process(frames.get(), checked_frames, map.get(), argmax.get(), nullptr);
+    check_maps(r, in.reference, map.get(), checked_frames, cells, tolerance_of(*engine));
+    r.note = engine->implementation() + "; " + r.note;
+    std::vector<core::tbd_detection> detections;
+    r.clock = "wall";
+    r.samples = double(device_frames * cells);
+    r.bytes = double(device_frames * in.frame_bytes * 3);
+    r.time = time_host(1, in.repeats, [&] {
+        detections.clear();
+        engine->process(
+            frames.get(), device_frames, map.get(), argmax.get(), &detections);
+    });
+}
+
+void measure_cuda_rows(section_report& report,
+                       const section_input& in,
+                       const bench_device& device)
+{
+    warn_if_cache_resident(section_name, in.state_bytes, device);
+    progress(section_name, "copy floors");
+    measure_copy_floors(report, in);
+
+    measure_untuned_variants(report, in, device);
+
+    progress(section_name,
+             row_tuned + " (LREI search, up to " + std::to_string(int(autotune_seconds)) +
+                 " s)");
+    report.measure(row_tuned, [&](row& r) { measure_tuned(r, in, device); });
+
+    progress(section_name, row_auto);
+    report.measure(row_auto, [&](row& r) { measure_auto_pinned(r, in, device); });
+}
+
+void skip_cuda_rows(section_report& report, const bench_device& device)
+{
+    progress(section_name, "CUDA rows skipped (" + device.skip_reason + ")");
+    for (const auto& name : { row_d2d,
+                              row_h2d,
+                              row_d2h,
+                              row_concurrent,
+                              row_generic_sw,
+                              row_generic_tex,
+                              row_generated_sw,
+                              row_generated_tex,
+                              row_tuned,
+                              row_auto })
+        report.skip(name, device.skip_reason);
+}
+
+void measure_cpu_engine(row& r, const section_input& in)
+{
+    const std::size_t cells = in.cells;
+    auto engine = core::st_tbd::make(make_config("cpu", "auto", "auto"));
+    std::vector<float> map(checked_frames * cells);
+    std::vector<std::int32_t> argmax(checked_frames * cells);
+    poison(map.data(), map.size());
+    engine->process(in.frames.data(), checked_frames, map.data(), argmax.data(), nullptr);
+    check_maps(r, in.reference, map.data(), checked_frames, cells, software_tolerance);
+    std::vector<core::tbd_detection> detections;
+    r.clock = "wall";
+    r.samples = double(cpu_frames * cells);
+    r.bytes = double(cpu_frames * in.frame_bytes * 3);
+    r.time = time_host(0, in.slow_repeats, [&] {
+        detections.clear();
+        engine->process(
+            in.frames.data(), cpu_frames, map.data(), argmax.data(), &detections);
+    });
+}
+
+void measure_flowgraph_rows(section_report& report,
+                            const section_input& in,
+                            std::size_t flowgraph_frames,
+                            const bench_device& device)
+{
+    const std::vector<float> pattern(
+        in.frames.begin(), in.frames.begin() + std::ptrdiff_t(pattern_frames * in.cells));
     if (device.cuda) {
         progress(section_name, row_flowgraph_cuda);
         report.measure(row_flowgraph_cuda, [&](row& r) {
             measure_flowgraph(r,
                               device.device_string,
                               pattern,
-                              reference,
+                              in.reference,
                               texture_tolerance,
                               flowgraph_frames,
-                              slow_repeats);
+                              in.slow_repeats);
         });
     } else {
         report.skip(row_flowgraph_cuda, device.skip_reason);
@@ -583,9 +608,12 @@ void run_tbd(const bench_options& options,
     progress(section_name, row_flowgraph_cpu);
     report.measure(row_flowgraph_cpu, [&](row& r) {
         measure_flowgraph(
-            r, "cpu", pattern, reference, software_tolerance, cpu_flowgraph_frames, 1);
+            r, "cpu", pattern, in.reference, software_tolerance, cpu_flowgraph_frames, 1);
     });
+}
 
+void add_ratios_and_targets(section_report& report, std::size_t cells)
+{
     for (const auto& name : { row_generic_sw,
                               row_generic_tex,
                               row_generated_sw,
@@ -609,6 +637,43 @@ void run_tbd(const bench_options& options,
     report.target_min_rate(
         row_flowgraph_cuda, double(cells), target_flowgraph_frames_per_s, "frames");
     report.speedup_over(row_flowgraph_cuda, row_flowgraph_cpu, "speed-up vs cpu");
+}
+
+void run_tbd(const bench_options& options,
+             const bench_device& device,
+             section_report& report)
+{
+    const std::size_t cells = grid_width * grid_height;
+    const std::size_t m_count = bench_hypotheses().size();
+    const std::size_t state_bytes = m_count * cells * sizeof(float);
+    const std::size_t flowgraph_frames =
+        options.flowgraph_samples
+            ? std::max<std::size_t>(1, options.flowgraph_samples / cells)
+            : default_flowgraph_frames;
+    add_parameters(report, m_count, flowgraph_frames);
+    add_notes(report, m_count, state_bytes);
+
+    progress(section_name, "generating frames and the float64 reference");
+    section_input in{ cells,
+                      state_bytes,
+                      cells * sizeof(float),
+                      options.repeats,
+                      std::min(options.repeats, slow_repeats_max),
+                      noise_frames(device_frames, cells, frame_seed),
+                      {} };
+    in.reference =
+        reference_maps(make_config("cpu", "auto", "auto"), in.frames, checked_frames);
+
+    if (device.cuda)
+        measure_cuda_rows(report, in, device);
+    else
+        skip_cuda_rows(report, device);
+
+    progress(section_name, row_cpu);
+    report.measure(row_cpu, [&](row& r) { measure_cpu_engine(r, in); });
+
+    measure_flowgraph_rows(report, in, flowgraph_frames, device);
+    add_ratios_and_targets(report, cells);
 }
 
 } // namespace

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "runtime/parallel_copy.h"
 #include "pattern_source.h"
+#include "runtime/parallel_copy.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <cstring>
