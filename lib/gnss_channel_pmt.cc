@@ -354,12 +354,8 @@ parse_galileo_e1(const channel_fields& f, bool pilot, gnss_channel_request& r)
             bad("boc", "true or false", f.get("boc"));
         boc = pmt::to_bool(f.get("boc"));
     }
-    try {
-        c.code = core::galileo_e1_code(
-            r.prn, pilot ? core::galileo_e1_component::c : core::galileo_e1_component::b);
-    } catch (const std::runtime_error& e) {
-        throw std::invalid_argument(std::string("system: ") + e.what());
-    }
+    c.code = core::galileo_e1_code(
+        r.prn, pilot ? core::galileo_e1_component::c : core::galileo_e1_component::b);
     // Without the sub-carrier the table is the primary code alone: what a BPSK-like
     // receiver correlates one side lobe with, shifted to 0 Hz.
     if (boc) {
