@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(core/gnss_codes.h)                                         */
-/* BINDTOOL_HEADER_FILE_HASH(e108faad60eed0c68e05230a4f074302)                     */
+/* BINDTOOL_HEADER_FILE_HASH(eb357be606957a92ac7c65a37251fa2d)                     */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
