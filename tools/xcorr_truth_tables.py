@@ -234,7 +234,7 @@ def isce_pair_tables(args, src):
             f.write("SLC_file = %s\nrshift = 0\nashift = 0\n" % files[1])
     geo = ["-cfloat32", "512", "512", "-xsearch", "32", "-ysearch", "32", "-nx", "8",
            "-ny", "8"]
-    print("**Shared ISCE pair** (insar/img1_WN_512x512_1x1_128, img2_...; 512 x 512 "
+    print("**ISCE pair** (insar/img1_WN_512x512_1x1_128, img2_...; 512 x 512 "
           "CFloat32, correlation 0.8 between the images): `%s`, 64 patches of 128 x 128, "
           "-device %s; \"x 1000\" = both rasters multiplied by 1000 first. Mean / median / "
           "standard deviation over the patches.\n" % (" ".join(geo), args.device))
