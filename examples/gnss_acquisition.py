@@ -38,7 +38,6 @@ import time
 
 import numpy as np
 
-from gnuradio import cudadsp
 from gnuradio.cudadsp import data_files
 from gnuradio.cudadsp import gnss_acquisition as ga
 

@@ -35,7 +35,6 @@ Galileo grids are limited to the PRNs and Doppler windows below to keep this tes
 near a minute on two cores (a GPU searches all 50 PRNs in the example).
 """
 
-import math
 import os
 import sys
 
