@@ -4,7 +4,7 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-"""cudadsp_xcorr against physical truth (issue 6, "Correctness", truth part).
+"""cudadsp_xcorr against physical truth: known offsets in, the same offsets out.
 
 Synthetic SLC pairs from tools/make_synthetic_slc.py (band-limited complex speckle; the
 aligned image samples the same continuous field at displaced positions, so sub-pixel
