@@ -18,10 +18,12 @@ Every (PRN, Doppler bin) is a set of open-loop channels of one multichannel_corr
 and every code-phase hypothesis a tap (python/cudadsp/gnss_acquisition.py explains the
 method; docs/blocks/multichannel_correlator_cc.md the block).
 
-Data: $CUDADSP_DATA_DIR/gnss (default ../shared/data beside the checkout):
-GPS_L1_CA_ID_1_Fs_4Msps_2ms.dat, Galileo_E1_ID_1_Fs_4Msps_8ms.dat and
+Data: gnss/ of the repository's data folder (found as gnuradio.cudadsp.data_files says:
+$CUDADSP_DATA_DIR, the installed share/gr-cudadsp/data, the source tree's data/), or
+of --data-dir: GPS_L1_CA_ID_1_Fs_4Msps_2ms.dat, Galileo_E1_ID_1_Fs_4Msps_8ms.dat and
 GSoC_CTTC_capture_2012_07_26_4Msps_4ms.dat, GNSS-SDR test signal samples, CC-BY-4.0,
-copyright 2012-2019 the GNSS-SDR contributors (https://gnss-sdr.org).
+copyright 2012-2019 the GNSS-SDR contributors (https://gnss-sdr.org). Without them it
+writes nothing and exits with 77 (ctest's "skipped").
 
 Options: --quick (the two simulated recordings only, Galileo near its Doppler: what CI
 runs), --full (Galileo: all 50 PRNs over +-5 kHz; meant for a GPU, minutes on a CPU).
@@ -30,25 +32,17 @@ runs), --full (Galileo: all 50 PRNs over +-5 kHz; meant for a GPU, minutes on a 
 import argparse
 import json
 import os
+import pathlib
 import sys
 import time
 
 import numpy as np
 
-from gnuradio import cudadsp
+from gnuradio.cudadsp import data_files
 from gnuradio.cudadsp import gnss_acquisition as ga
 
 ATTRIBUTION = ("Data: GNSS-SDR test signal samples, CC-BY-4.0, "
                "(c) 2012-2019 the GNSS-SDR contributors, gnss-sdr.org")
-
-
-def data_dir(arg):
-    if arg:
-        return arg
-    if os.environ.get("CUDADSP_DATA_DIR"):
-        return os.environ["CUDADSP_DATA_DIR"]
-    here = os.path.dirname(os.path.abspath(__file__))
-    return os.path.join(here, "..", "..", "shared", "data")
 
 
 def report(title, results, only_detected=False):
@@ -73,23 +67,25 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--device", default="auto", help='"auto", "cpu", "cuda" or "cuda:N"')
     parser.add_argument("--outdir", default=".", help="where the PNGs and JSON go")
-    parser.add_argument("--data-dir", default="", help="folder holding gnss/*.dat")
+    parser.add_argument("--data-dir", default=None,
+                        help="folder holding gnss/*.dat (default: the data folder)")
     mode = parser.add_mutually_exclusive_group()
     mode.add_argument("--quick", action="store_true", help="simulated recordings only")
     mode.add_argument("--full", action="store_true", help="Galileo: all 50 PRNs, +-5 kHz")
     args = parser.parse_args()
 
-    gnss = os.path.join(data_dir(args.data_dir), "gnss")
+    folder = pathlib.Path(args.data_dir) if args.data_dir else data_files.data_dir()
     names = {"gps": "GPS_L1_CA_ID_1_Fs_4Msps_2ms.dat",
              "galileo": "Galileo_E1_ID_1_Fs_4Msps_8ms.dat",
              "real": "GSoC_CTTC_capture_2012_07_26_4Msps_4ms.dat"}
-    paths = {k: os.path.join(gnss, v) for k, v in names.items()}
-    missing = [v for k, v in names.items() if not os.path.exists(paths[k])
+    paths = {k: folder / "gnss" / v if folder else None for k, v in names.items()}
+    missing = [v for k, v in names.items() if not (paths[k] and paths[k].is_file())
                and not (args.quick and k == "real")]
     if missing:
-        print("gnss_acquisition: skipped, %s not found in %s (set CUDADSP_DATA_DIR)"
-              % (", ".join(missing), gnss))
-        return 0
+        print("gnss_acquisition: %s: %s not found in %s; no output written"
+              % (data_files.DATA_ABSENT, ", ".join(missing),
+                 folder / "gnss" if folder else "any data folder"), file=sys.stderr)
+        return data_files.SKIPPED_EXIT_CODE
     os.makedirs(args.outdir, exist_ok=True)
     fs = 4e6
     print(ATTRIBUTION)

@@ -20,8 +20,9 @@ interpolation 1 and 2, and prints markdown tables (docs/apps/cudadsp_xcorr.md,
   axis against coherence;
 - range and azimuth bias against the sub-pixel fraction (0, 0.05, ..., 0.95) at
   coherence 0.9, ri 1 and 2;
-- the shared ISCE pair (insar/img1_WN_512x512_1x1_128, img2_..., 512 x 512 CFloat32,
-  under $CUDADSP_DATA_DIR or --data-dir) through -cfloat32, ri 1 and 2, at its native
+- the ISCE pair (insar/img1_WN_512x512_1x1_128, img2_..., 512 x 512 CFloat32, in the
+  repository's data folder or --data-dir; the tool stops at once without it) through
+  -cfloat32, ri 1 and 2, at its native
   scale and scaled by 1000 (a scaled copy in the work folder): mean, median and
   standard deviation of dx, dy and corr, and the fraction of patches with corr above
   GMTSAR's usual cuts (fitoffset.csh's default 20, align.csh's 18).
@@ -48,6 +49,9 @@ import time
 import numpy as np
 
 HERE = pathlib.Path(__file__).resolve().parent
+# The package's data-folder lookup, loaded from the checkout without GNU Radio.
+sys.path.insert(0, str(HERE.parent / "python" / "cudadsp"))
+import data_files  # noqa: E402
 
 # (name, generator offsets, seed). Range fractions 0.37, 0.1, 0.25, 0.6: GMTSAR's ri 2
 # range bias depends on the fraction (pulled toward multiples of 1/2 px).
@@ -61,17 +65,6 @@ FIELDS = [
           dy_per_row=-6e-4), 15),
 ]
 COHERENCES = [0.6, 0.7, 0.8, 0.9, 0.95]
-
-
-def find_data_dir():
-    env = os.environ.get("CUDADSP_DATA_DIR")
-    if env:
-        return pathlib.Path(env)
-    for ancestor in HERE.parents:
-        candidate = ancestor / "shared" / "data"
-        if candidate.is_dir():
-            return candidate
-    return None
 
 
 def make_pair(args, outdir, coherence, seed, field):
@@ -225,12 +218,7 @@ def fraction_sweep(args):
               max(abs(r[3]) for r in rows), max(abs(r[8]) for r in rows)))
 
 
-def shared(args):
-    data = pathlib.Path(args.data_dir) if args.data_dir else find_data_dir()
-    src = [data / "insar" / ("img%d_WN_512x512_1x1_128" % k) for k in (1, 2)] if data else []
-    if not src or not all(p.is_file() for p in src):
-        print("(shared ISCE pair not found: set CUDADSP_DATA_DIR or --data-dir)\n")
-        return
+def isce_pair_tables(args, src):
     d = os.path.join(args.workdir, "isce")
     os.makedirs(d, exist_ok=True)
     scaled = []
@@ -246,7 +234,7 @@ def shared(args):
             f.write("SLC_file = %s\nrshift = 0\nashift = 0\n" % files[1])
     geo = ["-cfloat32", "512", "512", "-xsearch", "32", "-ysearch", "32", "-nx", "8",
            "-ny", "8"]
-    print("**Shared ISCE pair** (insar/img1_WN_512x512_1x1_128, img2_...; 512 x 512 "
+    print("**ISCE pair** (insar/img1_WN_512x512_1x1_128, img2_...; 512 x 512 "
           "CFloat32, correlation 0.8 between the images): `%s`, 64 patches of 128 x 128, "
           "-device %s; \"x 1000\" = both rasters multiplied by 1000 first. Mean / median / "
           "standard deviation over the patches.\n" % (" ".join(geo), args.device))
@@ -279,12 +267,18 @@ def main():
     p.add_argument("--ysearch", type=int, default=64)
     p.add_argument("--nx", type=int, default=16)
     p.add_argument("--ny", type=int, default=32)
-    p.add_argument("--data-dir", default=None, help="shared data (default $CUDADSP_DATA_DIR)")
+    p.add_argument("--data-dir", default=None,
+                   help="folder holding insar/ (default: the repository's data folder)")
     p.add_argument("--workdir", default=None, help="scratch folder (default: a temporary one)")
-    p.add_argument("--no-synthetic", action="store_true", help="only the shared pair")
+    p.add_argument("--no-synthetic", action="store_true", help="only the ISCE pair")
     p.add_argument("--no-fraction-sweep", action="store_true",
                    help="without the bias-against-fraction table")
     args = p.parse_args()
+    data = pathlib.Path(args.data_dir) if args.data_dir else data_files.data_dir()
+    isce_pair = [data / "insar" / ("img%d_WN_512x512_1x1_128" % k) for k in (1, 2)] if data else []
+    if not isce_pair or not all(f.is_file() for f in isce_pair):
+        p.error("%s: the ISCE pair insar/img1_WN_512x512_1x1_128, img2_... is not in %s "
+                "(give --data-dir)" % (data_files.DATA_ABSENT, data or "any data folder"))
     T0 = time.time()
     own = args.workdir is None
     if own:
@@ -295,7 +289,7 @@ def main():
             tables(args, results)
         if not args.no_fraction_sweep and not args.no_synthetic:
             fraction_sweep(args)
-        shared(args)
+        isce_pair_tables(args, isce_pair)
     finally:
         if own:
             shutil.rmtree(args.workdir, ignore_errors=True)

@@ -8,8 +8,9 @@
 """Acquisition with the multichannel correlator as the search grid, on real recordings.
 
 The recordings are the GNSS-SDR project's test signal samples (CC-BY-4.0, copyright
-2012-2019 the GNSS-SDR contributors, https://gnss-sdr.org), read from
-$CUDADSP_DATA_DIR/gnss; the tests say skipped when they are absent.
+2012-2019 the GNSS-SDR contributors, https://gnss-sdr.org) in the repository's data
+folder (gnuradio.cudadsp.data_files); without them the tests report skipped, never
+passed.
 
 Truths:
   * GPS_L1_CA_ID_1_Fs_4Msps_2ms.dat: PRN 1 alone, stated delay 524 samples and Doppler
@@ -34,7 +35,6 @@ Galileo grids are limited to the PRNs and Doppler windows below to keep this tes
 near a minute on two cores (a GPU searches all 50 PRNs in the example).
 """
 
-import math
 import os
 import sys
 
@@ -47,19 +47,12 @@ except ImportError:
     sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
     from gnuradio import cudadsp
 
+from gnuradio.cudadsp import data_files
 from gnuradio.cudadsp import gnss_acquisition as ga
 
 FS = 4.0e6
 # The devices the acquisition runs on: the CPU in CI (device "auto" would take a GPU).
 DEVICE = os.environ.get("CUDADSP_TEST_DEVICE", "cpu")
-
-
-def data_path(name):
-    root = os.environ.get("CUDADSP_DATA_DIR",
-                          os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                       "..", "..", "..", "shared", "data"))
-    path = os.path.join(root, "gnss", name)
-    return path if os.path.exists(path) else None
 
 
 def fft_delay(x, table, entries_per_chip, doppler_hz, period_samples):
@@ -85,9 +78,7 @@ def circular_distance(a, b, period):
 class qa_gnss_acquisition(gr_unittest.TestCase):
 
     def test_001_gps_simulated_prn1(self):
-        path = data_path("GPS_L1_CA_ID_1_Fs_4Msps_2ms.dat")
-        if path is None:
-            self.skipTest("GPS_L1_CA_ID_1_Fs_4Msps_2ms.dat not in CUDADSP_DATA_DIR")
+        path = data_files.require(self, "gnss/GPS_L1_CA_ID_1_Fs_4Msps_2ms.dat")
         x = ga.read_cf32(path)
         results = ga.acquire_gps_l1ca(x, FS, doppler_max_hz=5e3, device=DEVICE)
         for r in results:
@@ -115,9 +106,7 @@ class qa_gnss_acquisition(gr_unittest.TestCase):
                                                p1.delay_samples, 4000), 1.0)
 
     def test_002_galileo_simulated_prn1(self):
-        path = data_path("Galileo_E1_ID_1_Fs_4Msps_8ms.dat")
-        if path is None:
-            self.skipTest("Galileo_E1_ID_1_Fs_4Msps_8ms.dat not in CUDADSP_DATA_DIR")
+        path = data_files.require(self, "gnss/Galileo_E1_ID_1_Fs_4Msps_8ms.dat")
         x = ga.read_cf32(path)
         results = ga.acquire_galileo_e1(x, FS, prns=[1, 2, 7], doppler_max_hz=1e3, device=DEVICE)
         for r in results:
@@ -139,9 +128,7 @@ class qa_gnss_acquisition(gr_unittest.TestCase):
                                                p1.delay_samples, 16000), 1.0)
 
     def test_003_real_capture(self):
-        path = data_path("GSoC_CTTC_capture_2012_07_26_4Msps_4ms.dat")
-        if path is None:
-            self.skipTest("GSoC_CTTC_capture_2012_07_26_4Msps_4ms.dat not in CUDADSP_DATA_DIR")
+        path = data_files.require(self, "gnss/GSoC_CTTC_capture_2012_07_26_4Msps_4ms.dat")
         x = ga.read_cf32(path)
         gps = ga.acquire_gps_l1ca(x, FS, doppler_max_hz=15e3, device=DEVICE)
         for r in sorted(gps, key=lambda r: -r.metric):
@@ -188,4 +175,4 @@ class qa_gnss_acquisition(gr_unittest.TestCase):
 
 
 if __name__ == "__main__":
-    gr_unittest.run(qa_gnss_acquisition)
+    data_files.run_tests()

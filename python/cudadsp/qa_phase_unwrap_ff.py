@@ -13,14 +13,12 @@ finite sample must match exactly, and the values to float32 precision.
 
 The real-data tests read a GPS L1 capture from the GNSS-SDR project's test signal
 samples (CC-BY-4.0, copyright 2012-2019 the GNSS-SDR contributors,
-https://gnss-sdr.org) found under $CUDADSP_DATA_DIR (default: shared/data beside
-the checkout); they are skipped when the data is absent.
+https://gnss-sdr.org) in the repository's data folder (gnuradio.cudadsp.data_files);
+without it they report skipped, never passed.
 """
 
 import math
 import os
-import pathlib
-import unittest
 
 import numpy as np
 import pmt
@@ -33,6 +31,8 @@ except ImportError:
 
     sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
     from gnuradio import cudadsp
+
+from gnuradio.cudadsp import data_files
 
 TWO_PI = 2.0 * math.pi
 PERIODS = (TWO_PI, 360.0, 1.0, 0.37)
@@ -151,28 +151,9 @@ def cuda_device_present():
     return cudadsp.phase_unwrap_ff(device="auto").backend().startswith("cuda")
 
 
-def find_data_dir():
-    """$CUDADSP_DATA_DIR, else the first shared/data found beside an ancestor of this file.
-
-    Works from the source tree (<repo>/python/cudadsp) and from the build tree copy
-    (<build>/test_modules/gnuradio/cudadsp).
-    """
-    env = os.environ.get("CUDADSP_DATA_DIR")
-    if env:
-        return pathlib.Path(env)
-    for ancestor in pathlib.Path(__file__).resolve().parents:
-        candidate = ancestor / "shared" / "data"
-        if candidate.is_dir():
-            return candidate
-    return None
-
-
-DATA_DIR = find_data_dir()
 # GNSS-SDR test signal (CC-BY-4.0, the GNSS-SDR contributors): real GPS L1 capture,
 # complex64, 16000 samples at 4 Msps.
-GNSS_CAPTURE = (DATA_DIR / "gnss" / "GSoC_CTTC_capture_2012_07_26_4Msps_4ms.dat"
-                if DATA_DIR else None)
-HAVE_CAPTURE = GNSS_CAPTURE is not None and GNSS_CAPTURE.is_file()
+GNSS_CAPTURE = "gnss/GSoC_CTTC_capture_2012_07_26_4Msps_4ms.dat"
 # Golden values for the capture's phase (np.angle in float64, cast to float32, period
 # 2*pi): K at the last sample, and the number of samples where K changes. Computed once
 # with a plain per-sample loop of the engine's formula, independent of numpy.unwrap,
@@ -670,13 +651,14 @@ class qa_phase_unwrap_ff_params(gr_unittest.TestCase):
 # --------------------------------------------------------------------------------------
 # Real data
 # --------------------------------------------------------------------------------------
-@unittest.skipUnless(HAVE_CAPTURE, f"data absent: GNSS capture not found (data dir {DATA_DIR}; "
-                        "set CUDADSP_DATA_DIR)")
 class qa_phase_unwrap_ff_real_data(unwrap_case):
     """Phase of a real GPS L1 capture (GNSS-SDR test signal, CC-BY-4.0)."""
 
+    def setUp(self):
+        self.capture = data_files.require(self, GNSS_CAPTURE)
+
     def load_phase(self):
-        iq = np.fromfile(GNSS_CAPTURE, dtype=np.complex64)
+        iq = np.fromfile(self.capture, dtype=np.complex64)
         self.assertEqual(iq.size, 16000)
         return np.angle(iq.astype(np.complex128)).astype(np.float32)
 
@@ -697,7 +679,7 @@ class qa_phase_unwrap_ff_real_data(unwrap_case):
         self.assert_unwrapped(phase, out, TWO_PI, vlen=4000)
 
     def test_003_file_source_complex_to_arg_flowgraph(self):
-        src = blocks.file_source(gr.sizeof_gr_complex, str(GNSS_CAPTURE), False)
+        src = blocks.file_source(gr.sizeof_gr_complex, str(self.capture), False)
         arg = blocks.complex_to_arg()
         blk = cudadsp.phase_unwrap_ff(device="cpu", batch_samples=4097)
         snk_phase = blocks.vector_sink_f()
@@ -714,4 +696,4 @@ class qa_phase_unwrap_ff_real_data(unwrap_case):
 
 
 if __name__ == "__main__":
-    gr_unittest.run(qa_phase_unwrap_ff)
+    data_files.run_tests()

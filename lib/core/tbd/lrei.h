@@ -10,8 +10,10 @@
 
 // LREI (local random extraction and insertion) search over the order of the
 // multiply-accumulate lines of a generated kernel, after Mazurek 2012, Sect. 4.3-4.5
-// (../shared/papers/tbd-lrei-mazurek2012.txt). Pure host code: the caller supplies the
-// metric (compile and time the kernel for one line order).
+// (P. Mazurek, "Code reordering using local random extraction and insertion (LREI)
+// operator for GPGPU-based track-before-detect systems", Springer, open access, 2012).
+// Pure host code: the caller supplies the metric (compile and time the kernel for one
+// line order).
 
 #include <cstddef>
 #include <cstdint>
