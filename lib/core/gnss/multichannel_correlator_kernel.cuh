@@ -22,6 +22,9 @@
 #include "gnss/gnss_tracking.h"
 #include "gnss/multichannel_correlator_cuda.h"
 #include <type_traits>
+#if defined(__CUDACC__)
+#include <cuda/ptx>
+#endif
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -203,24 +206,6 @@ __device__ __forceinline__ float chip_value(int entry)
     return static_cast<float>(entry);
 }
 
-__device__ __forceinline__ void copy_async_8(void* shared_dst, const void* global_src)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(dst), "l"(global_src)
-                 : "memory");
-#else
-    *static_cast<float2*>(shared_dst) = __ldg(static_cast<const float2*>(global_src));
-#endif
-}
-
-__device__ __forceinline__ void copy_async_commit()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-
 /*
  * Tile hand-off without a block barrier (sm_80 and later): a tile's buffer has an
  * mbarrier that completes when the 32 lanes of the warp that loaded it see their
@@ -228,7 +213,8 @@ __device__ __forceinline__ void copy_async_commit()
  * last warp done with tile t loads tile t + 2 into its buffer. A warp busy with the
  * tracking rule at an epoch's end then holds up no other warp until they are a whole
  * tile ahead of it, where a barrier per tile made every warp of the block wait for it
- * in nearly every tile. The emulation and older devices keep the block barrier.
+ * in nearly every tile. The emulation and older devices keep the block barrier, with
+ * plain loads.
  */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 #define GNSS_KERNEL_TILE_MBARRIERS 1
@@ -240,20 +226,35 @@ __device__ __forceinline__ void copy_async_commit()
 constexpr std::size_t tile_sync_bytes = 32;
 
 #if GNSS_KERNEL_TILE_MBARRIERS
-__device__ __forceinline__ unsigned shared_address(const void* p)
+__device__ __forceinline__ std::uint32_t shared_address(const void* p)
 {
-    return static_cast<unsigned>(__cvta_generic_to_shared(p));
+    return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
 }
 
-__device__ __forceinline__ void mbarrier_init(unsigned long long* bar, unsigned count)
+/*!
+ * One asynchronous 8-byte copy (cp.async.ca) of a sample from global to shared memory,
+ * both 8-byte aligned; it lands by the next copy_async_arrive() of this thread. Inline
+ * PTX: cuda::ptx has no non-bulk cp.async, and the pipeline primitive that issues it
+ * (__pipeline_memcpy_async) declares no memory clobber, with which nvcc allocated this
+ * kernel's registers differently (more spills in some instances).
+ */
+__device__ __forceinline__ void copy_async_8(float2* shared_dst, const float2* global_src)
 {
-    asm volatile("mbarrier.init.shared.b64 [%0], %1;\n" ::"r"(shared_address(bar)),
-                 "r"(count)
-                 : "memory");
+    asm volatile(
+        "cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(shared_address(shared_dst)),
+        "l"(global_src)
+        : "memory");
 }
 
-//! Arrives on \p bar once every cp.async this thread issued before has landed.
-__device__ __forceinline__ void copy_async_arrive(unsigned long long* bar)
+/*!
+ * Arrives on \p bar once every cp.async this thread issued before has landed, counting
+ * as one of the arrivals the barrier was initialised with (.noinc). Inline PTX:
+ * cuda::ptx::cp_async_mbarrier_arrive_noinc of this toolkit names no state space
+ * (generic addressing) yet passes a 32-bit shared-window address, and compiles to
+ * other machine code; the pipeline primitives offer only the incrementing form, which
+ * would need a second arrival per thread.
+ */
+__device__ __forceinline__ void copy_async_arrive(std::uint64_t* bar)
 {
     asm volatile(
         "cp.async.mbarrier.arrive.noinc.shared.b64 [%0];\n" ::"r"(shared_address(bar))
@@ -263,29 +264,27 @@ __device__ __forceinline__ void copy_async_arrive(unsigned long long* bar)
 #if __CUDA_ARCH__ >= 900
 #define GNSS_KERNEL_BULK_TILES 1
 //! Arrives on \p bar and adds \p bytes to the bytes its phase waits for.
-__device__ __forceinline__ void mbarrier_arrive_expect(unsigned long long* bar,
-                                                       unsigned bytes)
+__device__ __forceinline__ void mbarrier_arrive_expect(std::uint64_t* bar,
+                                                       std::uint32_t bytes)
 {
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(
-                     shared_address(bar)),
-                 "r"(bytes)
-                 : "memory");
-}
-
-__device__ __forceinline__ void mbarrier_arrive(unsigned long long* bar)
-{
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(bar))
-                 : "memory");
+    (void)cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release,
+                                               cuda::ptx::scope_cta,
+                                               cuda::ptx::space_shared,
+                                               bar,
+                                               bytes);
 }
 
 /*!
  * One bulk copy (the tensor memory accelerator) of \p bytes, a multiple of 16, between
- * 16-byte aligned addresses; its bytes count towards \p bar's phase.
+ * 16-byte aligned addresses; its bytes count towards \p bar's phase. Inline PTX where
+ * cuda::ptx::cp_async_bulk would do: that wrapper first converts the source with
+ * cvta.to.global, an identity for global memory on CUDA GPUs, which adds instructions
+ * and reshuffles the machine code of every instance of this kernel.
  */
 __device__ __forceinline__ void copy_bulk(void* shared_dst,
                                           const void* global_src,
-                                          unsigned bytes,
-                                          unsigned long long* bar)
+                                          std::uint32_t bytes,
+                                          std::uint64_t* bar)
 {
     asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
                  "[%0], [%1], %2, [%3];\n" ::"r"(shared_address(shared_dst)),
@@ -299,38 +298,18 @@ __device__ __forceinline__ void copy_bulk(void* shared_dst,
 #endif
 
 //! Waits until the phase of \p bar with parity \p parity has completed.
-__device__ __forceinline__ void mbarrier_wait(unsigned long long* bar, unsigned parity)
+__device__ __forceinline__ void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity)
 {
-    const unsigned address = shared_address(bar);
-    unsigned done = 0;
-    do {
 #if __CUDA_ARCH__ >= 900
-        asm volatile("{\n .reg .pred p;\n"
-                     " mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                     " selp.u32 %0, 1, 0, p;\n}\n"
-                     : "=r"(done)
-                     : "r"(address), "r"(parity)
-                     : "memory");
+    // try_wait suspends the warp for a while in hardware before it reports failure.
+    while (!cuda::ptx::mbarrier_try_wait_parity(bar, parity)) {
+    }
 #else
-        asm volatile("{\n .reg .pred p;\n"
-                     " mbarrier.test_wait.parity.shared.b64 p, [%1], %2;\n"
-                     " selp.u32 %0, 1, 0, p;\n}\n"
-                     : "=r"(done)
-                     : "r"(address), "r"(parity)
-                     : "memory");
-#endif
-    } while (!done);
-}
-#endif
-
-//! Waits until at most \p Pending committed groups of this thread are in flight.
-template <int Pending>
-__device__ __forceinline__ void copy_async_wait()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
+    while (!cuda::ptx::mbarrier_test_wait_parity(bar, parity)) {
+    }
 #endif
 }
+#endif
 
 //! The NCO values of a new epoch, from lane 0 to the warp.
 struct epoch_start {
@@ -393,6 +372,8 @@ struct table_reader<true> {
     __device__ __forceinline__ int operator()(std::uint32_t address) const
     {
 #if defined(__CUDA_ARCH__)
+        // Inline PTX: cuda::ptx's ld covers only the global space, and a generic
+        // pointer would cost a 64-bit address per load.
         int value;
         asm volatile("ld.shared.s8 %0, [%1];" : "=r"(value) : "r"(address));
         return value;
@@ -741,7 +722,7 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
     // tile_full[b]: the loads of the tile in buffer b; tile_done[b]: warps done with
     // the tiles of buffer b so far (tile t is done by all once it reaches
     // (t / 2 + 1) warps).
-    auto* const tile_full = reinterpret_cast<unsigned long long*>(tile_sync);
+    auto* const tile_full = reinterpret_cast<std::uint64_t*>(tile_sync);
     auto* const tile_done = reinterpret_cast<unsigned*>(tile_sync + 16);
     // One warp loads a whole tile: its lanes' copies complete the buffer's mbarrier.
     auto load_tile = [&](std::uint32_t t) {
@@ -759,7 +740,7 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
                 mbarrier_arrive_expect(tile_full + (t & 1), bytes);
                 copy_bulk(dst, src, bytes, tile_full + (t & 1));
             } else {
-                mbarrier_arrive(tile_full + (t & 1));
+                (void)cuda::ptx::mbarrier_arrive(tile_full + (t & 1));
             }
             return;
         }
@@ -772,8 +753,8 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
         copy_async_arrive(tile_full + (t & 1));
     };
     if (threadIdx.x == 0) {
-        mbarrier_init(tile_full, warp_lanes);
-        mbarrier_init(tile_full + 1, warp_lanes);
+        cuda::ptx::mbarrier_init(tile_full, warp_lanes);
+        cuda::ptx::mbarrier_init(tile_full + 1, warp_lanes);
         tile_done[0] = 0;
         tile_done[1] = 0;
     }
@@ -790,9 +771,8 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
         for (std::uint32_t i = threadIdx.x; i < S; i += blockDim.x) {
             const std::uint32_t v = v0 + i;
             if (v >= a.align && v < v_chunk_end)
-                copy_async_8(dst + i, a.samples + (v - a.align));
+                dst[i] = __ldg(a.samples + (v - a.align));
         }
-        copy_async_commit();
     };
     load_tile(0);
 #endif
@@ -801,12 +781,8 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
 #if GNSS_KERNEL_TILE_MBARRIERS
         mbarrier_wait(tile_full + (t & 1), (t >> 1) & 1u);
 #else
-        if (t + 1 < ntiles) {
+        if (t + 1 < ntiles)
             load_tile(t + 1);
-            copy_async_wait<1>();
-        } else {
-            copy_async_wait<0>();
-        }
         __syncthreads();
 #endif
         const float2* tile = tiles + (t & 1) * S;

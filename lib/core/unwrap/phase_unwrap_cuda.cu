@@ -274,6 +274,12 @@ struct __align__(16) inclusive_descriptor
 static_assert(max_step_periods * tile_samples < 2147483648.0,
               "a tile's wrap count must fit the aggregate descriptor");
 
+/*
+ * Inline PTX for the descriptors' 16-byte volatile accesses: cuda::ptx's ld and st have
+ * no .volatile (nor .relaxed) form, and CUB's ThreadLoad<LOAD_VOLATILE> and
+ * ThreadStore<STORE_VOLATILE> split a 16-byte word into two 8-byte accesses, which
+ * would let a reader see half of a descriptor.
+ */
 __device__ __forceinline__ int4 load_volatile(const void* p)
 {
     int4 v;
