@@ -37,7 +37,6 @@ constexpr int row_threads = row_warps * 32;
 constexpr int spectrum_threads = 256;
 
 constexpr int peak_threads = 256;
-constexpr int peak_warps = peak_threads / 32;
 
 //! Rows of the image ring per patch height: the largest row span of a batch.
 constexpr long long ring_rows_per_npy = 4;
