@@ -10,12 +10,14 @@
 
 /*
  * The correlation kernel of the multichannel correlator's CUDA backend and the host
- * rules that size its tables, apart from the backend's host code so that a test can
- * also compile it as host C++ (CUDADSP_GNSS_KERNEL_EMULATION: one thread per CUDA
- * thread, warp shuffles and barriers emulated; lib/qa_multichannel_correlator_kernel.cc)
- * and check the kernel's logic on a machine without a GPU. The emulation supplies the
- * CUDA built-ins this file uses and gnss_kernel_emulation::shared_memory() /
- * shared_s8().
+ * rules that size its tables, apart from the backend's host code so that a test
+ * (tests/engine/qa_multichannel_correlator_kernel.cc) can also compile it as host C++
+ * (CUDADSP_GNSS_KERNEL_EMULATION: one thread per CUDA thread, warp shuffles and
+ * barriers emulated) and check the kernel's logic on a machine without a GPU. The
+ * emulation supplies the CUDA built-ins this file uses and
+ * gnss_kernel_emulation::shared_memory() / shared_s8(); it runs the tile hand-off of
+ * devices before sm_80 (block barriers, plain loads), so the cp.async, mbarrier and
+ * bulk-copy instructions of the sm_80 and sm_90 hand-off are left to the GPU tests.
  */
 
 #include "gnss/gnss_nco.h"
