@@ -164,7 +164,11 @@ __device__ bool locate_row(unsigned int npatches, int npy, row_of_warp& out)
 // Range interpolation
 // ---------------------------------------------------------------------------------
 
-//! Copies each patch row into the first npx samples of its M-sample row.
+/*!
+ * Copies each patch row into the first npx samples of its M-sample row (M =
+ * range_len()): one warp per row of the 2n npy rows (master patches, then aligned),
+ * rows holding 2n npy rows of M float2; the rest of each row is left as it is.
+ */
 template <typename Source>
 __global__ void __launch_bounds__(row_threads) load_rows_kernel(Source src,
                                                                 float2* __restrict__ rows,

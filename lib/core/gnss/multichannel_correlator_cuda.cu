@@ -32,7 +32,10 @@ using namespace gnss_kernel;
 // Housekeeping kernels
 // ---------------------------------------------------------------------------------
 
-//! Integer I/Q pairs to float2, as they are (no scaling).
+/*!
+ * Integer I/Q pairs to float2, as they are (no scaling): in[0, n) to out[0, n), two
+ * buffers that do not overlap; any grid (grid-stride loop).
+ */
 template <typename Pair>
 __global__ void
 to_float2_kernel(const Pair* __restrict__ in, float2* __restrict__ out, std::size_t n)
@@ -76,7 +79,11 @@ __global__ void install_channels_kernel(const std::uint32_t* __restrict__ slots,
 
 /*!
  * Gathers the records of every rank into one array in rank order (offsets from an
- * exclusive scan of the counts); one warp per rank. \p total receives the sum.
+ * exclusive scan of the counts); one warp per rank, blocks of whole warps. Rank r's
+ * counts[r] records (at most capacity) and their taps correlations come from slots
+ * r * capacity of records and correlations and go to out_records and
+ * out_correlations at offsets[r], buffers that do not overlap the sources. \p total
+ * receives the sum.
  */
 __global__ void gather_records_kernel(const gnss_epoch_record* __restrict__ records,
                                       const float2* __restrict__ correlations,
