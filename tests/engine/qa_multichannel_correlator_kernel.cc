@@ -5,14 +5,14 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// The multichannel correlator's CUDA kernel (lib/core/multichannel_correlator_kernel.cuh)
-// compiled as host C++ and run on an emulation of the CUDA execution model: one
-// std::thread per CUDA thread, __syncthreads and __syncwarp as barriers, warp
-// shuffles through a per-warp exchange with a barrier on each side, dynamic shared
-// memory per block. The kernel's logic (tiles, groups, walkers and their wraps,
-// pieces between epoch ends and fold points, epochs across calls, passes over many
-// taps, the tracking rule at each epoch end) then runs on a machine without a GPU,
-// against the CPU backend on the same input: the fields that follow from the integer
+// The multichannel correlator's CUDA kernel
+// (lib/core/gnss/multichannel_correlator_kernel.cuh) compiled as host C++ and run on an
+// emulation of the CUDA execution model: one std::thread per CUDA thread, __syncthreads
+// and __syncwarp as barriers, warp shuffles through a per-warp exchange with a barrier on
+// each side, dynamic shared memory per block. The kernel's logic (tiles, groups, walkers
+// and their wraps, pieces between epoch ends and fold points, epochs across calls, passes
+// over many taps, the tracking rule at each epoch end) then runs on a machine without a
+// GPU, against the CPU backend on the same input: the fields that follow from the integer
 // NCOs identical, correlations within 2e-4 of the epoch's scale, tracking outcomes
 // the same; and bit-identical results however the stream is cut into calls.
 //
@@ -157,7 +157,7 @@ void __syncwarp(unsigned = 0xffffffffu)
     emu::current->warps[emu::thread_index.x / 32]->wait();
 }
 template <typename T>
-T exchange(T value, unsigned source_of_lane_xor, bool by_xor)
+T __shfl_xor_sync(unsigned, T value, int lane_mask)
 {
     static_assert(sizeof(T) <= 8, "shuffles move at most 64 bits");
     const unsigned lane = emu::thread_index.x % 32, warp = emu::thread_index.x / 32;
@@ -165,33 +165,15 @@ T exchange(T value, unsigned source_of_lane_xor, bool by_xor)
     std::memcpy(&bits, &value, sizeof(T));
     emu::current->exchange[warp][lane] = bits;
     __syncwarp();
-    bits =
-        emu::current
-            ->exchange[warp][by_xor ? (lane ^ source_of_lane_xor) : source_of_lane_xor];
+    bits = emu::current->exchange[warp][lane ^ static_cast<unsigned>(lane_mask)];
     __syncwarp();
     std::memcpy(&value, &bits, sizeof(T));
     return value;
 }
 template <typename T>
-T __shfl_xor_sync(unsigned, T value, int mask)
-{
-    return exchange(value, static_cast<unsigned>(mask), true);
-}
-template <typename T>
-T __shfl_sync(unsigned, T value, int lane)
-{
-    return exchange(value, static_cast<unsigned>(lane), false);
-}
-template <typename T>
 T __ldg(const T* p)
 {
     return *p;
-}
-float __int_as_float(int bits)
-{
-    float f;
-    std::memcpy(&f, &bits, sizeof f);
-    return f;
 }
 std::size_t __cvta_generic_to_shared(const void* p)
 {

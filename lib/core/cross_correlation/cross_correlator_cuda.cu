@@ -9,6 +9,7 @@
 #include "cross_correlation/cross_correlator_cuda.h"
 #include "runtime/cuda_check.h"
 #include "runtime/cufft_plan.h"
+#include <cub/block/block_reduce.cuh>
 #include <algorithm>
 #include <stdexcept>
 #include <vector>
@@ -58,22 +59,8 @@ std::size_t batch_frames_for(const cross_correlator_config& config)
                                    std::min(max_default_batch_frames, largest));
 }
 
-//! Sum over the block of one value per thread, in a fixed order; valid in thread 0.
-template <int Threads>
-__device__ double block_sum(double value, double* shared /* Threads / 32 */)
-{
-    for (int offset = 16; offset > 0; offset /= 2)
-        value += __shfl_down_sync(all_lanes, value, offset);
-    const int warp = threadIdx.x / 32;
-    if (threadIdx.x % 32 == 0)
-        shared[warp] = value;
-    __syncthreads();
-    double total = 0.0;
-    if (threadIdx.x == 0)
-        for (int w = 0; w < Threads / 32; ++w)
-            total += shared[w];
-    return total;
-}
+//! Float64 sums over a block of pad_frames_kernel (CUB's tree: a fixed order).
+using pad_energy_reduce = cub::BlockReduce<double, pad_threads>;
 
 /*!
  * Pads frames to L samples and sums their energies.
@@ -95,7 +82,7 @@ __global__ void __launch_bounds__(pad_threads)
                       double* __restrict__ energy_partials,
                       unsigned int data_tiles)
 {
-    __shared__ double warp_sums[pad_threads / 32];
+    __shared__ pad_energy_reduce::TempStorage energy_reduce;
     const unsigned int pair = blockIdx.x;
     const bool is_y = pair >= nframes;
     const std::size_t frame = is_y ? pair - nframes : pair;
@@ -118,7 +105,7 @@ __global__ void __launch_bounds__(pad_threads)
     }
     if (tile_start >= N) // uniform over the block
         return;
-    const double total = block_sum<pad_threads>(energy, warp_sums);
+    const double total = pad_energy_reduce(energy_reduce).Sum(energy); // thread 0's
     if (threadIdx.x == 0)
         energy_partials[std::size_t(pair) * data_tiles + blockIdx.y] = total;
 }
@@ -151,18 +138,36 @@ struct peak_kernel_args {
     float2* correlation_out;       //!< n frames of 2M + 1 lags, or nullptr
 };
 
-//! Warp-wide winner of (key, position) candidates under peak_beats(); valid in lane 0.
-__device__ void warp_best(double& key, long long& position)
-{
-    for (int offset = 16; offset > 0; offset /= 2) {
-        const double other_key = __shfl_down_sync(all_lanes, key, offset);
-        const long long other_position = __shfl_down_sync(all_lanes, position, offset);
-        if (peak_beats(other_key, other_position, key, position)) {
-            key = other_key;
-            position = other_position;
-        }
+//! A candidate of the integer peak search: peak_key() of the correlation at a lag.
+struct peak_candidate {
+    double key;
+    long long lag;
+};
+
+/*!
+ * The winner of two candidates under peak_beats() (the larger key; on equal keys the
+ * smaller lag): a total order, so CUB's reduction tree picks what a scan in lag order
+ * picks.
+ */
+struct peak_winner {
+    __device__ __forceinline__ peak_candidate operator()(const peak_candidate& a,
+                                                         const peak_candidate& b) const
+    {
+        return peak_beats(b.key, b.lag, a.key, a.lag) ? b : a;
     }
-}
+};
+
+//! Sum of two (re, im) pairs.
+struct complex_sum {
+    __device__ __forceinline__ double2 operator()(const double2& a,
+                                                  const double2& b) const
+    {
+        return make_double2(a.x + b.x, a.y + b.y);
+    }
+};
+
+using peak_candidate_reduce = cub::BlockReduce<peak_candidate, peak_threads>;
+using peak_u0_reduce = cub::BlockReduce<double2, peak_threads>;
 
 //! (re, im) *= (c, s): one complex multiplication, float64.
 __device__ __forceinline__ void rotate(double& re, double& im, double c, double s)
@@ -268,36 +273,21 @@ __device__ __forceinline__ double pass_share(const float2* __restrict__ S,
 }
 
 /*!
- * One block per frame: the integer peak over lags -M .. M (and the correlation output),
- * then the fine grid in passes of pairs_per_pass point pairs (j, -j): each thread sums
- * its bin pairs, each warp reduces, the warps' sums are added in a fixed order, and
- * thread 0 feeds the points to the peak rule.
+ * The integer peak of one frame, in thread 0: the lag in -M .. M whose correlation
+ * has the largest peak_key() (the smallest such lag on a tie). \p c holds the frame's L
+ * unnormalised correlation values in padded order (padded_index_of_lag()); when
+ * \p correlation_out is not null, r[-M .. M] = c / L goes to its 2 M + 1 values.
+ * Called by the whole block.
  */
-__global__ void __launch_bounds__(peak_threads, 2) peak_kernel(peak_kernel_args args)
+__device__ __forceinline__ long long
+integer_peak(const float2* __restrict__ c,
+             float2* __restrict__ correlation_out,
+             int M,
+             long long L,
+             peak_candidate_reduce::TempStorage& reduce_storage)
 {
-    __shared__ double candidate_key[peak_warps];
-    __shared__ long long candidate_lag[peak_warps];
-    __shared__ double warp_sum[peak_warps][pass_sums];
-    __shared__ double pass_total[pass_sums];
-    __shared__ double2 warp_u0[peak_warps];
-    __shared__ long long peak_lag;
-    __shared__ double2 steps[walks]; // per step of peak_threads bin pairs
-
-    const peak_grid& g = args.grid;
-    const std::size_t frame = blockIdx.x;
-    const long long L = g.transform_len;
-    const int M = g.max_lag;
-    const int warp = threadIdx.x / 32;
-    const int lane = threadIdx.x % 32;
-
-    // Integer peak, and the correlation vector r[-M .. M] = c / L (L: a power of two).
-    const float2* c = args.correlation + frame * L;
-    float2* correlation_out =
-        args.correlation_out ? args.correlation_out + frame * (2 * std::size_t(M) + 1)
-                             : nullptr;
     const float inverse_length = 1.0f / static_cast<float>(L);
-    double best_key = no_peak_key;
-    long long best_lag = no_peak_position;
+    peak_candidate best{ no_peak_key, no_peak_position };
     // Loads in groups of lag_loads, all issued before any is used (the order in which
     // candidates are compared does not matter: peak_beats() is a total order).
     for (int base = -M + static_cast<int>(threadIdx.x); base <= M;
@@ -318,28 +308,111 @@ __global__ void __launch_bounds__(peak_threads, 2) peak_kernel(peak_kernel_args 
                 correlation_out[lag + M] =
                     make_float2(v[i].x * inverse_length, v[i].y * inverse_length);
             const double key = peak_key(v[i].x, v[i].y);
-            if (peak_beats(key, lag, best_key, best_lag)) {
-                best_key = key;
-                best_lag = lag;
+            if (peak_beats(key, lag, best.key, best.lag)) {
+                best.key = key;
+                best.lag = lag;
             }
         }
     }
-    warp_best(best_key, best_lag);
-    if (lane == 0) {
-        candidate_key[warp] = best_key;
-        candidate_lag[warp] = best_lag;
+    return peak_candidate_reduce(reduce_storage).Reduce(best, peak_winner{}).lag;
+}
+
+//! pass_share<count>() for a \p count in 1 .. pairs_per_pass known at run time.
+__device__ __forceinline__ double pass_share_of(int count,
+                                                const float2* __restrict__ S,
+                                                long long l0,
+                                                int j0,
+                                                const peak_grid& g,
+                                                const double2* steps,
+                                                double& u0_re,
+                                                double& u0_im)
+{
+    switch (count) {
+    case 1:
+        return pass_share<1>(S, l0, j0, g, steps, u0_re, u0_im);
+    case 2:
+        return pass_share<2>(S, l0, j0, g, steps, u0_re, u0_im);
+    case 3:
+        return pass_share<3>(S, l0, j0, g, steps, u0_re, u0_im);
+    case 4:
+        return pass_share<4>(S, l0, j0, g, steps, u0_re, u0_im);
+    case 5:
+        return pass_share<5>(S, l0, j0, g, steps, u0_re, u0_im);
+    case 6:
+        return pass_share<6>(S, l0, j0, g, steps, u0_re, u0_im);
+    case 7:
+        return pass_share<7>(S, l0, j0, g, steps, u0_re, u0_im);
+    default:
+        return pass_share<pairs_per_pass>(S, l0, j0, g, steps, u0_re, u0_im);
     }
-    __syncthreads();
+}
+
+/*!
+ * Feeds the fine-grid points +-(j0 + 1) .. +-(j0 + count) of one pass to the peak rule,
+ * from the block's totals of the pass (pass_total[4 p .. 4 p + 3] for point pair p).
+ */
+__device__ __forceinline__ void add_pass_points(
+    fine_peak& fine, const double* pass_total, int j0, int count, const peak_grid& g)
+{
+    for (int p = 0; p < count; ++p) {
+        double plus_re, plus_im, minus_re, minus_im;
+        fine_pair_points(pass_total[4 * p],
+                         pass_total[4 * p + 1],
+                         pass_total[4 * p + 2],
+                         pass_total[4 * p + 3],
+                         g,
+                         plus_re,
+                         plus_im,
+                         minus_re,
+                         minus_im);
+        const int j = j0 + 1 + p;
+        add_fine_point(fine, j, plus_re, plus_im);
+        add_fine_point(fine, -j, minus_re, minus_im);
+    }
+}
+
+//! Sum of a frame's data_tiles energy partials from pad_frames_kernel, in tile order.
+__device__ __forceinline__ double frame_energy(const double* partials,
+                                               unsigned int data_tiles)
+{
+    double energy = 0.0;
+    for (unsigned int t = 0; t < data_tiles; ++t)
+        energy += partials[t];
+    return energy;
+}
+
+/*!
+ * One block of peak_threads threads per frame (grid: nframes blocks): the integer peak
+ * over lags -M .. M (and the correlation output), then the fine grid in passes of
+ * pairs_per_pass point pairs (j, -j): each thread sums its bin pairs, each warp
+ * reduces, the warps' sums are added in a fixed order, and thread 0 feeds the points
+ * to the peak rule and writes args.peaks[frame]. Reads correlation, spectrum (n frames
+ * of L each) and energy_partials (2 n frames of data_tiles); writes correlation_out
+ * (n frames of 2 M + 1, when not null), which overlaps none of them.
+ */
+__global__ void __launch_bounds__(peak_threads, 2) peak_kernel(peak_kernel_args args)
+{
+    __shared__ peak_candidate_reduce::TempStorage candidate_reduce;
+    __shared__ peak_u0_reduce::TempStorage u0_reduce;
+    __shared__ double warp_sum[peak_warps][pass_sums];
+    __shared__ double pass_total[pass_sums];
+    __shared__ long long peak_lag;
+    __shared__ double2 steps[walks]; // per step of peak_threads bin pairs
+
+    const peak_grid& g = args.grid;
+    const std::size_t frame = blockIdx.x;
+    const long long L = g.transform_len;
+    const int M = g.max_lag;
+    const int warp = threadIdx.x / 32;
+    const int lane = threadIdx.x % 32;
+
+    float2* correlation_out =
+        args.correlation_out ? args.correlation_out + frame * (2 * std::size_t(M) + 1)
+                             : nullptr;
+    const long long best_lag = integer_peak(
+        args.correlation + frame * L, correlation_out, M, L, candidate_reduce);
     if (threadIdx.x == 0) {
-        for (int w = 1; w < peak_warps; ++w)
-            if (peak_beats(candidate_key[w],
-                           candidate_lag[w],
-                           candidate_key[0],
-                           candidate_lag[0])) {
-                candidate_key[0] = candidate_key[w];
-                candidate_lag[0] = candidate_lag[w];
-            }
-        peak_lag = candidate_lag[0];
+        peak_lag = best_lag;
         // The walks' steps for the first pass (j0 = 0).
         fine_twiddle(
             peak_threads, peak_lag, 0, g, steps[walk_alpha].x, steps[walk_alpha].y);
@@ -355,44 +428,13 @@ __global__ void __launch_bounds__(peak_threads, 2) peak_kernel(peak_kernel_args 
     const int I = g.interp;
     fine_peak fine; // thread 0's
     for (int j0 = 0; j0 < I; j0 += pairs_per_pass) {
-        const int count = min(pairs_per_pass, I - j0);
+        const int count = min(pairs_per_pass, I - j0); // uniform over the block
         double u0_re = 0.0, u0_im = 0.0;
-        double lane_sum;
-        switch (count) { // uniform over the block
-        case 1:
-            lane_sum = pass_share<1>(S, l0, j0, g, steps, u0_re, u0_im);
-            break;
-        case 2:
-            lane_sum = pass_share<2>(S, l0, j0, g, steps, u0_re, u0_im);
-            break;
-        case 3:
-            lane_sum = pass_share<3>(S, l0, j0, g, steps, u0_re, u0_im);
-            break;
-        case 4:
-            lane_sum = pass_share<4>(S, l0, j0, g, steps, u0_re, u0_im);
-            break;
-        case 5:
-            lane_sum = pass_share<5>(S, l0, j0, g, steps, u0_re, u0_im);
-            break;
-        case 6:
-            lane_sum = pass_share<6>(S, l0, j0, g, steps, u0_re, u0_im);
-            break;
-        case 7:
-            lane_sum = pass_share<7>(S, l0, j0, g, steps, u0_re, u0_im);
-            break;
-        default:
-            lane_sum = pass_share<pairs_per_pass>(S, l0, j0, g, steps, u0_re, u0_im);
-            break;
-        }
-        warp_sum[warp][lane] = lane_sum;
-        if (j0 == 0) {
-            for (int offset = 16; offset > 0; offset /= 2) {
-                u0_re += __shfl_down_sync(all_lanes, u0_re, offset);
-                u0_im += __shfl_down_sync(all_lanes, u0_im, offset);
-            }
-            if (lane == 0)
-                warp_u0[warp] = make_double2(u0_re, u0_im);
-        }
+        warp_sum[warp][lane] = pass_share_of(count, S, l0, j0, g, steps, u0_re, u0_im);
+        double2 u0 = make_double2(0.0, 0.0); // thread 0's
+        if (j0 == 0)
+            u0 = peak_u0_reduce(u0_reduce).Reduce(make_double2(u0_re, u0_im),
+                                                  complex_sum{});
         __syncthreads();
         if (static_cast<int>(threadIdx.x) < pass_sums) {
             double total = 0.0;
@@ -408,29 +450,10 @@ __global__ void __launch_bounds__(peak_threads, 2) peak_kernel(peak_kernel_args 
         __syncthreads();
         if (threadIdx.x == 0) {
             if (j0 == 0) {
-                double re = 0.0, im = 0.0;
-                for (int w = 0; w < peak_warps; ++w) {
-                    re += warp_u0[w].x;
-                    im += warp_u0[w].y;
-                }
                 const double scale = 1.0 / static_cast<double>(L);
-                add_fine_point(fine, 0, re * scale, im * scale);
+                add_fine_point(fine, 0, u0.x * scale, u0.y * scale);
             }
-            for (int p = 0; p < count; ++p) {
-                double plus_re, plus_im, minus_re, minus_im;
-                fine_pair_points(pass_total[4 * p],
-                                 pass_total[4 * p + 1],
-                                 pass_total[4 * p + 2],
-                                 pass_total[4 * p + 3],
-                                 g,
-                                 plus_re,
-                                 plus_im,
-                                 minus_re,
-                                 minus_im);
-                const int j = j0 + 1 + p;
-                add_fine_point(fine, j, plus_re, plus_im);
-                add_fine_point(fine, -j, minus_re, minus_im);
-            }
+            add_pass_points(fine, pass_total, j0, count, g);
         }
         // The next pass writes warp_sum only after this pass's second barrier, which
         // follows the last read of it, and pass_total only after its own first
@@ -438,14 +461,11 @@ __global__ void __launch_bounds__(peak_threads, 2) peak_kernel(peak_kernel_args 
     }
 
     if (threadIdx.x == 0) {
-        const double* partial_x = args.energy_partials + frame * args.data_tiles;
-        const double* partial_y =
-            args.energy_partials + (args.nframes + frame) * args.data_tiles;
-        double energy_x = 0.0, energy_y = 0.0;
-        for (unsigned int t = 0; t < args.data_tiles; ++t) {
-            energy_x += partial_x[t];
-            energy_y += partial_y[t];
-        }
+        const double energy_x =
+            frame_energy(args.energy_partials + frame * args.data_tiles, args.data_tiles);
+        const double energy_y =
+            frame_energy(args.energy_partials + (args.nframes + frame) * args.data_tiles,
+                         args.data_tiles);
         args.peaks[frame] = finish_peak(fine, l0, energy_x, energy_y, g);
     }
 }

@@ -5,11 +5,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "cross_correlation/patch_correlation_rule.h"
+#include "cross_correlation/patch_correlator_cuda.h"
 #include "runtime/cuda_check.h"
 #include "runtime/cufft_plan.h"
 #include "runtime/parallel_copy.h"
-#include "cross_correlation/patch_correlation_rule.h"
-#include "cross_correlation/patch_correlator_cuda.h"
+#include <cub/block/block_reduce.cuh>
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
@@ -36,7 +37,6 @@ constexpr int row_threads = row_warps * 32;
 constexpr int spectrum_threads = 256;
 
 constexpr int peak_threads = 256;
-constexpr int peak_warps = peak_threads / 32;
 
 //! Rows of the image ring per patch height: the largest row span of a batch.
 constexpr long long ring_rows_per_npy = 4;
@@ -164,7 +164,11 @@ __device__ bool locate_row(unsigned int npatches, int npy, row_of_warp& out)
 // Range interpolation
 // ---------------------------------------------------------------------------------
 
-//! Copies each patch row into the first npx samples of its M-sample row.
+/*!
+ * Copies each patch row into the first npx samples of its M-sample row (M =
+ * range_len()): one warp per row of the 2n npy rows (master patches, then aligned),
+ * rows holding 2n npy rows of M float2; the rest of each row is left as it is.
+ */
 template <typename Source>
 __global__ void __launch_bounds__(row_threads) load_rows_kernel(Source src,
                                                                 float2* __restrict__ rows,
@@ -296,44 +300,60 @@ __global__ void __launch_bounds__(spectrum_threads)
 // Peak, correlation value, high-resolution step
 // ---------------------------------------------------------------------------------
 
-__device__ void warp_merge(first_max& best)
-{
-    for (int offset = 16; offset > 0; offset /= 2) {
-        first_max other;
-        other.value = __shfl_down_sync(all_lanes, best.value, offset);
-        other.index = __shfl_down_sync(all_lanes, best.index, offset);
-        merge(best, other);
+/*!
+ * merge() as a reduction operator: the larger value wins, on equal values the lower
+ * index, and an empty first_max (index < 0) loses to any other. A total order on the
+ * candidates, so CUB's tree finds the first maximum a scan in index order finds.
+ */
+struct first_max_merge {
+    __device__ __forceinline__ first_max operator()(first_max a, const first_max& b) const
+    {
+        merge(a, b);
+        return a;
     }
-}
+};
 
-/*! Block-wide first maximum, returned to every thread. Shared: value and index
- *  arrays of peak_warps + 1 (plain arrays: __shared__ objects take no constructors). */
-__device__ first_max block_merge(first_max best, float* values, int* indices)
+//! merge() of the exact integer sums (any order gives the same bits).
+struct time_sums_add {
+    __device__ __forceinline__ time_sums operator()(time_sums a, const time_sums& b) const
+    {
+        add_time_sums(a, b);
+        return a;
+    }
+};
+
+using first_max_reduce = cub::BlockReduce<first_max, peak_threads>;
+using time_sums_reduce = cub::BlockReduce<time_sums, peak_threads>;
+
+//! Shared memory of peak_kernel's block reductions.
+union peak_reduce_storage {
+    first_max_reduce::TempStorage first_max;
+    time_sums_reduce::TempStorage time;
+};
+
+/*!
+ * Block-wide first maximum, returned to every thread; called by the whole block.
+ * \p value and \p index are shared scalars that carry thread 0's result to the block
+ * (a __shared__ first_max would need a constructor). Ends with a barrier, so that
+ * \p storage may be used again at once.
+ */
+__device__ first_max block_first_max(const first_max& best,
+                                     peak_reduce_storage& storage,
+                                     float& value,
+                                     int& index)
 {
-    warp_merge(best);
-    const int warp = threadIdx.x / 32;
-    if (threadIdx.x % 32 == 0) {
-        values[warp] = best.value;
-        indices[warp] = best.index;
-    }
-    __syncthreads();
+    const first_max total =
+        first_max_reduce(storage.first_max).Reduce(best, first_max_merge{});
     if (threadIdx.x == 0) {
-        first_max total;
-        for (int i = 0; i < peak_warps; ++i) {
-            first_max other;
-            other.value = values[i];
-            other.index = indices[i];
-            merge(total, other);
-        }
-        values[peak_warps] = total.value;
-        indices[peak_warps] = total.index;
+        value = total.value;
+        index = total.index;
     }
     __syncthreads();
-    first_max total;
-    total.value = values[peak_warps];
-    total.index = indices[peak_warps];
+    first_max result;
+    result.value = value;
+    result.index = index;
     __syncthreads();
-    return total;
+    return result;
 }
 
 struct peak_args {
@@ -346,45 +366,38 @@ struct peak_args {
 };
 
 /*!
- * One block per patch. Shared memory (dynamic): twiddles e^{2 pi i m / H} (H = 8 interp),
- * the 8 x 8 neighbourhood, its row spectra (8 x 8) and its row interpolation (8 x H).
+ * |C[i + ys][j + xs]| of GMTSAR at a cell i nxc + j of the nyc x nxc search window:
+ * |R[(i - ys) mod npy][(j - xs) mod npx]| of the patch's real correlation R (rows of
+ * npx + 2 floats).
  */
-__global__ void __launch_bounds__(peak_threads) peak_kernel(peak_args args)
-{
-    extern __shared__ float2 dynamic_shared[];
-    __shared__ float merge_values[peak_warps + 1];
-    __shared__ int merge_indices[peak_warps + 1];
-    __shared__ unsigned long long warp_ab[peak_warps], warp_aa[peak_warps],
-        warp_bb[peak_warps];
-    __shared__ double gamma_shared;
+struct correlation_surface {
+    const float* R;
+    int nxc;
+    const patch_geometry& g;
 
-    const patch_geometry& g = args.g;
-    const unsigned int patch = blockIdx.x;
-    const int nxc = g.surface_cols(), nyc = g.surface_rows();
-    const int stride = g.npx + 2;
-    const float* R = args.correlation + std::size_t(patch) * g.npy * stride;
-
-    // |C[i + ys][j + xs]| of GMTSAR = |R[(i - ys) mod npy][(j - xs) mod npx]|.
-    auto surface = [&](int cell) {
+    __device__ __forceinline__ float operator()(int cell) const
+    {
         const int i = cell / nxc, j = cell % nxc;
         const int row = i < g.ysearch ? i - g.ysearch + g.npy : i - g.ysearch;
         const int col = j < g.xsearch ? j - g.xsearch + g.npx : j - g.xsearch;
-        return surface_value_real(R[row * stride + col], g);
-    };
-
-    first_max best;
-    for (int cell = threadIdx.x; cell < nyc * nxc; cell += peak_threads)
-        offer(best, surface(cell), cell);
-    best = block_merge(best, merge_values, merge_indices);
-
-    first_max highres_best;
-    if (best.index < 0) { // uniform over the block
-        if (threadIdx.x == 0)
-            args.results[patch] = finish_patch(best, 0.0, highres_best, g);
-        return;
+        return surface_value_real(R[row * (g.npx + 2) + col], g);
     }
+};
 
-    // Time-domain correlation on the integer copies at the peak (exact integer sums).
+/*!
+ * The time-domain correlation gamma (percent) of one patch on the integer copies at
+ * its peak \p best (exact integer sums, calc_time_corr()), returned to every thread;
+ * called by the whole block. \p gamma_shared carries thread 0's value to the block.
+ */
+__device__ __forceinline__ double time_correlation(const peak_args& args,
+                                                   unsigned int patch,
+                                                   const first_max& best,
+                                                   int nxc,
+                                                   int nyc,
+                                                   peak_reduce_storage& storage,
+                                                   double& gamma_shared)
+{
+    const patch_geometry& g = args.g;
     const int ipeak = best.index / nxc - g.ysearch;
     const int jpeak = best.index % nxc - g.xsearch;
     const std::size_t samples = std::size_t(g.npy) * g.npx;
@@ -411,109 +424,151 @@ __global__ void __launch_bounds__(peak_threads) peak_kernel(peak_args args)
                                             q + g.xsearch,
                                             g)));
     }
-    for (int offset = 16; offset > 0; offset /= 2) {
-        time_sums other;
-        other.ab = __shfl_down_sync(all_lanes, sums.ab, offset);
-        other.aa = __shfl_down_sync(all_lanes, sums.aa, offset);
-        other.bb = __shfl_down_sync(all_lanes, sums.bb, offset);
-        add_time_sums(sums, other);
-    }
-    if (threadIdx.x % 32 == 0) {
-        warp_ab[threadIdx.x / 32] = sums.ab;
-        warp_aa[threadIdx.x / 32] = sums.aa;
-        warp_bb[threadIdx.x / 32] = sums.bb;
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        time_sums total;
-        for (int w = 0; w < peak_warps; ++w) {
-            time_sums other;
-            other.ab = warp_ab[w];
-            other.aa = warp_aa[w];
-            other.bb = warp_bb[w];
-            add_time_sums(total, other);
-        }
+    const time_sums total = time_sums_reduce(storage.time).Reduce(sums, time_sums_add{});
+    if (threadIdx.x == 0)
         gamma_shared = time_correlation_percent(total);
+    __syncthreads();
+    return gamma_shared;
+}
+
+/*!
+ * The high-resolution step of one patch: the 8 x 8 neighbourhood of the peak \p best,
+ * interpolated by 8 interp points per cell with 2D DFTs, and the first maximum of the
+ * interpolated surface (interpolated index m H + n), returned to every thread; called
+ * by the whole block. \p dynamic_shared holds peak_shared_bytes(g): twiddles
+ * e^{2 pi i m / H} (H = 8 interp), the neighbourhood's row spectra (8 x 8), its row
+ * interpolation (8 x H) and the neighbourhood (8 x 8 floats).
+ */
+__device__ __forceinline__ first_max highres_peak(const correlation_surface& surface,
+                                                  const first_max& best,
+                                                  double gamma,
+                                                  float2* dynamic_shared,
+                                                  peak_reduce_storage& storage,
+                                                  float& merge_value,
+                                                  int& merge_index)
+{
+    const patch_geometry& g = surface.g;
+    const int nxc = surface.nxc;
+    first_max highres_best;
+    const int H = g.highres_len();
+    float2* twiddle = dynamic_shared;                   // H: e^{+2 pi i m / H}
+    float2* spectrum = twiddle + H;                     // 8 x 8: row spectra of md
+    float2* rows = spectrum + 64;                       // 8 x H: row interpolation
+    float* md = reinterpret_cast<float*>(rows + 8 * H); // 8 x 8
+    const int peak_row = best.index / nxc, peak_col = best.index % nxc;
+    for (int m = threadIdx.x; m < H; m += peak_threads) {
+        double s, c;
+        sincospi(2.0 * static_cast<double>(m) / static_cast<double>(H), &s, &c);
+        twiddle[m] = make_float2(static_cast<float>(c), static_cast<float>(s));
+    }
+    if (threadIdx.x < 64) {
+        const int cell =
+            neighbourhood_cell(threadIdx.x / 8, threadIdx.x % 8, peak_row, peak_col, g);
+        md[threadIdx.x] =
+            cell < 0 ? 0.0f : highres_cell(gamma, surface(cell), best.value);
     }
     __syncthreads();
-    const double gamma = gamma_shared;
-
-    if (g.highres) {
-        const int H = g.highres_len();
-        float2* twiddle = dynamic_shared;                   // H: e^{+2 pi i m / H}
-        float2* spectrum = twiddle + H;                     // 8 x 8: row spectra of md
-        float2* rows = spectrum + 64;                       // 8 x H: row interpolation
-        float* md = reinterpret_cast<float*>(rows + 8 * H); // 8 x 8
-        const int peak_row = best.index / nxc, peak_col = best.index % nxc;
-        for (int m = threadIdx.x; m < H; m += peak_threads) {
-            double s, c;
-            sincospi(2.0 * static_cast<double>(m) / static_cast<double>(H), &s, &c);
-            twiddle[m] = make_float2(static_cast<float>(c), static_cast<float>(s));
+    // e^{-2 pi i k v / 8} = conj(twiddle[k v interp mod H]).
+    const int step8 = g.interp;
+    if (threadIdx.x < 64) {
+        const int u = threadIdx.x / 8, k = threadIdx.x % 8;
+        float re = 0.0f, im = 0.0f;
+        for (int v = 0; v < 8; ++v) {
+            const float2 t = twiddle[(k * v * step8) % H];
+            const float x = md[u * 8 + v];
+            re += x * t.x;
+            im -= x * t.y;
         }
-        if (threadIdx.x < 64) {
-            const int cell = neighbourhood_cell(
-                threadIdx.x / 8, threadIdx.x % 8, peak_row, peak_col, g);
-            md[threadIdx.x] =
-                cell < 0 ? 0.0f : highres_cell(gamma, surface(cell), best.value);
-        }
-        __syncthreads();
-        // e^{-2 pi i k v / 8} = conj(twiddle[k v interp mod H]).
-        const int step8 = g.interp;
-        if (threadIdx.x < 64) {
-            const int u = threadIdx.x / 8, k = threadIdx.x % 8;
-            float re = 0.0f, im = 0.0f;
-            for (int v = 0; v < 8; ++v) {
-                const float2 t = twiddle[(k * v * step8) % H];
-                const float x = md[u * 8 + v];
-                re += x * t.x;
-                im -= x * t.y;
-            }
-            spectrum[threadIdx.x] = make_float2(re, im);
-        }
-        __syncthreads();
-        // Row interpolation: rows[u][n] = sum_k X_u[k] e^{2 pi i k' n / H}, scaled.
-        for (int e = threadIdx.x; e < 8 * H; e += peak_threads) {
-            const int u = e / H, n = e % H;
-            float re = 0.0f, im = 0.0f;
-            for (int k = 0; k < 8; ++k) {
-                const float2 x = spectrum[u * 8 + k];
-                const float2 t = twiddle[(padded_bin(k, 8, H) * n) % H];
-                re += x.x * t.x - x.y * t.y;
-                im += x.x * t.y + x.y * t.x;
-            }
-            rows[e] = make_float2(interpolation_scale(re, H, g.interp),
-                                  interpolation_scale(im, H, g.interp));
-        }
-        __syncthreads();
-        // Columns: each unit takes column n's 8-point spectrum and a range of output
-        // rows m; only the real part of the result is needed.
-        const int splits = max(1, peak_threads / H);
-        const int per_split = H / splits;
-        for (int unit = threadIdx.x; unit < H * splits; unit += peak_threads) {
-            const int n = unit % H, part = unit / H;
-            float2 y[8];
-            for (int k = 0; k < 8; ++k) {
-                float re = 0.0f, im = 0.0f;
-                for (int u = 0; u < 8; ++u) {
-                    const float2 t = twiddle[(k * u * step8) % H];
-                    const float2 x = rows[u * H + n];
-                    // x e^{-i theta}
-                    re += x.x * t.x + x.y * t.y;
-                    im += x.y * t.x - x.x * t.y;
-                }
-                y[k] = make_float2(re, im);
-            }
-            for (int m = part * per_split; m < (part + 1) * per_split; ++m) {
-                float re = 0.0f;
-                for (int k = 0; k < 8; ++k) {
-                    const float2 t = twiddle[(padded_bin(k, 8, H) * m) % H];
-                    re += y[k].x * t.x - y[k].y * t.y;
-                }
-                offer(highres_best, interpolation_scale(re, H, g.interp), m * H + n);
-            }
-        }
-        highres_best = block_merge(highres_best, merge_values, merge_indices);
+        spectrum[threadIdx.x] = make_float2(re, im);
     }
+    __syncthreads();
+    // Row interpolation: rows[u][n] = sum_k X_u[k] e^{2 pi i k' n / H}, scaled.
+    for (int e = threadIdx.x; e < 8 * H; e += peak_threads) {
+        const int u = e / H, n = e % H;
+        float re = 0.0f, im = 0.0f;
+        for (int k = 0; k < 8; ++k) {
+            const float2 x = spectrum[u * 8 + k];
+            const float2 t = twiddle[(padded_bin(k, 8, H) * n) % H];
+            re += x.x * t.x - x.y * t.y;
+            im += x.x * t.y + x.y * t.x;
+        }
+        rows[e] = make_float2(interpolation_scale(re, H, g.interp),
+                              interpolation_scale(im, H, g.interp));
+    }
+    __syncthreads();
+    // Columns: each unit takes column n's 8-point spectrum and a range of output
+    // rows m; only the real part of the result is needed.
+    const int splits = max(1, peak_threads / H);
+    const int per_split = H / splits;
+    for (int unit = threadIdx.x; unit < H * splits; unit += peak_threads) {
+        const int n = unit % H, part = unit / H;
+        float2 y[8];
+        for (int k = 0; k < 8; ++k) {
+            float re = 0.0f, im = 0.0f;
+            for (int u = 0; u < 8; ++u) {
+                const float2 t = twiddle[(k * u * step8) % H];
+                const float2 x = rows[u * H + n];
+                // x e^{-i theta}
+                re += x.x * t.x + x.y * t.y;
+                im += x.y * t.x - x.x * t.y;
+            }
+            y[k] = make_float2(re, im);
+        }
+        for (int m = part * per_split; m < (part + 1) * per_split; ++m) {
+            float re = 0.0f;
+            for (int k = 0; k < 8; ++k) {
+                const float2 t = twiddle[(padded_bin(k, 8, H) * m) % H];
+                re += y[k].x * t.x - y[k].y * t.y;
+            }
+            offer(highres_best, interpolation_scale(re, H, g.interp), m * H + n);
+        }
+    }
+    return block_first_max(highres_best, storage, merge_value, merge_index);
+}
+
+/*!
+ * One block of peak_threads threads per patch (grid: npatches blocks): the integer
+ * peak of the patch's correlation surface, its time-domain correlation and, with
+ * g.highres, the high-resolution peak; thread 0 writes args.results[patch]. Reads the
+ * patch's real correlation (rows of npx + 2), its two raw amplitude patches and their
+ * means; dynamic shared memory: peak_shared_bytes(g).
+ */
+__global__ void __launch_bounds__(peak_threads) peak_kernel(peak_args args)
+{
+    extern __shared__ float2 dynamic_shared[];
+    __shared__ peak_reduce_storage reduce_storage;
+    __shared__ float merge_value;
+    __shared__ int merge_index;
+    __shared__ double gamma_shared;
+
+    const patch_geometry& g = args.g;
+    const unsigned int patch = blockIdx.x;
+    const int nxc = g.surface_cols(), nyc = g.surface_rows();
+    const correlation_surface surface{
+        args.correlation + std::size_t(patch) * g.npy * (g.npx + 2), nxc, g
+    };
+
+    first_max best;
+    for (int cell = threadIdx.x; cell < nyc * nxc; cell += peak_threads)
+        offer(best, surface(cell), cell);
+    best = block_first_max(best, reduce_storage, merge_value, merge_index);
+
+    first_max highres_best;
+    if (best.index < 0) { // uniform over the block
+        if (threadIdx.x == 0)
+            args.results[patch] = finish_patch(best, 0.0, highres_best, g);
+        return;
+    }
+    const double gamma =
+        time_correlation(args, patch, best, nxc, nyc, reduce_storage, gamma_shared);
+    if (g.highres)
+        highres_best = highres_peak(surface,
+                                    best,
+                                    gamma,
+                                    dynamic_shared,
+                                    reduce_storage,
+                                    merge_value,
+                                    merge_index);
     if (threadIdx.x == 0)
         args.results[patch] = finish_patch(best, gamma, highres_best, g);
 }

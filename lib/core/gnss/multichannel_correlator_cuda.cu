@@ -5,11 +5,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "runtime/cuda_check.h"
 #include "gnss/gnss_nco.h"
 #include "gnss/gnss_tracking.h"
 #include "gnss/multichannel_correlator_cuda.h"
 #include "gnss/multichannel_correlator_kernel.cuh"
+#include "runtime/cuda_check.h"
 #include "runtime/parallel_copy.h"
 #include <cub/device/device_scan.cuh>
 #include <algorithm>
@@ -32,7 +32,10 @@ using namespace gnss_kernel;
 // Housekeeping kernels
 // ---------------------------------------------------------------------------------
 
-//! Integer I/Q pairs to float2, as they are (no scaling).
+/*!
+ * Integer I/Q pairs to float2, as they are (no scaling): in[0, n) to out[0, n), two
+ * buffers that do not overlap; any grid (grid-stride loop).
+ */
 template <typename Pair>
 __global__ void
 to_float2_kernel(const Pair* __restrict__ in, float2* __restrict__ out, std::size_t n)
@@ -76,7 +79,11 @@ __global__ void install_channels_kernel(const std::uint32_t* __restrict__ slots,
 
 /*!
  * Gathers the records of every rank into one array in rank order (offsets from an
- * exclusive scan of the counts); one warp per rank. \p total receives the sum.
+ * exclusive scan of the counts); one warp per rank, blocks of whole warps. Rank r's
+ * counts[r] records (at most capacity) and their taps correlations come from slots
+ * r * capacity of records and correlations and go to out_records and
+ * out_correlations at offsets[r], buffers that do not overlap the sources. \p total
+ * receives the sum.
  */
 __global__ void gather_records_kernel(const gnss_epoch_record* __restrict__ records,
                                       const float2* __restrict__ correlations,
@@ -192,6 +199,112 @@ void append(std::vector<T>& out, const U* src, std::size_t count)
     }
     out.resize(old + count);
     parallel_memcpy(out.data() + old, src, bytes);
+}
+
+/*!
+ * The timed stages of one call: pairs of events (from, to) recorded on the streams,
+ * summed per kind into gnss_cuda_timing once the call has synchronised.
+ */
+class stage_timer
+{
+public:
+    enum kind { upload, convert, correlate, compact, download };
+
+    //! Records an event on \p stream; returns its handle for add().
+    std::size_t mark(cudaStream_t stream)
+    {
+        d_marks.emplace_back(true);
+        d_marks.back().record(stream);
+        return d_marks.size() - 1;
+    }
+    void add(kind k, std::size_t from, std::size_t to)
+    {
+        d_stages.push_back({ k, from, to });
+    }
+
+    void add_to(gnss_cuda_timing& timing) const
+    {
+        for (const stage& st : d_stages) {
+            const double ms = elapsed_ms(d_marks[st.from], d_marks[st.to]);
+            switch (st.k) {
+            case upload:
+                timing.upload_ms += ms;
+                break;
+            case convert:
+                timing.convert_ms += ms;
+                break;
+            case correlate:
+                timing.correlate_ms += ms;
+                break;
+            case compact:
+                timing.compact_ms += ms;
+                break;
+            case download:
+                timing.download_ms += ms;
+                break;
+            }
+        }
+    }
+
+private:
+    struct stage {
+        kind k;
+        std::size_t from, to;
+    };
+    std::vector<cuda_event> d_marks;
+    std::vector<stage> d_stages;
+};
+
+//! \p m integer samples of \p format (ci16 or ci8) at \p raw to float2 at \p out.
+void enqueue_to_float2(gnss_sample_format format,
+                       const unsigned char* raw,
+                       float2* out,
+                       std::size_t m,
+                       cudaStream_t stream)
+{
+    const unsigned blocks =
+        static_cast<unsigned>(std::min<std::size_t>((m + 255) / 256, 4096));
+    if (format == gnss_sample_format::ci16)
+        to_float2_kernel<<<blocks, 256, 0, stream>>>(
+            reinterpret_cast<const short2*>(raw), out, m);
+    else
+        to_float2_kernel<<<blocks, 256, 0, stream>>>(
+            reinterpret_cast<const char2*>(raw), out, m);
+    CUDADSP_CUDA_LAUNCHED("to_float2_kernel");
+}
+
+//! One chunk's results on the host: its counts per rank, records and correlations.
+struct chunk_results {
+    std::vector<std::uint32_t> counts;
+    std::vector<gnss_epoch_record> records;
+    std::vector<float2> correlations;
+};
+
+/*!
+ * Appends the records of several chunks to \p results channel by channel (ascending
+ * id, the rank order), each channel's epochs chunk after chunk.
+ */
+void merge_chunks_by_channel(const std::vector<chunk_results>& chunks,
+                             std::size_t ranks,
+                             std::size_t taps,
+                             std::size_t total_records,
+                             gnss_correlator_results& results)
+{
+    results.records.reserve(results.records.size() + total_records);
+    results.correlations.reserve(results.correlations.size() + total_records * taps);
+    std::vector<std::size_t> offset(chunks.size(), 0);
+    for (std::size_t r = 0; r < ranks; ++r) {
+        for (std::size_t c = 0; c < chunks.size(); ++c) {
+            const std::size_t n = chunks[c].counts[r];
+            const gnss_epoch_record* rec = chunks[c].records.data() + offset[c];
+            results.records.insert(results.records.end(), rec, rec + n);
+            const auto* corr = reinterpret_cast<const std::complex<float>*>(
+                chunks[c].correlations.data() + offset[c] * taps);
+            results.correlations.insert(
+                results.correlations.end(), corr, corr + n * taps);
+            offset[c] += n;
+        }
+    }
 }
 
 } // namespace
@@ -528,6 +641,112 @@ void multichannel_correlator_cuda::process_device(const void* d_samples,
     d_samples_processed += nsamples;
 }
 
+std::size_t multichannel_correlator_cuda::prepare_call_buffers(bool on_device,
+                                                               bool host_pinned,
+                                                               std::size_t chunk,
+                                                               std::size_t capacity)
+{
+    const gnss_sample_format format = d_config.input_format;
+    const std::size_t in_bytes = bytes_per_sample(format);
+    const bool is_float = format == gnss_sample_format::cf32;
+    const bool direct_input = on_device && is_float;
+    const std::size_t ranks = d_ranks;
+    const std::size_t T = d_taps;
+    // Host input goes through two device buffers (the upload of one chunk overlaps the
+    // kernel of the other), pageable host input through two pinned staging buffers
+    // first.
+    const std::size_t nbuffers = on_device ? 1 : 2;
+    for (std::size_t b = 0; b < nbuffers; ++b) {
+        if (!direct_input)
+            grow(d_input[b], chunk);
+        if (!on_device && !is_float)
+            grow(d_raw[b], chunk * in_bytes);
+        if (!on_device && !host_pinned)
+            grow(d_staging[b], chunk * in_bytes);
+    }
+    grow(d_records, ranks * capacity);
+    grow(d_correlations, ranks * capacity * T);
+    grow(d_counts, ranks);
+    grow(d_offsets, ranks);
+    grow(d_compact_records, ranks * capacity);
+    grow(d_compact_correlations, ranks * capacity * T);
+    grow(d_host_counts, ranks);
+    std::size_t scan_bytes = 0;
+    CUDADSP_CUDA(cub::DeviceScan::ExclusiveSum(
+        nullptr, scan_bytes, d_counts.get(), d_offsets.get(), static_cast<int>(ranks)));
+    grow(d_scan_storage, std::max<std::size_t>(scan_bytes, 1));
+    return scan_bytes;
+}
+
+void multichannel_correlator_cuda::enqueue_correlate(const float2* input,
+                                                     std::size_t m,
+                                                     std::uint64_t first_abs,
+                                                     std::size_t capacity,
+                                                     cudaStream_t stream)
+{
+    kernel_args args{};
+    args.samples = input;
+    args.nsamples = static_cast<std::uint32_t>(m);
+    args.align = static_cast<std::uint32_t>(first_abs % group_samples);
+    args.first = first_abs;
+    args.tile_samples = static_cast<std::uint32_t>(d_launch.tile_samples);
+    args.ranks = static_cast<std::uint32_t>(d_ranks);
+    args.order = d_order.get();
+    args.taps = static_cast<std::uint32_t>(d_taps);
+    args.params = d_params.get();
+    args.states = d_states.get();
+    args.codes = d_codes.get();
+    args.shifts = d_shifts.get();
+    args.tables = d_tables.get();
+    args.table_stride =
+        static_cast<std::uint32_t>(d_launch.shared_tables ? d_table_stride : 0);
+    args.epoch_sums = d_epoch_sums.get();
+    args.lane_partials = d_lane_partials.get();
+    args.records = d_records.get();
+    args.correlations = d_correlations.get();
+    args.record_counts = d_counts.get();
+    args.capacity = static_cast<std::uint32_t>(capacity);
+    args.overflow = d_flags.get();
+    const correlate_fn kernel = correlate_kernel_for(d_taps, d_launch.shared_tables);
+    CUDADSP_CUDA(cudaFuncSetAttribute(kernel,
+                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      static_cast<int>(d_launch.shared_bytes)));
+    const unsigned blocks =
+        static_cast<unsigned>((d_ranks + d_launch.warps - 1) / d_launch.warps);
+    kernel<<<blocks,
+             static_cast<unsigned>(d_launch.warps * warp_lanes),
+             d_launch.shared_bytes,
+             stream>>>(args);
+    CUDADSP_CUDA_LAUNCHED("correlate_kernel");
+}
+
+void multichannel_correlator_cuda::enqueue_compaction(std::size_t capacity,
+                                                      std::size_t scan_bytes,
+                                                      cudaStream_t stream)
+{
+    const std::size_t ranks = d_ranks;
+    CUDADSP_CUDA(cub::DeviceScan::ExclusiveSum(d_scan_storage.get(),
+                                               scan_bytes,
+                                               d_counts.get(),
+                                               d_offsets.get(),
+                                               static_cast<int>(ranks),
+                                               stream));
+    const unsigned gather_blocks =
+        static_cast<unsigned>((ranks * warp_lanes + 255) / 256);
+    gather_records_kernel<<<gather_blocks, 256, 0, stream>>>(
+        d_records.get(),
+        d_correlations.get(),
+        d_counts.get(),
+        d_offsets.get(),
+        static_cast<std::uint32_t>(ranks),
+        static_cast<std::uint32_t>(capacity),
+        static_cast<std::uint32_t>(d_taps),
+        d_compact_records.get(),
+        d_compact_correlations.get(),
+        d_flags.get() + 1);
+    CUDADSP_CUDA_LAUNCHED("gather_records_kernel");
+}
+
 void multichannel_correlator_cuda::run(const void* samples,
                                        bool on_device,
                                        std::size_t nsamples,
@@ -554,50 +773,15 @@ void multichannel_correlator_cuda::run(const void* samples,
     cudaStream_t stream = d_stream->get();
     cudaStream_t upload = d_upload_stream->get();
 
-    // Buffers for this call's shape: host input goes through two device buffers (the
-    // upload of one chunk overlaps the kernel of the other), pageable host input
-    // through two pinned staging buffers first.
     const bool direct_input = on_device && is_float;
     const bool host_pinned = !on_device && is_pinned_host_pointer(samples);
-    const std::size_t nbuffers = on_device ? 1 : 2;
-    for (std::size_t b = 0; b < nbuffers; ++b) {
-        if (!direct_input)
-            grow(d_input[b], chunk);
-        if (!on_device && !is_float)
-            grow(d_raw[b], chunk * in_bytes);
-        if (!on_device && !host_pinned)
-            grow(d_staging[b], chunk * in_bytes);
-    }
-    grow(d_records, ranks * capacity);
-    grow(d_correlations, ranks * capacity * T);
-    grow(d_counts, ranks);
-    grow(d_offsets, ranks);
-    grow(d_compact_records, ranks * capacity);
-    grow(d_compact_correlations, ranks * capacity * T);
-    grow(d_host_counts, ranks);
-    std::size_t scan_bytes = 0;
-    CUDADSP_CUDA(cub::DeviceScan::ExclusiveSum(
-        nullptr, scan_bytes, d_counts.get(), d_offsets.get(), static_cast<int>(ranks)));
-    grow(d_scan_storage, std::max<std::size_t>(scan_bytes, 1));
+    const std::size_t scan_bytes =
+        prepare_call_buffers(on_device, host_pinned, chunk, capacity);
     CUDADSP_CUDA(cudaMemsetAsync(d_flags.get(), 0, 2 * sizeof(std::uint32_t), stream));
 
     // Per buffer: its upload done, and the kernel done reading it.
     cuda_event uploaded[2], consumed[2];
-    // Timed stages: pairs of events (from, to) summed per kind at the end.
-    std::vector<cuda_event> marks;
-    enum stage_kind {
-        upload_stage,
-        convert_stage,
-        correlate_stage,
-        compact_stage,
-        download_stage
-    };
-    std::vector<std::pair<stage_kind, std::pair<std::size_t, std::size_t>>> stages;
-    auto mark = [&](cudaStream_t s) {
-        marks.emplace_back(true);
-        marks.back().record(s);
-        return marks.size() - 1;
-    };
+    stage_timer timer;
 
     const auto* host_bytes = static_cast<const unsigned char*>(samples);
     auto enqueue_upload = [&](std::size_t c) {
@@ -612,19 +796,16 @@ void multichannel_correlator_cuda::run(const void* samples,
             src = d_staging[b].get();
         }
         consumed[b].wait_on(upload);
-        const std::size_t from = mark(upload);
+        const std::size_t from = timer.mark(upload);
         void* dst = is_float ? static_cast<void*>(d_input[b].get())
                              : static_cast<void*>(d_raw[b].get());
         CUDADSP_CUDA(
             cudaMemcpyAsync(dst, src, m * in_bytes, cudaMemcpyHostToDevice, upload));
-        stages.push_back({ upload_stage, { from, mark(upload) } });
+        timer.add(stage_timer::upload, from, timer.mark(upload));
         uploaded[b].record(upload);
     };
 
-    // Per chunk when there are several: its counts (rank order), records, correlations.
-    std::vector<std::vector<std::uint32_t>> chunk_counts;
-    std::vector<std::vector<gnss_epoch_record>> chunk_records;
-    std::vector<std::vector<float2>> chunk_correlations;
+    std::vector<chunk_results> chunks; // when there are several
     double assemble_ms = 0;
     std::size_t total_records = 0;
 
@@ -634,7 +815,6 @@ void multichannel_correlator_cuda::run(const void* samples,
         const std::size_t b = on_device ? 0 : c % 2;
         const std::size_t first = c * chunk;
         const std::size_t m = std::min(chunk, nsamples - first);
-        const std::uint64_t first_abs = d_samples_processed + first;
 
         // The chunk as float2 on the device.
         const float2* input = nullptr;
@@ -648,84 +828,24 @@ void multichannel_correlator_cuda::run(const void* samples,
             const unsigned char* raw =
                 on_device ? static_cast<const unsigned char*>(samples) + first * in_bytes
                           : d_raw[b].get();
-            const unsigned blocks =
-                static_cast<unsigned>(std::min<std::size_t>((m + 255) / 256, 4096));
-            const std::size_t from = mark(stream);
-            if (format == gnss_sample_format::ci16)
-                to_float2_kernel<<<blocks, 256, 0, stream>>>(
-                    reinterpret_cast<const short2*>(raw), d_input[b].get(), m);
-            else
-                to_float2_kernel<<<blocks, 256, 0, stream>>>(
-                    reinterpret_cast<const char2*>(raw), d_input[b].get(), m);
-            CUDADSP_CUDA_LAUNCHED("to_float2_kernel");
-            stages.push_back({ convert_stage, { from, mark(stream) } });
+            const std::size_t from = timer.mark(stream);
+            enqueue_to_float2(format, raw, d_input[b].get(), m, stream);
+            timer.add(stage_timer::convert, from, timer.mark(stream));
             input = d_input[b].get();
         }
 
-        kernel_args args{};
-        args.samples = input;
-        args.nsamples = static_cast<std::uint32_t>(m);
-        args.align = static_cast<std::uint32_t>(first_abs % group_samples);
-        args.first = first_abs;
-        args.tile_samples = static_cast<std::uint32_t>(d_launch.tile_samples);
-        args.ranks = static_cast<std::uint32_t>(ranks);
-        args.order = d_order.get();
-        args.taps = static_cast<std::uint32_t>(T);
-        args.params = d_params.get();
-        args.states = d_states.get();
-        args.codes = d_codes.get();
-        args.shifts = d_shifts.get();
-        args.tables = d_tables.get();
-        args.table_stride =
-            static_cast<std::uint32_t>(d_launch.shared_tables ? d_table_stride : 0);
-        args.epoch_sums = d_epoch_sums.get();
-        args.lane_partials = d_lane_partials.get();
-        args.records = d_records.get();
-        args.correlations = d_correlations.get();
-        args.record_counts = d_counts.get();
-        args.capacity = static_cast<std::uint32_t>(capacity);
-        args.overflow = d_flags.get();
-        const correlate_fn kernel = correlate_kernel_for(T, d_launch.shared_tables);
-        CUDADSP_CUDA(cudaFuncSetAttribute(kernel,
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(d_launch.shared_bytes)));
-        const unsigned blocks =
-            static_cast<unsigned>((ranks + d_launch.warps - 1) / d_launch.warps);
-        const std::size_t correlate_from = mark(stream);
-        kernel<<<blocks,
-                 static_cast<unsigned>(d_launch.warps * warp_lanes),
-                 d_launch.shared_bytes,
-                 stream>>>(args);
-        CUDADSP_CUDA_LAUNCHED("correlate_kernel");
-        const std::size_t correlate_to = mark(stream);
-        stages.push_back({ correlate_stage, { correlate_from, correlate_to } });
+        const std::size_t correlate_from = timer.mark(stream);
+        enqueue_correlate(input, m, d_samples_processed + first, capacity, stream);
+        const std::size_t correlate_to = timer.mark(stream);
+        timer.add(stage_timer::correlate, correlate_from, correlate_to);
         if (!on_device)
             consumed[b].record(stream);
 
         // Records in rank (channel id) order, then their count and, with several
         // chunks, the counts per rank to merge the chunks by channel.
-        CUDADSP_CUDA(cub::DeviceScan::ExclusiveSum(d_scan_storage.get(),
-                                                   scan_bytes,
-                                                   d_counts.get(),
-                                                   d_offsets.get(),
-                                                   static_cast<int>(ranks),
-                                                   stream));
-        const unsigned gather_blocks =
-            static_cast<unsigned>((ranks * warp_lanes + 255) / 256);
-        gather_records_kernel<<<gather_blocks, 256, 0, stream>>>(
-            d_records.get(),
-            d_correlations.get(),
-            d_counts.get(),
-            d_offsets.get(),
-            static_cast<std::uint32_t>(ranks),
-            static_cast<std::uint32_t>(capacity),
-            static_cast<std::uint32_t>(T),
-            d_compact_records.get(),
-            d_compact_correlations.get(),
-            d_flags.get() + 1);
-        CUDADSP_CUDA_LAUNCHED("gather_records_kernel");
-        const std::size_t compact_to = mark(stream);
-        stages.push_back({ compact_stage, { correlate_to, compact_to } });
+        enqueue_compaction(capacity, scan_bytes, stream);
+        const std::size_t compact_to = timer.mark(stream);
+        timer.add(stage_timer::compact, correlate_to, compact_to);
         CUDADSP_CUDA(cudaMemcpyAsync(d_host_flags.get(),
                                      d_flags.get(),
                                      2 * sizeof(std::uint32_t),
@@ -737,7 +857,7 @@ void multichannel_correlator_cuda::run(const void* samples,
                                          ranks * sizeof(std::uint32_t),
                                          cudaMemcpyDeviceToHost,
                                          stream));
-        stages.push_back({ download_stage, { compact_to, mark(stream) } });
+        timer.add(stage_timer::download, compact_to, timer.mark(stream));
 
         // The next chunk's upload overlaps this chunk's kernel.
         if (!on_device && c + 1 < nchunks)
@@ -752,7 +872,7 @@ void multichannel_correlator_cuda::run(const void* samples,
 
         grow(d_host_records, std::max<std::size_t>(total, 1));
         grow(d_host_correlations, std::max<std::size_t>(total * T, 1));
-        const std::size_t download_from = mark(stream);
+        const std::size_t download_from = timer.mark(stream);
         if (total) {
             CUDADSP_CUDA(cudaMemcpyAsync(d_host_records.get(),
                                          d_compact_records.get(),
@@ -765,7 +885,7 @@ void multichannel_correlator_cuda::run(const void* samples,
                                          cudaMemcpyDeviceToHost,
                                          stream));
         }
-        stages.push_back({ download_stage, { download_from, mark(stream) } });
+        timer.add(stage_timer::download, download_from, timer.mark(stream));
         d_stream->synchronize();
 
         const auto assemble_start = clock::now();
@@ -773,11 +893,10 @@ void multichannel_correlator_cuda::run(const void* samples,
             append(results.records, d_host_records.get(), total);
             append(results.correlations, d_host_correlations.get(), total * T);
         } else {
-            chunk_counts.emplace_back(d_host_counts.get(), d_host_counts.get() + ranks);
-            chunk_records.emplace_back(d_host_records.get(),
-                                       d_host_records.get() + total);
-            chunk_correlations.emplace_back(d_host_correlations.get(),
-                                            d_host_correlations.get() + total * T);
+            chunks.push_back(
+                { { d_host_counts.get(), d_host_counts.get() + ranks },
+                  { d_host_records.get(), d_host_records.get() + total },
+                  { d_host_correlations.get(), d_host_correlations.get() + total * T } });
         }
         assemble_ms +=
             std::chrono::duration<double, std::milli>(clock::now() - assemble_start)
@@ -785,48 +904,14 @@ void multichannel_correlator_cuda::run(const void* samples,
     }
 
     if (nchunks > 1) {
-        // Channel by channel (ascending id), its epochs chunk after chunk.
         const auto assemble_start = clock::now();
-        results.records.reserve(results.records.size() + total_records);
-        results.correlations.reserve(results.correlations.size() + total_records * T);
-        std::vector<std::size_t> offset(nchunks, 0);
-        for (std::size_t r = 0; r < ranks; ++r) {
-            for (std::size_t c = 0; c < nchunks; ++c) {
-                const std::size_t n = chunk_counts[c][r];
-                const gnss_epoch_record* rec = chunk_records[c].data() + offset[c];
-                results.records.insert(results.records.end(), rec, rec + n);
-                const auto* corr = reinterpret_cast<const std::complex<float>*>(
-                    chunk_correlations[c].data() + offset[c] * T);
-                results.correlations.insert(
-                    results.correlations.end(), corr, corr + n * T);
-                offset[c] += n;
-            }
-        }
+        merge_chunks_by_channel(chunks, ranks, T, total_records, results);
         assemble_ms +=
             std::chrono::duration<double, std::milli>(clock::now() - assemble_start)
                 .count();
     }
 
-    for (const auto& [kind, range] : stages) {
-        const double ms = elapsed_ms(marks[range.first], marks[range.second]);
-        switch (kind) {
-        case upload_stage:
-            d_timing.upload_ms += ms;
-            break;
-        case convert_stage:
-            d_timing.convert_ms += ms;
-            break;
-        case correlate_stage:
-            d_timing.correlate_ms += ms;
-            break;
-        case compact_stage:
-            d_timing.compact_ms += ms;
-            break;
-        case download_stage:
-            d_timing.download_ms += ms;
-            break;
-        }
-    }
+    timer.add_to(d_timing);
     d_timing.assemble_ms = assemble_ms;
     d_timing.chunks = nchunks;
     d_timing.records = total_records;

@@ -8,8 +8,8 @@
 #ifndef INCLUDED_CUDADSP_CORE_MULTICHANNEL_CORRELATOR_CUDA_H
 #define INCLUDED_CUDADSP_CORE_MULTICHANNEL_CORRELATOR_CUDA_H
 
-#include "runtime/cuda_resources.h"
 #include "gnss/multichannel_correlator_internal.h"
+#include "runtime/cuda_resources.h"
 #include <gnuradio/cudadsp/core/multichannel_correlator.h>
 #include <cstddef>
 #include <cstdint>
@@ -124,6 +124,22 @@ private:
              bool on_device,
              std::size_t nsamples,
              gnss_correlator_results& results);
+    //! Sizes the buffers of a call in chunks of \p chunk samples; returns the bytes
+    //! of the record scan's temporary storage.
+    std::size_t prepare_call_buffers(bool on_device,
+                                     bool host_pinned,
+                                     std::size_t chunk,
+                                     std::size_t capacity);
+    //! The correlation kernel over \p m float2 samples from absolute \p first_abs.
+    void enqueue_correlate(const float2* input,
+                           std::size_t m,
+                           std::uint64_t first_abs,
+                           std::size_t capacity,
+                           cudaStream_t stream);
+    //! The chunk's records in rank order into the compact buffers, their total in
+    //! d_flags[1].
+    void
+    enqueue_compaction(std::size_t capacity, std::size_t scan_bytes, cudaStream_t stream);
     void apply_channel_changes();
     void rebuild_tables();
     void choose_launch_shape();

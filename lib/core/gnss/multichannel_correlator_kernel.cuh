@@ -10,18 +10,23 @@
 
 /*
  * The correlation kernel of the multichannel correlator's CUDA backend and the host
- * rules that size its tables, apart from the backend's host code so that a test can
- * also compile it as host C++ (CUDADSP_GNSS_KERNEL_EMULATION: one thread per CUDA
- * thread, warp shuffles and barriers emulated; lib/qa_multichannel_correlator_kernel.cc)
- * and check the kernel's logic on a machine without a GPU. The emulation supplies the
- * CUDA built-ins this file uses and gnss_kernel_emulation::shared_memory() /
- * shared_s8().
+ * rules that size its tables, apart from the backend's host code so that a test
+ * (tests/engine/qa_multichannel_correlator_kernel.cc) can also compile it as host C++
+ * (CUDADSP_GNSS_KERNEL_EMULATION: one thread per CUDA thread, warp shuffles and
+ * barriers emulated) and check the kernel's logic on a machine without a GPU. The
+ * emulation supplies the CUDA built-ins this file uses and
+ * gnss_kernel_emulation::shared_memory() / shared_s8(); it runs the tile hand-off of
+ * devices before sm_80 (block barriers, plain loads), so the cp.async, mbarrier and
+ * bulk-copy instructions of the sm_80 and sm_90 hand-off are left to the GPU tests.
  */
 
 #include "gnss/gnss_nco.h"
 #include "gnss/gnss_tracking.h"
 #include "gnss/multichannel_correlator_cuda.h"
 #include <type_traits>
+#if defined(__CUDACC__)
+#include <cuda/ptx>
+#endif
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -203,24 +208,6 @@ __device__ __forceinline__ float chip_value(int entry)
     return static_cast<float>(entry);
 }
 
-__device__ __forceinline__ void copy_async_8(void* shared_dst, const void* global_src)
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(shared_dst));
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(dst), "l"(global_src)
-                 : "memory");
-#else
-    *static_cast<float2*>(shared_dst) = __ldg(static_cast<const float2*>(global_src));
-#endif
-}
-
-__device__ __forceinline__ void copy_async_commit()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;\n" ::: "memory");
-#endif
-}
-
 /*
  * Tile hand-off without a block barrier (sm_80 and later): a tile's buffer has an
  * mbarrier that completes when the 32 lanes of the warp that loaded it see their
@@ -228,7 +215,8 @@ __device__ __forceinline__ void copy_async_commit()
  * last warp done with tile t loads tile t + 2 into its buffer. A warp busy with the
  * tracking rule at an epoch's end then holds up no other warp until they are a whole
  * tile ahead of it, where a barrier per tile made every warp of the block wait for it
- * in nearly every tile. The emulation and older devices keep the block barrier.
+ * in nearly every tile. The emulation and older devices keep the block barrier, with
+ * plain loads.
  */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 #define GNSS_KERNEL_TILE_MBARRIERS 1
@@ -240,20 +228,35 @@ __device__ __forceinline__ void copy_async_commit()
 constexpr std::size_t tile_sync_bytes = 32;
 
 #if GNSS_KERNEL_TILE_MBARRIERS
-__device__ __forceinline__ unsigned shared_address(const void* p)
+__device__ __forceinline__ std::uint32_t shared_address(const void* p)
 {
-    return static_cast<unsigned>(__cvta_generic_to_shared(p));
+    return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
 }
 
-__device__ __forceinline__ void mbarrier_init(unsigned long long* bar, unsigned count)
+/*!
+ * One asynchronous 8-byte copy (cp.async.ca) of a sample from global to shared memory,
+ * both 8-byte aligned; it lands by the next copy_async_arrive() of this thread. Inline
+ * PTX: cuda::ptx has no non-bulk cp.async, and the pipeline primitive that issues it
+ * (__pipeline_memcpy_async) declares no memory clobber, with which nvcc allocated this
+ * kernel's registers differently (more spills in some instances).
+ */
+__device__ __forceinline__ void copy_async_8(float2* shared_dst, const float2* global_src)
 {
-    asm volatile("mbarrier.init.shared.b64 [%0], %1;\n" ::"r"(shared_address(bar)),
-                 "r"(count)
-                 : "memory");
+    asm volatile(
+        "cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(shared_address(shared_dst)),
+        "l"(global_src)
+        : "memory");
 }
 
-//! Arrives on \p bar once every cp.async this thread issued before has landed.
-__device__ __forceinline__ void copy_async_arrive(unsigned long long* bar)
+/*!
+ * Arrives on \p bar once every cp.async this thread issued before has landed, counting
+ * as one of the arrivals the barrier was initialised with (.noinc). Inline PTX:
+ * cuda::ptx::cp_async_mbarrier_arrive_noinc of this toolkit names no state space
+ * (generic addressing) yet passes a 32-bit shared-window address, and compiles to
+ * other machine code; the pipeline primitives offer only the incrementing form, which
+ * would need a second arrival per thread.
+ */
+__device__ __forceinline__ void copy_async_arrive(std::uint64_t* bar)
 {
     asm volatile(
         "cp.async.mbarrier.arrive.noinc.shared.b64 [%0];\n" ::"r"(shared_address(bar))
@@ -263,29 +266,27 @@ __device__ __forceinline__ void copy_async_arrive(unsigned long long* bar)
 #if __CUDA_ARCH__ >= 900
 #define GNSS_KERNEL_BULK_TILES 1
 //! Arrives on \p bar and adds \p bytes to the bytes its phase waits for.
-__device__ __forceinline__ void mbarrier_arrive_expect(unsigned long long* bar,
-                                                       unsigned bytes)
+__device__ __forceinline__ void mbarrier_arrive_expect(std::uint64_t* bar,
+                                                       std::uint32_t bytes)
 {
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(
-                     shared_address(bar)),
-                 "r"(bytes)
-                 : "memory");
-}
-
-__device__ __forceinline__ void mbarrier_arrive(unsigned long long* bar)
-{
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(bar))
-                 : "memory");
+    (void)cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release,
+                                               cuda::ptx::scope_cta,
+                                               cuda::ptx::space_shared,
+                                               bar,
+                                               bytes);
 }
 
 /*!
  * One bulk copy (the tensor memory accelerator) of \p bytes, a multiple of 16, between
- * 16-byte aligned addresses; its bytes count towards \p bar's phase.
+ * 16-byte aligned addresses; its bytes count towards \p bar's phase. Inline PTX where
+ * cuda::ptx::cp_async_bulk would do: that wrapper first converts the source with
+ * cvta.to.global, an identity for global memory on CUDA GPUs, which adds instructions
+ * and reshuffles the machine code of every instance of this kernel.
  */
 __device__ __forceinline__ void copy_bulk(void* shared_dst,
                                           const void* global_src,
-                                          unsigned bytes,
-                                          unsigned long long* bar)
+                                          std::uint32_t bytes,
+                                          std::uint64_t* bar)
 {
     asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes "
                  "[%0], [%1], %2, [%3];\n" ::"r"(shared_address(shared_dst)),
@@ -299,38 +300,18 @@ __device__ __forceinline__ void copy_bulk(void* shared_dst,
 #endif
 
 //! Waits until the phase of \p bar with parity \p parity has completed.
-__device__ __forceinline__ void mbarrier_wait(unsigned long long* bar, unsigned parity)
+__device__ __forceinline__ void mbarrier_wait(std::uint64_t* bar, std::uint32_t parity)
 {
-    const unsigned address = shared_address(bar);
-    unsigned done = 0;
-    do {
 #if __CUDA_ARCH__ >= 900
-        asm volatile("{\n .reg .pred p;\n"
-                     " mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-                     " selp.u32 %0, 1, 0, p;\n}\n"
-                     : "=r"(done)
-                     : "r"(address), "r"(parity)
-                     : "memory");
+    // try_wait suspends the warp for a while in hardware before it reports failure.
+    while (!cuda::ptx::mbarrier_try_wait_parity(bar, parity)) {
+    }
 #else
-        asm volatile("{\n .reg .pred p;\n"
-                     " mbarrier.test_wait.parity.shared.b64 p, [%1], %2;\n"
-                     " selp.u32 %0, 1, 0, p;\n}\n"
-                     : "=r"(done)
-                     : "r"(address), "r"(parity)
-                     : "memory");
-#endif
-    } while (!done);
-}
-#endif
-
-//! Waits until at most \p Pending committed groups of this thread are in flight.
-template <int Pending>
-__device__ __forceinline__ void copy_async_wait()
-{
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
+    while (!cuda::ptx::mbarrier_test_wait_parity(bar, parity)) {
+    }
 #endif
 }
+#endif
 
 //! The NCO values of a new epoch, from lane 0 to the warp.
 struct epoch_start {
@@ -393,6 +374,8 @@ struct table_reader<true> {
     __device__ __forceinline__ int operator()(std::uint32_t address) const
     {
 #if defined(__CUDA_ARCH__)
+        // Inline PTX: cuda::ptx's ld covers only the global space, and a generic
+        // pointer would cost a 64-bit address per load.
         int value;
         asm volatile("ld.shared.s8 %0, [%1];" : "=r"(value) : "r"(address));
         return value;
@@ -439,125 +422,54 @@ __host__ __device__ constexpr std::size_t shared_layout_bytes(std::size_t tile_s
 }
 
 /*!
- * Correlation and tracking of every channel over one chunk of float2 samples.
- *
- * Block: W = blockDim.x / 32 warps, one channel (rank) each. Shared memory: two tiles of
- * tile_samples float2 (cp.async double buffer) | W x 2 taps float64 epoch sums | W
- * warp_channel | W x table_stride bytes of code tables (SharedTables; table_stride 0
- * otherwise). Tiles cover virtual indices [t S, (t + 1) S), virtual index = chunk
- * index + align, so tiles and groups start at absolute multiples of group_samples.
- *
- * All control flow is warp-uniform; lanes differ only in their samples, walkers and
- * partial sums. TG taps are walked per pass: one pass when taps <= TG (walkers and
- * partial sums stay in registers for the whole chunk), else ceil(taps / TG) passes per
- * piece of samples, with walkers rebuilt and partial sums kept in lane_partials
- * between pieces.
- *
- * A tap walker is the 64-bit code phase (gnss_nco.h fixed point) of the tap at the
- * lane's first sample of the next group, reduced to one period and offset by the
- * table's address, so that its high word addresses the table entry. It advances by
- * group_samples steps per group (reduced to one period) and is wrapped
- * (compare-and-subtract) before every run of at most wrap_groups groups; the tables
- * are stored extended so that nothing in between reads past them.
+ * One lane's share of a warp's channel: the code table, the tap walkers, the carrier
+ * and the float sums of the current pass of TG taps (see correlate_kernel for the
+ * walkers). Every member function is called by the whole warp (warp-uniform control
+ * flow); they are steps of the kernel, inlined into it, the lane state kept in
+ * registers.
  */
 template <int TG, bool SharedTables>
-__global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
-    correlate_kernel(const kernel_args a)
-{
-#ifdef CUDADSP_GNSS_KERNEL_EMULATION
-    unsigned char* const smem = gnss_kernel_emulation::shared_memory();
-#else
-    extern __shared__ __align__(16) unsigned char smem[];
-#endif
-    const std::uint32_t warps = blockDim.x / warp_lanes;
-    const std::uint32_t warp = threadIdx.x / warp_lanes;
-    const std::uint32_t lane = threadIdx.x % warp_lanes;
-    const std::uint32_t T = a.taps;
-    const std::uint32_t C = 2 * T;
-    const std::uint32_t S = a.tile_samples;
-    const std::uint32_t passes = (T + TG - 1) / TG;
-
-    float2* tiles = reinterpret_cast<float2*>(smem);
-    unsigned char* const tile_sync = smem + 2 * S * sizeof(float2);
-    unsigned char* after_tiles = tile_sync + tile_sync_bytes;
-    double* sums = reinterpret_cast<double*>(after_tiles) + warp * C;
-    warp_channel& ch =
-        reinterpret_cast<warp_channel*>(after_tiles + warps * C * sizeof(double))[warp];
-    unsigned char* table_smem = after_tiles + warps * C * sizeof(double) +
-                                warps * sizeof(warp_channel) + warp * a.table_stride;
-
-    const std::uint32_t rank = blockIdx.x * warps + warp;
-    const bool live = rank < a.ranks;
-    const std::uint32_t slot = live ? a.order[rank] : 0;
-    const std::uint32_t v_chunk_end = a.align + a.nsamples;
-
-    std::uint32_t entries = 1, wrap_groups = 1, table_address = 0;
-    table_reader<SharedTables> table{};
-    if (live) {
-        const gnss_cuda_code code = a.codes[slot];
-        entries = code.entries;
-        wrap_groups = code.wrap_groups;
-        if constexpr (SharedTables) {
-            table_address =
-                static_cast<std::uint32_t>(__cvta_generic_to_shared(table_smem));
-            const auto* src =
-                reinterpret_cast<const std::uint32_t*>(a.tables + code.table_offset);
-            auto* dst = reinterpret_cast<std::uint32_t*>(table_smem);
-            for (std::uint32_t i = lane; i < code.table_bytes / 4; i += warp_lanes)
-                dst[i] = __ldg(src + i);
-        } else {
-            table.base =
-                reinterpret_cast<const signed char*>(a.tables + code.table_offset);
-        }
-        for (std::uint32_t c = lane; c < C; c += warp_lanes)
-            sums[c] = a.epoch_sums[slot * C + c];
-        if (lane == 0) {
-            const gnss_channel_state& s = a.states[slot];
-            const std::uint64_t next = s.epoch_start_sample + s.samples_done;
-            ch.takes_samples = next < a.first + a.nsamples;
-            ch.v_cur = ch.takes_samples
-                           ? static_cast<std::uint32_t>(next - a.first) + a.align
-                           : v_chunk_end;
-            ch.v_base = ch.v_cur;
-            ch.base_done = s.samples_done;
-            ch.epoch_samples = s.epoch_samples;
-            ch.base_phase = s.code_phase;
-            ch.code_step = s.code_step;
-            ch.base_theta = s.carrier_phase;
-            ch.carrier_step = static_cast<std::uint32_t>(s.carrier_step);
-            ch.records_done = 0;
-        }
-    } else if (lane == 0) {
-        ch.takes_samples = 0;
-        ch.v_cur = v_chunk_end;
-    }
-    __syncwarp();
-    const std::uint32_t wrap_at = table_address + entries;
-    const std::uint64_t period = static_cast<std::uint64_t>(entries) << 32;
+struct lane_correlator {
+    const kernel_args& a;
+    warp_channel& ch;
+    double* sums; //!< the warp's 2 taps float64 epoch sums (shared)
+    std::uint32_t lane, slot, T;
+    std::uint32_t entries, wrap_groups, table_address;
+    table_reader<SharedTables> table;
+    std::uint32_t wrap_at;
+    std::uint64_t period;
 
     // Lane state of the current pass.
     std::uint64_t walker[TG];
     float acc_re[TG], acc_im[TG];
-    std::uint64_t walker_advance = 0;
+    std::uint64_t walker_advance;
     // Code phase and carrier rotation from a lane's first sample to its sample j + 1.
     std::uint64_t step_offset[lane_samples - 1];
     float rot_c[lane_samples - 1], rot_s[lane_samples - 1];
-    std::uint32_t theta = 0, theta_advance = 0;
-    GNSS_KERNEL_UNROLL
-    for (int j = 0; j < lane_samples - 1; ++j) {
-        step_offset[j] = 0;
-        rot_c[j] = 1.0f;
-        rot_s[j] = 0.0f;
-    }
-    GNSS_KERNEL_UNROLL
-    for (int k = 0; k < TG; ++k) {
-        walker[k] = 0;
-        acc_re[k] = acc_im[k] = 0.0f;
+    std::uint32_t theta, theta_advance;
+
+    __device__ __forceinline__ void clear()
+    {
+        walker_advance = 0;
+        theta = 0;
+        theta_advance = 0;
+        GNSS_KERNEL_UNROLL
+        for (int j = 0; j < lane_samples - 1; ++j) {
+            step_offset[j] = 0;
+            rot_c[j] = 1.0f;
+            rot_s[j] = 0.0f;
+        }
+        GNSS_KERNEL_UNROLL
+        for (int k = 0; k < TG; ++k) {
+            walker[k] = 0;
+            acc_re[k] = acc_im[k] = 0.0f;
+        }
     }
 
     // Walkers and carrier of the lanes for the group holding virtual index b, taps
     // [k0, k0 + TG) (taps past T walk with shift 0 and are never summed).
-    auto rebase = [&](std::uint32_t b, std::uint32_t k0) {
+    __device__ __forceinline__ void rebase(std::uint32_t b, std::uint32_t k0)
+    {
         const std::uint64_t code_step = ch.code_step;
         const std::uint32_t carrier_step = ch.carrier_step;
         const std::uint32_t n = b - ch.v_base;
@@ -592,12 +504,13 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
         step_offset[1] = mul_mod(code_step, half_group, period);
         step_offset[2] = add_mod(step_offset[1], code_step, period);
         walker_advance = add_mod(step_offset[1], step_offset[1], period);
-    };
+    }
 
     // One group of a lane: its pairs at x[0] and x[half_group / 2] (float4 = 2
     // samples); with Masked, sample j is summed only where on[j] is set.
-    auto group = [&](const float4* x, auto masked, const bool* on) {
-        constexpr bool Masked = decltype(masked)::value;
+    template <bool Masked>
+    __device__ __forceinline__ void group(const float4* x, const bool* on)
+    {
         const float4 pair0 = x[0];
         const float4 pair1 = x[half_group / 2];
         const float xr[lane_samples] = { pair0.x, pair0.z, pair1.x, pair1.z };
@@ -633,26 +546,29 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
                 }
             }
         }
-    };
-    auto advance = [&]() {
+    }
+
+    __device__ __forceinline__ void advance()
+    {
         GNSS_KERNEL_UNROLL
         for (int k = 0; k < TG; ++k)
             walker[k] += walker_advance;
         theta += theta_advance;
-    };
-    auto wrap_walkers = [&]() {
+    }
+
+    __device__ __forceinline__ void wrap_walkers()
+    {
         GNSS_KERNEL_UNROLL
         for (int k = 0; k < TG; ++k)
             if (static_cast<std::uint32_t>(walker[k] >> 32) >= wrap_at)
                 walker[k] -= period;
-    };
+    }
 
     // Sums the samples at virtual indices [lo, hi) of the tile that starts at virtual
     // index tile_v; the walkers are at the group holding lo.
-    auto walk = [&](const float2* tile,
-                    std::uint32_t tile_v,
-                    std::uint32_t lo,
-                    std::uint32_t hi) {
+    __device__ __forceinline__ void
+    walk(const float2* tile, std::uint32_t tile_v, std::uint32_t lo, std::uint32_t hi)
+    {
         std::uint32_t g = lo / group_samples;
         const std::uint32_t g_stop = (hi + group_samples - 1) / group_samples;
         const float4* x = reinterpret_cast<const float4*>(tile) +
@@ -666,7 +582,7 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
                 GNSS_KERNEL_UNROLL
                 for (int j = 0; j < lane_samples; ++j)
                     on[j] = v0 + sample_offset(j) >= lo && v0 + sample_offset(j) < hi;
-                group(x, std::true_type{}, on);
+                group<true>(x, on);
                 // A group cut by hi goes on in the next piece with these walkers.
                 if (gs + group_samples <= hi)
                     advance();
@@ -677,16 +593,17 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
             const std::uint32_t full_stop = min(hi / group_samples, g + wrap_groups);
             GNSS_KERNEL_UNROLL_2
             for (; g < full_stop; ++g) {
-                group(x, std::false_type{}, nullptr);
+                group<false>(x, nullptr);
                 advance();
                 x += group_samples / 2;
             }
         }
-    };
+    }
 
     // Folds the lanes' float sums of taps [k0, k0 + TG) into the float64 epoch sums:
     // a butterfly leaves every total in every lane; lane c keeps component c.
-    auto flush = [&](std::uint32_t k0) {
+    __device__ __forceinline__ void flush(std::uint32_t k0)
+    {
         float mine = 0.0f;
         GNSS_KERNEL_UNROLL
         for (int k = 0; k < TG; ++k) {
@@ -706,9 +623,11 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
         if (lane < 2 * valid)
             sums[2 * k0 + lane] += static_cast<double>(mine);
         __syncwarp();
-    };
+    }
 
-    auto load_partials = [&](std::uint32_t k0) {
+    __device__ __forceinline__ void load_partials(std::uint32_t k0)
+    {
+        const std::uint32_t C = 2 * T;
         GNSS_KERNEL_UNROLL
         for (int k = 0; k < TG; ++k) {
             const std::uint32_t tap = k0 + k;
@@ -719,8 +638,11 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
                 acc_re[k] = acc_im[k] = 0.0f;
             }
         }
-    };
-    auto store_partials = [&](std::uint32_t k0) {
+    }
+
+    __device__ __forceinline__ void store_partials(std::uint32_t k0)
+    {
+        const std::uint32_t C = 2 * T;
         GNSS_KERNEL_UNROLL
         for (int k = 0; k < TG; ++k) {
             const std::uint32_t tap = k0 + k;
@@ -729,11 +651,308 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
                 a.lane_partials[(slot * C + 2 * tap + 1) * warp_lanes + lane] = acc_im[k];
             }
         }
-    };
+    }
+};
 
-    if (ch.takes_samples && passes == 1) {
-        rebase(ch.v_cur, 0);
-        load_partials(0);
+/*!
+ * Picks up a warp's channel for the chunk: its code table (into the warp's shared
+ * table when SharedTables), its epoch sums, and lane 0 fills \p ch from the channel's
+ * state; a warp past the last rank only marks itself done. Called by the whole warp.
+ */
+template <int TG, bool SharedTables>
+__device__ __forceinline__ void begin_channel(lane_correlator<TG, SharedTables>& lc,
+                                              bool live,
+                                              unsigned char* table_smem,
+                                              std::uint32_t v_chunk_end)
+{
+    const kernel_args& a = lc.a;
+    warp_channel& ch = lc.ch;
+    const std::uint32_t C = 2 * lc.T;
+    lc.entries = 1;
+    lc.wrap_groups = 1;
+    lc.table_address = 0;
+    if (live) {
+        const gnss_cuda_code code = a.codes[lc.slot];
+        lc.entries = code.entries;
+        lc.wrap_groups = code.wrap_groups;
+        if constexpr (SharedTables) {
+            lc.table_address =
+                static_cast<std::uint32_t>(__cvta_generic_to_shared(table_smem));
+            const auto* src =
+                reinterpret_cast<const std::uint32_t*>(a.tables + code.table_offset);
+            auto* dst = reinterpret_cast<std::uint32_t*>(table_smem);
+            for (std::uint32_t i = lc.lane; i < code.table_bytes / 4; i += warp_lanes)
+                dst[i] = __ldg(src + i);
+        } else {
+            lc.table.base =
+                reinterpret_cast<const signed char*>(a.tables + code.table_offset);
+        }
+        for (std::uint32_t c = lc.lane; c < C; c += warp_lanes)
+            lc.sums[c] = a.epoch_sums[lc.slot * C + c];
+        if (lc.lane == 0) {
+            const gnss_channel_state& s = a.states[lc.slot];
+            const std::uint64_t next = s.epoch_start_sample + s.samples_done;
+            ch.takes_samples = next < a.first + a.nsamples;
+            ch.v_cur = ch.takes_samples
+                           ? static_cast<std::uint32_t>(next - a.first) + a.align
+                           : v_chunk_end;
+            ch.v_base = ch.v_cur;
+            ch.base_done = s.samples_done;
+            ch.epoch_samples = s.epoch_samples;
+            ch.base_phase = s.code_phase;
+            ch.code_step = s.code_step;
+            ch.base_theta = s.carrier_phase;
+            ch.carrier_step = static_cast<std::uint32_t>(s.carrier_step);
+            ch.records_done = 0;
+        }
+    } else if (lc.lane == 0) {
+        ch.takes_samples = 0;
+        ch.v_cur = v_chunk_end;
+    }
+    __syncwarp();
+    lc.wrap_at = lc.table_address + lc.entries;
+    lc.period = static_cast<std::uint64_t>(lc.entries) << 32;
+}
+
+/*!
+ * A warp's channel through the samples of one tile, [ch.v_cur, tile_end), in pieces:
+ * each up to the epoch's end, the next fold of the float sums (every flush_samples
+ * from the epoch's start) or the tile's end; at an epoch's end the tracking rule runs
+ * and the warp goes on with the new NCO rates. Called by the whole warp.
+ */
+template <int TG, bool SharedTables>
+__device__ __forceinline__ void correlate_tile(lane_correlator<TG, SharedTables>& lc,
+                                               std::uint32_t rank,
+                                               const float2* tile,
+                                               std::uint32_t tile_v,
+                                               std::uint32_t tile_end)
+{
+    warp_channel& ch = lc.ch;
+    const std::uint32_t C = 2 * lc.T;
+    const std::uint32_t passes = (lc.T + TG - 1) / TG;
+    for (;;) {
+        const std::uint32_t v_cur = ch.v_cur;
+        if (v_cur >= tile_end)
+            break;
+        const std::uint32_t done = ch.base_done + (v_cur - ch.v_base);
+        const std::uint32_t v_epoch_end = v_cur + (ch.epoch_samples - done);
+        const std::uint32_t v_flush =
+            v_cur + ((done / flush_samples + 1) * flush_samples - done);
+        const std::uint32_t e = min(min(v_epoch_end, v_flush), tile_end);
+        const bool folds = e == v_epoch_end || e == v_flush;
+        for (std::uint32_t pass = 0; pass < passes; ++pass) {
+            const std::uint32_t k0 = pass * TG;
+            if (passes > 1) {
+                lc.rebase(v_cur, k0);
+                lc.load_partials(k0);
+            }
+            lc.walk(tile, tile_v, v_cur, e);
+            if (folds)
+                lc.flush(k0);
+            if (passes > 1)
+                lc.store_partials(k0);
+        }
+        __syncwarp();
+        if (e != v_epoch_end) {
+            if (lc.lane == 0)
+                ch.v_cur = e;
+            __syncwarp();
+            continue;
+        }
+        if (lc.lane == 0) {
+            const kernel_args& a = lc.a;
+            const std::uint32_t n = ch.epoch_samples - ch.base_done;
+            const std::uint64_t code_end =
+                ch.base_phase + static_cast<std::uint64_t>(n) * ch.code_step;
+            const std::uint32_t theta_end = ch.base_theta + n * ch.carrier_step;
+            gnss_epoch_record* record = nullptr;
+            float2* correlations = nullptr;
+            if (ch.records_done < a.capacity) {
+                const std::size_t i =
+                    static_cast<std::size_t>(rank) * a.capacity + ch.records_done;
+                record = a.records + i;
+                correlations = a.correlations + i * lc.T;
+            } else {
+                *a.overflow = 1;
+            }
+            const epoch_start next = finish_epoch(a.params + lc.slot,
+                                                  a.states + lc.slot,
+                                                  lc.sums,
+                                                  code_end,
+                                                  theta_end,
+                                                  record,
+                                                  correlations,
+                                                  lc.T);
+            ch.records_done += 1;
+            ch.base_phase = next.code_phase;
+            ch.code_step = next.code_step;
+            ch.base_theta = next.carrier_phase;
+            ch.carrier_step = next.carrier_step;
+            ch.epoch_samples = next.epoch_samples;
+            ch.v_base = e;
+            ch.base_done = 0;
+            ch.v_cur = e;
+        }
+        __syncwarp();
+        for (std::uint32_t c = lc.lane; c < C; c += warp_lanes)
+            lc.sums[c] = 0.0;
+        __syncwarp();
+        // Also at the chunk's end, where it is not needed: the walkers are then
+        // rebuilt on every path out of the epoch's end, and nothing of the sample
+        // loop stays live (in registers) across the tracking rule.
+        if (passes == 1)
+            lc.rebase(e, 0);
+    }
+}
+
+/*!
+ * Leaves a warp's channel for the next call: the epoch in progress goes on from these
+ * NCOs, float sums (lane_partials) and float64 sums; lane 0 writes the rank's record
+ * count. Called by the whole warp of a live rank.
+ */
+template <int TG, bool SharedTables>
+__device__ __forceinline__ void save_channel(lane_correlator<TG, SharedTables>& lc,
+                                             std::uint32_t rank)
+{
+    const kernel_args& a = lc.a;
+    const warp_channel& ch = lc.ch;
+    const std::uint32_t C = 2 * lc.T;
+    if (ch.takes_samples) {
+        if (lc.T <= TG)
+            lc.store_partials(0);
+        if (lc.lane == 0) {
+            gnss_channel_state& s = a.states[lc.slot];
+            const std::uint32_t n = ch.v_cur - ch.v_base;
+            s.code_phase = ch.base_phase + static_cast<std::uint64_t>(n) * ch.code_step;
+            s.carrier_phase = ch.base_theta + n * ch.carrier_step;
+            s.samples_done = ch.base_done + n;
+        }
+        for (std::uint32_t c = lc.lane; c < C; c += warp_lanes)
+            a.epoch_sums[lc.slot * C + c] = lc.sums[c];
+    }
+    if (lc.lane == 0)
+        a.record_counts[rank] = min(ch.records_done, a.capacity);
+}
+
+#if GNSS_KERNEL_TILE_MBARRIERS
+/*!
+ * Tile \p t of the chunk into its buffer (t mod 2) by one warp, completing the
+ * buffer's mbarrier \p tile_full[t mod 2]: one bulk copy when the tile lies wholly
+ * inside the chunk at a 16-byte aligned address (sm_90), else 8-byte copies by the 32
+ * lanes, samples outside the chunk left as they are.
+ */
+__device__ __forceinline__ void load_tile(const kernel_args& a,
+                                          float2* tiles,
+                                          std::uint64_t* tile_full,
+                                          std::uint32_t t,
+                                          std::uint32_t v_chunk_end,
+                                          std::uint32_t lane)
+{
+    const std::uint32_t S = a.tile_samples;
+    float2* dst = tiles + (t & 1) * S;
+    const std::uint32_t v0 = t * S;
+#if GNSS_KERNEL_BULK_TILES
+    // The usual case by one bulk copy, where 8-byte copies take the warp about 800
+    // instructions per tile of 4096 samples.
+    const float2* src = a.samples + (v0 >= a.align ? v0 - a.align : 0u);
+    if (v0 >= a.align && v0 + S <= v_chunk_end &&
+        (reinterpret_cast<std::uintptr_t>(src) & 15u) == 0) {
+        if (lane == 0) {
+            const unsigned bytes = S * static_cast<unsigned>(sizeof(float2));
+            mbarrier_arrive_expect(tile_full + (t & 1), bytes);
+            copy_bulk(dst, src, bytes, tile_full + (t & 1));
+        } else {
+            (void)cuda::ptx::mbarrier_arrive(tile_full + (t & 1));
+        }
+        return;
+    }
+#endif
+    for (std::uint32_t i = lane; i < S; i += warp_lanes) {
+        const std::uint32_t v = v0 + i;
+        if (v >= a.align && v < v_chunk_end)
+            copy_async_8(dst + i, a.samples + (v - a.align));
+    }
+    copy_async_arrive(tile_full + (t & 1));
+}
+#else
+//! Tile \p t of the chunk into its buffer (t mod 2) by the whole block, plain loads.
+__device__ __forceinline__ void
+load_tile(const kernel_args& a, float2* tiles, std::uint32_t t, std::uint32_t v_chunk_end)
+{
+    const std::uint32_t S = a.tile_samples;
+    float2* dst = tiles + (t & 1) * S;
+    const std::uint32_t v0 = t * S;
+    for (std::uint32_t i = threadIdx.x; i < S; i += blockDim.x) {
+        const std::uint32_t v = v0 + i;
+        if (v >= a.align && v < v_chunk_end)
+            dst[i] = __ldg(a.samples + (v - a.align));
+    }
+}
+#endif
+
+/*!
+ * Correlation and tracking of every channel over one chunk of float2 samples.
+ *
+ * Launch: ceil(ranks / W) blocks of W = blockDim.x / 32 <= max_block_warps warps, one
+ * channel (rank) each; dynamic shared memory shared_layout_bytes(tile_samples, W,
+ * taps, table_stride), laid out as two tiles of tile_samples float2 (double buffer) |
+ * tile_sync_bytes of tile mbarriers and done counts | W x 2 taps float64 epoch sums |
+ * W warp_channel | W x table_stride bytes of code tables (SharedTables; table_stride
+ * 0 otherwise). Tiles cover virtual indices [t S, (t + 1) S), virtual index = chunk
+ * index + align, so tiles and groups start at absolute multiples of group_samples.
+ * a.samples: 8-byte aligned, read only; the channel arrays (states, epoch_sums,
+ * lane_partials: slot order) are read and written by the warp of that slot alone; the
+ * records, correlations and record_counts (rank order) are written only; no array
+ * overlaps another.
+ *
+ * All control flow is warp-uniform; lanes differ only in their samples, walkers and
+ * partial sums. TG taps are walked per pass: one pass when taps <= TG (walkers and
+ * partial sums stay in registers for the whole chunk), else ceil(taps / TG) passes per
+ * piece of samples, with walkers rebuilt and partial sums kept in lane_partials
+ * between pieces.
+ *
+ * A tap walker is the 64-bit code phase (gnss_nco.h fixed point) of the tap at the
+ * lane's first sample of the next group, reduced to one period and offset by the
+ * table's address, so that its high word addresses the table entry. It advances by
+ * group_samples steps per group (reduced to one period) and is wrapped
+ * (compare-and-subtract) before every run of at most wrap_groups groups; the tables
+ * are stored extended so that nothing in between reads past them.
+ */
+template <int TG, bool SharedTables>
+__global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
+    correlate_kernel(const kernel_args a)
+{
+#ifdef CUDADSP_GNSS_KERNEL_EMULATION
+    unsigned char* const smem = gnss_kernel_emulation::shared_memory();
+#else
+    extern __shared__ __align__(16) unsigned char smem[];
+#endif
+    const std::uint32_t warps = blockDim.x / warp_lanes;
+    const std::uint32_t warp = threadIdx.x / warp_lanes;
+    const std::uint32_t lane = threadIdx.x % warp_lanes;
+    const std::uint32_t C = 2 * a.taps;
+    const std::uint32_t S = a.tile_samples;
+
+    float2* tiles = reinterpret_cast<float2*>(smem);
+    unsigned char* const tile_sync = smem + 2 * S * sizeof(float2);
+    unsigned char* after_tiles = tile_sync + tile_sync_bytes;
+    double* sums = reinterpret_cast<double*>(after_tiles) + warp * C;
+    warp_channel& ch =
+        reinterpret_cast<warp_channel*>(after_tiles + warps * C * sizeof(double))[warp];
+    unsigned char* table_smem = after_tiles + warps * C * sizeof(double) +
+                                warps * sizeof(warp_channel) + warp * a.table_stride;
+
+    const std::uint32_t rank = blockIdx.x * warps + warp;
+    const bool live = rank < a.ranks;
+    const std::uint32_t v_chunk_end = a.align + a.nsamples;
+
+    lane_correlator<TG, SharedTables> lc{ a,     ch, sums, lane, live ? a.order[rank] : 0,
+                                          a.taps };
+    begin_channel(lc, live, table_smem, v_chunk_end);
+    lc.clear();
+    if (ch.takes_samples && a.taps <= TG) {
+        lc.rebase(ch.v_cur, 0);
+        lc.load_partials(0);
     }
 
     const std::uint32_t ntiles = (v_chunk_end + S - 1) / S;
@@ -741,153 +960,35 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
     // tile_full[b]: the loads of the tile in buffer b; tile_done[b]: warps done with
     // the tiles of buffer b so far (tile t is done by all once it reaches
     // (t / 2 + 1) warps).
-    auto* const tile_full = reinterpret_cast<unsigned long long*>(tile_sync);
+    auto* const tile_full = reinterpret_cast<std::uint64_t*>(tile_sync);
     auto* const tile_done = reinterpret_cast<unsigned*>(tile_sync + 16);
-    // One warp loads a whole tile: its lanes' copies complete the buffer's mbarrier.
-    auto load_tile = [&](std::uint32_t t) {
-        float2* dst = tiles + (t & 1) * S;
-        const std::uint32_t v0 = t * S;
-#if GNSS_KERNEL_BULK_TILES
-        // A tile wholly inside the chunk at a 16-byte aligned address (the usual
-        // case) by one bulk copy, where 8-byte copies take the warp about 800
-        // instructions per tile of 4096 samples.
-        const float2* src = a.samples + (v0 >= a.align ? v0 - a.align : 0u);
-        if (v0 >= a.align && v0 + S <= v_chunk_end &&
-            (reinterpret_cast<std::uintptr_t>(src) & 15u) == 0) {
-            if (lane == 0) {
-                const unsigned bytes = S * static_cast<unsigned>(sizeof(float2));
-                mbarrier_arrive_expect(tile_full + (t & 1), bytes);
-                copy_bulk(dst, src, bytes, tile_full + (t & 1));
-            } else {
-                mbarrier_arrive(tile_full + (t & 1));
-            }
-            return;
-        }
-#endif
-        for (std::uint32_t i = lane; i < S; i += warp_lanes) {
-            const std::uint32_t v = v0 + i;
-            if (v >= a.align && v < v_chunk_end)
-                copy_async_8(dst + i, a.samples + (v - a.align));
-        }
-        copy_async_arrive(tile_full + (t & 1));
-    };
     if (threadIdx.x == 0) {
-        mbarrier_init(tile_full, warp_lanes);
-        mbarrier_init(tile_full + 1, warp_lanes);
+        cuda::ptx::mbarrier_init(tile_full, warp_lanes);
+        cuda::ptx::mbarrier_init(tile_full + 1, warp_lanes);
         tile_done[0] = 0;
         tile_done[1] = 0;
     }
     __syncthreads();
     if (warp == 0) {
-        load_tile(0);
+        load_tile(a, tiles, tile_full, 0, v_chunk_end, lane);
         if (ntiles > 1)
-            load_tile(1);
+            load_tile(a, tiles, tile_full, 1, v_chunk_end, lane);
     }
 #else
-    auto load_tile = [&](std::uint32_t t) {
-        float2* dst = tiles + (t & 1) * S;
-        const std::uint32_t v0 = t * S;
-        for (std::uint32_t i = threadIdx.x; i < S; i += blockDim.x) {
-            const std::uint32_t v = v0 + i;
-            if (v >= a.align && v < v_chunk_end)
-                copy_async_8(dst + i, a.samples + (v - a.align));
-        }
-        copy_async_commit();
-    };
-    load_tile(0);
+    load_tile(a, tiles, 0, v_chunk_end);
 #endif
 
     for (std::uint32_t t = 0; t < ntiles; ++t) {
 #if GNSS_KERNEL_TILE_MBARRIERS
         mbarrier_wait(tile_full + (t & 1), (t >> 1) & 1u);
 #else
-        if (t + 1 < ntiles) {
-            load_tile(t + 1);
-            copy_async_wait<1>();
-        } else {
-            copy_async_wait<0>();
-        }
+        if (t + 1 < ntiles)
+            load_tile(a, tiles, t + 1, v_chunk_end);
         __syncthreads();
 #endif
-        const float2* tile = tiles + (t & 1) * S;
         const std::uint32_t tile_v = t * S;
-        const std::uint32_t tile_end = min(tile_v + S, v_chunk_end);
-        for (;;) {
-            const std::uint32_t v_cur = ch.v_cur;
-            if (v_cur >= tile_end)
-                break;
-            // The piece [v_cur, e): up to the epoch's end, the next fold of the float
-            // sums (every flush_samples from the epoch's start) or the tile's end.
-            const std::uint32_t done = ch.base_done + (v_cur - ch.v_base);
-            const std::uint32_t v_epoch_end = v_cur + (ch.epoch_samples - done);
-            const std::uint32_t v_flush =
-                v_cur + ((done / flush_samples + 1) * flush_samples - done);
-            const std::uint32_t e = min(min(v_epoch_end, v_flush), tile_end);
-            const bool folds = e == v_epoch_end || e == v_flush;
-            for (std::uint32_t pass = 0; pass < passes; ++pass) {
-                const std::uint32_t k0 = pass * TG;
-                if (passes > 1) {
-                    rebase(v_cur, k0);
-                    load_partials(k0);
-                }
-                walk(tile, tile_v, v_cur, e);
-                if (folds)
-                    flush(k0);
-                if (passes > 1)
-                    store_partials(k0);
-            }
-            __syncwarp();
-            if (e != v_epoch_end) {
-                if (lane == 0)
-                    ch.v_cur = e;
-                __syncwarp();
-                continue;
-            }
-            // The epoch's end: the loops by lane 0, then the warp goes on with the new
-            // NCO rates from e.
-            if (lane == 0) {
-                const std::uint32_t n = ch.epoch_samples - ch.base_done;
-                const std::uint64_t code_end =
-                    ch.base_phase + static_cast<std::uint64_t>(n) * ch.code_step;
-                const std::uint32_t theta_end = ch.base_theta + n * ch.carrier_step;
-                gnss_epoch_record* record = nullptr;
-                float2* correlations = nullptr;
-                if (ch.records_done < a.capacity) {
-                    const std::size_t i =
-                        static_cast<std::size_t>(rank) * a.capacity + ch.records_done;
-                    record = a.records + i;
-                    correlations = a.correlations + i * T;
-                } else {
-                    *a.overflow = 1;
-                }
-                const epoch_start next = finish_epoch(a.params + slot,
-                                                      a.states + slot,
-                                                      sums,
-                                                      code_end,
-                                                      theta_end,
-                                                      record,
-                                                      correlations,
-                                                      T);
-                ch.records_done += 1;
-                ch.base_phase = next.code_phase;
-                ch.code_step = next.code_step;
-                ch.base_theta = next.carrier_phase;
-                ch.carrier_step = next.carrier_step;
-                ch.epoch_samples = next.epoch_samples;
-                ch.v_base = e;
-                ch.base_done = 0;
-                ch.v_cur = e;
-            }
-            __syncwarp();
-            for (std::uint32_t c = lane; c < C; c += warp_lanes)
-                sums[c] = 0.0;
-            __syncwarp();
-            // Also at the chunk's end, where it is not needed: the walkers are then
-            // rebuilt on every path out of the epoch's end, and nothing of the sample
-            // loop stays live (in registers) across the tracking rule.
-            if (passes == 1)
-                rebase(e, 0);
-        }
+        correlate_tile(
+            lc, rank, tiles + (t & 1) * S, tile_v, min(tile_v + S, v_chunk_end));
 #if GNSS_KERNEL_TILE_MBARRIERS
         // The last warp done with the tile refills its buffer with tile t + 2.
         __syncwarp();
@@ -898,30 +999,14 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
         }
         last = __shfl_sync(full_mask, last, 0);
         if (last && t + 2 < ntiles)
-            load_tile(t + 2);
+            load_tile(a, tiles, tile_full, t + 2, v_chunk_end, lane);
 #else
         __syncthreads(); // the tile's buffer is refilled two tiles on
 #endif
     }
 
-    if (!live)
-        return;
-    if (ch.takes_samples) {
-        // The epoch in progress goes on in the next call from these NCOs and sums.
-        if (passes == 1)
-            store_partials(0);
-        if (lane == 0) {
-            gnss_channel_state& s = a.states[slot];
-            const std::uint32_t n = ch.v_cur - ch.v_base;
-            s.code_phase = ch.base_phase + static_cast<std::uint64_t>(n) * ch.code_step;
-            s.carrier_phase = ch.base_theta + n * ch.carrier_step;
-            s.samples_done = ch.base_done + n;
-        }
-        for (std::uint32_t c = lane; c < C; c += warp_lanes)
-            a.epoch_sums[slot * C + c] = sums[c];
-    }
-    if (lane == 0)
-        a.record_counts[rank] = min(ch.records_done, a.capacity);
+    if (live)
+        save_channel(lc, rank);
 }
 
 inline std::size_t round_up(std::size_t x, std::size_t m) { return (x + m - 1) / m * m; }

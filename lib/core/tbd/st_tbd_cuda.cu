@@ -6,11 +6,11 @@
  */
 
 #include "runtime/cuda_check.h"
-#include "tbd/lrei.h"
 #include "runtime/parallel_copy.h"
+#include "runtime/tuning_cache.h"
+#include "tbd/lrei.h"
 #include "tbd/st_tbd_cuda.h"
 #include "tbd/st_tbd_rule.h"
-#include "runtime/tuning_cache.h"
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -401,22 +401,8 @@ void st_tbd_cuda::choose_implementation()
     if (texture_ok && d_config.bilinear != "software")
         create_textures();
 
-    const std::size_t nlines = d_table.taps.size();
     const std::vector<std::size_t> sorted = lrei_sorted_order(st_tbd_line_keys(d_config));
-
-    // The kernel: "auto" takes the generated one when NVRTC compiles and the driver
-    // loads it.
-    d_kernel = kernel_kind::generic;
-    if (d_config.kernel != "generic") {
-        try {
-            d_generated = compile(sorted, tbd_bilinear_mode::software);
-            d_kernel = kernel_kind::generated;
-        } catch (const std::exception& e) {
-            if (d_config.kernel == "generated")
-                throw;
-            d_generated_failure = e.what();
-        }
-    }
+    choose_kernel(sorted);
     const bool generated = d_kernel == kernel_kind::generated;
 
     cudaDeviceProp props{};
@@ -430,101 +416,135 @@ void st_tbd_cuda::choose_implementation()
                                st_tbd_cache_description(d_config, d_layout, purpose)) };
     };
 
-    // The bilinear path: given, forced by the configuration, cached, or timed.
-    if (d_config.bilinear == "texture") {
-        d_bilinear = tbd_bilinear_mode::texture;
-    } else if (d_config.bilinear == "software" || !texture_ok) {
-        d_bilinear = tbd_bilinear_mode::software;
-    } else {
-        const tuning_key key =
-            key_for(std::string("bilinear ") + (generated ? "generated" : "generic"));
-        const tuning_lookup found = cache.lookup(key, nlines);
-        if (found.hit() &&
-            (found.entry.bilinear == "texture" || found.entry.bilinear == "software")) {
-            d_bilinear = found.entry.bilinear == "texture" ? tbd_bilinear_mode::texture
-                                                           : tbd_bilinear_mode::software;
-        } else {
-            double texture_ms, software_ms;
-            if (generated) {
-                const generated_kernel with_texture =
-                    compile(sorted, tbd_bilinear_mode::texture);
-                texture_ms = time_update(
-                    bilinear_timing_repeats, tbd_bilinear_mode::texture, &with_texture);
-                software_ms = time_update(
-                    bilinear_timing_repeats, tbd_bilinear_mode::software, &d_generated);
-            } else {
-                texture_ms = time_update(
-                    bilinear_timing_repeats, tbd_bilinear_mode::texture, nullptr);
-                software_ms = time_update(
-                    bilinear_timing_repeats, tbd_bilinear_mode::software, nullptr);
-            }
-            d_bilinear = texture_ms < software_ms ? tbd_bilinear_mode::texture
-                                                  : tbd_bilinear_mode::software;
-            tuning_entry entry;
-            entry.order = sorted;
-            entry.best_ms = std::min(texture_ms, software_ms);
-            entry.start_ms = std::max(texture_ms, software_ms);
-            entry.bilinear = to_string(d_bilinear);
-            cache.store(key, entry); // a cache that cannot be written only costs time
-        }
-    }
+    choose_bilinear(
+        sorted,
+        texture_ok,
+        cache,
+        key_for(std::string("bilinear ") + (generated ? "generated" : "generic")));
     if (d_bilinear == tbd_bilinear_mode::software)
         destroy_textures();
 
-    if (!generated)
-        return;
+    if (generated)
+        choose_line_order(
+            sorted, cache, key_for(std::string("order ") + to_string(d_bilinear)));
+}
 
-    // The line order: cached, autotuned, or the sorted start.
-    const tuning_key order_key = key_for(std::string("order ") + to_string(d_bilinear));
-    const tuning_lookup found = cache.lookup(order_key, nlines);
+void st_tbd_cuda::choose_kernel(const std::vector<std::size_t>& sorted)
+{
+    // "auto" takes the generated kernel when NVRTC compiles it and the driver loads it.
+    d_kernel = kernel_kind::generic;
+    if (d_config.kernel == "generic")
+        return;
+    try {
+        d_generated = compile(sorted, tbd_bilinear_mode::software);
+        d_kernel = kernel_kind::generated;
+    } catch (const std::exception& e) {
+        if (d_config.kernel == "generated")
+            throw;
+        d_generated_failure = e.what();
+    }
+}
+
+void st_tbd_cuda::choose_bilinear(const std::vector<std::size_t>& sorted,
+                                  bool texture_ok,
+                                  const tuning_cache& cache,
+                                  const tuning_key& key)
+{
+    // Given, forced by the configuration, cached, or timed.
+    if (d_config.bilinear == "texture") {
+        d_bilinear = tbd_bilinear_mode::texture;
+        return;
+    }
+    if (d_config.bilinear == "software" || !texture_ok) {
+        d_bilinear = tbd_bilinear_mode::software;
+        return;
+    }
+    const tuning_lookup found = cache.lookup(key, d_table.taps.size());
+    if (found.hit() &&
+        (found.entry.bilinear == "texture" || found.entry.bilinear == "software")) {
+        d_bilinear = found.entry.bilinear == "texture" ? tbd_bilinear_mode::texture
+                                                       : tbd_bilinear_mode::software;
+        return;
+    }
+    double texture_ms, software_ms;
+    if (d_kernel == kernel_kind::generated) {
+        const generated_kernel with_texture = compile(sorted, tbd_bilinear_mode::texture);
+        texture_ms = time_update(
+            bilinear_timing_repeats, tbd_bilinear_mode::texture, &with_texture);
+        software_ms = time_update(
+            bilinear_timing_repeats, tbd_bilinear_mode::software, &d_generated);
+    } else {
+        texture_ms =
+            time_update(bilinear_timing_repeats, tbd_bilinear_mode::texture, nullptr);
+        software_ms =
+            time_update(bilinear_timing_repeats, tbd_bilinear_mode::software, nullptr);
+    }
+    d_bilinear = texture_ms < software_ms ? tbd_bilinear_mode::texture
+                                          : tbd_bilinear_mode::software;
+    tuning_entry entry;
+    entry.order = sorted;
+    entry.best_ms = std::min(texture_ms, software_ms);
+    entry.start_ms = std::max(texture_ms, software_ms);
+    entry.bilinear = to_string(d_bilinear);
+    cache.store(key, entry); // a cache that cannot be written only costs time
+}
+
+void st_tbd_cuda::choose_line_order(const std::vector<std::size_t>& sorted,
+                                    const tuning_cache& cache,
+                                    const tuning_key& key)
+{
+    // Cached, autotuned, or the sorted start.
+    const tuning_lookup found = cache.lookup(key, d_table.taps.size());
     std::vector<std::size_t> order = sorted;
     d_order_source = "sorted";
     if (found.hit()) {
         order = found.entry.order;
         d_order_source = "cache";
     } else if (d_config.autotune) {
-        const tbd_bilinear_mode mode = d_bilinear;
-        auto metric = [&](const std::vector<std::size_t>& candidate) {
-            const generated_kernel kernel = compile(candidate, mode);
-            return time_update(autotune_timing_repeats, mode, &kernel);
-        };
-        lrei_budget budget;
-        budget.max_iterations = d_config.autotune_iterations;
-        budget.max_seconds = d_config.autotune_seconds;
-        lrei_progress_callback progress;
-        if (d_config.autotune_progress) {
-            const double seconds = d_config.autotune_seconds;
-            progress = [&, seconds](const lrei_progress& p) {
-                d_config.autotune_progress(to_public(p, seconds));
-            };
-        }
-        const lrei_result result = lrei_search(sorted, metric, budget, progress);
-        // The search kept the child only when it timed faster; one more comparison of
-        // the two, side by side, guards against a lucky measurement.
-        double start_ms = result.start_ms;
-        double best_ms = result.best_ms;
-        order = result.order;
-        if (order != sorted) {
-            best_ms = metric(order);
-            start_ms = metric(sorted);
-            if (!(best_ms < start_ms)) {
-                order = sorted;
-                best_ms = start_ms;
-            }
-        } else {
-            best_ms = start_ms;
-        }
+        const tuning_entry entry = autotune_line_order(sorted);
+        order = entry.order;
         d_order_source = "autotune";
-        tuning_entry entry;
-        entry.order = order;
-        entry.best_ms = best_ms;
-        entry.start_ms = start_ms;
-        entry.bilinear = to_string(d_bilinear);
-        cache.store(order_key, entry);
+        cache.store(key, entry);
     }
     if (order != sorted || d_bilinear != tbd_bilinear_mode::software)
         d_generated = compile(order, d_bilinear);
     d_order = order;
+}
+
+tuning_entry st_tbd_cuda::autotune_line_order(const std::vector<std::size_t>& sorted)
+{
+    const tbd_bilinear_mode mode = d_bilinear;
+    auto metric = [&](const std::vector<std::size_t>& candidate) {
+        const generated_kernel kernel = compile(candidate, mode);
+        return time_update(autotune_timing_repeats, mode, &kernel);
+    };
+    lrei_budget budget;
+    budget.max_iterations = d_config.autotune_iterations;
+    budget.max_seconds = d_config.autotune_seconds;
+    lrei_progress_callback progress;
+    if (d_config.autotune_progress) {
+        const double seconds = d_config.autotune_seconds;
+        progress = [&, seconds](const lrei_progress& p) {
+            d_config.autotune_progress(to_public(p, seconds));
+        };
+    }
+    const lrei_result result = lrei_search(sorted, metric, budget, progress);
+    // The search kept the child only when it timed faster; one more comparison of the
+    // two, side by side, guards against a lucky measurement.
+    tuning_entry entry;
+    entry.order = result.order;
+    entry.start_ms = result.start_ms;
+    entry.best_ms = result.start_ms;
+    if (entry.order != sorted) {
+        entry.best_ms = metric(entry.order);
+        entry.start_ms = metric(sorted);
+        if (!(entry.best_ms < entry.start_ms)) {
+            entry.order = sorted;
+            entry.best_ms = entry.start_ms;
+        }
+    }
+    entry.bilinear = to_string(d_bilinear);
+    return entry;
 }
 
 void st_tbd_cuda::enqueue_update(const float* d_frame,

@@ -10,6 +10,7 @@
 
 #include "runtime/cuda_module.h"
 #include "runtime/cuda_resources.h"
+#include "runtime/tuning_cache.h"
 #include "tbd/st_tbd_internal.h"
 #include "tbd/st_tbd_kernel_source.h"
 #include <gnuradio/cudadsp/core/st_tbd.h>
@@ -99,6 +100,20 @@ private:
                              tbd_bilinear_mode mode) const;
     //! Selects kernel, bilinear path and line order (cache, timing, autotune).
     void choose_implementation();
+    //! The generated kernel for the \p sorted line order, unless the configuration
+    //! asks for the generic one or ("auto") the generated one cannot be built.
+    void choose_kernel(const std::vector<std::size_t>& sorted);
+    //! The bilinear path: given, forced, cached under \p key, or timed (and cached).
+    void choose_bilinear(const std::vector<std::size_t>& sorted,
+                         bool texture_ok,
+                         const tuning_cache& cache,
+                         const tuning_key& key);
+    //! The generated kernel's line order: cached under \p key, autotuned, or sorted.
+    void choose_line_order(const std::vector<std::size_t>& sorted,
+                           const tuning_cache& cache,
+                           const tuning_key& key);
+    //! LREI's search from \p sorted, its result checked against the start once more.
+    tuning_entry autotune_line_order(const std::vector<std::size_t>& sorted);
 
     /*! Enqueues one frame's update reading the current buffer and writing the other
      *  (\p kernel: the generated kernel to use; nullptr: the generic one). */

@@ -274,6 +274,12 @@ struct __align__(16) inclusive_descriptor
 static_assert(max_step_periods * tile_samples < 2147483648.0,
               "a tile's wrap count must fit the aggregate descriptor");
 
+/*
+ * Inline PTX for the descriptors' 16-byte volatile accesses: cuda::ptx's ld and st have
+ * no .volatile (nor .relaxed) form, and CUB's ThreadLoad<LOAD_VOLATILE> and
+ * ThreadStore<STORE_VOLATILE> split a 16-byte word into two 8-byte accesses, which
+ * would let a reader see half of a descriptor.
+ */
 __device__ __forceinline__ int4 load_volatile(const void* p)
 {
     int4 v;
@@ -443,6 +449,199 @@ __device__ __forceinline__ float4 load_staged(const float* stage, int sample)
 }
 
 /*!
+ * A thread's items_per_thread samples in[first, first + items_per_thread), NaN past
+ * n. A full tile of 16-byte aligned input moves by coalesced float4 loads (the warp
+ * reads 512 contiguous bytes per instruction from in + warp_first), transposed through
+ * the warp's \p stage into each thread's run of samples. Called by the whole warp.
+ */
+template <bool ALIGNED>
+__device__ __forceinline__ void load_samples(const float* __restrict__ in,
+                                             unsigned long long n,
+                                             unsigned long long first,
+                                             unsigned long long warp_first,
+                                             bool full_tile,
+                                             int lane,
+                                             float* stage,
+                                             float (&x)[items_per_thread])
+{
+    if (ALIGNED && full_tile) {
+        const float4* src = reinterpret_cast<const float4*>(in + warp_first);
+#pragma unroll
+        for (int v = 0; v < items_per_thread / 4; ++v)
+            store_staged(stage, 4 * (v * 32 + lane), src[v * 32 + lane]);
+        __syncwarp();
+#pragma unroll
+        for (int v = 0; v < items_per_thread / 4; ++v) {
+            const float4 q = load_staged(stage, lane * items_per_thread + 4 * v);
+            x[4 * v] = q.x;
+            x[4 * v + 1] = q.y;
+            x[4 * v + 2] = q.z;
+            x[4 * v + 3] = q.w;
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < items_per_thread; ++j)
+            x[j] = first + j < n ? in[first + j] : CUDART_NAN_F;
+    }
+}
+
+/*!
+ * The thread's unwrapped samples y out to out[first, first + items_per_thread), none
+ * past n: the load's transpose in reverse for a full aligned tile. Every lane read its
+ * samples out of the stage before the block barriers that precede this, so it can be
+ * overwritten. Called by the whole warp.
+ */
+template <bool ALIGNED>
+__device__ __forceinline__ void store_samples(float* out,
+                                              unsigned long long n,
+                                              unsigned long long first,
+                                              unsigned long long warp_first,
+                                              bool full_tile,
+                                              int lane,
+                                              float* stage,
+                                              const float (&y)[items_per_thread])
+{
+    if (ALIGNED && full_tile) {
+#pragma unroll
+        for (int v = 0; v < items_per_thread / 4; ++v)
+            store_staged(stage,
+                         lane * items_per_thread + 4 * v,
+                         make_float4(y[4 * v], y[4 * v + 1], y[4 * v + 2], y[4 * v + 3]));
+        __syncwarp();
+        float4* dst = reinterpret_cast<float4*>(out + warp_first);
+#pragma unroll
+        for (int v = 0; v < items_per_thread / 4; ++v)
+            dst[v * 32 + lane] = load_staged(stage, 4 * (v * 32 + lane));
+    } else {
+#pragma unroll
+        for (int j = 0; j < items_per_thread; ++j)
+            if (first + j < n)
+                out[first + j] = y[j];
+    }
+}
+
+/*!
+ * Vector starts among the thread's samples as a bit mask (bit j: sample first + j
+ * starts a vector of segment_length, 0 for one stream); beyond n nothing starts, so
+ * padding is neutral.
+ */
+__device__ __forceinline__ unsigned int vector_starts(unsigned long long segment_length,
+                                                      unsigned long long segment_phase,
+                                                      unsigned long long first,
+                                                      unsigned long long n)
+{
+    unsigned int starts = 0u;
+    if (segment_length != 0) {
+        unsigned long long position = (segment_phase + first) % segment_length;
+#pragma unroll
+        for (int j = 0; j < items_per_thread; ++j) {
+            if (position == 0 && first + j < n)
+                starts |= 1u << j;
+            position = position + 1 == segment_length ? 0 : position + 1;
+        }
+    }
+    return starts;
+}
+
+/*!
+ * Run by warp 0 of tile \p tile once warp_totals holds the block's scan: the summary of
+ * everything before the tile (state_in for tile 0, else the decoupled look-back after
+ * publishing the tile's aggregate), the tile's inclusive prefix published (and written
+ * to state_out by the last tile), and the prefix left in \p tile_prefix by lane 0.
+ */
+__device__ __forceinline__ void resolve_tile_prefix(const lookback_workspace& ws,
+                                                    unsigned int tile,
+                                                    unsigned int num_tiles,
+                                                    unsigned int epoch,
+                                                    const unwrap_period& period,
+                                                    const unwrap_summary* warp_totals,
+                                                    const unwrap_summary* state_in,
+                                                    unwrap_summary* state_out,
+                                                    unwrap_summary& tile_prefix)
+{
+    const int lane = threadIdx.x & 31;
+    const unwrap_summary aggregate = warp_totals[warps_per_block - 1];
+    unwrap_summary prefix;
+    if (tile == 0) {
+        prefix = *state_in;
+    } else {
+        if (lane == 0)
+            publish_aggregate(&ws.aggregate[tile], aggregate, epoch);
+        prefix = look_back(ws, tile, epoch, period);
+    }
+    if (lane == 0) {
+        const unwrap_summary inclusive = combine(prefix, aggregate, period);
+        publish_inclusive(&ws.inclusive[tile], inclusive, epoch);
+        if (tile == num_tiles - 1)
+            *state_out = inclusive;
+        tile_prefix = prefix;
+    }
+}
+
+/*!
+ * Replays clean samples (all finite, no vector start) from the state \p before them:
+ * the wrap count K as a float64 (exact: |K| < 2^53), stepped by +-1 without an integer
+ * conversion per sample, so that P * K is the product wrap_offset() forms.
+ */
+__device__ __forceinline__ void replay_clean(const float (&x)[items_per_thread],
+                                             const clean_steps<items_per_thread>& steps,
+                                             const unwrap_summary& before,
+                                             const unwrap_period& period,
+                                             float (&y)[items_per_thread])
+{
+    long long wraps = before.wraps;
+    if (before.flags & tail_finite)
+        wraps += unwrap_step(before.tail_last, x[0], period);
+    double wraps_f64 = static_cast<double>(wraps);
+    y[0] = unwrapped_value(x[0], __dmul_rn(period.period, wraps_f64));
+#pragma unroll
+    for (int j = 1; j < items_per_thread; ++j) {
+        if (steps.all_unit)
+            wraps_f64 += ((steps.plus >> j) & 1u)    ? 1.0
+                         : ((steps.minus >> j) & 1u) ? -1.0
+                                                     : 0.0;
+        else
+            wraps_f64 += unwrap_step(x[j - 1], x[j], period);
+        y[j] = unwrapped_value(x[j], __dmul_rn(period.period, wraps_f64));
+    }
+}
+
+//! Replays samples with non-finite values or vector starts from the state \p before.
+__device__ __forceinline__ void replay_general(const float (&x)[items_per_thread],
+                                               unsigned int starts,
+                                               const unwrap_summary& before,
+                                               const unwrap_period& period,
+                                               float (&y)[items_per_thread])
+{
+    long long wraps = before.wraps;
+    double offset = wrap_offset(wraps, period);
+    float last = before.tail_last;
+    bool has_last = (before.flags & tail_finite) != 0;
+#pragma unroll
+    for (int j = 0; j < items_per_thread; ++j) {
+        if ((starts >> j) & 1u) {
+            wraps = 0;
+            offset = 0.0;
+            has_last = false;
+        }
+        if (is_finite_sample(x[j])) {
+            if (has_last) {
+                const int k = unwrap_step(last, x[j], period);
+                if (k != 0) {
+                    wraps += k;
+                    offset = wrap_offset(wraps, period);
+                }
+            }
+            last = x[j];
+            has_last = true;
+            y[j] = unwrapped_value(x[j], offset);
+        } else {
+            y[j] = CUDART_NAN_F;
+        }
+    }
+}
+
+/*!
  * Unwraps in[0, n) into out[0, n) (may alias).
  * - segment_length: 0 for one stream, else the vector length; segment_phase is the
  *   position of in[0] within its vector.
@@ -490,39 +689,8 @@ __global__ void __launch_bounds__(block_threads, blocks_per_sm)
     const unsigned long long warp_first = first - lane * items_per_thread;
 
     float x[items_per_thread];
-    if (ALIGNED && full_tile) {
-        // Coalesced float4 loads (the warp reads 512 contiguous bytes per instruction),
-        // transposed through shared memory into each thread's run of samples.
-        const float4* src = reinterpret_cast<const float4*>(in + warp_first);
-#pragma unroll
-        for (int v = 0; v < items_per_thread / 4; ++v)
-            store_staged(stage, 4 * (v * 32 + lane), src[v * 32 + lane]);
-        __syncwarp();
-#pragma unroll
-        for (int v = 0; v < items_per_thread / 4; ++v) {
-            const float4 q = load_staged(stage, lane * items_per_thread + 4 * v);
-            x[4 * v] = q.x;
-            x[4 * v + 1] = q.y;
-            x[4 * v + 2] = q.z;
-            x[4 * v + 3] = q.w;
-        }
-    } else {
-#pragma unroll
-        for (int j = 0; j < items_per_thread; ++j)
-            x[j] = first + j < n ? in[first + j] : CUDART_NAN_F;
-    }
-
-    // Vector starts as a bit mask; beyond n nothing starts, so padding is neutral.
-    unsigned int starts = 0u;
-    if (segment_length != 0) {
-        unsigned long long position = (segment_phase + first) % segment_length;
-#pragma unroll
-        for (int j = 0; j < items_per_thread; ++j) {
-            if (position == 0 && first + j < n)
-                starts |= 1u << j;
-            position = position + 1 == segment_length ? 0 : position + 1;
-        }
-    }
+    load_samples<ALIGNED>(in, n, first, warp_first, full_tile, lane, stage, x);
+    const unsigned int starts = vector_starts(segment_length, segment_phase, first, n);
 
     bool clean = starts == 0u;
 #pragma unroll
@@ -538,95 +706,26 @@ __global__ void __launch_bounds__(block_threads, blocks_per_sm)
         clean
             ? block_exclusive_scan(thread_total, warp_totals, clean_combine{ period })
             : block_exclusive_scan(thread_total, warp_totals, general_combine{ period });
-    if (warp == 0) {
-        const unwrap_summary aggregate = warp_totals[warps_per_block - 1];
-        unwrap_summary prefix;
-        if (tile == 0) {
-            prefix = *state_in;
-        } else {
-            if (lane == 0)
-                publish_aggregate(&ws.aggregate[tile], aggregate, epoch);
-            prefix = look_back(ws, tile, epoch, period);
-        }
-        if (lane == 0) {
-            const unwrap_summary inclusive = combine(prefix, aggregate, period);
-            publish_inclusive(&ws.inclusive[tile], inclusive, epoch);
-            if (tile == num_tiles - 1)
-                *state_out = inclusive;
-            tile_prefix = prefix;
-        }
-    }
+    if (warp == 0)
+        resolve_tile_prefix(ws,
+                            tile,
+                            num_tiles,
+                            epoch,
+                            period,
+                            warp_totals,
+                            state_in,
+                            state_out,
+                            tile_prefix);
     __syncthreads();
 
     // Replay this thread's samples from the state just before them.
     const unwrap_summary before = combine(tile_prefix, thread_prefix, period);
     float y[items_per_thread];
-    if (clean) {
-        long long wraps = before.wraps;
-        if (before.flags & tail_finite)
-            wraps += unwrap_step(before.tail_last, x[0], period);
-        // K as a float64 (exact: |K| < 2^53), stepped by +-1 without an integer
-        // conversion per sample; P * K is then the same product wrap_offset() forms.
-        double wraps_f64 = static_cast<double>(wraps);
-        y[0] = unwrapped_value(x[0], __dmul_rn(period.period, wraps_f64));
-#pragma unroll
-        for (int j = 1; j < items_per_thread; ++j) {
-            if (steps.all_unit)
-                wraps_f64 += ((steps.plus >> j) & 1u)    ? 1.0
-                             : ((steps.minus >> j) & 1u) ? -1.0
-                                                         : 0.0;
-            else
-                wraps_f64 += unwrap_step(x[j - 1], x[j], period);
-            y[j] = unwrapped_value(x[j], __dmul_rn(period.period, wraps_f64));
-        }
-    } else {
-        long long wraps = before.wraps;
-        double offset = wrap_offset(wraps, period);
-        float last = before.tail_last;
-        bool has_last = (before.flags & tail_finite) != 0;
-#pragma unroll
-        for (int j = 0; j < items_per_thread; ++j) {
-            if ((starts >> j) & 1u) {
-                wraps = 0;
-                offset = 0.0;
-                has_last = false;
-            }
-            if (is_finite_sample(x[j])) {
-                if (has_last) {
-                    const int k = unwrap_step(last, x[j], period);
-                    if (k != 0) {
-                        wraps += k;
-                        offset = wrap_offset(wraps, period);
-                    }
-                }
-                last = x[j];
-                has_last = true;
-                y[j] = unwrapped_value(x[j], offset);
-            } else {
-                y[j] = CUDART_NAN_F;
-            }
-        }
-    }
-
-    if (ALIGNED && full_tile) {
-        // The load's transpose in reverse. Every lane read its samples out of the stage
-        // before the block barriers above, so it can be overwritten.
-#pragma unroll
-        for (int v = 0; v < items_per_thread / 4; ++v)
-            store_staged(stage,
-                         lane * items_per_thread + 4 * v,
-                         make_float4(y[4 * v], y[4 * v + 1], y[4 * v + 2], y[4 * v + 3]));
-        __syncwarp();
-        float4* dst = reinterpret_cast<float4*>(out + warp_first);
-#pragma unroll
-        for (int v = 0; v < items_per_thread / 4; ++v)
-            dst[v * 32 + lane] = load_staged(stage, 4 * (v * 32 + lane));
-    } else {
-#pragma unroll
-        for (int j = 0; j < items_per_thread; ++j)
-            if (first + j < n)
-                out[first + j] = y[j];
-    }
+    if (clean)
+        replay_clean(x, steps, before, period, y);
+    else
+        replay_general(x, starts, before, period, y);
+    store_samples<ALIGNED>(out, n, first, warp_first, full_tile, lane, stage, y);
 }
 
 } // namespace
