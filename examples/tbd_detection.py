@@ -4,7 +4,7 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-"""Detection performance of Track-Before-Detect (CUDA DSP): the study of issue 5.
+"""Detection performance of Track-Before-Detect (CUDA DSP) against thresholding single frames.
 
 Faint point targets move at constant velocity through 96 x 96 frames of Gaussian or
 Rayleigh noise (cudadsp.tbd_scene). Two detectors, each held at a false-alarm rate of
@@ -155,7 +155,7 @@ def main():
                             % (noise, req["snr_db"], req["tbd"]["pd"]))
 
     print()
-    print("Requirement (issue 5): where single-frame Pd <= 0.2, TBD Pd >= 0.9 after "
+    print("Detection requirement: where single-frame Pd <= 0.2, TBD Pd >= 0.9 after "
           "settling, false alarms <= 1e-4 per cell per frame")
     print("%-9s %7s %10s %8s %12s %12s" % ("noise", "SNR dB", "single Pd", "TBD Pd",
                                            "FA single", "FA TBD"))

@@ -7,12 +7,12 @@
 """Time a CuPy spatio-temporal TBD frame against a device copy of the state, in one process.
 
 The baseline for cudadsp_bench's tbd section on a GPU host that has CuPy and no GNU
-Radio: the issue's configuration (1000 x 1000 grid, the 13 hypotheses of a velocity
-grid with vmax 1 px/frame... see --help) written the way a NumPy user would write it on
-the GPU, with cupyx.scipy.ndimage.shift (order=1: bilinear; mode='grid-constant',
-cval=0: the engine's zero border, interpolating towards zeros beyond the edge, where
-mode='constant' would return cval for any point past the last cell) for each
-transition:
+Radio: the configuration of the speed requirement (1000 x 1000 grid, the 13 hypotheses
+of a velocity grid with vmax 1 px/frame... see --help) written the way a NumPy user
+would write it on the GPU, with cupyx.scipy.ndimage.shift (order=1: bilinear;
+mode='grid-constant', cval=0: the engine's zero border, interpolating towards zeros
+beyond the edge, where mode='constant' would return cval for any point past the last
+cell) for each transition:
 
     P^-[m] = sum_k w[m][k] * shift(P[src[m][k]], (dy, dx))
     P      = alpha P^- + (1 - alpha) X

@@ -795,7 +795,8 @@ void add_notes(section_report& report)
                     "are that over 9.75 Msps (in each row's note)");
     report.add_note("'" + column_baseline +
                     "': channels kept in real time over the paper baseline's; target "
-                    "(issue 4) on the cf32 tracking row: >= 4");
+                    "on the cf32 tracking row: >= 4 (at least 4 x the baseline's "
+                    "real-time channels with tracking on)");
     report.add_note("device-input rows: the engine's device time per call (conversion "
                     "of integer input, the correlation kernel with the tracking loops, "
                     "the records gathered in channel order), from its events; 'call' "

@@ -687,10 +687,10 @@ double floor_bytes(const geometry& g, const floor_layout& l, std::size_t npatche
 /*!
  * The transforms the CUDA backend runs on \p npatches patches of geometry \p g, in
  * batches of \p batch patches (the engine's), each transform kind a plan with the
- * engine's layout (lib/core/patch_correlator_cuda.cu, workspace), a full batch in one
- * launch: per batch, for each image the npy rows of each patch forward (npx-point
- * C2C, rows of npx into rows of ri npx), all 2n npy rows back (ri npx-point C2C),
- * the 2D R2C transforms of the 2n patches (rows of npx + 2 floats) and the 2D C2R
+ * engine's layout (lib/core/cross_correlation/patch_correlator_cuda.cu, workspace), a
+ * full batch in one launch: per batch, for each image the npy rows of each patch forward
+ * (npx-point C2C, rows of npx into rows of ri npx), all 2n npy rows back (ri npx-point
+ * C2C), the 2D R2C transforms of the 2n patches (rows of npx + 2 floats) and the 2D C2R
  * transforms of n products. Out of place (the engine works in place), so that every
  * repeat transforms the same data: the range rows' upper part stays zero as the
  * engine's spread leaves it, and no value grows from one repeat to the next.

@@ -9,7 +9,7 @@
 
 The oracle is an independent NumPy float64 correlator written from the documented
 definitions (docs/blocks/multichannel_correlator_cc.md and the NCO definitions of
-lib/core/gnss_nco.h): the code NCO in integer units of 2^-32 table entries, an epoch
+lib/core/gnss/gnss_nco.h): the code NCO in integer units of 2^-32 table entries, an epoch
 ending where the unwrapped phase crosses a multiple of the integration length, tap k
 reading the table at phase - tap_offsets_chips[k], the carrier replica exp(-j theta)
 from the integer carrier NCO. Every record the block writes must be one of the

@@ -13,7 +13,8 @@ strips a stream of a given length completes, and physical truth: an image pair w
 aligned content is the master's moved by a known whole number of lines and samples
 must give exactly that offset (aligned minus master position) without the
 high-resolution step. The bit-for-bit comparison with the engine, lost and duplicated
-records, latency and the CUDA backend are in lib/qa_patch_xcorr_cc_flowgraph.cc.
+records, latency and the CUDA backend are in
+tests/flowgraph/qa_patch_xcorr_cc_flowgraph.cc.
 
 Every flowgraph test runs on device="cpu"; the *_cuda class repeats them on "cuda"
 when a CUDA device is present and is skipped otherwise.

@@ -5,7 +5,7 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-"""Issue 5's detection requirement for st_tbd_ff, and the scene simulator it rests on.
+"""The detection requirement for st_tbd_ff, and the scene simulator it rests on.
 
 Requirement: at a per-frame SNR where thresholding single frames finds at most 20% of
 the target frames, the TBD filter finds at least 90% after its settling time, both at

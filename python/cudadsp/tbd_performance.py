@@ -6,7 +6,7 @@
 #
 """Detection performance of st_tbd_ff against thresholding single frames.
 
-The study of issue 5: on scenes of tbd_scene (point targets with constant velocity,
+The detection study: on scenes of tbd_scene (point targets with constant velocity,
 Gaussian point-spread, Gaussian or Rayleigh noise), the probability of detecting a
 target frame against the per-frame SNR, for two detectors held at the same false-alarm
 rate per cell per frame:

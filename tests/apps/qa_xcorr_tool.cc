@@ -396,7 +396,7 @@ class qa_xcorr_tool : public CppUnit::TestFixture
     CPPUNIT_TEST(prm_parsing);
     CPPUNIT_TEST(prm_quirks);
     CPPUNIT_TEST(prm_keys_rules);
-    CPPUNIT_TEST(grid_issue_case);
+    CPPUNIT_TEST(grid_alos1_speed_case);
     CPPUNIT_TEST(grid_defaults);
     CPPUNIT_TEST(grid_errors);
     CPPUNIT_TEST(pairs_and_bounds);
@@ -595,7 +595,7 @@ public:
     }
 
     // -----------------------------------------------------------------------------
-    void grid_issue_case()
+    void grid_alos1_speed_case()
     {
         // The paper's ALOS-1 size with the scripts' options: x_inc = (11304 - 768)/23
         // = 458, y_inc = (9216 - 768)/51 = 165 (integer division), x = 512 + 458 i

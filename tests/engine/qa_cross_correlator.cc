@@ -1214,8 +1214,8 @@ public:
 
     /*!
      * A frame with a NaN or an infinite sample (in x or in y) gives NaN lag, magnitude
-     * and phase (lib/core/cross_correlation_peak_rule.h); the frames around it are
-     * unaffected.
+     * and phase (lib/core/cross_correlation/cross_correlation_peak_rule.h); the frames
+     * around it are unaffected.
      */
     void non_finite_frames(const std::string& device)
     {

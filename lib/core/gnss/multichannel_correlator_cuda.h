@@ -22,7 +22,7 @@ namespace cudadsp {
 namespace core {
 
 //! Device-side layout of one channel's code table
-//! (lib/core/multichannel_correlator_cuda.cu).
+//! (lib/core/gnss/multichannel_correlator_cuda.cu).
 struct gnss_cuda_code {
     std::uint32_t table_offset; //!< bytes into the table pool
     std::uint32_t entries;      //!< L, entries of one period

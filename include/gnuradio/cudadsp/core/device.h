@@ -22,7 +22,7 @@ namespace core {
  * \brief A CUDA runtime, driver or library call failed.
  *
  * The message names the call, the source location and the CUDA error string, e.g.
- * "cudaMalloc(&ptr, bytes) failed at device_memory.h:40: out of memory
+ * "cudaMalloc(&ptr, bytes) failed at cuda_resources.h:43: out of memory
  * (cudaErrorMemoryAllocation)". Every CUDA call in gr-cudadsp is checked; none aborts
  * the process.
  */

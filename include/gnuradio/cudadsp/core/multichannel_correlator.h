@@ -58,7 +58,7 @@ enum class gnss_channel_mode { open_loop, tracking };
 
 /*!
  * \brief Tracking loops of one channel (the filters, discriminators and estimators,
- * with their references, are documented in the source, lib/core/gnss_tracking.h).
+ * with their references, are documented in the source, lib/core/gnss/gnss_tracking.h).
  *
  * Carrier: Costas PLL (atan(Q/I), insensitive to data bits) of order 2 or 3, with an
  * optional FLL assist of order pll_order - 1 (two-quadrant atan of cross/dot of
@@ -207,7 +207,7 @@ class gnss_code_table_pool; // shares equal code tables among channels (internal
  * process() takes a buffer of any length; every channel walks its own epochs over it,
  * and an epoch that runs past the buffer's end continues in the next call. Both
  * backends pick the same code entry and carrier phase for every sample (integer NCOs,
- * lib/core/gnss_nco.h) and update the loops with the same rules (gnss_tracking.h).
+ * lib/core/gnss/gnss_nco.h) and update the loops with the same rules (gnss_tracking.h).
  *
  * Channel changes (add, reinit, remove) take effect from the next process() call. The
  * engine is not thread-safe: a caller that changes channels from another thread (e.g. a

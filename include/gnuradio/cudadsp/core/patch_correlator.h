@@ -169,10 +169,10 @@ struct patch_correlator_timing {
  * float32 FFTW path literally; the CUDA backend uses real-to-complex 2D transforms (the
  * inputs are real) and evaluates the tiny high-resolution transforms as direct DFTs:
  * the same functions to float32 rounding. Both share every decision rule
- * (lib/core/patch_correlation_rule.h). Two documented choices where GMTSAR's order is
- * immaterial but a parallel one is needed: the patch mean sums each row in 32
- * interleaved float64 partial sums combined pairwise, then the row sums the same way
- * (GMTSAR: one running sum); the fourth root is float32(sqrt(sqrt(float64))) (GMTSAR:
+ * (lib/core/cross_correlation/patch_correlation_rule.h). Two documented choices where
+ * GMTSAR's order is immaterial but a parallel one is needed: the patch mean sums each row
+ * in 32 interleaved float64 partial sums combined pairwise, then the row sums the same
+ * way (GMTSAR: one running sum); the fourth root is float32(sqrt(sqrt(float64))) (GMTSAR:
  * powf).
  */
 class CUDADSP_CORE_API patch_correlator
