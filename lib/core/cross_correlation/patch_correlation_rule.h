@@ -293,7 +293,8 @@ CUDADSP_HOST_DEVICE float highres_cell(double gamma, float corr, float cmax)
 /*!
  * Surface cell of neighbourhood cell (u, v) for the integer peak at surface cell
  * (\p peak_row, \p peak_col): (peak_row - 4 + u, peak_col - 4 + v), or -1 when it
- * lies outside the 2 ys x 2 xs surface (the cell is then 0: issue 6's rule).
+ * lies outside the 2 ys x 2 xs surface (the cell is then 0: the engine's rule, where
+ * GMTSAR wraps columns and reads undefined values above the surface).
  */
 CUDADSP_HOST_DEVICE int
 neighbourhood_cell(int u, int v, int peak_row, int peak_col, const patch_geometry& g)
