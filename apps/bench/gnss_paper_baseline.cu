@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "runtime/cuda_check.h"
 #include "gnss_paper_baseline.h"
+#include "runtime/cuda_check.h"
 
 namespace gr {
 namespace cudadsp {

@@ -9,9 +9,9 @@
 // are written here from the definitions in lrei.h and tuning_cache.h (the paper's
 // Sect. 4.3-4.5), never taken from the code under test.
 
-#include "tbd/lrei.h"
 #include "qa_support.h"
 #include "runtime/tuning_cache.h"
+#include "tbd/lrei.h"
 #include <cppunit/extensions/HelperMacros.h>
 #include <algorithm>
 #include <chrono>

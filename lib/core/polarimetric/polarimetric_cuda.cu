@@ -5,9 +5,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "runtime/cuda_check.h"
 #include "polarimetric/polarimetric_cuda.h"
 #include "polarimetric/polarimetric_estimators.h"
+#include "runtime/cuda_check.h"
 #include <algorithm>
 #include <stdexcept>
 

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "tbd/st_tbd_kernel_source.h"
 #include "st_tbd_rule_text.h" // generated: host_device_h_text, st_tbd_rule_h_text
+#include "tbd/st_tbd_kernel_source.h"
 #include <cstdio>
 #include <sstream>
 #include <stdexcept>
@@ -138,7 +138,7 @@ const std::vector<nvrtc_header>& st_tbd_rule_headers()
 {
     static const std::vector<nvrtc_header> headers = {
         { "runtime/host_device.h", host_device_h_text },
-          { "tbd/st_tbd_rule.h", st_tbd_rule_h_text }
+        { "tbd/st_tbd_rule.h", st_tbd_rule_h_text }
     };
     return headers;
 }

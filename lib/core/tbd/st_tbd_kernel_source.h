@@ -12,8 +12,8 @@
 // CUDA backend). Pure host code, so the generator and the compile are tested without a
 // GPU.
 
-#include "tbd/lrei.h"
 #include "runtime/nvrtc_program.h"
+#include "tbd/lrei.h"
 #include "tbd/st_tbd_internal.h"
 #include <string>
 #include <vector>
