@@ -747,6 +747,193 @@ void multichannel_correlator_cuda::enqueue_compaction(std::size_t capacity,
     CUDADSP_CUDA_LAUNCHED("gather_records_kernel");
 }
 
+/*!
+ * One call of run(): what is fixed for the call (its chunking, where the samples are,
+ * the record capacity), the events that hand each input buffer between the upload and
+ * the compute streams, the stage timer and what the chunks have returned so far.
+ */
+struct multichannel_correlator_cuda::call {
+    call(multichannel_correlator_cuda& e,
+         const void* call_samples,
+         bool samples_on_device,
+         std::size_t call_nsamples)
+        : engine(e),
+          samples(call_samples),
+          on_device(samples_on_device),
+          nsamples(call_nsamples),
+          format(e.d_config.input_format),
+          in_bytes(bytes_per_sample(format)),
+          is_float(format == gnss_sample_format::cf32),
+          direct_input(on_device && is_float),
+          host_pinned(!on_device && is_pinned_host_pointer(samples)),
+          chunk(e.chunk_samples_for(nsamples)),
+          nchunks((nsamples + chunk - 1) / chunk),
+          capacity(e.record_capacity(chunk)),
+          stream(e.d_stream->get()),
+          upload_stream(e.d_upload_stream->get())
+    {
+        scan_bytes = e.prepare_call_buffers(on_device, host_pinned, chunk, capacity);
+        CUDADSP_CUDA(
+            cudaMemsetAsync(e.d_flags.get(), 0, 2 * sizeof(std::uint32_t), stream));
+    }
+
+    std::size_t first_of(std::size_t c) const { return c * chunk; }
+    std::size_t length_of(std::size_t c) const
+    {
+        return std::min(chunk, nsamples - c * chunk);
+    }
+    //! The input buffer of chunk \p c: device input is read in place.
+    std::size_t buffer_of(std::size_t c) const { return on_device ? 0 : c % 2; }
+
+    //! Enqueues chunk \p c's host samples on the upload stream (staged when pageable).
+    void upload(std::size_t c)
+    {
+        const std::size_t b = buffer_of(c);
+        const std::size_t m = length_of(c);
+        const unsigned char* src =
+            static_cast<const unsigned char*>(samples) + first_of(c) * in_bytes;
+        if (!host_pinned) {
+            // The staging buffer's previous upload (chunk c - 2) must be done.
+            uploaded[b].synchronize();
+            parallel_memcpy(engine.d_staging[b].get(), src, m * in_bytes);
+            src = engine.d_staging[b].get();
+        }
+        consumed[b].wait_on(upload_stream);
+        const std::size_t from = timer.mark(upload_stream);
+        void* dst = is_float ? static_cast<void*>(engine.d_input[b].get())
+                             : static_cast<void*>(engine.d_raw[b].get());
+        CUDADSP_CUDA(cudaMemcpyAsync(
+            dst, src, m * in_bytes, cudaMemcpyHostToDevice, upload_stream));
+        timer.add(stage_timer::upload, from, timer.mark(upload_stream));
+        uploaded[b].record(upload_stream);
+    }
+
+    //! Chunk \p c as float2 on the device, once its upload is done.
+    const float2* device_input(std::size_t c)
+    {
+        const std::size_t b = buffer_of(c);
+        if (!on_device)
+            uploaded[b].wait_on(stream);
+        if (direct_input)
+            return static_cast<const float2*>(samples) + first_of(c);
+        if (is_float)
+            return engine.d_input[b].get();
+        const unsigned char* raw =
+            on_device
+                ? static_cast<const unsigned char*>(samples) + first_of(c) * in_bytes
+                : engine.d_raw[b].get();
+        const std::size_t from = timer.mark(stream);
+        enqueue_to_float2(format, raw, engine.d_input[b].get(), length_of(c), stream);
+        timer.add(stage_timer::convert, from, timer.mark(stream));
+        return engine.d_input[b].get();
+    }
+
+    /*!
+     * Correlates chunk \p c, gathers its records in rank (channel id) order and
+     * downloads their count and, with several chunks, the counts per rank that merge
+     * the chunks by channel.
+     */
+    void correlate(std::size_t c, const float2* input)
+    {
+        const std::size_t correlate_from = timer.mark(stream);
+        engine.enqueue_correlate(input,
+                                 length_of(c),
+                                 engine.d_samples_processed + first_of(c),
+                                 capacity,
+                                 stream);
+        const std::size_t correlate_to = timer.mark(stream);
+        timer.add(stage_timer::correlate, correlate_from, correlate_to);
+        if (!on_device)
+            consumed[buffer_of(c)].record(stream);
+
+        engine.enqueue_compaction(capacity, scan_bytes, stream);
+        const std::size_t compact_to = timer.mark(stream);
+        timer.add(stage_timer::compact, correlate_to, compact_to);
+        CUDADSP_CUDA(cudaMemcpyAsync(engine.d_host_flags.get(),
+                                     engine.d_flags.get(),
+                                     2 * sizeof(std::uint32_t),
+                                     cudaMemcpyDeviceToHost,
+                                     stream));
+        if (nchunks > 1)
+            CUDADSP_CUDA(cudaMemcpyAsync(engine.d_host_counts.get(),
+                                         engine.d_counts.get(),
+                                         engine.d_ranks * sizeof(std::uint32_t),
+                                         cudaMemcpyDeviceToHost,
+                                         stream));
+        timer.add(stage_timer::download, compact_to, timer.mark(stream));
+    }
+
+    //! Waits for the chunk just correlated and takes its records to the host.
+    void collect(gnss_correlator_results& results)
+    {
+        using clock = std::chrono::steady_clock;
+        const std::size_t T = engine.d_taps;
+        engine.d_stream->synchronize();
+        if (engine.d_host_flags.get()[0] != 0)
+            throw std::logic_error("multichannel correlator (cuda): a channel completed "
+                                   "more epochs than its record capacity of " +
+                                   std::to_string(capacity));
+        const std::size_t total = engine.d_host_flags.get()[1];
+        total_records += total;
+
+        grow(engine.d_host_records, std::max<std::size_t>(total, 1));
+        grow(engine.d_host_correlations, std::max<std::size_t>(total * T, 1));
+        const std::size_t download_from = timer.mark(stream);
+        if (total) {
+            CUDADSP_CUDA(cudaMemcpyAsync(engine.d_host_records.get(),
+                                         engine.d_compact_records.get(),
+                                         total * sizeof(gnss_epoch_record),
+                                         cudaMemcpyDeviceToHost,
+                                         stream));
+            CUDADSP_CUDA(cudaMemcpyAsync(engine.d_host_correlations.get(),
+                                         engine.d_compact_correlations.get(),
+                                         total * T * sizeof(float2),
+                                         cudaMemcpyDeviceToHost,
+                                         stream));
+        }
+        timer.add(stage_timer::download, download_from, timer.mark(stream));
+        engine.d_stream->synchronize();
+
+        const auto assemble_start = clock::now();
+        const auto* records = engine.d_host_records.get();
+        const auto* correlations = engine.d_host_correlations.get();
+        if (nchunks == 1) {
+            append(results.records, records, total);
+            append(results.correlations, correlations, total * T);
+        } else {
+            const auto* counts = engine.d_host_counts.get();
+            chunks.push_back({ { counts, counts + engine.d_ranks },
+                               { records, records + total },
+                               { correlations, correlations + total * T } });
+        }
+        assemble_ms +=
+            std::chrono::duration<double, std::milli>(clock::now() - assemble_start)
+                .count();
+    }
+
+    multichannel_correlator_cuda& engine;
+    const void* samples;
+    const bool on_device;
+    const std::size_t nsamples;
+    const gnss_sample_format format;
+    const std::size_t in_bytes;
+    const bool is_float;
+    const bool direct_input;
+    const bool host_pinned;
+    const std::size_t chunk;
+    const std::size_t nchunks;
+    const std::size_t capacity;
+    std::size_t scan_bytes = 0;
+    const cudaStream_t stream;
+    const cudaStream_t upload_stream;
+    // Per input buffer: its upload done, and the kernel done reading it.
+    cuda_event uploaded[2], consumed[2];
+    stage_timer timer;
+    std::vector<chunk_results> chunks; // when there are several
+    double assemble_ms = 0;
+    std::size_t total_records = 0;
+};
+
 void multichannel_correlator_cuda::run(const void* samples,
                                        bool on_device,
                                        std::size_t nsamples,
@@ -762,159 +949,29 @@ void multichannel_correlator_cuda::run(const void* samples,
     if (d_launch_dirty)
         choose_launch_shape();
 
-    const gnss_sample_format format = d_config.input_format;
-    const std::size_t in_bytes = bytes_per_sample(format);
-    const bool is_float = format == gnss_sample_format::cf32;
-    const std::size_t T = d_taps;
-    const std::size_t chunk = chunk_samples_for(nsamples);
-    const std::size_t nchunks = (nsamples + chunk - 1) / chunk;
-    const std::size_t capacity = record_capacity(chunk);
-    const std::size_t ranks = d_ranks;
-    cudaStream_t stream = d_stream->get();
-    cudaStream_t upload = d_upload_stream->get();
-
-    const bool direct_input = on_device && is_float;
-    const bool host_pinned = !on_device && is_pinned_host_pointer(samples);
-    const std::size_t scan_bytes =
-        prepare_call_buffers(on_device, host_pinned, chunk, capacity);
-    CUDADSP_CUDA(cudaMemsetAsync(d_flags.get(), 0, 2 * sizeof(std::uint32_t), stream));
-
-    // Per buffer: its upload done, and the kernel done reading it.
-    cuda_event uploaded[2], consumed[2];
-    stage_timer timer;
-
-    const auto* host_bytes = static_cast<const unsigned char*>(samples);
-    auto enqueue_upload = [&](std::size_t c) {
-        const std::size_t b = c % 2;
-        const std::size_t first = c * chunk;
-        const std::size_t m = std::min(chunk, nsamples - first);
-        const unsigned char* src = host_bytes + first * in_bytes;
-        if (!host_pinned) {
-            // The staging buffer's previous upload (chunk c - 2) must be done.
-            uploaded[b].synchronize();
-            parallel_memcpy(d_staging[b].get(), src, m * in_bytes);
-            src = d_staging[b].get();
-        }
-        consumed[b].wait_on(upload);
-        const std::size_t from = timer.mark(upload);
-        void* dst = is_float ? static_cast<void*>(d_input[b].get())
-                             : static_cast<void*>(d_raw[b].get());
-        CUDADSP_CUDA(
-            cudaMemcpyAsync(dst, src, m * in_bytes, cudaMemcpyHostToDevice, upload));
-        timer.add(stage_timer::upload, from, timer.mark(upload));
-        uploaded[b].record(upload);
-    };
-
-    std::vector<chunk_results> chunks; // when there are several
-    double assemble_ms = 0;
-    std::size_t total_records = 0;
-
+    call k(*this, samples, on_device, nsamples);
     if (!on_device)
-        enqueue_upload(0);
-    for (std::size_t c = 0; c < nchunks; ++c) {
-        const std::size_t b = on_device ? 0 : c % 2;
-        const std::size_t first = c * chunk;
-        const std::size_t m = std::min(chunk, nsamples - first);
-
-        // The chunk as float2 on the device.
-        const float2* input = nullptr;
-        if (!on_device)
-            uploaded[b].wait_on(stream);
-        if (direct_input) {
-            input = static_cast<const float2*>(samples) + first;
-        } else if (is_float) {
-            input = d_input[b].get();
-        } else {
-            const unsigned char* raw =
-                on_device ? static_cast<const unsigned char*>(samples) + first * in_bytes
-                          : d_raw[b].get();
-            const std::size_t from = timer.mark(stream);
-            enqueue_to_float2(format, raw, d_input[b].get(), m, stream);
-            timer.add(stage_timer::convert, from, timer.mark(stream));
-            input = d_input[b].get();
-        }
-
-        const std::size_t correlate_from = timer.mark(stream);
-        enqueue_correlate(input, m, d_samples_processed + first, capacity, stream);
-        const std::size_t correlate_to = timer.mark(stream);
-        timer.add(stage_timer::correlate, correlate_from, correlate_to);
-        if (!on_device)
-            consumed[b].record(stream);
-
-        // Records in rank (channel id) order, then their count and, with several
-        // chunks, the counts per rank to merge the chunks by channel.
-        enqueue_compaction(capacity, scan_bytes, stream);
-        const std::size_t compact_to = timer.mark(stream);
-        timer.add(stage_timer::compact, correlate_to, compact_to);
-        CUDADSP_CUDA(cudaMemcpyAsync(d_host_flags.get(),
-                                     d_flags.get(),
-                                     2 * sizeof(std::uint32_t),
-                                     cudaMemcpyDeviceToHost,
-                                     stream));
-        if (nchunks > 1)
-            CUDADSP_CUDA(cudaMemcpyAsync(d_host_counts.get(),
-                                         d_counts.get(),
-                                         ranks * sizeof(std::uint32_t),
-                                         cudaMemcpyDeviceToHost,
-                                         stream));
-        timer.add(stage_timer::download, compact_to, timer.mark(stream));
-
+        k.upload(0);
+    for (std::size_t c = 0; c < k.nchunks; ++c) {
+        k.correlate(c, k.device_input(c));
         // The next chunk's upload overlaps this chunk's kernel.
-        if (!on_device && c + 1 < nchunks)
-            enqueue_upload(c + 1);
-        d_stream->synchronize();
-        if (d_host_flags.get()[0] != 0)
-            throw std::logic_error("multichannel correlator (cuda): a channel completed "
-                                   "more epochs than its record capacity of " +
-                                   std::to_string(capacity));
-        const std::size_t total = d_host_flags.get()[1];
-        total_records += total;
+        if (!on_device && c + 1 < k.nchunks)
+            k.upload(c + 1);
+        k.collect(results);
+    }
 
-        grow(d_host_records, std::max<std::size_t>(total, 1));
-        grow(d_host_correlations, std::max<std::size_t>(total * T, 1));
-        const std::size_t download_from = timer.mark(stream);
-        if (total) {
-            CUDADSP_CUDA(cudaMemcpyAsync(d_host_records.get(),
-                                         d_compact_records.get(),
-                                         total * sizeof(gnss_epoch_record),
-                                         cudaMemcpyDeviceToHost,
-                                         stream));
-            CUDADSP_CUDA(cudaMemcpyAsync(d_host_correlations.get(),
-                                         d_compact_correlations.get(),
-                                         total * T * sizeof(float2),
-                                         cudaMemcpyDeviceToHost,
-                                         stream));
-        }
-        timer.add(stage_timer::download, download_from, timer.mark(stream));
-        d_stream->synchronize();
-
+    if (k.nchunks > 1) {
         const auto assemble_start = clock::now();
-        if (nchunks == 1) {
-            append(results.records, d_host_records.get(), total);
-            append(results.correlations, d_host_correlations.get(), total * T);
-        } else {
-            chunks.push_back(
-                { { d_host_counts.get(), d_host_counts.get() + ranks },
-                  { d_host_records.get(), d_host_records.get() + total },
-                  { d_host_correlations.get(), d_host_correlations.get() + total * T } });
-        }
-        assemble_ms +=
+        merge_chunks_by_channel(k.chunks, d_ranks, d_taps, k.total_records, results);
+        k.assemble_ms +=
             std::chrono::duration<double, std::milli>(clock::now() - assemble_start)
                 .count();
     }
 
-    if (nchunks > 1) {
-        const auto assemble_start = clock::now();
-        merge_chunks_by_channel(chunks, ranks, T, total_records, results);
-        assemble_ms +=
-            std::chrono::duration<double, std::milli>(clock::now() - assemble_start)
-                .count();
-    }
-
-    timer.add_to(d_timing);
-    d_timing.assemble_ms = assemble_ms;
-    d_timing.chunks = nchunks;
-    d_timing.records = total_records;
+    k.timer.add_to(d_timing);
+    d_timing.assemble_ms = k.assemble_ms;
+    d_timing.chunks = k.nchunks;
+    d_timing.records = k.total_records;
     d_timing.total_ms =
         std::chrono::duration<double, std::milli>(clock::now() - wall_start).count();
 }

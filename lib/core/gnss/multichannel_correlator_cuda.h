@@ -120,6 +120,8 @@ private:
         bool shared_tables = true;
     };
 
+    struct call; // one call of run(), in chunks (multichannel_correlator_cuda.cu)
+
     void run(const void* samples,
              bool on_device,
              std::size_t nsamples,

@@ -76,9 +76,7 @@ py::object truth(const simulator& sim, std::size_t sat, py::handle n, F f)
     return std::move(out);
 }
 
-} // namespace
-
-void bind_gnss_signal_simulator(py::module& m)
+void bind_simulated_satellite(py::module& m)
 {
     py::class_<core::gnss_simulated_satellite>(
         m, "gnss_simulated_satellite", D(core, gnss_simulated_satellite))
@@ -121,7 +119,10 @@ void bind_gnss_signal_simulator(py::module& m)
                const py::array_t<std::int8_t, py::array::forcecast>& a) {
                 s.bits = table_of(a, "bits");
             });
+}
 
+void bind_simulator_config(py::module& m)
+{
     py::class_<core::gnss_simulator_config>(
         m, "gnss_simulator_config", D(core, gnss_simulator_config))
         .def(py::init<>())
@@ -130,7 +131,10 @@ void bind_gnss_signal_simulator(py::module& m)
                        &core::gnss_simulator_config::intermediate_frequency_hz)
         .def_readwrite("noise_power", &core::gnss_simulator_config::noise_power)
         .def_readwrite("seed", &core::gnss_simulator_config::seed);
+}
 
+void bind_simulator(py::module& m)
+{
     py::class_<simulator>(m, "gnss_signal_simulator", D(core, gnss_signal_simulator))
         .def(py::init<const core::gnss_simulator_config&,
                       const std::vector<core::gnss_simulated_satellite>&>(),
@@ -262,4 +266,13 @@ void bind_gnss_signal_simulator(py::module& m)
             },
             py::arg("sat"),
             D(core, gnss_signal_simulator, amplitude));
+}
+
+} // namespace
+
+void bind_gnss_signal_simulator(py::module& m)
+{
+    bind_simulated_satellite(m);
+    bind_simulator_config(m);
+    bind_simulator(m);
 }
