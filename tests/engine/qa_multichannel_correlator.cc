@@ -62,10 +62,14 @@ using int128 = __int128;
 const long double two32 = 4294967296.0L;
 
 using qa::measure_tracking;
+using qa::open_loop_channel;
+using qa::poison;
 using qa::records_of;
 using qa::reference_correlate;
 using qa::reference_epoch;
+using qa::same_bits;
 using qa::sky_satellite;
+using qa::strip_poison;
 using qa::tracking_channel;
 using qa::tracking_quality;
 
@@ -85,15 +89,6 @@ make_config(const std::string& device,
     config.taps = taps;
     config.input_format = format;
     return config;
-}
-
-gnss_channel open_loop_channel(std::uint32_t id, std::vector<std::int8_t> code)
-{
-    gnss_channel c;
-    c.id = id;
-    c.code = std::move(code);
-    c.mode = gnss_channel_mode::open_loop;
-    return c;
 }
 
 std::vector<cdouble> noise_samples(std::size_t n, std::uint64_t seed, double power = 1.0)
@@ -121,34 +116,6 @@ std::vector<cdouble> to_cdouble(const std::vector<cfloat>& x)
     return y;
 }
 
-
-/*!
- * Poisons the results so that a field the engine leaves unwritten is caught: process()
- * appends, so every record it writes lands after these; the check compares only the
- * appended part and requires the poison to be intact.
- */
-void poison(gnss_correlator_results& r, std::size_t taps)
-{
-    r.clear();
-    r.taps = taps;
-    gnss_epoch_record bad;
-    std::memset(&bad, 0xff, sizeof bad);
-    r.records.push_back(bad);
-    r.correlations.assign(taps, cfloat(qa::poison_value, qa::poison_value));
-}
-
-void strip_poison(gnss_correlator_results& r)
-{
-    CPPUNIT_ASSERT(!r.records.empty());
-    CPPUNIT_ASSERT_EQUAL(0xffffffffu, r.records[0].channel_id);
-    for (std::size_t t = 0; t < r.taps; ++t)
-        CPPUNIT_ASSERT_EQUAL(qa::poison_value, r.correlations[t].real());
-    r.records.erase(r.records.begin());
-    r.correlations.erase(r.correlations.begin(), r.correlations.begin() + r.taps);
-}
-
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 void assert_same_record(const gnss_epoch_record& a, const gnss_epoch_record& b)
 {

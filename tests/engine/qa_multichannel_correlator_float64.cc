@@ -57,9 +57,13 @@ using int128 = __int128;
 constexpr long double two32 = 4294967296.0L;
 
 using qa::measure_tracking;
+using qa::open_loop_channel;
+using qa::poison;
 using qa::records_of;
 using qa::reference_correlate;
+using qa::same_bits;
 using qa::sky_satellite;
+using qa::strip_poison;
 using qa::tracking_channel;
 using qa::tracking_quality;
 
@@ -82,15 +86,6 @@ make_config(const std::string& device,
     return config;
 }
 
-gnss_channel open_loop(std::uint32_t id, std::vector<std::int8_t> code)
-{
-    gnss_channel c;
-    c.id = id;
-    c.code = std::move(code);
-    c.mode = gnss_channel_mode::open_loop;
-    return c;
-}
-
 std::vector<std::int8_t> random_code(std::size_t n, std::uint64_t seed)
 {
     qa::gaussian_source g(seed);
@@ -100,21 +95,11 @@ std::vector<std::int8_t> random_code(std::size_t n, std::uint64_t seed)
     return code;
 }
 
-//! Galileo E1-B of \p prn as a BOC(1,1) table, or (where the code file cannot be
-//! found) a random code of the same length and structure, said so on stdout.
+//! Galileo E1 code \p prn of \p component as a BOC(1,1) table.
 std::vector<std::int8_t>
 e1_boc_table(int prn, galileo_e1_component component = galileo_e1_component::b)
 {
-    try {
-        return boc11_expand(galileo_e1_code(prn, component));
-    } catch (const std::runtime_error& e) {
-        std::cout << "qa_multichannel_correlator_float64: Galileo code file absent ("
-                  << e.what() << "): a random 4092-chip BOC(1,1) table instead"
-                  << std::endl;
-        return boc11_expand(
-            random_code(galileo_e1_code_length,
-                        1000 + prn + (component == galileo_e1_component::c ? 100 : 0)));
-    }
+    return boc11_expand(galileo_e1_code(prn, component));
 }
 
 multichannel_correlator_cuda& cuda_engine(multichannel_correlator& engine)
@@ -164,30 +149,13 @@ test_input simulate(gnss_signal_simulator& sim, std::size_t n, gnss_sample_forma
 }
 
 
-void poison(gnss_correlator_results& r, std::size_t taps)
+//! strip_poison(), and every correlation the engine wrote is finite.
+void strip_poison_finite(gnss_correlator_results& r)
 {
-    r.clear();
-    r.taps = taps;
-    gnss_epoch_record bad;
-    std::memset(&bad, 0xff, sizeof bad);
-    r.records.push_back(bad);
-    r.correlations.assign(taps, cfloat(qa::poison_value, qa::poison_value));
-}
-
-void strip_poison(gnss_correlator_results& r)
-{
-    CPPUNIT_ASSERT(!r.records.empty());
-    CPPUNIT_ASSERT_EQUAL(0xffffffffu, r.records[0].channel_id);
-    for (std::size_t t = 0; t < r.taps; ++t)
-        CPPUNIT_ASSERT_EQUAL(qa::poison_value, r.correlations[t].real());
-    r.records.erase(r.records.begin());
-    r.correlations.erase(r.correlations.begin(), r.correlations.begin() + r.taps);
+    strip_poison(r);
     for (const cfloat& v : r.correlations)
         CPPUNIT_ASSERT(std::isfinite(v.real()) && std::isfinite(v.imag()));
 }
-
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 //! Every field and correlation, bit for bit.
 void assert_identical(const gnss_correlator_results& a, const gnss_correlator_results& b)
@@ -330,7 +298,7 @@ class qa_multichannel_correlator_float64 : public CppUnit::TestFixture
         };
         std::vector<gnss_channel> channels;
         {
-            gnss_channel c = open_loop(7, gps_l1ca_code(5));
+            gnss_channel c = open_loop_channel(7, gps_l1ca_code(5));
             c.code_phase_chips = 612.3 - 0.05;
             c.carrier_frequency_hz = -2345.0;
             c.code_rate_cps = 1.023e6 * (1.0 - 2345.0 / gps_l1_frequency_hz);
@@ -338,7 +306,7 @@ class qa_multichannel_correlator_float64 : public CppUnit::TestFixture
             channels.push_back(c);
         }
         {
-            gnss_channel c = open_loop(3, gps_l1ca_code(5));
+            gnss_channel c = open_loop_channel(3, gps_l1ca_code(5));
             c.code_phase_chips = 612.3 + 2 * 1023.0;
             c.periods_per_integration = 4;
             c.carrier_frequency_hz = -2340.0;
@@ -347,7 +315,7 @@ class qa_multichannel_correlator_float64 : public CppUnit::TestFixture
             channels.push_back(c);
         }
         {
-            gnss_channel c = open_loop(12, e1_boc_table(11));
+            gnss_channel c = open_loop_channel(12, e1_boc_table(11));
             c.code_entries_per_chip = 2;
             c.code_rate_cps = 1.023e6 + 3.7;
             c.code_phase_chips = 4091.99;
@@ -356,7 +324,7 @@ class qa_multichannel_correlator_float64 : public CppUnit::TestFixture
             channels.push_back(c);
         }
         {
-            gnss_channel c = open_loop(1, glonass_l1of_code());
+            gnss_channel c = open_loop_channel(1, glonass_l1of_code());
             c.code_rate_cps = 0.511e6;
             c.code_phase_chips = 0.0;
             c.carrier_frequency_hz = 2.03e6;
@@ -373,7 +341,7 @@ class qa_multichannel_correlator_float64 : public CppUnit::TestFixture
         gnss_correlator_results r, rc;
         poison(r, taps);
         cuda->process(in.data(f), n, r);
-        strip_poison(r);
+        strip_poison_finite(r);
         cpu->process(in.data(f), n, rc);
         CPPUNIT_ASSERT(cuda_engine(*cuda).last_timing().correlate_ms > 0.0);
 
@@ -436,7 +404,7 @@ class qa_multichannel_correlator_float64 : public CppUnit::TestFixture
         }();
         std::vector<cfloat> x32(x.begin(), x.end());
         std::vector<cdouble> xr(x32.begin(), x32.end());
-        gnss_channel c = open_loop(5, gps_l1ca_code(20));
+        gnss_channel c = open_loop_channel(5, gps_l1ca_code(20));
         c.code_phase_chips = 100.7;
         c.carrier_frequency_hz = 123456.0;
         c.tap_offsets_chips.clear();
@@ -455,7 +423,7 @@ class qa_multichannel_correlator_float64 : public CppUnit::TestFixture
         gnss_correlator_results a, b;
         poison(a, 11);
         whole->process(x32.data(), n, a);
-        strip_poison(a);
+        strip_poison_finite(a);
         check_channel(a, xr, fs, c, "11 taps");
         check_channel(a, xr, fs, d, "11 taps");
         for (std::size_t done = 0, m = 777; done < n; done += m, m = m * 3 % 9001 + 1) {
@@ -492,7 +460,7 @@ class qa_multichannel_correlator_float64 : public CppUnit::TestFixture
         for (auto& s : x32)
             s = cfloat(g.complex_normal(1.0));
         std::vector<cdouble> x(x32.begin(), x32.end());
-        gnss_channel c = open_loop(9, random_code(300007, 5));
+        gnss_channel c = open_loop_channel(9, random_code(300007, 5));
         c.code_rate_cps = 10.23e6 / 3.0;
         c.code_phase_chips = 299000.5;
         c.carrier_frequency_hz = -1.1e6;
@@ -502,12 +470,12 @@ class qa_multichannel_correlator_float64 : public CppUnit::TestFixture
         gnss_correlator_results r;
         poison(r, 3);
         engine->process(x32.data(), n, r);
-        strip_poison(r);
+        strip_poison_finite(r);
         CPPUNIT_ASSERT(!cuda_engine(*engine).code_tables_in_shared_memory());
         check_channel(r, x, fs, c, "global tables");
 
         auto short_code = multichannel_correlator::make(make_config("cuda", fs));
-        short_code->add_channel(open_loop(1, gps_l1ca_code(1)));
+        short_code->add_channel(open_loop_channel(1, gps_l1ca_code(1)));
         gnss_correlator_results s;
         short_code->process(x32.data(), 1000, s);
         CPPUNIT_ASSERT(cuda_engine(*short_code).code_tables_in_shared_memory());
@@ -544,12 +512,12 @@ class qa_multichannel_correlator_float64 : public CppUnit::TestFixture
             track.code_rate_cps = 1.023e6 * (1.0 + 1680.0 / gps_l1_frequency_hz);
             track.loop.fll_bandwidth_hz = 10.0;
             e.add_channel(track);
-            gnss_channel open = open_loop(2, gps_l1ca_code(14));
+            gnss_channel open = open_loop_channel(2, gps_l1ca_code(14));
             open.code_phase_chips = 4 * 1023.0 + 199.9;
             open.periods_per_integration = 5;
             open.carrier_frequency_hz = 1700.0;
             e.add_channel(open);
-            gnss_channel e1 = open_loop(3, e1_boc_table(4));
+            gnss_channel e1 = open_loop_channel(3, e1_boc_table(4));
             e1.code_entries_per_chip = 2;
             e1.code_phase_chips = 17.0;
             e.add_channel(e1);
@@ -603,7 +571,7 @@ class qa_multichannel_correlator_float64 : public CppUnit::TestFixture
             v = static_cast<std::int16_t>(std::lround(g.complex_normal(1e6).real()));
         auto setup = [&](multichannel_correlator& e) {
             for (std::uint32_t id = 0; id < 6; ++id) {
-                gnss_channel c = open_loop(10 - id, gps_l1ca_code(1 + id));
+                gnss_channel c = open_loop_channel(10 - id, gps_l1ca_code(1 + id));
                 c.code_phase_chips = 100.0 * id + 0.3;
                 c.carrier_frequency_hz = 500.0 * id - 1000.0;
                 c.periods_per_integration = 1 + id % 3;
@@ -620,7 +588,7 @@ class qa_multichannel_correlator_float64 : public CppUnit::TestFixture
         gnss_correlator_results a;
         poison(a, 3);
         whole->process(x.data(), n, a);
-        strip_poison(a);
+        strip_poison_finite(a);
         const gnss_cuda_timing timing = cuda_engine(*whole).last_timing();
         CPPUNIT_ASSERT(timing.chunks >= 3);
         CPPUNIT_ASSERT_EQUAL(a.records.size(), timing.records);
@@ -672,7 +640,7 @@ class qa_multichannel_correlator_float64 : public CppUnit::TestFixture
                 c.code = gps_l1ca_code(30);
                 c.code_phase_chips = 7.1;
                 e.add_channel(c);
-                gnss_channel o = open_loop(0, gps_l1ca_code(30));
+                gnss_channel o = open_loop_channel(0, gps_l1ca_code(30));
                 o.periods_per_integration = 2;
                 e.add_channel(o);
             };
@@ -726,7 +694,7 @@ class qa_multichannel_correlator_float64 : public CppUnit::TestFixture
             op(*cpu);
         };
         auto channel = [&](std::uint32_t id, double phase) {
-            gnss_channel c = open_loop(id, gps_l1ca_code(1 + id % 32));
+            gnss_channel c = open_loop_channel(id, gps_l1ca_code(1 + id % 32));
             c.code_phase_chips = phase;
             c.carrier_frequency_hz = 37.0 * id;
             return c;
@@ -790,9 +758,9 @@ class qa_multichannel_correlator_float64 : public CppUnit::TestFixture
         gnss_correlator_results rg, rc;
         cuda->process(x.data(), n, rg);
         cpu->process(x.data(), n, rc);
-        gnss_channel future = open_loop(1, gps_l1ca_code(3));
+        gnss_channel future = open_loop_channel(1, gps_l1ca_code(3));
         future.start_sample = n + 70001; // in the next call but one
-        gnss_channel past = open_loop(2, gps_l1ca_code(4));
+        gnss_channel past = open_loop_channel(2, gps_l1ca_code(4));
         past.start_sample = 1234;
         past.code_phase_chips = 800.0;
         past.carrier_frequency_hz = 3210.0;
@@ -914,7 +882,7 @@ class qa_multichannel_correlator_float64 : public CppUnit::TestFixture
         gnss_correlator_results r;
         poison(r, 3);
         engine->process(x32.data(), n, r);
-        strip_poison(r);
+        strip_poison_finite(r);
         std::sort(channels.begin(), channels.end(), [](const auto& a, const auto& b) {
             return a.id < b.id;
         });

@@ -6,9 +6,11 @@
  */
 
 #include "qa_gnss_reference.h"
+#include "qa_support.h"
 #include <gnuradio/cudadsp/core/gnss_codes.h>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <iostream>
 
 namespace gr {
@@ -47,6 +49,38 @@ double wrap(double v, double period)
 }
 
 } // namespace
+
+core::gnss_channel open_loop_channel(std::uint32_t id, std::vector<std::int8_t> code)
+{
+    core::gnss_channel c;
+    c.id = id;
+    c.code = std::move(code);
+    c.mode = core::gnss_channel_mode::open_loop;
+    return c;
+}
+
+void poison(core::gnss_correlator_results& r, std::size_t taps)
+{
+    r.clear();
+    r.taps = taps;
+    core::gnss_epoch_record bad;
+    std::memset(&bad, 0xff, sizeof bad);
+    r.records.push_back(bad);
+    r.correlations.assign(taps, std::complex<float>(poison_value, poison_value));
+}
+
+void strip_poison(core::gnss_correlator_results& r)
+{
+    CPPUNIT_ASSERT(!r.records.empty());
+    CPPUNIT_ASSERT_EQUAL(0xffffffffu, r.records[0].channel_id);
+    for (std::size_t t = 0; t < r.taps; ++t)
+        CPPUNIT_ASSERT_EQUAL(poison_value, r.correlations[t].real());
+    r.records.erase(r.records.begin());
+    r.correlations.erase(r.correlations.begin(), r.correlations.begin() + r.taps);
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 std::vector<reference_epoch>
 reference_correlate(const std::vector<cdouble>& x, double fs, const core::gnss_channel& c)

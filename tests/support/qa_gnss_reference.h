@@ -24,6 +24,24 @@ namespace gr {
 namespace cudadsp {
 namespace qa {
 
+//! An open-loop channel of \p id on \p code (no tracking loops, nominal rates).
+core::gnss_channel open_loop_channel(std::uint32_t id, std::vector<std::int8_t> code);
+
+/*!
+ * Poisons \p r so that a field the engine leaves unwritten is caught: process()
+ * appends, so every record it writes lands after one record of all-ones bytes and its
+ * poison_value correlations.
+ */
+void poison(core::gnss_correlator_results& r, std::size_t taps);
+
+//! Checks that the poison of poison() is intact and removes it, leaving what the
+//! engine appended.
+void strip_poison(core::gnss_correlator_results& r);
+
+//! Bitwise equality (NaN payloads and signed zeros included).
+bool same_bits(double a, double b);
+bool same_bits(float a, float b);
+
 //! One completed open-loop epoch of the reference.
 struct reference_epoch {
     std::uint64_t start = 0; //!< absolute index of the first sample
