@@ -85,8 +85,8 @@ constexpr std::uint64_t input_seed = 20260601;
 
 constexpr double target_flowgraph_msamples = 200.0;
 
-const std::string row_d2d = "floor: d2d copy";
-const std::string row_h2d = "floor: pinned H2D";
+const std::string& row_d2d = floor_row_d2d;
+const std::string& row_h2d = floor_row_h2d;
 const std::string row_cufft = "floor: cuFFT 2 forward + 1 inverse";
 const std::string row_device = "cuda engine, device buffers";
 const std::string row_pinned = "cuda engine, pinned host buffers";

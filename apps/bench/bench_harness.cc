@@ -588,7 +588,7 @@ row floor_d2d_copy(std::size_t bytes, double samples, int repeats)
 {
     core::device_buffer<unsigned char> src(bytes);
     core::device_buffer<unsigned char> dst(bytes);
-    return copy_floor("floor: d2d copy",
+    return copy_floor(floor_row_d2d,
                       dst.get(),
                       src.get(),
                       bytes,
@@ -602,7 +602,7 @@ row floor_h2d_pinned(std::size_t bytes, double samples, int repeats)
 {
     core::pinned_buffer<unsigned char> src(bytes);
     core::device_buffer<unsigned char> dst(bytes);
-    return copy_floor("floor: pinned H2D",
+    return copy_floor(floor_row_h2d,
                       dst.get(),
                       src.get(),
                       bytes,
@@ -616,7 +616,7 @@ row floor_d2h_pinned(std::size_t bytes, double samples, int repeats)
 {
     core::device_buffer<unsigned char> src(bytes);
     core::pinned_buffer<unsigned char> dst(bytes);
-    return copy_floor("floor: pinned D2H",
+    return copy_floor(floor_row_d2h,
                       dst.get(),
                       src.get(),
                       bytes,
@@ -645,7 +645,7 @@ row floor_h2d_d2h_concurrent_pinned(std::size_t h2d_bytes,
     const core::cuda_event forked;
     const core::cuda_event joined;
     row r;
-    r.name = "floor: pinned H2D || D2H";
+    r.name = floor_row_h2d_d2h_concurrent;
     r.clock = "events";
     r.samples = samples;
     r.bytes = double(h2d_bytes) + double(d2h_bytes);

@@ -214,6 +214,12 @@ void write_json(std::ostream& os,
  * d2d counts read + write (2 x bytes) for GB/s, like the kernels it is compared with.
  */
 row floor_d2d_copy(std::size_t bytes, double samples, int repeats);
+//! The names the floor functions give their rows, for the sections to refer to.
+inline const std::string floor_row_d2d = "floor: d2d copy";
+inline const std::string floor_row_h2d = "floor: pinned H2D";
+inline const std::string floor_row_d2h = "floor: pinned D2H";
+inline const std::string floor_row_h2d_d2h_concurrent = "floor: pinned H2D || D2H";
+
 row floor_h2d_pinned(std::size_t bytes, double samples, int repeats);
 row floor_d2h_pinned(std::size_t bytes, double samples, int repeats);
 /*! H2D and D2H of \p bytes each at the same time on two streams: the floor of an

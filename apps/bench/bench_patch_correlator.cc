@@ -104,8 +104,8 @@ constexpr double target_cufft_ratio = 2.0;
 // The check: dx and dy equal, corr (percent) within this.
 constexpr double corr_tolerance = 1e-3;
 
-const std::string row_d2d = "floor: d2d copy";
-const std::string row_h2d = "floor: pinned H2D";
+const std::string& row_d2d = floor_row_d2d;
+const std::string& row_h2d = floor_row_h2d;
 const std::string row_cufft = "floor: cuFFT transforms";
 const std::string row_device = "cuda engine, device patches";
 const std::string row_pinned = "cuda engine, pinned host patches";

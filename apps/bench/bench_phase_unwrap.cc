@@ -67,11 +67,11 @@ constexpr double target_device_x_d2d = 2.0;
 constexpr double target_pinned_x_copies = 1.3;
 constexpr double target_flowgraph_msamples = 500.0;
 
-const std::string row_d2d = "floor: d2d copy";
-const std::string row_h2d = "floor: pinned H2D";
-const std::string row_d2h = "floor: pinned D2H";
+const std::string& row_d2d = floor_row_d2d;
+const std::string& row_h2d = floor_row_h2d;
+const std::string& row_d2h = floor_row_d2h;
 const std::string row_copies = "floor: pinned H2D + D2H";
-const std::string row_concurrent = "floor: pinned H2D || D2H";
+const std::string& row_concurrent = floor_row_h2d_d2h_concurrent;
 const std::string row_device = "cuda engine, device buffers";
 const std::string row_pinned = "cuda engine, pinned host buffers";
 const std::string row_pageable = "cuda engine, pageable host buffers";

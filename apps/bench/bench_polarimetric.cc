@@ -98,10 +98,10 @@ constexpr double target_flowgraph_pulses_per_s = 100000.0;
 constexpr double paper_best_ms = 93.87;
 constexpr double paper_worst_ms = 158.03;
 
-const std::string row_d2d = "floor: d2d copy";
-const std::string row_h2d = "floor: pinned H2D";
-const std::string row_d2h = "floor: pinned D2H";
-const std::string row_concurrent = "floor: pinned H2D || D2H";
+const std::string& row_d2d = floor_row_d2d;
+const std::string& row_h2d = floor_row_h2d;
+const std::string& row_d2h = floor_row_d2h;
+const std::string& row_concurrent = floor_row_h2d_d2h_concurrent;
 const std::string row_device = "cuda engine, device buffers";
 const std::string row_device_alternating = "cuda engine, device buffers, alternating";
 const std::string row_pinned = "cuda engine, pinned host buffers";

@@ -82,11 +82,10 @@ constexpr double texture_tolerance = 3e-2;
 constexpr double target_device_x_d2d = 4.0;
 constexpr double target_flowgraph_frames_per_s = 1000.0;
 
-// The names the floor functions give their rows.
-const std::string row_d2d = "floor: d2d copy";
-const std::string row_h2d = "floor: pinned H2D";
-const std::string row_d2h = "floor: pinned D2H";
-const std::string row_concurrent = "floor: pinned H2D || D2H";
+const std::string& row_d2d = floor_row_d2d;
+const std::string& row_h2d = floor_row_h2d;
+const std::string& row_d2h = floor_row_d2h;
+const std::string& row_concurrent = floor_row_h2d_d2h_concurrent;
 const std::string row_generic_sw = "cuda generic, software bilinear";
 const std::string row_generic_tex = "cuda generic, texture bilinear";
 const std::string row_generated_sw = "cuda generated, software bilinear";
