@@ -31,6 +31,7 @@
 // on dx, dy (rshift = ashift = 0, so nothing inflates ||x||) and corr, both raw (the
 // reference's own choices) and tie-aware; the tie-aware values must be < 1e-4.
 
+#include "qa_fft_reference.h"
 #include "qa_support.h"
 #include "runtime/cuda_resources.h"
 #include <gnuradio/cudadsp/core/patch_correlator.h>
@@ -103,43 +104,13 @@ std::string str(const patch_result& r)
 }
 
 // ---------------------------------------------------------------------------------
-// Random numbers and float64 FFTs of this file
+// Random numbers and the float64 FFT (qa_fft_reference.h)
 // ---------------------------------------------------------------------------------
 
+using qa::fft;
+using qa::fft2;
 using qa::gaussian_source;
-
-//! In-place radix-2 FFT, float64, unnormalised; forward uses e^{-2 pi i k n / N}.
-void fft(cdouble* a, long n, bool inverse, long stride = 1)
-{
-    for (long i = 1, j = 0; i < n; ++i) {
-        long bit = n >> 1;
-        for (; j & bit; bit >>= 1)
-            j ^= bit;
-        j ^= bit;
-        if (i < j)
-            std::swap(a[i * stride], a[j * stride]);
-    }
-    for (long len = 2; len <= n; len <<= 1) {
-        const double angle = (inverse ? 2.0 : -2.0) * pi / double(len);
-        for (long i = 0; i < n; i += len)
-            for (long k = 0; k < len / 2; ++k) {
-                const cdouble w = std::polar(1.0, angle * double(k));
-                const cdouble u = a[(i + k) * stride];
-                const cdouble v = a[(i + k + len / 2) * stride] * w;
-                a[(i + k) * stride] = u + v;
-                a[(i + k + len / 2) * stride] = u - v;
-            }
-    }
-}
-
-//! 2D FFT of a rows x cols row-major array.
-void fft2(std::vector<cdouble>& a, long rows, long cols, bool inverse)
-{
-    for (long r = 0; r < rows; ++r)
-        fft(a.data() + r * cols, cols, inverse);
-    for (long c = 0; c < cols; ++c)
-        fft(a.data() + c, rows, inverse, cols);
-}
+using qa::pow2_at_least;
 
 // ---------------------------------------------------------------------------------
 // Synthetic patch pairs
@@ -162,14 +133,6 @@ struct patch_set {
         return count() - 1;
     }
 };
-
-long pow2_at_least(long n)
-{
-    long p = 1;
-    while (p < n)
-        p *= 2;
-    return p;
-}
 
 /*!
  * A pair of band-limited complex speckle fields (bandwidth 0.8 of each axis) of

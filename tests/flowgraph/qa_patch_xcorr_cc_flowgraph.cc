@@ -13,6 +13,7 @@
 // duplicated or moved across work() calls, only complete strips, a strip out as soon as
 // its last line is in, one message per record. Known integer shifts give exact offsets.
 
+#include "qa_fft_reference.h"
 #include "qa_message_collector.h"
 #include "qa_support.h"
 #include <gnuradio/blocks/vector_sink.h>
@@ -46,7 +47,6 @@ namespace {
 
 using cdouble = std::complex<double>;
 using record = std::array<float, 5>; // x, dx, y, dy, corr
-constexpr double pi = 3.14159265358979323846;
 
 //! The block's parameters, in make()'s order (small patches: the tests run anywhere).
 struct params {
@@ -132,39 +132,9 @@ struct params {
 // Synthetic images
 // ---------------------------------------------------------------------------------
 
+using qa::fft;
 using qa::gaussian_source;
-
-//! In-place radix-2 FFT, float64, unnormalised.
-void fft(cdouble* a, long n, bool inverse, long stride = 1)
-{
-    for (long i = 1, j = 0; i < n; ++i) {
-        long bit = n >> 1;
-        for (; j & bit; bit >>= 1)
-            j ^= bit;
-        j ^= bit;
-        if (i < j)
-            std::swap(a[i * stride], a[j * stride]);
-    }
-    for (long len = 2; len <= n; len <<= 1) {
-        const double angle = (inverse ? 2.0 : -2.0) * pi / double(len);
-        for (long i = 0; i < n; i += len)
-            for (long k = 0; k < len / 2; ++k) {
-                const cdouble w = std::polar(1.0, angle * double(k));
-                const cdouble u = a[(i + k) * stride];
-                const cdouble v = a[(i + k + len / 2) * stride] * w;
-                a[(i + k) * stride] = u + v;
-                a[(i + k + len / 2) * stride] = u - v;
-            }
-    }
-}
-
-long pow2_at_least(long n)
-{
-    long p = 1;
-    while (p < n)
-        p *= 2;
-    return p;
-}
+using qa::pow2_at_least;
 
 /*! Band-limited complex speckle (spectrum flat inside |f| < 0.4 cycles/sample on both
  *  axes, zero outside) of rows x cols (powers of two), unit variance per component. */
