@@ -12,6 +12,7 @@
 // calls, the optional ports where the block documents them, the partial final frame
 // not emitted, input tags on the frame that holds the tagged sample.
 
+#include "qa_run_flowgraph.h"
 #include "qa_support.h"
 #include <gnuradio/blocks/throttle.h>
 #include <gnuradio/blocks/vector_sink.h>
@@ -29,7 +30,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <future>
 #include <iostream>
 #include <limits>
 #include <random>
@@ -39,6 +39,8 @@ namespace gr {
 namespace cudadsp {
 
 namespace {
+
+using qa::run_or_die;
 
 //! The block's parameters, in make()'s order.
 struct params {
@@ -270,22 +272,6 @@ void assert_same_outputs(const outputs& expected, const graph& g, const std::str
                            C,
                            what + ": correlation (re, im)");
     }
-}
-
-/*! Runs \p tb to completion; a flowgraph still running after \p seconds is a hang,
- *  reported and ended at once rather than left to block the whole suite. */
-void run_or_die(gr::top_block_sptr tb, const std::string& what, double seconds = 120.0)
-{
-    tb->start();
-    auto done = std::async(std::launch::async, [tb] { tb->wait(); });
-    if (done.wait_for(std::chrono::duration<double>(seconds)) !=
-        std::future_status::ready) {
-        std::cerr << "qa_cross_correlator_cc_flowgraph: " << what
-                  << ": flowgraph still running after " << seconds
-                  << " s (hang); aborting" << std::endl;
-        std::_Exit(3);
-    }
-    done.get();
 }
 
 /*!

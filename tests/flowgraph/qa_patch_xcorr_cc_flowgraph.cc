@@ -15,6 +15,7 @@
 
 #include "qa_fft_reference.h"
 #include "qa_message_collector.h"
+#include "qa_run_flowgraph.h"
 #include "qa_support.h"
 #include <gnuradio/blocks/vector_sink.h>
 #include <gnuradio/blocks/vector_source.h>
@@ -33,7 +34,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
-#include <future>
 #include <iostream>
 #include <limits>
 #include <mutex>
@@ -44,6 +44,8 @@ namespace gr {
 namespace cudadsp {
 
 namespace {
+
+using qa::run_or_die;
 
 using cdouble = std::complex<double>;
 using record = std::array<float, 5>; // x, dx, y, dy, corr
@@ -386,22 +388,6 @@ private:
     bool d_timed_out = false;
 };
 
-/*! Runs \p tb to completion; a flowgraph still running after \p seconds is a hang,
- *  reported and ended at once rather than left to block the whole suite. */
-void run_or_die(gr::top_block_sptr tb, const std::string& what, double seconds = 60.0)
-{
-    tb->start();
-    auto done = std::async(std::launch::async, [tb] { tb->wait(); });
-    if (done.wait_for(std::chrono::duration<double>(seconds)) !=
-        std::future_status::ready) {
-        std::cerr << "qa_patch_xcorr_cc_flowgraph: " << what
-                  << ": flowgraph still running after " << seconds
-                  << " s (hang); aborting" << std::endl;
-        std::_Exit(3);
-    }
-    done.get();
-}
-
 struct block_output {
     std::vector<float> stream; //!< 5 floats a record
     std::vector<pmt::pmt_t> messages;
@@ -446,7 +432,7 @@ block_output run_block(const params& p,
         sink = gr::blocks::vector_sink_f::make(5);
         tb->connect(block, 0, sink, 0);
     }
-    run_or_die(tb, what.empty() ? p.describe() : what);
+    run_or_die(tb, what.empty() ? p.describe() : what, 60.0);
     block_output out;
     out.stream = slow ? slow->data() : sink->data();
     out.messages = collector->messages();
@@ -734,7 +720,7 @@ public:
             tb->connect(src, 1, block, 1);
             tb->connect(block, 0, sink, 0);
             tb->msg_connect(block, "patches", collector, "in");
-            run_or_die(tb, what);
+            run_or_die(tb, what, 60.0);
             CPPUNIT_ASSERT_MESSAGE(what + ": strip " + std::to_string(K) +
                                        " not out before the next line",
                                    !src->pause_timed_out());

@@ -11,6 +11,7 @@
 // directly on the same pulses: no radial lost, duplicated or shifted across work()
 // calls, tags where the block documents them, setters applied from the next radial.
 
+#include "qa_run_flowgraph.h"
 #include "qa_support.h"
 #include <gnuradio/blocks/throttle.h>
 #include <gnuradio/blocks/vector_sink.h>
@@ -29,7 +30,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
-#include <future>
 #include <iostream>
 #include <limits>
 #include <random>
@@ -40,6 +40,8 @@ namespace gr {
 namespace cudadsp {
 
 namespace {
+
+using qa::run_or_die;
 
 constexpr int nproducts = core::polarimetric_product_count;
 
@@ -207,22 +209,6 @@ void assert_same_products(const product_vectors& expected,
             CPPUNIT_FAIL(msg.str());
         }
     }
-}
-
-/*! Runs \p tb to completion; a flowgraph still running after \p seconds is a hang,
- *  reported and ended at once rather than left to block the whole suite. */
-void run_or_die(gr::top_block_sptr tb, const std::string& what, double seconds = 120.0)
-{
-    tb->start();
-    auto done = std::async(std::launch::async, [tb] { tb->wait(); });
-    if (done.wait_for(std::chrono::duration<double>(seconds)) !=
-        std::future_status::ready) {
-        std::cerr << "qa_polarimetric_products_cf_flowgraph: " << what
-                  << ": flowgraph still running after " << seconds
-                  << " s (hang); aborting" << std::endl;
-        std::_Exit(3);
-    }
-    done.get();
 }
 
 /*!
