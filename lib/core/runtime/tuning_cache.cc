@@ -11,7 +11,6 @@
 #include <nlohmann/json.hpp>
 #include <pwd.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
 #include <cmath>
