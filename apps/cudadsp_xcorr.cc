@@ -285,11 +285,12 @@ correlate_times correlate_with_read_ahead(const xc::xcorr_options& o,
 }
 
 void note_engine_times(bool verbose,
+                       bool on_gpu,
                        const core::patch_correlator& engine,
                        double correlate_s)
 {
     const core::patch_correlator_timing engine_time = engine.last_timing();
-    if (engine.device().backend == core::backend_kind::cuda)
+    if (on_gpu)
         note(verbose,
              "correlate %.3f s: upload %.3f s, compute %.3f s, download %.3f s (busy "
              "times on the device; the uploads overlap the computation, so they do not "
@@ -362,7 +363,7 @@ int run(const xc::xcorr_options& o)
     std::vector<core::patch_result> results(layout.pairs.size());
     const correlate_times times =
         correlate_with_read_ahead(o, *engine, master, aligned, layout.pairs, results);
-    note_engine_times(v, *engine, times.correlate_s);
+    note_engine_times(v, on_gpu, *engine, times.correlate_s);
 
     const auto t_write0 = clock_type::now();
     write_output(

@@ -11,7 +11,6 @@
 #include <nlohmann/json.hpp>
 #include <pwd.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <cerrno>
 #include <cmath>
@@ -102,6 +101,9 @@ const char* to_string(tuning_lookup_status status)
 namespace {
 
 const char* const format_name = "gr-cudadsp tuning cache";
+//! Why lookup() misses and store() fails when default_tuning_cache_dir() found none.
+const char* const no_cache_dir_message =
+    "no cache directory: neither XDG_CACHE_HOME nor HOME is set";
 constexpr int format_version = 1;
 // A tuning cache holds a few orders of a few hundred lines; anything far larger is not
 // one, and reading it whole would only waste memory.
@@ -381,7 +383,7 @@ tuning_lookup tuning_cache::lookup(const tuning_key& key,
     tuning_lookup result;
     if (d_path.empty()) {
         result.status = tuning_lookup_status::no_cache_dir;
-        result.message = "no cache directory: neither XDG_CACHE_HOME nor HOME is set";
+        result.message = no_cache_dir_message;
         return result;
     }
     std::string content, why;
@@ -465,7 +467,7 @@ tuning_store_result tuning_cache::store(const tuning_key& key,
 
     tuning_store_result result;
     if (d_path.empty()) {
-        result.message = "no cache directory: neither XDG_CACHE_HOME nor HOME is set";
+        result.message = no_cache_dir_message;
         return result;
     }
     std::error_code ec;
