@@ -60,7 +60,7 @@ public:
         CPPUNIT_ASSERT_EQUAL(std::string("cpu"), cpu.to_string());
         const device_selection automatic = select_device("auto");
         CPPUNIT_ASSERT(automatic.chosen_automatically);
-        if (cuda_device_count() > 0)
+        if (qa::cuda_present())
             CPPUNIT_ASSERT_EQUAL(std::string("cuda:0"), automatic.to_string());
         else
             CPPUNIT_ASSERT_EQUAL(std::string("cpu"), automatic.to_string());

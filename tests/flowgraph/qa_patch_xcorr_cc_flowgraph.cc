@@ -828,7 +828,7 @@ public:
     {
         params p;
         p.device = "auto";
-        const std::string expected = core::cuda_device_count() > 0 ? "cuda:0" : "cpu";
+        const std::string expected = qa::cuda_present() ? "cuda:0" : "cpu";
         CPPUNIT_ASSERT_EQUAL(expected, p.make_block()->backend());
     }
 
