@@ -32,7 +32,6 @@ runs), --full (Galileo: all 50 PRNs over +-5 kHz; meant for a GPU, minutes on a 
 import argparse
 import json
 import os
-import pathlib
 import sys
 import time
 
@@ -74,7 +73,7 @@ def main():
     mode.add_argument("--full", action="store_true", help="Galileo: all 50 PRNs, +-5 kHz")
     args = parser.parse_args()
 
-    folder = pathlib.Path(args.data_dir) if args.data_dir else data_files.data_dir()
+    folder = data_files.data_dir(args.data_dir)
     names = {"gps": "GPS_L1_CA_ID_1_Fs_4Msps_2ms.dat",
              "galileo": "Galileo_E1_ID_1_Fs_4Msps_8ms.dat",
              "real": "GSoC_CTTC_capture_2012_07_26_4Msps_4ms.dat"}

@@ -8,6 +8,9 @@
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${CUDADSP_BUILD_DIR:-$repo/build}"
+# ctest's results (JUnit), skipped entries included: setup-and-test writes them,
+# .ci/check-skips reads them.
+ctest_results="$(realpath -m "$build")/ctest-results.xml"
 
 log() { printf '\n== %s\n' "$*"; }
 

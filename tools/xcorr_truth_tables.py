@@ -274,7 +274,7 @@ def main():
     p.add_argument("--no-fraction-sweep", action="store_true",
                    help="without the bias-against-fraction table")
     args = p.parse_args()
-    data = pathlib.Path(args.data_dir) if args.data_dir else data_files.data_dir()
+    data = data_files.data_dir(args.data_dir)
     isce_pair = [data / "insar" / ("img%d_WN_512x512_1x1_128" % k) for k in (1, 2)] if data else []
     if not isce_pair or not all(f.is_file() for f in isce_pair):
         p.error("%s: the ISCE pair insar/img1_WN_512x512_1x1_128, img2_... is not in %s "

@@ -45,9 +45,10 @@ def _source_tree_data_dir():
     return _PACKAGE_DIR.parents[1] / "data"
 
 
-def data_dir():
-    """The data folder (a pathlib.Path), or None when none is found."""
-    override = os.environ.get("CUDADSP_DATA_DIR")
+def data_dir(override=None):
+    """The data folder (a pathlib.Path), or None when none is found. override (a
+    script's --data-dir), when given, comes first and is taken as is."""
+    override = override or os.environ.get("CUDADSP_DATA_DIR")
     if override:
         return pathlib.Path(override)
     for prefix in _PACKAGE_DIR.parents:
