@@ -1,0 +1,170 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDADSP_CORE_PHASE_UNWRAP_2D_H
+#define INCLUDED_CUDADSP_CORE_PHASE_UNWRAP_2D_H
+
+#include <gnuradio/cudadsp/core/api.h>
+#include <gnuradio/cudadsp/core/device.h>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace gr {
+namespace cudadsp {
+namespace core {
+
+//! How a two-dimensional field is unwrapped.
+enum class unwrap_2d_method {
+    //! Reliability-guided path following (Herraez et al. 2002, as scikit-image).
+    reliability,
+    //! (Weighted) least squares (Ghiglia and Romero 1994): DCT Poisson solve, and
+    //! preconditioned conjugate gradients when weights or masks are given.
+    least_squares,
+};
+
+/*! "reliability" or "least_squares"; throws std::invalid_argument naming
+ *  \p parameter and the accepted names otherwise. */
+CUDADSP_CORE_API unwrap_2d_method parse_unwrap_2d_method(const std::string& name,
+                                                         const std::string& parameter);
+CUDADSP_CORE_API std::string to_string(unwrap_2d_method method);
+
+/*!
+ * \brief Configuration of a two-dimensional phase unwrapper.
+ */
+struct CUDADSP_CORE_API phase_unwrap_2d_config {
+    //! Columns of a frame (fastest-varying index; frames are row-major).
+    std::size_t width = 0;
+    //! Rows of a frame.
+    std::size_t height = 0;
+    unwrap_2d_method method = unwrap_2d_method::reliability;
+    //! Period of the wrapped quantity (2*pi for radians, 360 for degrees, 1 for cycles).
+    double period = 6.283185307179586476925286766559;
+    //! Reliability method: column 0 and column width-1 are neighbours.
+    bool wrap_around_x = false;
+    //! Reliability method: row 0 and row height-1 are neighbours.
+    bool wrap_around_y = false;
+    /*! Least squares: give the wrapped input plus the whole number of periods nearest
+     *  to the least-squares solution ("congruent" output, integer cycles exact where
+     *  the solution is within half a period of the truth). false: the smooth
+     *  least-squares solution itself, shifted to the wrapped input (see below). */
+    bool congruent = true;
+    //! Weighted least squares: most conjugate-gradient iterations per frame.
+    std::size_t max_iterations = 100;
+    //! Weighted least squares: stop when the residual's norm has fallen by this factor.
+    double tolerance = 1e-5;
+    //! "auto", "cpu", "cuda" or "cuda:N".
+    std::string device = "auto";
+
+    //! Pixels of one frame.
+    std::size_t pixels() const { return width * height; }
+    //! Throws std::invalid_argument naming the offending field and the rule it broke.
+    void validate() const;
+};
+
+/*!
+ * Buffers of one frame, width*height elements each, row-major. Host pointers for
+ * phase_unwrapper_2d::unwrap(), device pointers for unwrap_device().
+ */
+struct CUDADSP_CORE_API unwrap_2d_buffers {
+    //! Required: the wrapped phase.
+    const float* wrapped = nullptr;
+    //! Required: the unwrapped phase (NaN at pixels that are not valid). May alias wrapped.
+    float* unwrapped = nullptr;
+    /*! Optional (nullptr: every weight is 1): quality weight, e.g. coherence in [0, 1].
+     *  A pixel with a weight that is not finite or not > 0 is not valid. The least
+     *  squares method weights each difference by the smaller of its two pixels'
+     *  squared weights; the reliability method only uses it to invalidate pixels. */
+    const float* weight = nullptr;
+    //! Optional (nullptr: every pixel): nonzero where the pixel is valid.
+    const std::uint8_t* mask = nullptr;
+    /*! Optional output: K in unwrapped = wrapped + period * K (0 where not valid). With
+     *  least squares and congruent == false, K = round((unwrapped - wrapped) / period). */
+    std::int32_t* cycles = nullptr;
+    /*! Optional output, reliability method only: connected component of each pixel,
+     *  1..C numbered in the row-major order of each component's first pixel; 0 where
+     *  not valid. */
+    std::int32_t* components = nullptr;
+};
+
+//! What one frame's unwrapping found.
+struct CUDADSP_CORE_API unwrap_2d_report {
+    //! Valid pixels: mask nonzero, weight finite and > 0, wrapped phase finite.
+    std::size_t valid_pixels = 0;
+    //! Reliability method: connected components of the valid pixels (4-neighbour).
+    std::size_t components = 0;
+    //! Least squares: conjugate-gradient iterations (0 for the direct DCT solve).
+    std::size_t iterations = 0;
+    /*! Least squares: final residual norm over the initial one (0 for the direct
+     *  solve, which is exact up to rounding). */
+    double relative_residual = 0.0;
+};
+
+/*!
+ * \brief Two-dimensional phase unwrapper engine, one frame at a time.
+ *
+ * A pixel is valid when its mask is nonzero, its weight is finite and > 0 and its
+ * wrapped phase is finite (each only where given). Invalid pixels take no part and
+ * give NaN, K = 0 and component 0.
+ *
+ * **Reliability method.** The reliability of a valid pixel comes from the second
+ * differences of its wrapped neighbours (phase_unwrap_2d_rule.h states them); each
+ * edge between two 4-neighbour valid pixels has the sum of its pixels' values as key,
+ * lower first, ties by edge index. Joining the pixels' groups edge by edge in that
+ * order, with the whole number of periods between them, is Kruskal's algorithm: the
+ * joins form the minimum spanning forest under that order, which is unique. K along
+ * every forest edge follows the one-dimensional rule of phase_unwrap.h between its
+ * two pixels, and each component's constant is fixed so that its first pixel in
+ * row-major order has K = 0. The CPU (sequential Kruskal) and CUDA (parallel
+ * Boruvka) backends build the same forest and give bit-identical outputs.
+ *
+ * **Least squares.** Minimises sum over neighbour pairs of w * (difference of the
+ * solution - wrapped difference of the input)^2 with the wrapped difference reduced
+ * to [-period/2, period/2). Unweighted (no weight, no mask, all finite): one DCT
+ * Poisson solve. Otherwise conjugate gradients preconditioned by that solve. The
+ * solution's free constant is chosen so that its circular mean difference to the
+ * wrapped input is zero; then the output is congruent or smooth as configured.
+ */
+class CUDADSP_CORE_API phase_unwrapper_2d
+{
+public:
+    //! Validates \p config (std::invalid_argument) and selects the backend.
+    static std::unique_ptr<phase_unwrapper_2d> make(const phase_unwrap_2d_config& config);
+    virtual ~phase_unwrapper_2d();
+
+    /*! Unwraps one frame between host buffers. Throws std::invalid_argument naming
+     *  the buffer when a required one is null or components is asked of least squares. */
+    unwrap_2d_report unwrap(const unwrap_2d_buffers& host);
+
+    /*! CUDA backend only: one frame in device memory, work ordered on \p stream
+     *  (nullptr: the engine's own stream); returns when the frame is finished.
+     *  Throws std::logic_error on the CPU backend. */
+    unwrap_2d_report unwrap_device(const unwrap_2d_buffers& device,
+                                   cuda_stream_t stream = nullptr);
+
+    const phase_unwrap_2d_config& config() const { return d_config; }
+    const device_selection& device() const { return d_device; }
+
+protected:
+    phase_unwrapper_2d(const phase_unwrap_2d_config& config,
+                       const device_selection& device);
+    virtual unwrap_2d_report unwrap_host(const unwrap_2d_buffers& host) = 0;
+    virtual unwrap_2d_report unwrap_on_device(const unwrap_2d_buffers& device,
+                                              cuda_stream_t stream) = 0;
+    const phase_unwrap_2d_config d_config;
+    const device_selection d_device;
+
+private:
+    void check_buffers(const unwrap_2d_buffers& buffers) const;
+};
+
+} // namespace core
+} // namespace cudadsp
+} // namespace gr
+
+#endif /* INCLUDED_CUDADSP_CORE_PHASE_UNWRAP_2D_H */

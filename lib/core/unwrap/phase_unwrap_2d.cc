@@ -1,0 +1,116 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "unwrap/phase_unwrap_2d_cpu.h"
+#include "unwrap/phase_unwrap_2d_cuda.h"
+#include "unwrap/phase_unwrap_2d_rule.h"
+#include <cmath>
+#include <stdexcept>
+
+namespace gr {
+namespace cudadsp {
+namespace core {
+
+unwrap_2d_method parse_unwrap_2d_method(const std::string& name,
+                                        const std::string& parameter)
+{
+    if (name == "reliability")
+        return unwrap_2d_method::reliability;
+    if (name == "least_squares")
+        return unwrap_2d_method::least_squares;
+    throw std::invalid_argument(parameter +
+                                ": must be \"reliability\" or \"least_squares\", got \"" +
+                                name + "\"");
+}
+
+std::string to_string(unwrap_2d_method method)
+{
+    return method == unwrap_2d_method::reliability ? "reliability" : "least_squares";
+}
+
+void phase_unwrap_2d_config::validate() const
+{
+    if (width < 1 || height < 1)
+        throw std::invalid_argument("width, height: a frame needs at least one pixel, got " +
+                                    std::to_string(width) + " x " + std::to_string(height));
+    if (width > max_unwrap_2d_pixels || height > max_unwrap_2d_pixels ||
+        width * height > max_unwrap_2d_pixels)
+        throw std::invalid_argument(
+            "width, height: a frame may have at most 2^30 pixels, got " +
+            std::to_string(width) + " x " + std::to_string(height));
+    if (method != unwrap_2d_method::reliability &&
+        method != unwrap_2d_method::least_squares)
+        throw std::invalid_argument("method: not a known unwrapping method");
+    if (!std::isfinite(period) || !(period > 0.0))
+        throw std::invalid_argument("period: must be finite and > 0, got " +
+                                    std::to_string(period));
+    if (method != unwrap_2d_method::reliability && (wrap_around_x || wrap_around_y))
+        throw std::invalid_argument(std::string(wrap_around_x ? "wrap_around_x" : "wrap_around_y") +
+                                    ": only the reliability method joins opposite edges");
+    // With fewer than three columns (rows) a pixel's left and right neighbours would be
+    // one pixel, and an edge would be counted twice.
+    if (wrap_around_x && width < 3)
+        throw std::invalid_argument("wrap_around_x: needs width >= 3, got " +
+                                    std::to_string(width));
+    if (wrap_around_y && height < 3)
+        throw std::invalid_argument("wrap_around_y: needs height >= 3, got " +
+                                    std::to_string(height));
+    if (max_iterations < 1 || max_iterations > 100000)
+        throw std::invalid_argument("max_iterations: must be in [1, 100000], got " +
+                                    std::to_string(max_iterations));
+    if (!std::isfinite(tolerance) || !(tolerance > 0.0) || !(tolerance < 1.0))
+        throw std::invalid_argument("tolerance: must be in (0, 1), got " +
+                                    std::to_string(tolerance));
+}
+
+phase_unwrapper_2d::phase_unwrapper_2d(const phase_unwrap_2d_config& config,
+                                       const device_selection& device)
+    : d_config(config), d_device(device)
+{
+}
+
+phase_unwrapper_2d::~phase_unwrapper_2d() = default;
+
+void phase_unwrapper_2d::check_buffers(const unwrap_2d_buffers& buffers) const
+{
+    if (buffers.wrapped == nullptr)
+        throw std::invalid_argument("wrapped: the input buffer is required");
+    if (buffers.unwrapped == nullptr)
+        throw std::invalid_argument("unwrapped: the output buffer is required");
+    if (buffers.components != nullptr && d_config.method != unwrap_2d_method::reliability)
+        throw std::invalid_argument(
+            "components: only the reliability method gives connected components");
+}
+
+unwrap_2d_report phase_unwrapper_2d::unwrap(const unwrap_2d_buffers& host)
+{
+    check_buffers(host);
+    return unwrap_host(host);
+}
+
+unwrap_2d_report phase_unwrapper_2d::unwrap_device(const unwrap_2d_buffers& device,
+                                                   cuda_stream_t stream)
+{
+    if (d_device.backend != backend_kind::cuda)
+        throw std::logic_error("unwrap_device: the CPU backend has no device buffers");
+    check_buffers(device);
+    return unwrap_on_device(device, stream);
+}
+
+std::unique_ptr<phase_unwrapper_2d>
+phase_unwrapper_2d::make(const phase_unwrap_2d_config& config)
+{
+    config.validate();
+    const device_selection device = select_device(config.device, "device");
+    if (device.backend == backend_kind::cuda)
+        return std::make_unique<phase_unwrapper_2d_cuda>(config, device);
+    return std::make_unique<phase_unwrapper_2d_cpu>(config, device);
+}
+
+} // namespace core
+} // namespace cudadsp
+} // namespace gr
