@@ -35,8 +35,9 @@ std::string to_string(unwrap_2d_method method)
 void phase_unwrap_2d_config::validate() const
 {
     if (width < 1 || height < 1)
-        throw std::invalid_argument("width, height: a frame needs at least one pixel, got " +
-                                    std::to_string(width) + " x " + std::to_string(height));
+        throw std::invalid_argument(
+            "width, height: a frame needs at least one pixel, got " +
+            std::to_string(width) + " x " + std::to_string(height));
     if (width > max_unwrap_2d_pixels || height > max_unwrap_2d_pixels ||
         width * height > max_unwrap_2d_pixels)
         throw std::invalid_argument(
@@ -49,8 +50,9 @@ void phase_unwrap_2d_config::validate() const
         throw std::invalid_argument("period: must be finite and > 0, got " +
                                     std::to_string(period));
     if (method != unwrap_2d_method::reliability && (wrap_around_x || wrap_around_y))
-        throw std::invalid_argument(std::string(wrap_around_x ? "wrap_around_x" : "wrap_around_y") +
-                                    ": only the reliability method joins opposite edges");
+        throw std::invalid_argument(
+            std::string(wrap_around_x ? "wrap_around_x" : "wrap_around_y") +
+            ": only the reliability method joins opposite edges");
     // With fewer than three columns (rows) a pixel's left and right neighbours would be
     // one pixel, and an edge would be counted twice.
     if (wrap_around_x && width < 3)

@@ -19,7 +19,7 @@ class phase_unwrapper_2d_cuda : public phase_unwrapper_2d
 {
 public:
     phase_unwrapper_2d_cuda(const phase_unwrap_2d_config& config,
-                           const device_selection& device);
+                            const device_selection& device);
     ~phase_unwrapper_2d_cuda() override;
 
 protected:

@@ -177,19 +177,32 @@ CUDADSP_HOST_DEVICE std::int32_t edge_cycles(float from, float to, const unwrap_
     return unwrap_step_exact(from, to, p);
 }
 
-//! wrapped + period * cycles, evaluated in float64 and rounded once.
-CUDADSP_HOST_DEVICE float apply_cycles(float wrapped, std::int32_t cycles, const unwrap_period& p)
+/*! wrapped + period * cycles, evaluated in float64 and rounded once. Cycle counts are
+ *  summed in 64 bits (a path of capped steps can pass 2^31); the cycles output
+ *  saturates to int32 (saturate_cycles()). */
+CUDADSP_HOST_DEVICE float
+apply_cycles(float wrapped, std::int64_t cycles, const unwrap_period& p)
 {
 #ifdef __CUDA_ARCH__
-    return __double2float_rn(__dadd_rn(double(wrapped), __dmul_rn(p.period, double(cycles))));
+    return __double2float_rn(
+        __dadd_rn(double(wrapped), __dmul_rn(p.period, double(cycles))));
 #else
     return static_cast<float>(double(wrapped) + p.period * double(cycles));
 #endif
 }
 
+//! K as the int32 cycles output gives it: clamped to the int32 range.
+CUDADSP_HOST_DEVICE std::int32_t saturate_cycles(std::int64_t cycles)
+{
+    return cycles > INT32_MAX   ? INT32_MAX
+           : cycles < INT32_MIN ? INT32_MIN
+                                : static_cast<std::int32_t>(cycles);
+}
+
 /*! Least squares: the whole number of periods between a solution value and the wrapped
  *  input, round((solution - wrapped) / period) with halves rounded up. */
-CUDADSP_HOST_DEVICE std::int32_t congruent_cycles(double solution, float wrapped, const unwrap_period& p)
+CUDADSP_HOST_DEVICE std::int32_t
+congruent_cycles(double solution, float wrapped, const unwrap_period& p)
 {
     const double turns = (solution - double(wrapped)) * p.inverse_period;
     return static_cast<std::int32_t>(floor(turns + 0.5));

@@ -43,11 +43,12 @@ struct CUDADSP_CORE_API interferogram_scene_config {
 struct CUDADSP_CORE_API interferogram_scene {
     std::size_t width = 0;
     std::size_t height = 0;
-    std::vector<double> true_phase;   //!< unwrapped truth, radians
-    std::vector<float> wrapped;       //!< noisy wrapped phase in [-pi, pi)
-    std::vector<float> coherence;     //!< coherence the noise was drawn with
-    std::vector<std::uint8_t> mask;   //!< 1 valid, 0 water
-    std::vector<std::uint8_t> aliased; //!< 1 where the truth's gradient exceeds pi per pixel
+    std::vector<double> true_phase; //!< unwrapped truth, radians
+    std::vector<float> wrapped;     //!< noisy wrapped phase in [-pi, pi)
+    std::vector<float> coherence;   //!< coherence the noise was drawn with
+    std::vector<std::uint8_t> mask; //!< 1 valid, 0 water
+    std::vector<std::uint8_t>
+        aliased; //!< 1 where the truth's gradient exceeds pi per pixel
 };
 
 CUDADSP_CORE_API interferogram_scene

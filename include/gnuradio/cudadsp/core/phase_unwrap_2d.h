@@ -74,7 +74,8 @@ struct CUDADSP_CORE_API phase_unwrap_2d_config {
 struct CUDADSP_CORE_API unwrap_2d_buffers {
     //! Required: the wrapped phase.
     const float* wrapped = nullptr;
-    //! Required: the unwrapped phase (NaN at pixels that are not valid). May alias wrapped.
+    //! Required: the unwrapped phase (NaN at pixels that are not valid). May alias
+    //! wrapped.
     float* unwrapped = nullptr;
     /*! Optional (nullptr: every weight is 1): quality weight, e.g. coherence in [0, 1].
      *  A pixel with a weight that is not finite or not > 0 is not valid. The least
@@ -84,7 +85,8 @@ struct CUDADSP_CORE_API unwrap_2d_buffers {
     //! Optional (nullptr: every pixel): nonzero where the pixel is valid.
     const std::uint8_t* mask = nullptr;
     /*! Optional output: K in unwrapped = wrapped + period * K (0 where not valid). With
-     *  least squares and congruent == false, K = round((unwrapped - wrapped) / period). */
+     *  least squares and congruent == false, K = round((unwrapped - wrapped) / period).
+     */
     std::int32_t* cycles = nullptr;
     /*! Optional output, reliability method only: connected component of each pixel,
      *  1..C numbered in the row-major order of each component's first pixel; 0 where
