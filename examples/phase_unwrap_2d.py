@@ -1,0 +1,179 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-cudadsp authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+'''
+Two-dimensional phase unwrapping of interferograms with known truth, beside
+scikit-image's unwrap_phase.
+
+For every field of gnuradio.cudadsp.interferogram_cases (simulated interferograms and
+the real ISCE3 pair), unwraps with the reliability method, with least squares weighted
+by coherence, and with scikit-image when it is installed; scores each against the truth
+(fraction of valid pixels with the right whole number of cycles, RMS error) and writes:
+
+  phase_unwrap_2d_accuracy.md   the table (also logged)
+  phase_unwrap_2d_scene.png     the full simulated scene: wrapped, truth, results, errors
+  phase_unwrap_2d_isce3.png     the real pair with a deformation bowl
+  phase_unwrap_2d_accuracy.png  correct fraction per field and method
+
+Exits with 3 when the reliability method is less accurate than scikit-image on a field
+(the requirement of issue 15), 0 otherwise.
+'''
+
+import argparse
+import os
+import sys
+import time
+
+import numpy
+
+from gnuradio import cudadsp, gr
+from gnuradio.cudadsp import interferogram_cases
+from gnuradio.cudadsp.unwrap_metrics import score_unwrapping
+
+try:
+    from skimage.restoration import unwrap_phase as skimage_unwrap_phase
+except ImportError:
+    skimage_unwrap_phase = None
+
+METHODS = ('reliability', 'weighted least squares', 'scikit-image')
+
+
+def unwrap_with(method, case, device):
+    '''The unwrapped field (NaN where not valid) and the seconds it took.'''
+    started = time.perf_counter()
+    if method == 'reliability':
+        result = cudadsp.unwrap_phase_2d(case.wrapped, mask=case.mask,
+                                         device=device).unwrapped
+    elif method == 'weighted least squares':
+        result = cudadsp.unwrap_phase_2d(case.wrapped, method='least_squares',
+                                         weight=case.coherence, mask=case.mask,
+                                         device=device).unwrapped
+    else:
+        masked = numpy.ma.array(case.wrapped, mask=~case.mask)
+        result = numpy.ma.filled(skimage_unwrap_phase(masked).astype(numpy.float64),
+                                 numpy.nan)
+    return result, time.perf_counter() - started
+
+
+def plot_case(path, case, results, title):
+    import matplotlib.pyplot as plt
+    shown = [m for m in METHODS if m in results]
+    figure, axes = plt.subplots(2, 1 + len(shown), figsize=(4 * (1 + len(shown)), 7.5),
+                                constrained_layout=True)
+    image = axes[0][0].imshow(case.wrapped, cmap='twilight', interpolation='nearest')
+    axes[0][0].set_title('wrapped phase (rad)')
+    figure.colorbar(image, ax=axes[0][0], shrink=0.8)
+    truth = numpy.where(case.mask, case.truth, numpy.nan)
+    image = axes[1][0].imshow(truth - numpy.nanmean(truth), cmap='viridis',
+                              interpolation='nearest')
+    axes[1][0].set_title('truth (rad)')
+    figure.colorbar(image, ax=axes[1][0], shrink=0.8)
+    for column, method in enumerate(shown, start=1):
+        result, score = results[method]
+        aligned = result - score.offset_periods * 2 * numpy.pi
+        image = axes[0][column].imshow(aligned - numpy.nanmean(truth), cmap='viridis',
+                                       interpolation='nearest')
+        axes[0][column].set_title(f'{method} (rad)')
+        figure.colorbar(image, ax=axes[0][column], shrink=0.8)
+        cycles = numpy.rint((aligned - case.truth) / (2 * numpy.pi))
+        image = axes[1][column].imshow(numpy.where(case.mask, cycles, numpy.nan),
+                                       cmap='RdBu_r', vmin=-3, vmax=3,
+                                       interpolation='nearest')
+        axes[1][column].set_title(f'cycle error: {100 * score.correct_fraction:.2f} % right')
+        figure.colorbar(image, ax=axes[1][column], shrink=0.8)
+    for axis in axes.flat:
+        axis.set_xticks([])
+        axis.set_yticks([])
+    figure.suptitle(title)
+    figure.savefig(path, dpi=90)
+    plt.close(figure)
+
+
+def plot_accuracy(path, names, table):
+    import matplotlib.pyplot as plt
+    figure, axis = plt.subplots(figsize=(11, 4.5), constrained_layout=True)
+    methods = [m for m in METHODS if any(m in table[n] for n in names)]
+    width = 0.8 / len(methods)
+    for index, method in enumerate(methods):
+        values = [100 * table[n][method][1].correct_fraction if method in table[n]
+                  else 0 for n in names]
+        axis.bar(numpy.arange(len(names)) + (index - (len(methods) - 1) / 2) * width,
+                 values, width, label=method)
+    axis.set_xticks(numpy.arange(len(names)))
+    axis.set_xticklabels(names, rotation=15)
+    axis.set_ylabel('pixels with the right cycle (%)')
+    axis.set_ylim(90, 100.5)
+    axis.legend(loc='lower left')
+    axis.grid(axis='y', alpha=0.4)
+    figure.savefig(path, dpi=90)
+    plt.close(figure)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0].strip())
+    parser.add_argument('--device', default='auto', help='auto, cpu, cuda or cuda:N')
+    parser.add_argument('--outdir', default='.')
+    parser.add_argument('--size', type=int, default=512,
+                        help='side of the simulated fields (default 512)')
+    arguments = parser.parse_args()
+    log = gr.logger('phase_unwrap_2d')
+    os.makedirs(arguments.outdir, exist_ok=True)
+    methods = [m for m in METHODS if m != 'scikit-image' or skimage_unwrap_phase]
+    if skimage_unwrap_phase is None:
+        log.warn('scikit-image is not installed: its column stays empty '
+                 '(Debian: python3-skimage)')
+    cases = (interferogram_cases.simulated_cases(arguments.size)
+             + interferogram_cases.isce3_cases())
+    table = {}
+    for case in cases:
+        table[case.name] = {}
+        for method in methods:
+            result, seconds = unwrap_with(method, case, arguments.device)
+            score = score_unwrapping(result, case.truth, case.mask)
+            table[case.name][method] = (result, score, seconds)
+            log.info(f'{case.name}: {method}: {100 * score.correct_fraction:.3f} % right, '
+                     f'RMS {score.rms_error:.3f} rad, {seconds:.3f} s')
+
+    lines = ['| field | pixels | ' + ' | '.join(
+        f'{m}: right cycle, RMS (rad), time (s)' for m in methods) + ' |',
+             '|---|---:|' + '---|' * len(methods)]
+    failures = []
+    for case in cases:
+        row = table[case.name]
+        cells = [f'{100 * s.correct_fraction:.3f} %, {s.rms_error:.3f}, {t:.2f}'
+                 for _, s, t in (row[m] for m in methods)]
+        lines.append(f'| {case.name} | {row[methods[0]][1].scored_pixels} | '
+                     + ' | '.join(cells) + ' |')
+        if ('scikit-image' in row and row['reliability'][1].correct_fraction
+                < row['scikit-image'][1].correct_fraction):
+            failures.append(case.name)
+    markdown = '\n'.join(lines) + '\n'
+    with open(os.path.join(arguments.outdir, 'phase_unwrap_2d_accuracy.md'), 'w') as f:
+        f.write(markdown)
+    for line in lines:
+        log.info(line)
+
+    full = next(c for c in cases if c.name == 'full scene')
+    plot_case(os.path.join(arguments.outdir, 'phase_unwrap_2d_scene.png'), full,
+              {m: table[full.name][m][:2] for m in methods},
+              f'Simulated interferogram, {arguments.size} x {arguments.size}: topography, '
+              'deformation, atmosphere, coherence 0.9, water (masked), steep slope')
+    real = [c for c in cases if c.name == 'ISCE3 pair + bowl']
+    if real:
+        plot_case(os.path.join(arguments.outdir, 'phase_unwrap_2d_isce3.png'), real[0],
+                  {m: table[real[0].name][m][:2] for m in methods},
+                  'ISCE3 pair (real speckle, correlation 0.8) with a 6-cycle deformation bowl')
+    plot_accuracy(os.path.join(arguments.outdir, 'phase_unwrap_2d_accuracy.png'),
+                  [c.name for c in cases], table)
+    if failures:
+        log.error('reliability method less accurate than scikit-image on: '
+                  + ', '.join(failures))
+        return 3
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

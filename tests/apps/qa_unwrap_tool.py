@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-cudadsp authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+'''
+cudadsp_unwrap as a user runs it: rasters in (ENVI, a raw VRT, GeoTIFF, .npy; real phase
+or complex interferogram; coherence and mask files), rasters out, checked against a
+field whose unwrapped truth is known, read back through GDAL; and bad input, which must
+end with status 1, a message naming the argument, and no output file.
+'''
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy
+
+from gnuradio.cudadsp import data_files, raster_io
+from gnuradio.cudadsp.unwrap_metrics import score_unwrapping
+
+TOOL = None
+
+
+def truth_field(height=150, width=200):
+    '''A hill of 9 cycles on a tilted plane: unaliased (under 1.2 rad a pixel).'''
+    rows, cols = numpy.mgrid[0:height, 0:width].astype(numpy.float64)
+    hill = 2 * numpy.pi * 9 * numpy.exp(-((rows - 70) ** 2 + (cols - 110) ** 2) / 45.0 ** 2)
+    return hill + 0.35 * cols - 0.2 * rows
+
+
+def wrap(phase):
+    return numpy.angle(numpy.exp(1j * phase)).astype(numpy.float32)
+
+
+class qa_unwrap_tool(unittest.TestCase):
+
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.dir = self.folder.name
+        self.truth = truth_field()
+
+    def tearDown(self):
+        self.folder.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def run_tool(self, *arguments, expect=0):
+        completed = subprocess.run([sys.executable, TOOL, *arguments, '--device', 'cpu'],
+                                   capture_output=True, text=True, timeout=240)
+        self.assertEqual(completed.returncode, expect,
+                         f'{arguments}: {completed.stdout}\n{completed.stderr}')
+        return completed.stdout + completed.stderr
+
+    def read_back(self, path):
+        # GDAL reads what the tool wrote, as GIS software would.
+        self.assertIsNotNone(raster_io.gdal, 'GDAL (python3-gdal) is part of the set-up')
+        dataset = raster_io.gdal.Open(path)
+        return dataset.GetRasterBand(1).ReadAsArray(), dataset
+
+    def test_envi_real_phase_with_mask(self):
+        wrapped = wrap(self.truth)
+        mask = numpy.ones(wrapped.shape, numpy.uint8)
+        mask[100:130, 20:60] = 0
+        raster_io.write_raster(self.path('phase.flt'), wrapped)
+        raster_io.write_raster(self.path('mask.byt'), mask)
+        self.run_tool(self.path('phase.flt'), '--mask', self.path('mask.byt'),
+                      '-o', self.path('out/run'))
+        unwrapped, _ = self.read_back(self.path('out/run.unw'))
+        cycles, _ = self.read_back(self.path('out/run.cycles'))
+        components, _ = self.read_back(self.path('out/run.conncomp'))
+        valid = mask != 0
+        self.assertEqual(score_unwrapping(unwrapped, self.truth, valid).correct_fraction, 1.0)
+        self.assertTrue(numpy.isnan(unwrapped[~valid]).all())
+        numpy.testing.assert_array_equal(cycles[~valid], 0)
+        numpy.testing.assert_array_equal(
+            cycles[valid], numpy.rint((unwrapped[valid] - wrapped[valid]) / (2 * numpy.pi)))
+        self.assertEqual(set(numpy.unique(components)), {0, 1})
+        with open(self.path('out/run.json')) as f:
+            summary = json.load(f)
+        self.assertEqual(summary['report']['valid_pixels'], int(valid.sum()))
+        self.assertEqual(summary['method'], 'reliability')
+
+    def test_complex_interferogram_through_raw_vrt(self):
+        interferogram = numpy.exp(1j * self.truth).astype(numpy.complex64)
+        interferogram.tofile(self.path('ifg.raw'))
+        height, width = interferogram.shape
+        with open(self.path('ifg.vrt'), 'w') as f:
+            f.write(f'''<VRTDataset rasterXSize="{width}" rasterYSize="{height}">
+  <VRTRasterBand dataType="CFloat32" band="1" subClass="VRTRawRasterBand">
+    <SourceFilename relativeToVRT="1">ifg.raw</SourceFilename>
+    <ByteOrder>LSB</ByteOrder><ImageOffset>0</ImageOffset>
+    <PixelOffset>8</PixelOffset><LineOffset>{8 * width}</LineOffset>
+  </VRTRasterBand>
+</VRTDataset>''')
+        coherence = numpy.full(interferogram.shape, 0.9, numpy.float32)
+        coherence[:, :30] = 0.2
+        raster_io.write_raster(self.path('coh.flt'), coherence)
+        self.run_tool(self.path('ifg.vrt'), '--coherence', self.path('coh.flt'),
+                      '--coherence-threshold', '0.5', '--method', 'least_squares',
+                      '-o', self.path('ls'))
+        unwrapped, _ = self.read_back(self.path('ls.unw'))
+        valid = coherence >= 0.5
+        self.assertEqual(score_unwrapping(unwrapped, self.truth, valid).correct_fraction, 1.0)
+        self.assertTrue(numpy.isnan(unwrapped[~valid]).all())
+        self.assertFalse(os.path.exists(self.path('ls.conncomp')))
+        with open(self.path('ls.json')) as f:
+            summary = json.load(f)
+        self.assertTrue(summary['weighted'])
+        self.assertGreater(summary['report']['iterations'], 0)
+
+    def test_geotiff_in_and_out_keeps_georeferencing(self):
+        gdal = raster_io.gdal
+        self.assertIsNotNone(gdal, 'GDAL (python3-gdal) is part of the set-up')
+        wrapped = wrap(self.truth)
+        dataset = gdal.GetDriverByName('GTiff').Create(
+            self.path('phase.tif'), wrapped.shape[1], wrapped.shape[0], 1, gdal.GDT_Float32)
+        geotransform = (500000.0, 30.0, 0.0, 4100000.0, 0.0, -30.0)
+        dataset.SetGeoTransform(geotransform)
+        dataset.GetRasterBand(1).WriteArray(wrapped)
+        dataset = None
+        self.run_tool(self.path('phase.tif'), '--format', 'GTiff', '-o', self.path('geo'))
+        unwrapped, output = self.read_back(self.path('geo.unw.tif'))
+        self.assertEqual(output.GetGeoTransform(), geotransform)
+        self.assertEqual(score_unwrapping(unwrapped, self.truth).correct_fraction, 1.0)
+
+    def test_npy_in_degrees(self):
+        degrees = (numpy.degrees(wrap(self.truth))).astype(numpy.float32)
+        numpy.save(self.path('phase.npy'), degrees)
+        self.run_tool(self.path('phase.npy'), '--period', '360', '-o', self.path('deg'))
+        unwrapped, _ = self.read_back(self.path('deg.unw'))
+        self.assertEqual(score_unwrapping(unwrapped, numpy.degrees(self.truth),
+                                          period=360.0).correct_fraction, 1.0)
+
+    def test_real_pair_interferogram(self):
+        first, second = (data_files.data_file(p) for p in (
+            'insar/img1_WN_512x512_1x1_128.vrt', 'insar/img2_WN_512x512_1x1_128.vrt'))
+        if first is None or second is None:
+            self.skipTest(data_files.absent_reason('insar/img1_WN_512x512_1x1_128.vrt'))
+        a, _ = raster_io.read_raster(str(first))
+        b, _ = raster_io.read_raster(str(second))
+        raster_io.write_raster(self.path('pair.int'), (a * numpy.conj(b)).astype(numpy.complex64))
+        self.run_tool(self.path('pair.int'), '-o', self.path('pair'))
+        unwrapped, _ = self.read_back(self.path('pair.unw'))
+        # The pair has no phase difference: a right unwrapping stays within half a
+        # cycle of the flat truth nearly everywhere (single-look noise at 0.8).
+        score = score_unwrapping(unwrapped, numpy.zeros(unwrapped.shape))
+        self.assertGreater(score.correct_fraction, 0.95)
+
+    def test_bad_input_is_named_and_leaves_no_output(self):
+        wrapped = wrap(self.truth)
+        raster_io.write_raster(self.path('phase.flt'), wrapped)
+        raster_io.write_raster(self.path('small.flt'), wrapped[:10, :10])
+        raster_io.write_raster(self.path('ifg.int'), numpy.exp(1j * wrapped).astype(numpy.complex64))
+        cases = [
+            ((self.path('missing.flt'),), 'input'),
+            ((self.path('phase.flt'), '--coherence', self.path('small.flt')), '--coherence'),
+            ((self.path('phase.flt'), '--mask', self.path('small.flt')), '--mask'),
+            ((self.path('ifg.int'), '--period', '360'), '--period'),
+            ((self.path('phase.flt'), '--coherence-threshold', '0.3'), '--coherence-threshold'),
+            ((self.dir,), 'input'),
+            ((self.path('phase.flt'), '--tolerance', '0'), 'tolerance'),
+        ]
+        for arguments, named in cases:
+            with self.subTest(arguments=arguments):
+                output = self.run_tool(*arguments, '-o', self.path('bad/out'), expect=1)
+                self.assertIn(named, output)
+                self.assertFalse(os.path.exists(self.path('bad/out.unw')))
+                self.assertFalse(os.path.exists(self.path('bad/out.json')))
+
+
+if __name__ == '__main__':
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--tool', required=True)
+    arguments, rest = parser.parse_known_args()
+    TOOL = arguments.tool
+    sys.argv = [sys.argv[0]] + rest
+    data_files.run_tests()
