@@ -94,7 +94,8 @@ class qa_interferogram_simulator(gr_unittest.TestCase):
 
     def test_004_aliased_flags(self):
         steep = cudadsp.simulate_interferogram(width=300, height=300, seed=2)
-        np.testing.assert_array_equal(steep.aliased, aliased_reference(steep.true_phase))
+        expected = aliased_reference(steep.true_phase)
+        np.testing.assert_array_equal(steep.aliased, expected)
         self.assertGreater(int(np.count_nonzero(steep.aliased)), 0)
         smooth = cudadsp.simulate_interferogram(seed=2, steep=False)
         self.assertFalse(np.any(smooth.aliased))
@@ -105,7 +106,8 @@ class qa_interferogram_simulator(gr_unittest.TestCase):
         b = cudadsp.simulate_interferogram(width=128, height=100, seed=9)
         c = cudadsp.simulate_interferogram(width=128, height=100, seed=10)
         for name in FIELDS:
-            self.assertEqual(getattr(a, name).tobytes(), getattr(b, name).tobytes(), name)
+            first, second = getattr(a, name), getattr(b, name)
+            self.assertEqual(first.tobytes(), second.tobytes(), name)
         self.assertNotEqual(a.true_phase.tobytes(), c.true_phase.tobytes())
         self.assertNotEqual(a.wrapped.tobytes(), c.wrapped.tobytes())
 
@@ -129,7 +131,8 @@ class qa_interferogram_simulator(gr_unittest.TestCase):
         ):
             with self.assertRaises(ValueError, msg=name) as raised:
                 cudadsp.simulate_interferogram(**kwargs)
-            self.assertTrue(str(raised.exception).startswith(name + ":"), raised.exception)
+            message = str(raised.exception)
+            self.assertTrue(message.startswith(name + ":"), message)
 
 
 if __name__ == "__main__":

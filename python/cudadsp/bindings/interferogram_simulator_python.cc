@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(core/interferogram_simulator.h)                            */
-/* BINDTOOL_HEADER_FILE_HASH(2e7b00656905c56aa96456fb9954ea8c)                     */
+/* BINDTOOL_HEADER_FILE_HASH(a5c74eac3b6518382d1478e96a9d5cb9)                     */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

@@ -24,7 +24,7 @@ alive; copy one to change it):
     width, height (int).)doc";
 
 
-static const char* __doc_gr_cudadsp_core_simulate_interferogram = R"doc(A synthetic interferogram with known unwrapped phase, the same on every platform for a seed.
+static const char* __doc_gr_cudadsp_core_simulate_interferogram = R"doc(A synthetic interferogram with known unwrapped phase, from seeded draws that are the same on every platform.
 
 The truth is the sum of a topography (Gaussian hills and a ridge spanning exactly
 topography_cycles peak to peak), a subsidence bowl (a Mogi point source,
