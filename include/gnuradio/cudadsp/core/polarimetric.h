@@ -76,6 +76,42 @@ struct CUDADSP_CORE_API polarimetric_calibration {
 };
 
 /*!
+ * \brief Ground-clutter filter applied to the pulse series of every gate (the same
+ * filter on H and V) before the moments.
+ */
+enum class clutter_filter_kind {
+    none,       //!< no filtering
+    regression, //!< polynomial regression across the radial's pulses, order from the CNR
+    gmap,       //!< Gaussian model adaptive processing (Siggia and Passarelli 2004)
+};
+
+//! "none", "regression" or "gmap"; std::invalid_argument naming \p parameter_name else.
+CUDADSP_CORE_API clutter_filter_kind parse_clutter_filter(
+    const std::string& name, const std::string& parameter_name = "clutter_filter");
+CUDADSP_CORE_API std::string to_string(clutter_filter_kind kind);
+
+/*!
+ * \brief Ground-clutter filtering and detection settings.
+ */
+struct CUDADSP_CORE_API clutter_filter_config {
+    clutter_filter_kind kind = clutter_filter_kind::none;
+    /*! false: every gate is filtered; true: only the gates whose clutter indicator
+     *  (clutter phase alignment, product_cpa) reaches cpa_threshold. */
+    bool only_where_detected = false;
+    //! Clutter phase alignment at or above which a gate is taken to hold clutter, (0, 1].
+    double cpa_threshold = 0.5;
+    //! Azimuth scan rate of the antenna, deg/s (>= 0): widens the clutter spectrum.
+    double antenna_rate_deg_s = 0.0;
+    //! One-way 3-dB antenna beamwidth, degrees (> 0).
+    double beamwidth_deg = 1.0;
+    //! Regression: the highest polynomial order the CNR-based choice may take.
+    std::size_t max_regression_order = 7;
+
+    //! Throws std::invalid_argument naming the offending field.
+    void validate() const;
+};
+
+/*!
  * \brief Configuration of a polarimetric product engine.
  */
 struct CUDADSP_CORE_API polarimetric_config {
@@ -87,6 +123,13 @@ struct CUDADSP_CORE_API polarimetric_config {
     double gate_spacing_m = 150.0;      //!< > 0
     polarimetric_calibration calibration;
     polarimetric_mode mode = polarimetric_mode::simultaneous;
+    clutter_filter_config clutter;
+    /*! Sign conventions of the I/Q data: true negates the radial velocity (PhiDP) the
+     *  engine reports, for data whose Doppler (differential phase) sign is the opposite
+     *  of this engine's default; docs/blocks/polarimetric_products_cf.md compares the
+     *  defaults with LROSE's. */
+    bool invert_velocity = false;
+    bool invert_phidp = false;
     //! "auto", "cpu", "cuda" or "cuda:N".
     std::string device = "auto";
     /*! CUDA backend, host-pointer calls: radials per pipelined chunk (the transfers of
