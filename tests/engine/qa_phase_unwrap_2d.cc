@@ -986,7 +986,8 @@ public:
                 const auto cpu = run(*phase_unwrapper_2d::make(config), f);
                 config.device = "cuda";
                 const auto cuda = run(*phase_unwrapper_2d::make(config), f);
-                check_outputs_consistent(cuda, f, valid, two_pi, what.str());
+                if (congruent)
+                    check_outputs_consistent(cuda, f, valid, two_pi, what.str());
                 CPPUNIT_ASSERT_EQUAL(cpu.report.valid_pixels, cuda.report.valid_pixels);
                 CPPUNIT_ASSERT_EQUAL(cpu.report.iterations == 0,
                                      cuda.report.iterations == 0);
