@@ -630,6 +630,19 @@ public:
         check_outputs_consistent(ls, f, valid, P, device + " least squares");
         check_against_truth(
             ls, k, regions, false, device + " least squares", largest_region(regions));
+
+        // Nothing valid at all: every output says so.
+        frame none = f;
+        std::fill(none.mask.begin(), none.mask.end(), 0);
+        const std::vector<std::uint8_t> no_pixel(W * H, 0);
+        for (auto method :
+             { unwrap_2d_method::reliability, unwrap_2d_method::least_squares }) {
+            const auto o =
+                run(*phase_unwrapper_2d::make(make_config(device, W, H, method)), none);
+            check_outputs_consistent(o, none, no_pixel, P, device + " nothing valid");
+            CPPUNIT_ASSERT_EQUAL(std::size_t(0), o.report.components);
+            CPPUNIT_ASSERT_EQUAL(std::size_t(0), o.report.iterations);
+        }
     }
 
     void disconnected_regions(const std::string& device)
