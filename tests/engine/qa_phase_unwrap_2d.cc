@@ -347,10 +347,11 @@ frame noisy_frame(std::size_t width,
 
 /*!
  * Least squares against the float64 reference, on the valid pixels of the largest
- * region (elsewhere the solution's constant is the solver's choice: the problem
- * fixes it per connected component only up to the documented global constant):
- * the smooth outputs within \p smooth_tolerance_periods * P, and the congruent K equal
- * wherever the reference is not within that tolerance of a rounding boundary.
+ * region: the problem leaves one free constant per connected component and the
+ * documented rule fixes one overall, so on islands cut off by invalid pixels the
+ * constant is each solver's own. There: the smooth outputs within
+ * \p smooth_tolerance_periods * P, and the congruent K equal wherever the reference is
+ * not within that tolerance of a rounding boundary.
  */
 void check_least_squares_reference(const std::string& device,
                                    const frame& f,
