@@ -1,0 +1,311 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "qa_unwrap_2d_reference.h"
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+namespace gr {
+namespace cudadsp {
+namespace qa {
+
+namespace {
+
+const double two_pi = 6.283185307179586476925286766559;
+
+//! d reduced to [-P/2, P/2), as documented: d - P * floor(d / P + 1/2).
+double wrapped_difference(double d, double P) { return d - P * std::floor(d / P + 0.5); }
+
+/*!
+ * Whole periods K[b] - K[a] between consecutive samples a and b: the k with
+ * |d + k P| <= P/2 of smallest |k| (numpy.unwrap's rule, a step of exactly P/2 kept).
+ */
+std::int64_t step_cycles(float a, float b, double P)
+{
+    const double d = double(b) - double(a);
+    if (std::fabs(d) <= P / 2)
+        return 0;
+    const auto k = static_cast<std::int64_t>(std::ceil((std::fabs(d) - P / 2) / P));
+    return d > 0 ? -k : k;
+}
+
+//! (row, col) of a neighbour at (row + dr, col + dc), through the wrap-around edges
+//! where asked; false when it is off the frame.
+bool neighbour(long row,
+               long col,
+               long dr,
+               long dc,
+               long width,
+               long height,
+               bool wrap_x,
+               bool wrap_y,
+               long* index)
+{
+    long r = row + dr;
+    long c = col + dc;
+    if (r < 0 || r >= height) {
+        if (!wrap_y)
+            return false;
+        r = (r + height) % height;
+    }
+    if (c < 0 || c >= width) {
+        if (!wrap_x)
+            return false;
+        c = (c + width) % width;
+    }
+    *index = r * width + c;
+    return true;
+}
+
+} // namespace
+
+std::vector<std::uint8_t> reference_valid_pixels(const unwrap_2d_frame& frame)
+{
+    const std::size_t n = frame.width * frame.height;
+    std::vector<std::uint8_t> valid(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        bool ok = std::isfinite(frame.wrapped[i]);
+        if (!frame.mask.empty() && frame.mask[i] == 0)
+            ok = false;
+        if (!frame.weight.empty() &&
+            !(std::isfinite(frame.weight[i]) && frame.weight[i] > 0))
+            ok = false;
+        valid[i] = ok;
+    }
+    return valid;
+}
+
+reliability_reference reference_reliability_unwrap(const unwrap_2d_frame& frame,
+                                                   double period,
+                                                   bool wrap_x,
+                                                   bool wrap_y)
+{
+    const long W = static_cast<long>(frame.width);
+    const long H = static_cast<long>(frame.height);
+    const long n = W * H;
+    const std::vector<float>& x = frame.wrapped;
+    const auto valid = reference_valid_pixels(frame);
+    reliability_reference out;
+
+    // Reliability: the sum of the squared second differences along the row, the
+    // column and both diagonals (in that order), over the terms whose two neighbours
+    // exist and are valid, scaled by 4 / terms; +infinity without any term.
+    out.reliability.assign(n, std::numeric_limits<float>::infinity());
+    const long directions[4][2] = { { 0, 1 }, { 1, 0 }, { 1, 1 }, { 1, -1 } };
+    for (long row = 0; row < H; ++row)
+        for (long col = 0; col < W; ++col) {
+            const long i = row * W + col;
+            if (!valid[i])
+                continue;
+            double sum = 0.0;
+            int terms = 0;
+            for (const auto& dir : directions) {
+                long before = 0, after = 0;
+                if (!neighbour(
+                        row, col, -dir[0], -dir[1], W, H, wrap_x, wrap_y, &before) ||
+                    !neighbour(row, col, dir[0], dir[1], W, H, wrap_x, wrap_y, &after) ||
+                    !valid[before] || !valid[after])
+                    continue;
+                const double second =
+                    wrapped_difference(double(x[before]) - double(x[i]), period) -
+                    wrapped_difference(double(x[i]) - double(x[after]), period);
+                sum += second * second;
+                ++terms;
+            }
+            if (terms > 0)
+                out.reliability[i] = static_cast<float>(sum * 4.0 / terms);
+        }
+
+    struct edge {
+        float key;
+        long index;
+        long a, b;
+    };
+    std::vector<edge> edges;
+    for (long i = 0; i < n; ++i) {
+        if (!valid[i])
+            continue;
+        const long row = i / W, col = i % W;
+        long right = 0, below = 0;
+        if (neighbour(row, col, 0, 1, W, H, wrap_x, wrap_y, &right) && valid[right])
+            edges.push_back(
+                { out.reliability[i] + out.reliability[right], 2 * i, i, right });
+        if (neighbour(row, col, 1, 0, W, H, wrap_x, wrap_y, &below) && valid[below])
+            edges.push_back(
+                { out.reliability[i] + out.reliability[below], 2 * i + 1, i, below });
+    }
+    std::sort(edges.begin(), edges.end(), [](const edge& u, const edge& v) {
+        return u.key < v.key || (u.key == v.key && u.index < v.index);
+    });
+
+    // Herraez's groups: each valid pixel in a group of its own at first.
+    std::vector<long> group(n, -1);
+    std::vector<std::vector<long>> members(n);
+    out.cycles.assign(n, 0);
+    for (long i = 0; i < n; ++i)
+        if (valid[i]) {
+            group[i] = i;
+            members[i].push_back(i);
+        }
+    for (const edge& e : edges) {
+        const long ga = group[e.a];
+        const long gb = group[e.b];
+        if (ga == gb)
+            continue;
+        // Periods to add to b's group so that K[b] - K[a] is the step's.
+        const std::int64_t increment =
+            out.cycles[e.a] + step_cycles(x[e.a], x[e.b], period) - out.cycles[e.b];
+        long keep = ga, move = gb;
+        std::int64_t shift = increment;
+        if (members[ga].size() < members[gb].size()) {
+            std::swap(keep, move);
+            shift = -increment;
+        }
+        for (long m : members[move]) {
+            out.cycles[m] += shift;
+            group[m] = keep;
+        }
+        members[keep].insert(
+            members[keep].end(), members[move].begin(), members[move].end());
+        members[move].clear();
+    }
+
+    out.components.assign(n, 0);
+    std::vector<std::int32_t> number(n, 0);
+    std::vector<std::int64_t> first_cycles(n, 0);
+    for (long i = 0; i < n; ++i) {
+        if (!valid[i])
+            continue;
+        const long g = group[i];
+        if (number[g] == 0) {
+            number[g] = static_cast<std::int32_t>(++out.component_count);
+            first_cycles[g] = out.cycles[i];
+        }
+        out.cycles[i] -= first_cycles[g];
+        out.components[i] = number[g];
+    }
+    return out;
+}
+
+least_squares_reference reference_least_squares_unwrap(const unwrap_2d_frame& frame,
+                                                       double period)
+{
+    const long W = static_cast<long>(frame.width);
+    const long H = static_cast<long>(frame.height);
+    const long n = W * H;
+    const std::vector<float>& x = frame.wrapped;
+    const auto valid = reference_valid_pixels(frame);
+    auto w2 = [&](long i) {
+        const double w = frame.weight.empty() ? 1.0 : double(frame.weight[i]);
+        return w * w;
+    };
+
+    // Differences to the right (ux, gx) and below (uy, gy); U = 0 off the frame or
+    // where a pixel is not valid.
+    std::vector<double> ux(n, 0.0), uy(n, 0.0), gx(n, 0.0), gy(n, 0.0);
+    for (long r = 0; r < H; ++r)
+        for (long c = 0; c < W; ++c) {
+            const long i = r * W + c;
+            if (!valid[i])
+                continue;
+            if (c + 1 < W && valid[i + 1]) {
+                ux[i] = std::min(w2(i), w2(i + 1));
+                gx[i] = wrapped_difference(double(x[i + 1]) - double(x[i]), period);
+            }
+            if (r + 1 < H && valid[i + W]) {
+                uy[i] = std::min(w2(i), w2(i + W));
+                gy[i] = wrapped_difference(double(x[i + W]) - double(x[i]), period);
+            }
+        }
+
+    // A v: the weighted sum of squares' Hessian / 2, positive semidefinite:
+    // (A v)_p = sum over the differences of p of U (v_p - v_q).
+    auto apply = [&](const std::vector<double>& v, std::vector<double>& av) {
+        std::fill(av.begin(), av.end(), 0.0);
+        for (long i = 0; i < n; ++i) {
+            if (i % W + 1 < W) {
+                const double f = ux[i] * (v[i + 1] - v[i]);
+                av[i] -= f;
+                av[i + 1] += f;
+            }
+            if (i / W + 1 < H) {
+                const double f = uy[i] * (v[i + W] - v[i]);
+                av[i] -= f;
+                av[i + W] += f;
+            }
+        }
+    };
+    // b: minus the weighted divergence of the wrapped differences.
+    std::vector<double> b(n, 0.0);
+    for (long i = 0; i < n; ++i) {
+        if (i % W + 1 < W) {
+            b[i] -= ux[i] * gx[i];
+            b[i + 1] += ux[i] * gx[i];
+        }
+        if (i / W + 1 < H) {
+            b[i] -= uy[i] * gy[i];
+            b[i + W] += uy[i] * gy[i];
+        }
+    }
+
+    least_squares_reference out;
+    std::vector<double> phi(n, 0.0), r = b, p = b, ap(n);
+    auto dot = [](const std::vector<double>& u, const std::vector<double>& v) {
+        double s = 0.0;
+        for (std::size_t i = 0; i < u.size(); ++i)
+            s += u[i] * v[i];
+        return s;
+    };
+    const double b_norm = std::sqrt(dot(b, b));
+    double rr = dot(r, r);
+    const std::size_t limit = 50 * static_cast<std::size_t>(n) + 100;
+    while (std::sqrt(rr) > 1e-12 * b_norm) {
+        if (++out.iterations > limit)
+            throw std::runtime_error("reference_least_squares_unwrap: no convergence");
+        apply(p, ap);
+        const double alpha = rr / dot(p, ap);
+        for (long i = 0; i < n; ++i) {
+            phi[i] += alpha * p[i];
+            r[i] -= alpha * ap[i];
+        }
+        const double rr_next = dot(r, r);
+        for (long i = 0; i < n; ++i)
+            p[i] = r[i] + (rr_next / rr) * p[i];
+        rr = rr_next;
+    }
+
+    double sum_cos = 0.0, sum_sin = 0.0;
+    for (long i = 0; i < n; ++i)
+        if (valid[i]) {
+            const double angle = two_pi / period * (double(x[i]) - phi[i]);
+            sum_cos += std::cos(angle);
+            sum_sin += std::sin(angle);
+        }
+    const double constant = period / two_pi * std::atan2(sum_sin, sum_cos);
+
+    out.solution.assign(n, std::numeric_limits<double>::quiet_NaN());
+    out.cycles.assign(n, 0);
+    for (long i = 0; i < n; ++i)
+        if (valid[i]) {
+            out.solution[i] = phi[i] + constant;
+            out.cycles[i] = static_cast<std::int64_t>(
+                std::floor((out.solution[i] - double(x[i])) / period + 0.5));
+        }
+    return out;
+}
+
+float reference_apply_cycles(float wrapped, std::int64_t cycles, double period)
+{
+    return static_cast<float>(double(wrapped) + period * double(cycles));
+}
+
+} // namespace qa
+} // namespace cudadsp
+} // namespace gr
