@@ -47,6 +47,10 @@ engine, the CUDA flowgraph against the CPU flowgraph).
 check: ok = the output matched a float64 reference; FAIL = it did not, and the row
 then gets no ratio and no target; - = nothing to check.
 
+Environment: CUDADSP_BENCH_UNWRAP2D_DIR=<folder> makes section unwrap2d also write
+its field and CUDA outputs there (raw files and unwrap2d.json), the input of
+tools/unwrap2d-vs-skimage.
+
 Exit status: 0; 1 when a row failed its check or a measurement failed; 2 for bad usage.
 )";
 

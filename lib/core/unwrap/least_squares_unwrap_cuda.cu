@@ -1,24 +1,952 @@
-// PLACEHOLDER-REPLACED-BY-HELPER
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Least-squares phase unwrapping (Ghiglia and Romero 1994) on the device.
+//
+// The Poisson solve with Neumann boundaries is diagonal in the 2-D DCT-II basis. The
+// DCT comes from one real FFT of the frame's own size (Makhoul 1980): reorder each
+// dimension as v[n] = x[2n], v[N-1-n] = x[2n+1]; then with V = FFT2(v) and the twiddles
+// T_N(k) = exp(-i pi k / 2N),
+//     X(k1, k2) = 2 Re{ T_H(k1) [T_W(k2) V(k1, k2) + conj(T_W(k2)) V(k1, -k2)] },
+// and back, with X(N) = 0 outside the frame,
+//     V(k1, k2) = 1/4 conj(T_H(k1) T_W(k2))
+//                 [X(k1, k2) - i X(k1, W-k2) - i X(H-k1, k2) - X(H-k1, W-k2)].
+// The four points (+-k1, +-k2) need only V(k1, k2) and V(H-k1, k2) of the R2C half
+// spectrum (the others are their conjugates), and give back the same two values of the
+// C2R input: one thread of the spectral kernel handles such a group, in place. The
+// index arithmetic was prototyped in numpy against scipy.fft.dctn / idctn.
+
+#include "runtime/cuda_check.h"
+#include "runtime/cuda_resources.h"
+#include "runtime/cufft_plan.h"
 #include "unwrap/least_squares_unwrap_cuda.h"
-#include <stdexcept>
+#include "unwrap/phase_unwrap_2d_rule.h"
+#include <cub/block/block_reduce.cuh>
+#include <cufft.h>
+#include <math_constants.h>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
 namespace gr {
 namespace cudadsp {
 namespace core {
-struct least_squares_unwrap_cuda::workspace {
+
+namespace {
+
+constexpr int block_threads = 256;
+
+//! The frame, as the per-pixel kernels see it (at most 2^30 pixels: int32 indices).
+struct frame_shape {
+    std::int32_t width;
+    std::int32_t height;
+    std::int32_t pixels;
 };
-least_squares_unwrap_cuda::least_squares_unwrap_cuda(const phase_unwrap_2d_config&)
+
+//! The transforms' frame: the frame itself, or one row for a one-column frame (cuFFT's
+//! R2C halves the last dimension, which must then be the long one).
+struct transform_shape {
+    std::int32_t rows;
+    std::int32_t cols;
+    std::int32_t half_cols; //!< cols / 2 + 1: columns of the R2C half spectrum
+};
+
+//! The input buffers of a frame (weight and mask may be null).
+struct frame_inputs {
+    const float* wrapped;
+    const float* weight;
+    const std::uint8_t* mask;
+};
+
+/*! Slots of the float64 scalars the kernels reduce into and read from. Each holds a
+ *  pair (the reductions sum pairs). */
+enum scalar_slot : int {
+    slot_setup = 0,       //!< { valid pixels, r0 . r0 }
+    slot_rz = 1,          //!< { r . z } of even iterations; slot_rz + 1: odd ones
+    slot_pq = 3,          //!< { p . Qp }
+    slot_rr = 4,          //!< { r . r } after the update
+    slot_offset = 5,      //!< { the constant c added to the solution }
+    scalar_slot_count = 6 //!< slots in all
+};
+
+//! What the final reduction does with its total.
+enum class reduction_finish { store_sum, store_circular_offset };
+
+//! Position of sample \p i after Makhoul's reorder of \p n samples.
+__device__ __forceinline__ std::int32_t makhoul_position(std::int32_t i, std::int32_t n)
 {
-    throw std::logic_error("placeholder");
+    return (i & 1) ? n - 1 - (i >> 1) : (i >> 1);
 }
+
+__device__ __forceinline__ std::int32_t
+reordered_index(std::int32_t row, std::int32_t col, const frame_shape& s)
+{
+    return makhoul_position(row, s.height) * s.width + makhoul_position(col, s.width);
+}
+
+//! The header's validity: mask nonzero, weight finite and > 0, wrapped finite.
+__device__ __forceinline__ bool pixel_valid(const frame_inputs& in, std::int32_t p)
+{
+    if (in.mask && in.mask[p] == 0)
+        return false;
+    if (in.weight) {
+        const float w = in.weight[p];
+        if (!(isfinite(w) && w > 0.0f))
+            return false;
+    }
+    return isfinite(in.wrapped[p]);
+}
+
+//! Weight U of the difference between pixels \p a and \p b: 0 unless both are valid.
+__device__ __forceinline__ float
+difference_weight(const frame_inputs& in, std::int32_t a, std::int32_t b)
+{
+    if (!pixel_valid(in, a) || !pixel_valid(in, b))
+        return 0.0f;
+    return in.weight ? edge_weight(in.weight[a], in.weight[b]) : 1.0f;
+}
+
+//! Wrapped difference from pixel \p a to pixel \p b, in float64.
+__device__ __forceinline__ double
+wrapped_gradient(const float* x, std::int32_t a, std::int32_t b, const unwrap_period& p)
+{
+    return wrap_difference(double(x[b]) - double(x[a]), p);
+}
+
+struct sum_pairs {
+    __device__ double2 operator()(const double2& a, const double2& b) const
+    {
+        return make_double2(a.x + b.x, a.y + b.y);
+    }
+};
+
+using pair_reduce = cub::BlockReduce<double2, block_threads>;
+
+//! The block's total of \p v into partials[blockIdx.x]; every thread must call it.
+__device__ __forceinline__ void store_block_sum(double2 v, double2* partials)
+{
+    __shared__ typename pair_reduce::TempStorage storage;
+    const double2 total = pair_reduce(storage).Reduce(v, sum_pairs{});
+    if (threadIdx.x == 0)
+        partials[blockIdx.x] = total;
+}
+
+/*!
+ * The weighted divergence rho at (row, col): sum over its four differences of U * g,
+ * outgoing differences (right, lower) added and incoming ones subtracted, g the wrapped
+ * difference. A difference off the frame or with an invalid end has U = 0 and is not
+ * evaluated (its wrapped values may be NaN). Without weight and mask, U = 1 between
+ * finite pixels: the unweighted divergence. Also gives the outgoing weights.
+ */
+__device__ __forceinline__ double divergence_at(const frame_inputs& in,
+                                                std::int32_t row,
+                                                std::int32_t col,
+                                                const frame_shape& s,
+                                                const unwrap_period& period,
+                                                float* right_weight,
+                                                float* lower_weight)
+{
+    const std::int32_t p = row * s.width + col;
+    double rho = 0.0;
+    *right_weight = col + 1 < s.width ? difference_weight(in, p, p + 1) : 0.0f;
+    *lower_weight = row + 1 < s.height ? difference_weight(in, p, p + s.width) : 0.0f;
+    if (*right_weight != 0.0f)
+        rho += double(*right_weight) * wrapped_gradient(in.wrapped, p, p + 1, period);
+    if (*lower_weight != 0.0f)
+        rho +=
+            double(*lower_weight) * wrapped_gradient(in.wrapped, p, p + s.width, period);
+    if (col > 0) {
+        const float u = difference_weight(in, p - 1, p);
+        if (u != 0.0f)
+            rho -= double(u) * wrapped_gradient(in.wrapped, p - 1, p, period);
+    }
+    if (row > 0) {
+        const float u = difference_weight(in, p - s.width, p);
+        if (u != 0.0f)
+            rho -= double(u) * wrapped_gradient(in.wrapped, p - s.width, p, period);
+    }
+    return rho;
+}
+
+/*!
+ * Unweighted case, first pass: the divergence of every pixel, written at its reordered
+ * place in \p transformed (the R2C input). Sets *non_finite when a wrapped value is
+ * not finite (the frame then goes to the weighted solve; the flag is cleared before).
+ * \p in has no weight and no mask; \p transformed must not overlap it.
+ */
+__global__ void divergence_kernel(frame_inputs in,
+                                  frame_shape s,
+                                  unwrap_period period,
+                                  float* __restrict__ transformed,
+                                  int* __restrict__ non_finite)
+{
+    for (std::int32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < s.pixels;
+         p += gridDim.x * blockDim.x) {
+        const std::int32_t row = p / s.width;
+        const std::int32_t col = p - row * s.width;
+        if (!isfinite(in.wrapped[p]))
+            *non_finite = 1;
+        float right = 0.0f;
+        float lower = 0.0f;
+        transformed[reordered_index(row, col, s)] =
+            static_cast<float>(divergence_at(in, row, col, s, period, &right, &lower));
+    }
+}
+
+/*!
+ * Weighted case, setup: the difference weights (right_weight, lower_weight: of the
+ * differences from each pixel to its right and lower neighbours, 0 off the frame), the
+ * initial residual r0 = rho (also written reordered into \p transformed for the first
+ * preconditioning), and per block { valid pixels, r0 . r0 } into \p partials.
+ */
+__global__ void weighted_setup_kernel(frame_inputs in,
+                                      frame_shape s,
+                                      unwrap_period period,
+                                      float* __restrict__ right_weight,
+                                      float* __restrict__ lower_weight,
+                                      float* __restrict__ residual,
+                                      float* __restrict__ transformed,
+                                      double2* __restrict__ partials)
+{
+    double2 sums = make_double2(0.0, 0.0);
+    for (std::int32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < s.pixels;
+         p += gridDim.x * blockDim.x) {
+        const std::int32_t row = p / s.width;
+        const std::int32_t col = p - row * s.width;
+        float right = 0.0f;
+        float lower = 0.0f;
+        const float rho =
+            static_cast<float>(divergence_at(in, row, col, s, period, &right, &lower));
+        right_weight[p] = right;
+        lower_weight[p] = lower;
+        residual[p] = rho;
+        transformed[reordered_index(row, col, s)] = rho;
+        sums.x += pixel_valid(in, p) ? 1.0 : 0.0;
+        sums.y += double(rho) * double(rho);
+    }
+    store_block_sum(sums, partials);
+}
+
+/*!
+ * The spectral step of the Poisson solve, in place on the R2C half spectrum of the
+ * reordered divergence (rows x half_cols, row-major): per group of points (+-k1, +-k2),
+ * k1 in [0, rows/2], k2 in [0, cols/2], the DCT-II coefficients, divided by the
+ * eigenvalues 2cos(pi k1/rows) + 2cos(pi k2/cols) - 4 ((0, 0) set to 0) and by 4 *
+ * rows * cols (the inverse twiddle's 1/4 and the unnormalised C2R), and the half
+ * spectrum whose C2R is the reordered solution. \p twiddle_rows[k] = T_rows(k),
+ * \p eigen_rows[k] = 2cos(pi k/rows) - 2, likewise for columns.
+ */
+__global__ void poisson_spectrum_kernel(float2* spectrum,
+                                        transform_shape t,
+                                        const float2* __restrict__ twiddle_rows,
+                                        const float2* __restrict__ twiddle_cols,
+                                        const float* __restrict__ eigen_rows,
+                                        const float* __restrict__ eigen_cols,
+                                        float scale)
+{
+    const std::int32_t groups = (t.rows / 2 + 1) * t.half_cols;
+    for (std::int32_t g = blockIdx.x * blockDim.x + threadIdx.x; g < groups;
+         g += gridDim.x * blockDim.x) {
+        const std::int32_t k1 = g / t.half_cols;
+        const std::int32_t k2 = g - k1 * t.half_cols;
+        const std::int32_t other_row = k1 == 0 ? 0 : t.rows - k1;
+        const float2 a = spectrum[k1 * t.half_cols + k2];        // V(k1, k2)
+        const float2 b = spectrum[other_row * t.half_cols + k2]; // V(-k1, k2)
+        const float2 a_conj = make_float2(a.x, -a.y);            // V(-k1, -k2)
+        const float2 b_conj = make_float2(b.x, -b.y);            // V(k1, -k2)
+
+        // The divided DCT coefficient at (i, j) from V(i, j) and V(i, -j); 0 where the
+        // index is N (the point does not exist) and at (0, 0).
+        auto coefficient =
+            [&](std::int32_t i, std::int32_t j, float2 v, float2 v_mirror) {
+                if (i == t.rows || j == t.cols || (i == 0 && j == 0))
+                    return 0.0f;
+                const float2 tj = twiddle_cols[j];
+                // tj * v + conj(tj) * v_mirror
+                const float2 u =
+                    make_float2(tj.x * (v.x + v_mirror.x) - tj.y * (v.y - v_mirror.y),
+                                tj.x * (v.y + v_mirror.y) + tj.y * (v.x - v_mirror.x));
+                const float2 ti = twiddle_rows[i];
+                const float x = 2.0f * (ti.x * u.x - ti.y * u.y);
+                return x * scale / (eigen_rows[i] + eigen_cols[j]);
+            };
+        const std::int32_t i_plus = k1;
+        const std::int32_t i_minus = t.rows - k1;
+        const std::int32_t j_plus = k2;
+        const std::int32_t j_minus = t.cols - k2;
+        const float pp = coefficient(i_plus, j_plus, a, b_conj);
+        const float pm = coefficient(i_plus, j_minus, b_conj, a);
+        const float mp = coefficient(i_minus, j_plus, b, a_conj);
+        const float mm = coefficient(i_minus, j_minus, a_conj, b);
+
+        // conj(T_rows(i) T_cols(k2)) [c0 - i c1 - i c2 - c3], for the output at row i.
+        const float2 tk2 = twiddle_cols[k2];
+        auto inverse = [&](std::int32_t i, float c0, float c1, float c2, float c3) {
+            const float re = c0 - c3;
+            const float im = -(c1 + c2);
+            const float2 ti = twiddle_rows[i];
+            const float2 tw =
+                make_float2(ti.x * tk2.x - ti.y * tk2.y, -(ti.x * tk2.y + ti.y * tk2.x));
+            return make_float2(tw.x * re - tw.y * im, tw.x * im + tw.y * re);
+        };
+        spectrum[k1 * t.half_cols + k2] = inverse(i_plus, pp, pm, mp, mm);
+        if (other_row != k1)
+            spectrum[other_row * t.half_cols + k2] = inverse(i_minus, mp, mm, pp, pm);
+    }
+}
+
+/*!
+ * Weighted case: the preconditioned residual z, taken back from the reordered
+ * transform output into natural order, and per block { r . z, 0 } into \p partials.
+ */
+__global__ void preconditioned_residual_kernel(frame_shape s,
+                                               const float* __restrict__ transformed,
+                                               const float* __restrict__ residual,
+                                               float* __restrict__ preconditioned,
+                                               double2* __restrict__ partials)
+{
+    double2 sums = make_double2(0.0, 0.0);
+    for (std::int32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < s.pixels;
+         p += gridDim.x * blockDim.x) {
+        const std::int32_t row = p / s.width;
+        const std::int32_t col = p - row * s.width;
+        const float z = transformed[reordered_index(row, col, s)];
+        preconditioned[p] = z;
+        sums.x += double(residual[p]) * double(z);
+    }
+    store_block_sum(sums, partials);
+}
+
+/*!
+ * The weighted Laplacian (Q p)(row, col) = sum over the pixel's differences of
+ * U * (p(neighbour) - p(pixel)); \p value(index) gives p. Differences with U = 0 read
+ * nothing.
+ */
+template <class Value>
+__device__ __forceinline__ float weighted_laplacian_at(const Value& value,
+                                                       const float* right_weight,
+                                                       const float* lower_weight,
+                                                       std::int32_t row,
+                                                       std::int32_t col,
+                                                       const frame_shape& s)
+{
+    const std::int32_t p = row * s.width + col;
+    const float centre = value(p);
+    float q = 0.0f;
+    const float right = right_weight[p];
+    if (right != 0.0f)
+        q += right * (value(p + 1) - centre);
+    const float lower = lower_weight[p];
+    if (lower != 0.0f)
+        q += lower * (value(p + s.width) - centre);
+    if (col > 0) {
+        const float left = right_weight[p - 1];
+        if (left != 0.0f)
+            q += left * (value(p - 1) - centre);
+    }
+    if (row > 0) {
+        const float upper = lower_weight[p - s.width];
+        if (upper != 0.0f)
+            q += upper * (value(p - s.width) - centre);
+    }
+    return q;
+}
+
+/*!
+ * Weighted case: the new search direction p = z + beta p_old (beta = rz / rz_old; p =
+ * z on the first iteration, when p_old is not read), written to \p direction, and per
+ * block { p . Qp, 0 } into \p partials. Each thread forms p at its neighbours itself
+ * (the same rounding: one fused multiply-add), so no pass waits for p to be stored.
+ */
+__global__ void search_direction_kernel(frame_shape s,
+                                        const float* __restrict__ preconditioned,
+                                        const float* __restrict__ previous_direction,
+                                        const float* __restrict__ right_weight,
+                                        const float* __restrict__ lower_weight,
+                                        const double2* __restrict__ scalars,
+                                        int rz_slot,
+                                        int rz_old_slot,
+                                        bool first,
+                                        float* __restrict__ direction,
+                                        double2* __restrict__ partials)
+{
+    float beta = 0.0f;
+    if (!first) {
+        const double rz_old = scalars[rz_old_slot].x;
+        beta = rz_old != 0.0 ? static_cast<float>(scalars[rz_slot].x / rz_old) : 0.0f;
+    }
+    auto value = [&](std::int32_t p) {
+        return first ? preconditioned[p]
+                     : __fmaf_rn(beta, previous_direction[p], preconditioned[p]);
+    };
+    double2 sums = make_double2(0.0, 0.0);
+    for (std::int32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < s.pixels;
+         p += gridDim.x * blockDim.x) {
+        const std::int32_t row = p / s.width;
+        const std::int32_t col = p - row * s.width;
+        const float d = value(p);
+        direction[p] = d;
+        const float q =
+            weighted_laplacian_at(value, right_weight, lower_weight, row, col, s);
+        sums.x += double(d) * double(q);
+    }
+    store_block_sum(sums, partials);
+}
+
+/*!
+ * Weighted case: alpha = rz / pq; phi += alpha p (phi = alpha p on the first
+ * iteration), r -= alpha Qp (Qp recomputed from the stored p), r also written
+ * reordered into \p transformed for the next preconditioning, and per block
+ * { r . r, 0 } into \p partials.
+ */
+__global__ void solution_update_kernel(frame_shape s,
+                                       const float* __restrict__ direction,
+                                       const float* __restrict__ right_weight,
+                                       const float* __restrict__ lower_weight,
+                                       const double2* __restrict__ scalars,
+                                       int rz_slot,
+                                       bool first,
+                                       float* __restrict__ solution,
+                                       float* __restrict__ residual,
+                                       float* __restrict__ transformed,
+                                       double2* __restrict__ partials)
+{
+    const double pq = scalars[slot_pq].x;
+    const double alpha = pq != 0.0 ? scalars[rz_slot].x / pq : 0.0;
+    auto value = [&](std::int32_t p) { return direction[p]; };
+    double2 sums = make_double2(0.0, 0.0);
+    for (std::int32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < s.pixels;
+         p += gridDim.x * blockDim.x) {
+        const std::int32_t row = p / s.width;
+        const std::int32_t col = p - row * s.width;
+        const double d = direction[p];
+        solution[p] =
+            static_cast<float>(first ? alpha * d : double(solution[p]) + alpha * d);
+        const float q =
+            weighted_laplacian_at(value, right_weight, lower_weight, row, col, s);
+        const float r = static_cast<float>(double(residual[p]) - alpha * double(q));
+        residual[p] = r;
+        transformed[reordered_index(row, col, s)] = r;
+        sums.x += double(r) * double(r);
+    }
+    store_block_sum(sums, partials);
+}
+
+/*!
+ * Per block { sum cos, sum sin } of 2 pi / period * (wrapped - solution) over the
+ * valid pixels, the solution read reordered (the unweighted transform output) or in
+ * natural order.
+ */
+template <bool Reordered>
+__global__ void phase_difference_sum_kernel(frame_inputs in,
+                                            frame_shape s,
+                                            unwrap_period period,
+                                            const float* __restrict__ solution,
+                                            double2* __restrict__ partials)
+{
+    double2 sums = make_double2(0.0, 0.0);
+    for (std::int32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < s.pixels;
+         p += gridDim.x * blockDim.x) {
+        if (!pixel_valid(in, p))
+            continue;
+        const std::int32_t row = p / s.width;
+        const std::int32_t col = p - row * s.width;
+        const float phi = solution[Reordered ? reordered_index(row, col, s) : p];
+        // The turns reduced to [-1/2, 1/2] in float64 (no loss for solutions of many
+        // periods), the sine and cosine in float32: float64 transcendentals would cost
+        // as much as the pass's memory traffic, and float32 terms summed in float64 fix
+        // the constant far below the float32 output's resolution.
+        const double turns =
+            (double(in.wrapped[p]) - double(phi)) * period.inverse_period;
+        const float reduced = static_cast<float>(turns - rint(turns));
+        float sine = 0.0f;
+        float cosine = 0.0f;
+        sincospif(2.0f * reduced, &sine, &cosine);
+        sums.x += cosine;
+        sums.y += sine;
+    }
+    store_block_sum(sums, partials);
+}
+
+/*!
+ * One block: the sum of \p count partial pairs in a fixed order, stored in
+ * scalars[slot], or (store_circular_offset) turned into the constant c = period / 2pi *
+ * arg(sum cos + i sum sin) stored in scalars[slot].x.
+ */
+__global__ void reduce_partials_kernel(const double2* __restrict__ partials,
+                                       int count,
+                                       reduction_finish finish,
+                                       double period,
+                                       double2* __restrict__ scalars,
+                                       int slot)
+{
+    double2 sums = make_double2(0.0, 0.0);
+    for (int i = threadIdx.x; i < count; i += blockDim.x) {
+        sums.x += partials[i].x;
+        sums.y += partials[i].y;
+    }
+    __shared__ typename pair_reduce::TempStorage storage;
+    const double2 total = pair_reduce(storage).Reduce(sums, sum_pairs{});
+    if (threadIdx.x != 0)
+        return;
+    if (finish == reduction_finish::store_sum)
+        scalars[slot] = total;
+    else
+        scalars[slot] =
+            make_double2(period * atan2(total.y, total.x) / (2.0 * CUDART_PI), 0.0);
+}
+
+/*!
+ * The output: solution + c, and K = congruent_cycles(solution + c, wrapped); congruent:
+ * unwrapped = apply_cycles(wrapped, K), else the float32 solution itself. NaN and
+ * K = 0 at invalid pixels. Does nothing when \p abandoned is set (the unweighted solve
+ * met a non-finite value; the weighted one will write the outputs). \p unwrapped may
+ * alias in.wrapped: each pixel reads its input before it writes.
+ */
+template <bool Reordered>
+__global__ void output_kernel(frame_inputs in,
+                              frame_shape s,
+                              unwrap_period period,
+                              bool congruent,
+                              const float* __restrict__ solution,
+                              const double2* __restrict__ scalars,
+                              const int* __restrict__ abandoned,
+                              float* unwrapped,
+                              std::int32_t* __restrict__ cycles)
+{
+    if (abandoned && *abandoned)
+        return;
+    const double offset = scalars[slot_offset].x;
+    for (std::int32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < s.pixels;
+         p += gridDim.x * blockDim.x) {
+        if (!pixel_valid(in, p)) {
+            unwrapped[p] = CUDART_NAN_F;
+            if (cycles)
+                cycles[p] = 0;
+            continue;
+        }
+        const std::int32_t row = p / s.width;
+        const std::int32_t col = p - row * s.width;
+        const float x = in.wrapped[p];
+        const double phi =
+            double(solution[Reordered ? reordered_index(row, col, s) : p]) + offset;
+        const std::int32_t k = congruent_cycles(phi, x, period);
+        unwrapped[p] = congruent ? apply_cycles(x, k, period) : static_cast<float>(phi);
+        if (cycles)
+            cycles[p] = k;
+    }
+}
+
+//! exp(-i pi k / 2n) for k in [0, n), computed in float64 and rounded.
+std::vector<float2> dct_twiddles(std::int32_t n)
+{
+    std::vector<float2> t(static_cast<std::size_t>(n));
+    for (std::int32_t k = 0; k < n; ++k) {
+        const double angle = -M_PI * double(k) / (2.0 * double(n));
+        t[k] = make_float2(static_cast<float>(std::cos(angle)),
+                           static_cast<float>(std::sin(angle)));
+    }
+    return t;
+}
+
+/*! 2cos(pi k / n) - 2 for k in [0, n), as -4 sin^2(pi k / 2n): no cancellation for
+ *  small k, where the eigenvalues decide the smooth part of the solution. */
+std::vector<float> laplacian_eigenvalues(std::int32_t n)
+{
+    std::vector<float> e(static_cast<std::size_t>(n));
+    for (std::int32_t k = 0; k < n; ++k) {
+        const double s = std::sin(M_PI * double(k) / (2.0 * double(n)));
+        e[k] = static_cast<float>(-4.0 * s * s);
+    }
+    return e;
+}
+
+//! Resident blocks of block_threads threads per multiprocessor for \p kernel.
+template <typename Kernel>
+int blocks_per_multiprocessor(Kernel kernel)
+{
+    int blocks = 0;
+    CUDADSP_CUDA(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block_threads, 0));
+    return std::max(blocks, 1);
+}
+
+//! Blocks of a grid-stride launch over \p items: one wave of \p resident at most.
+unsigned int grid_blocks(std::size_t items, int resident)
+{
+    return static_cast<unsigned int>(std::clamp<std::size_t>(
+        (items + block_threads - 1) / block_threads, 1, std::size_t(resident)));
+}
+
+template <typename T>
+device_buffer<T> upload(const std::vector<T>& host)
+{
+    device_buffer<T> d(host.size());
+    CUDADSP_CUDA(cudaMemcpy(d.get(), host.data(), d.bytes(), cudaMemcpyHostToDevice));
+    return d;
+}
+
+} // namespace
+
+struct least_squares_unwrap_cuda::workspace {
+    frame_shape frame;
+    transform_shape transform;
+    unwrap_period period;
+    //! Blocks of the per-pixel kernels (grid-stride loops): resident blocks of the
+    //! device, fewer for small frames; also the number of partial sums.
+    unsigned int pixel_blocks;
+    unsigned int group_blocks;
+
+    //! No plans for a one-pixel frame, whose Poisson solution is 0.
+    bool has_transforms;
+    cufft_plan forward;
+    cufft_plan inverse;
+    device_buffer<unsigned char> transform_work_area;
+    //! Reordered frame: the divergence (or residual) in, the solution out.
+    device_buffer<float> transformed;
+    device_buffer<float2> spectrum;
+    device_buffer<float2> twiddle_rows;
+    device_buffer<float2> twiddle_cols;
+    device_buffer<float> eigen_rows;
+    device_buffer<float> eigen_cols;
+
+    device_buffer<double2> partials;
+    device_buffer<double2> scalars;
+    device_buffer<int> non_finite;
+    pinned_buffer<double2> host_scalar;
+    pinned_buffer<int> host_flag;
+
+    // Weighted case (natural order).
+    device_buffer<float> right_weight;
+    device_buffer<float> lower_weight;
+    device_buffer<float> residual;
+    device_buffer<float> preconditioned;
+    device_buffer<float> directions[2];
+    device_buffer<float> solution;
+
+    void set_stream(cudaStream_t stream) const
+    {
+        if (!has_transforms)
+            return;
+        forward.set_stream(stream);
+        inverse.set_stream(stream);
+    }
+
+    //! Enqueue the reduction of the last kernel's partials into scalars[slot].
+    void reduce(cudaStream_t stream,
+                int slot,
+                reduction_finish finish = reduction_finish::store_sum) const
+    {
+        reduce_partials_kernel<<<1, block_threads, 0, stream>>>(partials.get(),
+                                                                int(pixel_blocks),
+                                                                finish,
+                                                                period.period,
+                                                                scalars.get(),
+                                                                slot);
+        CUDADSP_CUDA_LAUNCHED("reduce_partials_kernel");
+    }
+
+    //! Copy scalars[slot] to the host; waits for the stream.
+    double2 read_scalar(cudaStream_t stream, int slot) const
+    {
+        CUDADSP_CUDA(cudaMemcpyAsync(host_scalar.get(),
+                                     scalars.get() + slot,
+                                     sizeof(double2),
+                                     cudaMemcpyDeviceToHost,
+                                     stream));
+        CUDADSP_CUDA(cudaStreamSynchronize(stream));
+        return *host_scalar.get();
+    }
+};
+
+least_squares_unwrap_cuda::least_squares_unwrap_cuda(const phase_unwrap_2d_config& config)
+    : d_config(config), d_ws(std::make_unique<workspace>())
+{
+    workspace& ws = *d_ws;
+    const auto width = static_cast<std::int32_t>(config.width);
+    const auto height = static_cast<std::int32_t>(config.height);
+    ws.frame = { width, height, width * height };
+    ws.transform.rows = width == 1 ? 1 : height;
+    ws.transform.cols = width == 1 ? height : width;
+    ws.transform.half_cols = ws.transform.cols / 2 + 1;
+    ws.period = make_unwrap_period(config.period);
+
+    int device = 0;
+    int multiprocessors = 0;
+    CUDADSP_CUDA(cudaGetDevice(&device));
+    CUDADSP_CUDA(
+        cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+    // Grid-stride kernels run one wave of resident blocks; the per-pixel kernels share
+    // one grid (their partial sums go through one reduction), sized by the one with the
+    // lowest occupancy.
+    const int pixel_blocks_per_multiprocessor =
+        std::min({ blocks_per_multiprocessor(divergence_kernel),
+                   blocks_per_multiprocessor(weighted_setup_kernel),
+                   blocks_per_multiprocessor(preconditioned_residual_kernel),
+                   blocks_per_multiprocessor(search_direction_kernel),
+                   blocks_per_multiprocessor(solution_update_kernel),
+                   blocks_per_multiprocessor(phase_difference_sum_kernel<true>),
+                   blocks_per_multiprocessor(phase_difference_sum_kernel<false>),
+                   blocks_per_multiprocessor(output_kernel<true>),
+                   blocks_per_multiprocessor(output_kernel<false>) });
+    ws.pixel_blocks =
+        grid_blocks(config.pixels(), multiprocessors * pixel_blocks_per_multiprocessor);
+    ws.group_blocks =
+        grid_blocks(std::size_t(ws.transform.rows / 2 + 1) * ws.transform.half_cols,
+                    multiprocessors * blocks_per_multiprocessor(poisson_spectrum_kernel));
+
+    ws.has_transforms = config.pixels() > 1;
+    if (ws.has_transforms) {
+        // One row: a 1-D transform (cuFFT's 2-D plans want both sizes > 1).
+        const int rank = ws.transform.rows == 1 ? 1 : 2;
+        const int sizes[2] = { ws.transform.rows, ws.transform.cols };
+        const int* n = rank == 1 ? sizes + 1 : sizes;
+        ws.forward = cufft_plan(rank,
+                                n,
+                                nullptr,
+                                1,
+                                0,
+                                nullptr,
+                                1,
+                                0,
+                                CUFFT_R2C,
+                                1,
+                                cufft_plan::external_work_area{});
+        ws.inverse = cufft_plan(rank,
+                                n,
+                                nullptr,
+                                1,
+                                0,
+                                nullptr,
+                                1,
+                                0,
+                                CUFFT_C2R,
+                                1,
+                                cufft_plan::external_work_area{});
+        ws.transform_work_area = device_buffer<unsigned char>(std::max<std::size_t>(
+            1, std::max(ws.forward.work_size(), ws.inverse.work_size())));
+        ws.forward.set_work_area(ws.transform_work_area.get());
+        ws.inverse.set_work_area(ws.transform_work_area.get());
+    }
+    const std::size_t pixels = config.pixels();
+    ws.transformed = device_buffer<float>(pixels);
+    // The transforms-only benchmark may run before any solve: give it finite data.
+    CUDADSP_CUDA(cudaMemset(ws.transformed.get(), 0, ws.transformed.bytes()));
+    ws.spectrum =
+        device_buffer<float2>(std::size_t(ws.transform.rows) * ws.transform.half_cols);
+    ws.twiddle_rows = upload(dct_twiddles(ws.transform.rows));
+    ws.twiddle_cols = upload(dct_twiddles(ws.transform.cols));
+    ws.eigen_rows = upload(laplacian_eigenvalues(ws.transform.rows));
+    ws.eigen_cols = upload(laplacian_eigenvalues(ws.transform.cols));
+
+    ws.partials = device_buffer<double2>(ws.pixel_blocks);
+    ws.scalars = device_buffer<double2>(scalar_slot_count);
+    ws.non_finite = device_buffer<int>(1);
+    ws.host_scalar = pinned_buffer<double2>(1);
+    ws.host_flag = pinned_buffer<int>(1);
+
+    ws.right_weight = device_buffer<float>(pixels);
+    ws.lower_weight = device_buffer<float>(pixels);
+    ws.residual = device_buffer<float>(pixels);
+    ws.preconditioned = device_buffer<float>(pixels);
+    ws.directions[0] = device_buffer<float>(pixels);
+    ws.directions[1] = device_buffer<float>(pixels);
+    ws.solution = device_buffer<float>(pixels);
+    CUDADSP_CUDA(cudaDeviceSynchronize());
+}
+
 least_squares_unwrap_cuda::~least_squares_unwrap_cuda() = default;
-unwrap_2d_report least_squares_unwrap_cuda::solve(const unwrap_2d_buffers&, cudaStream_t)
+
+void least_squares_unwrap_cuda::enqueue_poisson_solve(cudaStream_t stream)
 {
-    throw std::logic_error("placeholder");
+    workspace& ws = *d_ws;
+    if (!ws.has_transforms) {
+        CUDADSP_CUDA(
+            cudaMemsetAsync(ws.transformed.get(), 0, ws.transformed.bytes(), stream));
+        return;
+    }
+    CUDADSP_CUFFT(
+        cufftExecR2C(ws.forward.get(), ws.transformed.get(), ws.spectrum.get()));
+    const float scale =
+        static_cast<float>(1.0 / (4.0 * double(ws.transform.rows) * ws.transform.cols));
+    poisson_spectrum_kernel<<<ws.group_blocks, block_threads, 0, stream>>>(
+        ws.spectrum.get(),
+        ws.transform,
+        ws.twiddle_rows.get(),
+        ws.twiddle_cols.get(),
+        ws.eigen_rows.get(),
+        ws.eigen_cols.get(),
+        scale);
+    CUDADSP_CUDA_LAUNCHED("poisson_spectrum_kernel");
+    CUDADSP_CUFFT(
+        cufftExecC2R(ws.inverse.get(), ws.spectrum.get(), ws.transformed.get()));
 }
-void least_squares_unwrap_cuda::enqueue_transforms_only(cudaStream_t)
+
+void least_squares_unwrap_cuda::enqueue_transforms_only(cudaStream_t stream)
 {
-    throw std::logic_error("placeholder");
+    workspace& ws = *d_ws;
+    if (!ws.has_transforms)
+        return;
+    ws.set_stream(stream);
+    CUDADSP_CUFFT(
+        cufftExecR2C(ws.forward.get(), ws.transformed.get(), ws.spectrum.get()));
+    CUDADSP_CUFFT(
+        cufftExecC2R(ws.inverse.get(), ws.spectrum.get(), ws.transformed.get()));
 }
+
+bool least_squares_unwrap_cuda::solve_unweighted(const unwrap_2d_buffers& device,
+                                                 cudaStream_t stream,
+                                                 unwrap_2d_report& report)
+{
+    workspace& ws = *d_ws;
+    const frame_inputs in{ device.wrapped, nullptr, nullptr };
+    CUDADSP_CUDA(cudaMemsetAsync(ws.non_finite.get(), 0, sizeof(int), stream));
+    divergence_kernel<<<ws.pixel_blocks, block_threads, 0, stream>>>(
+        in, ws.frame, ws.period, ws.transformed.get(), ws.non_finite.get());
+    CUDADSP_CUDA_LAUNCHED("divergence_kernel");
+    enqueue_poisson_solve(stream);
+    phase_difference_sum_kernel<true><<<ws.pixel_blocks, block_threads, 0, stream>>>(
+        in, ws.frame, ws.period, ws.transformed.get(), ws.partials.get());
+    CUDADSP_CUDA_LAUNCHED("phase_difference_sum_kernel");
+    ws.reduce(stream, slot_offset, reduction_finish::store_circular_offset);
+    output_kernel<true>
+        <<<ws.pixel_blocks, block_threads, 0, stream>>>(in,
+                                                        ws.frame,
+                                                        ws.period,
+                                                        d_config.congruent,
+                                                        ws.transformed.get(),
+                                                        ws.scalars.get(),
+                                                        ws.non_finite.get(),
+                                                        device.unwrapped,
+                                                        device.cycles);
+    CUDADSP_CUDA_LAUNCHED("output_kernel");
+    CUDADSP_CUDA(cudaMemcpyAsync(ws.host_flag.get(),
+                                 ws.non_finite.get(),
+                                 sizeof(int),
+                                 cudaMemcpyDeviceToHost,
+                                 stream));
+    CUDADSP_CUDA(cudaStreamSynchronize(stream));
+    if (*ws.host_flag.get() != 0)
+        return false;
+    report = unwrap_2d_report{};
+    report.valid_pixels = d_config.pixels();
+    return true;
+}
+
+unwrap_2d_report
+least_squares_unwrap_cuda::solve_weighted(const unwrap_2d_buffers& device,
+                                          cudaStream_t stream)
+{
+    workspace& ws = *d_ws;
+    const frame_inputs in{ device.wrapped, device.weight, device.mask };
+    weighted_setup_kernel<<<ws.pixel_blocks, block_threads, 0, stream>>>(
+        in,
+        ws.frame,
+        ws.period,
+        ws.right_weight.get(),
+        ws.lower_weight.get(),
+        ws.residual.get(),
+        ws.transformed.get(),
+        ws.partials.get());
+    CUDADSP_CUDA_LAUNCHED("weighted_setup_kernel");
+    ws.reduce(stream, slot_setup);
+    const double2 setup = ws.read_scalar(stream, slot_setup);
+
+    unwrap_2d_report report;
+    report.valid_pixels = static_cast<std::size_t>(setup.x);
+    const double initial_norm = std::sqrt(setup.y);
+    if (initial_norm == 0.0) {
+        // Consistent differences (or none): the solution is constant, 0 before the
+        // offset.
+        CUDADSP_CUDA(cudaMemsetAsync(ws.solution.get(), 0, ws.solution.bytes(), stream));
+    }
+    for (std::size_t k = 0; initial_norm > 0.0 && k < d_config.max_iterations; ++k) {
+        const bool first = k == 0;
+        const int rz_slot = slot_rz + int(k % 2);
+        const int rz_old_slot = slot_rz + int((k + 1) % 2);
+        float* direction = ws.directions[k % 2].get();
+        const float* previous_direction = ws.directions[(k + 1) % 2].get();
+
+        enqueue_poisson_solve(stream);
+        preconditioned_residual_kernel<<<ws.pixel_blocks, block_threads, 0, stream>>>(
+            ws.frame,
+            ws.transformed.get(),
+            ws.residual.get(),
+            ws.preconditioned.get(),
+            ws.partials.get());
+        CUDADSP_CUDA_LAUNCHED("preconditioned_residual_kernel");
+        ws.reduce(stream, rz_slot);
+        search_direction_kernel<<<ws.pixel_blocks, block_threads, 0, stream>>>(
+            ws.frame,
+            ws.preconditioned.get(),
+            previous_direction,
+            ws.right_weight.get(),
+            ws.lower_weight.get(),
+            ws.scalars.get(),
+            rz_slot,
+            rz_old_slot,
+            first,
+            direction,
+            ws.partials.get());
+        CUDADSP_CUDA_LAUNCHED("search_direction_kernel");
+        ws.reduce(stream, slot_pq);
+        solution_update_kernel<<<ws.pixel_blocks, block_threads, 0, stream>>>(
+            ws.frame,
+            direction,
+            ws.right_weight.get(),
+            ws.lower_weight.get(),
+            ws.scalars.get(),
+            rz_slot,
+            first,
+            ws.solution.get(),
+            ws.residual.get(),
+            ws.transformed.get(),
+            ws.partials.get());
+        CUDADSP_CUDA_LAUNCHED("solution_update_kernel");
+        ws.reduce(stream, slot_rr);
+        report.iterations = k + 1;
+        report.relative_residual =
+            std::sqrt(ws.read_scalar(stream, slot_rr).x) / initial_norm;
+        if (report.relative_residual <= d_config.tolerance)
+            break;
+    }
+
+    phase_difference_sum_kernel<false><<<ws.pixel_blocks, block_threads, 0, stream>>>(
+        in, ws.frame, ws.period, ws.solution.get(), ws.partials.get());
+    CUDADSP_CUDA_LAUNCHED("phase_difference_sum_kernel");
+    ws.reduce(stream, slot_offset, reduction_finish::store_circular_offset);
+    output_kernel<false>
+        <<<ws.pixel_blocks, block_threads, 0, stream>>>(in,
+                                                        ws.frame,
+                                                        ws.period,
+                                                        d_config.congruent,
+                                                        ws.solution.get(),
+                                                        ws.scalars.get(),
+                                                        nullptr,
+                                                        device.unwrapped,
+                                                        device.cycles);
+    CUDADSP_CUDA_LAUNCHED("output_kernel");
+    CUDADSP_CUDA(cudaStreamSynchronize(stream));
+    return report;
+}
+
+unwrap_2d_report least_squares_unwrap_cuda::solve(const unwrap_2d_buffers& device,
+                                                  cudaStream_t stream)
+{
+    d_ws->set_stream(stream);
+    if (device.weight == nullptr && device.mask == nullptr) {
+        unwrap_2d_report report;
+        if (solve_unweighted(device, stream, report))
+            return report;
+    }
+    return solve_weighted(device, stream);
+}
+
 } // namespace core
 } // namespace cudadsp
 } // namespace gr
