@@ -23,12 +23,13 @@
 // least halves the number of components that still have an edge leaving them, so there
 // are at most log2(pixels) iterations.
 //
-// Joining the picks. A component is a tree of pixels with a root; root a picks edge
-// best[a] to root b and hooks onto b. The picks can form no cycle longer than two (along
-// one, each pick would be lighter than the one before, all the way round). A 2-cycle is
-// two roots that picked the same edge: of those the smaller root id stays a root, the
-// other hooks onto it. Hooks chain (a onto b onto c ...): pointer jumping in rounds
-// makes each hook lead straight to its new root, then every pixel moves to it.
+// Joining the picks. A component is a tree of pixels with a root; root a picks the
+// lightest edge leaving it (atomicMin of ranks into root_min[a]), to root b, and hooks
+// onto b. The picks can form no cycle longer than two (along one, each pick would be
+// lighter than the one before, all the way round). A 2-cycle is two roots that picked
+// the same edge: of those the smaller root id stays a root, the other hooks onto it.
+// Hooks chain (a onto b onto c ...): pointer jumping in rounds makes each hook lead
+// straight to its new root, then every pixel moves to it.
 //
 // Whole periods. Pixel p carries offset[p] = K[p] - K[root(p)] (int64: a path of capped
 // steps can pass 2^31). A hook of root a onto root b carries K[a] - K[b], which the
@@ -99,9 +100,9 @@ using block_count_scan = cub::BlockScan<unsigned int, block_threads>;
 
 /*!
  * Appends \p item to \p list for each thread of the block that passes \p keep, at
- * consecutive free slots of *count: one atomic per block (per lane, many thousand
- * blocks would queue on one address). The list's order is unspecified. Every thread of
- * the block must call it.
+ * consecutive free slots of *count. One atomic per block: the first Boruvka iterations
+ * append millions of items to one counter, and atomics on one address are serialised.
+ * The list's order is unspecified. Every thread of the block must call it.
  */
 __device__ __forceinline__ void
 block_append(bool keep, std::uint32_t item, std::uint32_t* list, unsigned int* count)
