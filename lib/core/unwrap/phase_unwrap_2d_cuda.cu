@@ -1,24 +1,173 @@
-// PLACEHOLDER-REPLACED-BY-HELPER
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "runtime/cuda_check.h"
+#include "runtime/cuda_resources.h"
+#include "runtime/parallel_copy.h"
+#include "unwrap/least_squares_unwrap_cuda.h"
 #include "unwrap/phase_unwrap_2d_cuda.h"
-#include <stdexcept>
+#include "unwrap/reliability_unwrap_cuda.h"
+#include <cuda_runtime.h>
+
 namespace gr {
 namespace cudadsp {
 namespace core {
+
+namespace {
+
+/*!
+ * One array of a frame on the host path: its device copy and, for pageable host memory,
+ * a pinned staging buffer (copies from and to pinned host memory are direct DMA). Both
+ * are allocated on first use, so optional arrays cost nothing until a call gives them,
+ * and reused.
+ */
+template <typename T>
+struct frame_array {
+    device_buffer<T> device;
+    pinned_buffer<T> staging;
+
+    T* device_copy(std::size_t count)
+    {
+        if (!device.get())
+            device = device_buffer<T>(count);
+        return device.get();
+    }
+
+    //! Enqueues the copy of \p host to the device copy; \p host may be reused on return.
+    T* upload(const T* host, std::size_t count, cudaStream_t stream)
+    {
+        const T* source = host;
+        if (!is_pinned_host_pointer(host)) {
+            if (!staging.get())
+                staging = pinned_buffer<T>(count);
+            parallel_memcpy(staging.get(), host, count * sizeof(T));
+            source = staging.get();
+        }
+        CUDADSP_CUDA(cudaMemcpyAsync(device_copy(count),
+                                     source,
+                                     count * sizeof(T),
+                                     cudaMemcpyHostToDevice,
+                                     stream));
+        return device.get();
+    }
+
+    //! Enqueues the copy of the device copy towards \p host; finish_download() after
+    //! the stream is synchronised completes it.
+    void start_download(T* host, std::size_t count, cudaStream_t stream)
+    {
+        T* destination = host;
+        if (!is_pinned_host_pointer(host)) {
+            if (!staging.get())
+                staging = pinned_buffer<T>(count);
+            destination = staging.get();
+        }
+        CUDADSP_CUDA(cudaMemcpyAsync(destination,
+                                     device.get(),
+                                     count * sizeof(T),
+                                     cudaMemcpyDeviceToHost,
+                                     stream));
+    }
+
+    void finish_download(T* host, std::size_t count)
+    {
+        if (!is_pinned_host_pointer(host))
+            parallel_memcpy(host, staging.get(), count * sizeof(T));
+    }
+};
+
+} // namespace
+
+struct phase_unwrapper_2d_cuda::workspace {
+    cuda_stream stream;
+    frame_array<float> wrapped;
+    frame_array<float> unwrapped;
+    frame_array<float> weight;
+    frame_array<std::uint8_t> mask;
+    frame_array<std::int32_t> cycles;
+    frame_array<std::int32_t> components;
+};
+
 phase_unwrapper_2d_cuda::phase_unwrapper_2d_cuda(const phase_unwrap_2d_config& config,
                                                  const device_selection& device)
     : phase_unwrapper_2d(config, device)
 {
+    device_guard guard(d_device.cuda_ordinal);
+    d_ws = std::make_unique<workspace>();
+    if (config.method == unwrap_2d_method::least_squares)
+        d_least_squares = std::make_unique<least_squares_unwrap_cuda>(config);
+    else
+        d_reliability = std::make_unique<reliability_unwrap_cuda>(config);
 }
-phase_unwrapper_2d_cuda::~phase_unwrapper_2d_cuda() = default;
-unwrap_2d_report phase_unwrapper_2d_cuda::unwrap_host(const unwrap_2d_buffers&)
+
+phase_unwrapper_2d_cuda::~phase_unwrapper_2d_cuda()
 {
-    throw std::logic_error("placeholder");
+    try {
+        device_guard guard(d_device.cuda_ordinal);
+        d_least_squares.reset();
+        d_reliability.reset();
+        d_ws.reset();
+    } catch (...) {
+        // Destructors must not throw; the device is already in an error state.
+    }
 }
-unwrap_2d_report phase_unwrapper_2d_cuda::unwrap_on_device(const unwrap_2d_buffers&,
-                                                           cuda_stream_t)
+
+unwrap_2d_report phase_unwrapper_2d_cuda::solve(const unwrap_2d_buffers& device,
+                                                cuda_stream_t stream)
 {
-    throw std::logic_error("placeholder");
+    return d_reliability ? d_reliability->solve(device, stream)
+                         : d_least_squares->solve(device, stream);
 }
+
+unwrap_2d_report phase_unwrapper_2d_cuda::unwrap_host(const unwrap_2d_buffers& host)
+{
+    device_guard guard(d_device.cuda_ordinal);
+    workspace& ws = *d_ws;
+    const cudaStream_t stream = ws.stream.get();
+    const std::size_t n = d_config.pixels();
+    // The inputs are read (staged or enqueued) before any output is written, so
+    // host.unwrapped may alias host.wrapped.
+    unwrap_2d_buffers device;
+    device.wrapped = ws.wrapped.upload(host.wrapped, n, stream);
+    if (host.weight != nullptr)
+        device.weight = ws.weight.upload(host.weight, n, stream);
+    if (host.mask != nullptr)
+        device.mask = ws.mask.upload(host.mask, n, stream);
+    device.unwrapped = ws.unwrapped.device_copy(n);
+    if (host.cycles != nullptr)
+        device.cycles = ws.cycles.device_copy(n);
+    if (host.components != nullptr)
+        device.components = ws.components.device_copy(n);
+
+    const unwrap_2d_report report = solve(device, stream);
+
+    ws.unwrapped.start_download(host.unwrapped, n, stream);
+    if (host.cycles != nullptr)
+        ws.cycles.start_download(host.cycles, n, stream);
+    if (host.components != nullptr)
+        ws.components.start_download(host.components, n, stream);
+    ws.stream.synchronize();
+    ws.unwrapped.finish_download(host.unwrapped, n);
+    if (host.cycles != nullptr)
+        ws.cycles.finish_download(host.cycles, n);
+    if (host.components != nullptr)
+        ws.components.finish_download(host.components, n);
+    return report;
+}
+
+unwrap_2d_report
+phase_unwrapper_2d_cuda::unwrap_on_device(const unwrap_2d_buffers& device,
+                                          cuda_stream_t stream)
+{
+    device_guard guard(d_device.cuda_ordinal);
+    // Each call returns with its frame finished, so no work of an earlier call, on
+    // whichever stream, can still be using the workspace: no stream_order needed.
+    return solve(device, stream != nullptr ? stream : d_ws->stream.get());
+}
+
 } // namespace core
 } // namespace cudadsp
 } // namespace gr

@@ -9,12 +9,21 @@
 #define INCLUDED_CUDADSP_CORE_PHASE_UNWRAP_2D_CUDA_H
 
 #include <gnuradio/cudadsp/core/phase_unwrap_2d.h>
+#include <memory>
 
 namespace gr {
 namespace cudadsp {
 namespace core {
 
-// PLACEHOLDER-REPLACED-BY-HELPER
+class reliability_unwrap_cuda;
+class least_squares_unwrap_cuda;
+
+/*!
+ * CUDA backend of the two-dimensional unwrapper: the method's device solver
+ * (reliability_unwrap_cuda or least_squares_unwrap_cuda) behind the engine's stream,
+ * and, for host buffers, one frame's device copies and pinned staging. Every call
+ * returns with its frame finished.
+ */
 class phase_unwrapper_2d_cuda : public phase_unwrapper_2d
 {
 public:
@@ -26,6 +35,15 @@ protected:
     unwrap_2d_report unwrap_host(const unwrap_2d_buffers& host) override;
     unwrap_2d_report unwrap_on_device(const unwrap_2d_buffers& device,
                                       cuda_stream_t stream) override;
+
+private:
+    struct workspace;
+    unwrap_2d_report solve(const unwrap_2d_buffers& device, cuda_stream_t stream);
+
+    // Device objects, created and destroyed with the engine's device current.
+    std::unique_ptr<workspace> d_ws;
+    std::unique_ptr<reliability_unwrap_cuda> d_reliability;
+    std::unique_ptr<least_squares_unwrap_cuda> d_least_squares;
 };
 
 } // namespace core

@@ -1,0 +1,55 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDADSP_CORE_RELIABILITY_UNWRAP_CUDA_H
+#define INCLUDED_CUDADSP_CORE_RELIABILITY_UNWRAP_CUDA_H
+
+#include "unwrap/phase_unwrap_2d_rule.h"
+#include <gnuradio/cudadsp/core/phase_unwrap_2d.h>
+#include <cuda_runtime.h>
+#include <memory>
+
+namespace gr {
+namespace cudadsp {
+namespace core {
+
+/*!
+ * The reliability method on the device, for phase_unwrapper_2d_cuda: the minimum
+ * spanning forest that the CPU backend's sequential Kruskal builds, built in parallel by
+ * Boruvka's algorithm, and the same outputs bit for bit (phase_unwrap_2d.h states them).
+ *
+ * The frame's work buffers (87 bytes a pixel) are allocated at construction and
+ * reused; created and used with the engine's device current.
+ */
+class reliability_unwrap_cuda
+{
+public:
+    explicit reliability_unwrap_cuda(const phase_unwrap_2d_config& config);
+    ~reliability_unwrap_cuda();
+
+    /*! One frame in device buffers (wrapped and unwrapped may alias), work ordered on
+     *  \p stream; returns when finished. The host waits for the stream a few times per
+     *  Boruvka iteration (about log2(pixels) iterations at most) to read how far the
+     *  forest has come. */
+    unwrap_2d_report solve(const unwrap_2d_buffers& device, cudaStream_t stream);
+
+private:
+    struct workspace;
+    //! Pointer jumping on the hooks of one Boruvka iteration until each leads to a root.
+    void jump_to_roots(unsigned int hook_bound, int& link_slot, cudaStream_t stream);
+
+    const unwrap_2d_geometry d_geometry;
+    const unwrap_period d_period;
+    const unsigned int d_pixels;
+    std::unique_ptr<workspace> d_ws;
+};
+
+} // namespace core
+} // namespace cudadsp
+} // namespace gr
+
+#endif /* INCLUDED_CUDADSP_CORE_RELIABILITY_UNWRAP_CUDA_H */
