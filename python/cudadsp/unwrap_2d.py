@@ -72,7 +72,9 @@ def _frame(array, name):
     if array.ndim != 2:
         raise ValueError(f"{name}: must be a 2-D array, got shape {array.shape}")
     if array.size == 0:
-        raise ValueError(f"{name}: must have at least one row and one column, got shape {array.shape}")
+        raise ValueError(
+            f"{name}: must have at least one row and one column, got shape {array.shape}"
+        )
     return array
 
 
@@ -145,7 +147,9 @@ def unwrap_phase_2d(
         wrapped = numpy.angle(wrapped)
     elif not (numpy.issubdtype(wrapped.dtype, numpy.floating)
               or numpy.issubdtype(wrapped.dtype, numpy.integer)):
-        raise TypeError(f"wrapped: must be a real or complex numeric array, got dtype {wrapped.dtype}")
+        raise TypeError(
+            f"wrapped: must be a real or complex numeric array, got dtype {wrapped.dtype}"
+        )
     wrapped = numpy.ascontiguousarray(wrapped, dtype=numpy.float32)
 
     if weight is not None:
