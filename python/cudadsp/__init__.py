@@ -7,8 +7,11 @@
 gr-cudadsp: GPU-accelerated sensor signal processing blocks for GNU Radio.
 
 Every block takes a ``device`` argument: "auto" (CUDA when a device is present, else
-the CPU), "cpu", "cuda" or "cuda:N". Blocks: phase_unwrap_ff, polarimetric_products_cf,
-multichannel_correlator_cc, _sc and _bc (GNSS correlator).
+the CPU), "cpu", "cuda" or "cuda:N". Blocks: phase_unwrap_ff, phase_unwrap_2d_ff,
+polarimetric_products_cf, multichannel_correlator_cc, _sc and _bc (GNSS correlator).
+
+Two-dimensional phase unwrapping of NumPy arrays: unwrap_phase_2d, with the engine of
+phase_unwrap_2d_ff (phase_unwrapper_2d, that engine itself, for one shape).
 
 GNSS helpers: gps_l1ca_code, galileo_e1_code, glonass_l1of_code, boc11_expand,
 gnss_signal_simulator (C++ engines); gnss_records / gnss_record_sink (the correlator's
@@ -25,6 +28,7 @@ tbd_scene, its model. tbd_performance: the detection study of st_tbd_ff.
 from .cudadsp_python import *
 
 from .storm_scene_source import storm_scene, storm_scene_source
+from .unwrap_2d import unwrap_2d_result, unwrap_phase_2d
 from .tbd_scene import tbd_scene, tbd_scene_source
 from .gnss_records import gnss_record_sink, gnss_records
 from .gnss_simulator_source import gnss_simulator_source

@@ -25,7 +25,9 @@ namespace py = pybind11;
     void bind_interferogram_simulator(py::module& m);
     void bind_multichannel_correlator_cc(py::module& m);
     void bind_patch_xcorr_cc(py::module& m);
+    void bind_phase_unwrap_2d_ff(py::module& m);
     void bind_phase_unwrap_ff(py::module& m);
+    void bind_phase_unwrapper_2d(py::module& m);
     void bind_polarimetric_products_cf(py::module& m);
     void bind_st_tbd_ff(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
@@ -62,7 +64,9 @@ PYBIND11_MODULE(cudadsp_python, m)
     bind_interferogram_simulator(m);
     bind_multichannel_correlator_cc(m);
     bind_patch_xcorr_cc(m);
+    bind_phase_unwrap_2d_ff(m);
     bind_phase_unwrap_ff(m);
+    bind_phase_unwrapper_2d(m);
     bind_polarimetric_products_cf(m);
     bind_st_tbd_ff(m);
     // ) END BINDING_FUNCTION_CALLS

@@ -1,0 +1,217 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "phase_unwrap_2d_ff_impl.h"
+#include <gnuradio/io_signature.h>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+
+namespace gr {
+namespace cudadsp {
+
+namespace {
+
+/*! The largest frame the block takes: GNU Radio sizes an item in bytes as an int, so a
+ *  frame of floats may have at most INT_MAX / 4 pixels, fewer than the engine's limit
+ *  of 2^30. */
+constexpr std::int64_t max_frame_pixels =
+    std::numeric_limits<int>::max() / static_cast<std::int64_t>(sizeof(float));
+
+core::phase_unwrap_2d_config make_config(int width,
+                                         int height,
+                                         const std::string& method,
+                                         double period,
+                                         bool wrap_around_x,
+                                         bool wrap_around_y,
+                                         bool congruent,
+                                         int max_iterations,
+                                         double tolerance,
+                                         const std::string& device)
+{
+    if (width < 1)
+        throw std::invalid_argument("width: must be >= 1, got " + std::to_string(width));
+    if (height < 1)
+        throw std::invalid_argument("height: must be >= 1, got " +
+                                    std::to_string(height));
+    // In 64 bits: the product of two ints cannot overflow it.
+    const std::int64_t pixels = std::int64_t(width) * std::int64_t(height);
+    if (pixels > max_frame_pixels)
+        throw std::invalid_argument(
+            "width, height: a frame may have at most " +
+            std::to_string(max_frame_pixels) +
+            " pixels (its size in bytes must fit GNU Radio's item size, an int), got " +
+            std::to_string(width) + " x " + std::to_string(height) + " = " +
+            std::to_string(pixels));
+    // A negative count would turn into a huge unsigned one in the engine's message.
+    if (max_iterations < 1)
+        throw std::invalid_argument("max_iterations: must be in [1, 100000], got " +
+                                    std::to_string(max_iterations));
+    core::phase_unwrap_2d_config config;
+    config.width = static_cast<std::size_t>(width);
+    config.height = static_cast<std::size_t>(height);
+    config.method = core::parse_unwrap_2d_method(method, "method");
+    config.period = period;
+    config.wrap_around_x = wrap_around_x;
+    config.wrap_around_y = wrap_around_y;
+    config.congruent = congruent;
+    config.max_iterations = static_cast<std::size_t>(max_iterations);
+    config.tolerance = tolerance;
+    config.device = device;
+    config.validate();
+    return config;
+}
+
+} // namespace
+
+phase_unwrap_2d_ff::sptr phase_unwrap_2d_ff::make(int width,
+                                                  int height,
+                                                  const std::string& method,
+                                                  double period,
+                                                  bool wrap_around_x,
+                                                  bool wrap_around_y,
+                                                  bool congruent,
+                                                  int max_iterations,
+                                                  double tolerance,
+                                                  bool weight_input,
+                                                  const std::string& device)
+{
+    // Validated before the item size of the io signatures is formed from it.
+    const core::phase_unwrap_2d_config config = make_config(width,
+                                                            height,
+                                                            method,
+                                                            period,
+                                                            wrap_around_x,
+                                                            wrap_around_y,
+                                                            congruent,
+                                                            max_iterations,
+                                                            tolerance,
+                                                            device);
+    return gnuradio::make_block_sptr<phase_unwrap_2d_ff_impl>(config, weight_input);
+}
+
+phase_unwrap_2d_ff_impl::phase_unwrap_2d_ff_impl(
+    const core::phase_unwrap_2d_config& config, bool weight_input)
+    : gr::sync_block("phase_unwrap_2d_ff",
+                     gr::io_signature::make(weight_input ? 2 : 1,
+                                            weight_input ? 2 : 1,
+                                            sizeof(float) * config.pixels()),
+                     gr::io_signature::make(1, 1, sizeof(float) * config.pixels())),
+      d_pixels(config.pixels()),
+      d_weight_input(weight_input),
+      d_engine(core::phase_unwrapper_2d::make(config)),
+      d_tag_key(pmt::intern("unwrap_2d")),
+      d_key_valid_pixels(pmt::intern("valid_pixels")),
+      d_key_components(pmt::intern("components")),
+      d_key_iterations(pmt::intern("iterations")),
+      d_key_relative_residual(pmt::intern("relative_residual"))
+{
+    const core::device_selection& selected = d_engine->device();
+    // The automatic choice is news to the user; an explicit one is not.
+    if (selected.chosen_automatically)
+        d_logger->info("backend {} (chosen by device=\"auto\"), method {}",
+                       selected.to_string(),
+                       core::to_string(config.method));
+    else
+        d_logger->debug("backend {}, method {}",
+                        selected.to_string(),
+                        core::to_string(config.method));
+}
+
+bool phase_unwrap_2d_ff_impl::start()
+{
+    // Page-locked, GNU Radio's buffers are copied to and from the GPU directly.
+    if (d_engine->device().backend == core::backend_kind::cuda)
+        d_registered_buffers.register_buffers(
+            *this, d_engine->device().cuda_ordinal, d_logger);
+    return sync_block::start();
+}
+
+bool phase_unwrap_2d_ff_impl::stop()
+{
+    d_registered_buffers.release();
+    return sync_block::stop();
+}
+
+int phase_unwrap_2d_ff_impl::width() const
+{
+    return static_cast<int>(d_engine->config().width);
+}
+
+int phase_unwrap_2d_ff_impl::height() const
+{
+    return static_cast<int>(d_engine->config().height);
+}
+
+std::string phase_unwrap_2d_ff_impl::method() const
+{
+    return core::to_string(d_engine->config().method);
+}
+
+double phase_unwrap_2d_ff_impl::period() const { return d_engine->config().period; }
+
+bool phase_unwrap_2d_ff_impl::wrap_around_x() const
+{
+    return d_engine->config().wrap_around_x;
+}
+
+bool phase_unwrap_2d_ff_impl::wrap_around_y() const
+{
+    return d_engine->config().wrap_around_y;
+}
+
+bool phase_unwrap_2d_ff_impl::congruent() const { return d_engine->config().congruent; }
+
+int phase_unwrap_2d_ff_impl::max_iterations() const
+{
+    return static_cast<int>(d_engine->config().max_iterations);
+}
+
+double phase_unwrap_2d_ff_impl::tolerance() const { return d_engine->config().tolerance; }
+
+bool phase_unwrap_2d_ff_impl::weight_input() const { return d_weight_input; }
+
+std::string phase_unwrap_2d_ff_impl::backend() const
+{
+    return d_engine->device().to_string();
+}
+
+pmt::pmt_t
+phase_unwrap_2d_ff_impl::report_dict(const core::unwrap_2d_report& report) const
+{
+    pmt::pmt_t dict = pmt::make_dict();
+    dict = pmt::dict_add(dict, d_key_valid_pixels, pmt::from_uint64(report.valid_pixels));
+    dict = pmt::dict_add(dict, d_key_components, pmt::from_uint64(report.components));
+    dict = pmt::dict_add(dict, d_key_iterations, pmt::from_uint64(report.iterations));
+    dict = pmt::dict_add(
+        dict, d_key_relative_residual, pmt::from_double(report.relative_residual));
+    return dict;
+}
+
+int phase_unwrap_2d_ff_impl::work(int noutput_items,
+                                  gr_vector_const_void_star& input_items,
+                                  gr_vector_void_star& output_items)
+{
+    const auto* wrapped = static_cast<const float*>(input_items[0]);
+    const auto* weight =
+        d_weight_input ? static_cast<const float*>(input_items[1]) : nullptr;
+    auto* unwrapped = static_cast<float*>(output_items[0]);
+    const std::uint64_t first_item = nitems_written(0);
+    for (int frame = 0; frame < noutput_items; ++frame) {
+        const std::size_t offset = static_cast<std::size_t>(frame) * d_pixels;
+        core::unwrap_2d_buffers buffers;
+        buffers.wrapped = wrapped + offset;
+        buffers.unwrapped = unwrapped + offset;
+        buffers.weight = weight ? weight + offset : nullptr;
+        const core::unwrap_2d_report report = d_engine->unwrap(buffers);
+        add_item_tag(0, first_item + frame, d_tag_key, report_dict(report), alias_pmt());
+    }
+    return noutput_items;
+}
+
+} /* namespace cudadsp */
+} /* namespace gr */

@@ -1,0 +1,91 @@
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "pydoc_macros.h"
+#define D(...) DOC(gr, cudadsp, __VA_ARGS__)
+/*
+  Docstrings for the Python bindings of phase_unwrap_2d_ff (written by hand; used as the
+  docstring header when Doxygen is not run).
+ */
+
+
+static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff = R"doc(Unwrap the phase of two-dimensional frames (interferograms, phase images).
+
+Input 0: one wrapped frame per item, width * height floats, row major. Input 1 (only
+with weight_input=True): a weight frame per item (coherence, quality). Output 0: the
+unwrapped frame, wrapped + period * K with an integer K per pixel. Frames are
+unwrapped independently.
+
+A pixel is valid when its phase is finite and (with weights) its weight is finite and
+> 0; invalid pixels give NaN.
+
+method "reliability": reliability-guided unwrapping (Herraez et al. 2002, as
+scikit-image's unwrap_phase); each connected group of valid pixels keeps its first
+pixel in row-major order as it is. CPU and CUDA give bit-identical frames.
+method "least_squares": weighted least squares (Ghiglia and Romero 1994), a DCT
+Poisson solve or preconditioned conjugate gradients.
+
+Each output item carries a tag "unwrap_2d", a dict with valid_pixels, components,
+iterations (uint64) and relative_residual (double).
+
+For NumPy arrays, use gnuradio.cudadsp.unwrap_phase_2d.)doc";
+
+
+static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_phase_unwrap_2d_ff = R"doc()doc";
+
+
+static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_make = R"doc(Make a two-dimensional phase unwrapper.
+
+Args:
+    width, height: frame size in pixels (>= 1 each, width * height <= 536870911).
+    method: "reliability" or "least_squares".
+    period: period of the phase: 2*pi radians, 360 degrees, 1 cycle (> 0, finite).
+    wrap_around_x, wrap_around_y: reliability only: the first and last column (row)
+        are neighbours; needs width (height) >= 3.
+    congruent: least squares: output congruent to the input (True) or the smooth
+        least-squares solution (False).
+    max_iterations: least squares with weights or invalid pixels: most
+        conjugate-gradient iterations per frame (1 to 100000).
+    tolerance: least squares: stop when the residual norm has fallen by this factor,
+        in (0, 1).
+    weight_input: add input 1, one weight frame per item.
+    device: "auto", "cpu", "cuda" or "cuda:N".
+
+Raises:
+    ValueError: a parameter is out of range (the message names it).
+    RuntimeError: CUDA was asked for but no such device exists.)doc";
+
+
+static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_width = R"doc(Columns of a frame.)doc";
+
+
+static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_height = R"doc(Rows of a frame.)doc";
+
+
+static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_method = R"doc("reliability" or "least_squares".)doc";
+
+
+static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_period = R"doc(The period of the phase.)doc";
+
+
+static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_wrap_around_x = R"doc(Whether the first and last columns are neighbours.)doc";
+
+
+static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_wrap_around_y = R"doc(Whether the first and last rows are neighbours.)doc";
+
+
+static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_congruent = R"doc(Least squares: whether the output is congruent to the input.)doc";
+
+
+static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_max_iterations = R"doc(Least squares: most conjugate-gradient iterations per frame.)doc";
+
+
+static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_tolerance = R"doc(Least squares: the factor by which the residual norm must fall.)doc";
+
+
+static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_weight_input = R"doc(Whether input 1 (weights) exists.)doc";
+
+
+static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_backend = R"doc(The backend in use: "cpu" or "cuda:N".)doc";

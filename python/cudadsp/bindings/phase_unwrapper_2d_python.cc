@@ -1,0 +1,241 @@
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+/***********************************************************************************/
+/* Written by hand (no pygccxml at build time). The hash is the md5 of the bound   */
+/* header: configuration stops when the header changes, until this file is brought */
+/* up to date and tools/update-binding-hashes is run.                              */
+/* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
+/* BINDTOOL_USE_PYGCCXML(0)                                                        */
+/* BINDTOOL_HEADER_FILE(core/phase_unwrap_2d.h)                                    */
+/* BINDTOOL_HEADER_FILE_HASH(ca8940338b50beb0af5cd5ee0c4a1605)                     */
+/***********************************************************************************/
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+namespace py = pybind11;
+
+#include <gnuradio/cudadsp/core/phase_unwrap_2d.h>
+// pydoc.h is automatically generated in the build directory
+#include <phase_unwrapper_2d_pydoc.h>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace {
+
+namespace core = gr::cudadsp::core;
+
+/*!
+ * The engine as Python holds it. unwrap() runs without the GIL, so two Python threads
+ * may call one engine at once (unwrap_phase_2d shares its cached engines); the engine
+ * keeps per-frame workspace, so the calls take turns on this lock.
+ */
+class unwrapper_handle
+{
+public:
+    explicit unwrapper_handle(const core::phase_unwrap_2d_config& config)
+        : d_engine(core::phase_unwrapper_2d::make(config))
+    {
+    }
+
+    const core::phase_unwrap_2d_config& config() const { return d_engine->config(); }
+    std::string backend() const { return d_engine->device().to_string(); }
+
+    core::unwrap_2d_report unwrap(const core::unwrap_2d_buffers& buffers)
+    {
+        std::lock_guard<std::mutex> lock(d_mutex);
+        return d_engine->unwrap(buffers);
+    }
+
+private:
+    std::unique_ptr<core::phase_unwrapper_2d> d_engine;
+    std::mutex d_mutex;
+};
+
+std::size_t at_least_one(long long value, const char* name)
+{
+    if (value < 1)
+        throw py::value_error(std::string(name) + ": must be >= 1, got " +
+                              std::to_string(value));
+    return static_cast<std::size_t>(value);
+}
+
+/*! Checks that \p array is one frame of \p config (two dimensions, (height, width))
+ *  of a dtype whose kind is among \p accepted_kinds ('b' bool, 'i', 'u', 'f'). */
+void check_frame(const py::array& array,
+                 const char* name,
+                 const std::string& accepted_kinds,
+                 const core::phase_unwrap_2d_config& config)
+{
+    if (accepted_kinds.find(array.dtype().kind()) == std::string::npos)
+        throw py::type_error(std::string(name) + ": dtype " +
+                             py::str(array.dtype()).cast<std::string>() +
+                             " is not accepted here");
+    const auto height = static_cast<py::ssize_t>(config.height);
+    const auto width = static_cast<py::ssize_t>(config.width);
+    if (array.ndim() != 2 || array.shape(0) != height || array.shape(1) != width)
+        throw py::value_error(std::string(name) + ": must have the engine's shape (" +
+                              std::to_string(height) + ", " + std::to_string(width) +
+                              "), got " +
+                              py::str(array.attr("shape")).cast<std::string>());
+}
+
+//! \p array, checked, as a C-contiguous float32 frame (a copy only where needed).
+py::array_t<float, py::array::c_style> float_frame(
+    const py::array& array, const char* name, const core::phase_unwrap_2d_config& config)
+{
+    // Real numbers only: a complex phasor's phase is unwrap_phase_2d's to take.
+    check_frame(array, name, "iuf", config);
+    auto frame =
+        py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(array);
+    if (!frame)
+        throw py::type_error(std::string(name) + ": cannot be converted to float32");
+    return frame;
+}
+
+//! \p mask, checked, as a C-contiguous frame of 1 (valid) and 0.
+py::array_t<std::uint8_t, py::array::c_style>
+mask_frame(const py::array& mask, const core::phase_unwrap_2d_config& config)
+{
+    // Boolean or integer, nonzero meaning valid; a float mask is more likely a weight.
+    check_frame(mask, "mask", "biu", config);
+    // Through bool, so that a nonzero integer never truncates to a zero byte.
+    const py::array valid =
+        mask.dtype().kind() == 'b' ? mask : py::array(mask.attr("astype")("bool"));
+    auto frame =
+        py::array_t<std::uint8_t, py::array::c_style | py::array::forcecast>::ensure(
+            valid);
+    if (!frame)
+        throw py::type_error("mask: cannot be converted to uint8");
+    return frame;
+}
+
+py::dict report_dict(const core::unwrap_2d_report& report)
+{
+    py::dict dict;
+    dict["valid_pixels"] = report.valid_pixels;
+    dict["components"] = report.components;
+    dict["iterations"] = report.iterations;
+    dict["relative_residual"] = report.relative_residual;
+    return dict;
+}
+
+py::tuple unwrap(unwrapper_handle& self,
+                 const py::array& wrapped,
+                 const std::optional<py::array>& weight,
+                 const std::optional<py::array>& mask)
+{
+    const core::phase_unwrap_2d_config& config = self.config();
+    const auto wrapped_frame = float_frame(wrapped, "wrapped", config);
+    py::array_t<float, py::array::c_style> weight_frame;
+    if (weight)
+        weight_frame = float_frame(*weight, "weight", config);
+    py::array_t<std::uint8_t, py::array::c_style> valid_frame;
+    if (mask)
+        valid_frame = mask_frame(*mask, config);
+
+    const std::vector<py::ssize_t> shape{ static_cast<py::ssize_t>(config.height),
+                                          static_cast<py::ssize_t>(config.width) };
+    py::array_t<float> unwrapped(shape);
+    py::array_t<std::int32_t> cycles(shape);
+    const bool with_components = config.method == core::unwrap_2d_method::reliability;
+    py::object components = py::none();
+    core::unwrap_2d_buffers buffers;
+    buffers.wrapped = wrapped_frame.data();
+    buffers.unwrapped = unwrapped.mutable_data();
+    buffers.weight = weight ? weight_frame.data() : nullptr;
+    buffers.mask = mask ? valid_frame.data() : nullptr;
+    buffers.cycles = cycles.mutable_data();
+    if (with_components) {
+        py::array_t<std::int32_t> component_frame(shape);
+        buffers.components = component_frame.mutable_data();
+        components = std::move(component_frame);
+    }
+    core::unwrap_2d_report report;
+    {
+        py::gil_scoped_release release;
+        report = self.unwrap(buffers);
+    }
+    return py::make_tuple(unwrapped, cycles, components, report_dict(report));
+}
+
+} // namespace
+
+void bind_phase_unwrapper_2d(py::module& m)
+{
+    py::class_<unwrapper_handle>(m, "phase_unwrapper_2d", D(core, phase_unwrapper_2d))
+        .def(py::init([](long long width,
+                         long long height,
+                         const std::string& method,
+                         double period,
+                         bool wrap_around_x,
+                         bool wrap_around_y,
+                         bool congruent,
+                         long long max_iterations,
+                         double tolerance,
+                         const std::string& device) {
+                 core::phase_unwrap_2d_config config;
+                 config.width = at_least_one(width, "width");
+                 config.height = at_least_one(height, "height");
+                 config.method = core::parse_unwrap_2d_method(method, "method");
+                 config.period = period;
+                 config.wrap_around_x = wrap_around_x;
+                 config.wrap_around_y = wrap_around_y;
+                 config.congruent = congruent;
+                 config.max_iterations = at_least_one(max_iterations, "max_iterations");
+                 config.tolerance = tolerance;
+                 config.device = device;
+                 return std::make_unique<unwrapper_handle>(config);
+             }),
+             py::arg("width"),
+             py::arg("height"),
+             py::arg("method") = "reliability",
+             py::arg("period") = 6.283185307179586476925286766559,
+             py::arg("wrap_around_x") = false,
+             py::arg("wrap_around_y") = false,
+             py::arg("congruent") = true,
+             py::arg("max_iterations") = 100,
+             py::arg("tolerance") = 1e-5,
+             py::arg("device") = "auto",
+             D(core, phase_unwrapper_2d, phase_unwrapper_2d))
+        .def("unwrap",
+             &unwrap,
+             py::arg("wrapped"),
+             py::arg("weight") = py::none(),
+             py::arg("mask") = py::none(),
+             D(core, phase_unwrapper_2d, unwrap))
+        .def("backend", &unwrapper_handle::backend, D(core, phase_unwrapper_2d, backend))
+        .def_property_readonly("width",
+                               [](const unwrapper_handle& u) { return u.config().width; })
+        .def_property_readonly(
+            "height", [](const unwrapper_handle& u) { return u.config().height; })
+        .def_property_readonly(
+            "method",
+            [](const unwrapper_handle& u) { return core::to_string(u.config().method); })
+        .def_property_readonly(
+            "period", [](const unwrapper_handle& u) { return u.config().period; })
+        .def_property_readonly(
+            "wrap_around_x",
+            [](const unwrapper_handle& u) { return u.config().wrap_around_x; })
+        .def_property_readonly(
+            "wrap_around_y",
+            [](const unwrapper_handle& u) { return u.config().wrap_around_y; })
+        .def_property_readonly(
+            "congruent", [](const unwrapper_handle& u) { return u.config().congruent; })
+        .def_property_readonly(
+            "max_iterations",
+            [](const unwrapper_handle& u) { return u.config().max_iterations; })
+        .def_property_readonly(
+            "tolerance", [](const unwrapper_handle& u) { return u.config().tolerance; })
+        .def_property_readonly(
+            "device", [](const unwrapper_handle& u) { return u.config().device; });
+}
