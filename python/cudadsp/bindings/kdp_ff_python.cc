@@ -45,9 +45,8 @@ void bind_kdp_ff(py::module& m)
              py::arg("device") = "auto",
              D(kdp_ff, make))
 
-        .def("half_window_gates",
-             &kdp_ff::half_window_gates,
-             D(kdp_ff, half_window_gates))
+        .def(
+            "half_window_gates", &kdp_ff::half_window_gates, D(kdp_ff, half_window_gates))
 
         .def("backend", &kdp_ff::backend, D(kdp_ff, backend));
 }
