@@ -23,6 +23,7 @@ namespace py = pybind11;
     void bind_gnss_codes(py::module& m);
     void bind_gnss_signal_simulator(py::module& m);
     void bind_interferogram_simulator(py::module& m);
+    void bind_kdp_ff(py::module& m);
     void bind_multichannel_correlator_cc(py::module& m);
     void bind_patch_xcorr_cc(py::module& m);
     void bind_phase_unwrap_2d_ff(py::module& m);
@@ -62,6 +63,7 @@ PYBIND11_MODULE(cudadsp_python, m)
     bind_gnss_codes(m);
     bind_gnss_signal_simulator(m);
     bind_interferogram_simulator(m);
+    bind_kdp_ff(m);
     bind_multichannel_correlator_cc(m);
     bind_patch_xcorr_cc(m);
     bind_phase_unwrap_2d_ff(m);

@@ -1,0 +1,202 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "kdp_ff_impl.h"
+#include <gnuradio/block_detail.h>
+#include <gnuradio/buffer.h>
+#include <gnuradio/buffer_reader.h>
+#include <gnuradio/io_signature.h>
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+namespace gr {
+namespace cudadsp {
+
+namespace {
+
+//! Input bytes (all inputs) a GPU batch aims at; radials are small, so it is a bound
+//! on the batch more than a target.
+constexpr std::size_t batch_input_bytes = std::size_t(8) << 20;
+//! Pipeline chunks per batch, so staging one chunk overlaps the transfers of another.
+constexpr std::size_t chunks_per_batch = 4;
+//! Bound on a batch of short radials (about three PPI sweeps of 360 radials).
+constexpr std::size_t max_batch_radials = 1024;
+
+int input_count(bool use_rhohv, bool use_snr)
+{
+    return 1 + (use_rhohv ? 1 : 0) + (use_snr ? 1 : 0);
+}
+
+int batch_radials(const core::kdp_config& config, int inputs)
+{
+    const std::size_t radial_bytes = config.ngates * sizeof(float) * inputs;
+    return static_cast<int>(
+        std::clamp<std::size_t>(batch_input_bytes / radial_bytes, 1, max_batch_radials));
+}
+
+core::kdp_config make_config(int ngates,
+                             double gate_spacing_m,
+                             double window_km,
+                             double max_gap_km,
+                             bool use_rhohv,
+                             bool use_snr,
+                             double min_rhohv,
+                             double min_snr_db,
+                             const std::string& device)
+{
+    if (ngates < 1)
+        throw std::invalid_argument("ngates: must be >= 1, got " +
+                                    std::to_string(ngates));
+    core::kdp_config config;
+    config.ngates = static_cast<std::size_t>(ngates);
+    config.gate_spacing_m = gate_spacing_m;
+    config.window_km = window_km;
+    config.max_gap_km = max_gap_km;
+    config.min_rhohv = min_rhohv;
+    config.min_snr_db = min_snr_db;
+    config.device = device;
+    config.chunk_radials = std::max<std::size_t>(
+        1,
+        static_cast<std::size_t>(batch_radials(config, input_count(use_rhohv, use_snr))) /
+            chunks_per_batch);
+    config.validate();
+    return config;
+}
+
+} // namespace
+
+kdp_ff::sptr kdp_ff::make(int ngates,
+                          double gate_spacing_m,
+                          double window_km,
+                          double max_gap_km,
+                          bool use_rhohv,
+                          bool use_snr,
+                          double min_rhohv,
+                          double min_snr_db,
+                          const std::string& device)
+{
+    // Validated before any GNU Radio object is built from it.
+    const core::kdp_config config = make_config(ngates,
+                                                gate_spacing_m,
+                                                window_km,
+                                                max_gap_km,
+                                                use_rhohv,
+                                                use_snr,
+                                                min_rhohv,
+                                                min_snr_db,
+                                                device);
+    return gnuradio::make_block_sptr<kdp_ff_impl>(config, use_rhohv, use_snr);
+}
+
+kdp_ff_impl::kdp_ff_impl(const core::kdp_config& config, bool use_rhohv, bool use_snr)
+    : gr::sync_block("kdp_ff",
+                     gr::io_signature::make(input_count(use_rhohv, use_snr),
+                                            input_count(use_rhohv, use_snr),
+                                            sizeof(float) * config.ngates),
+                     gr::io_signature::make(2, 2, sizeof(float) * config.ngates)),
+      d_engine(core::kdp_processor::make(config)),
+      d_rhohv_port(use_rhohv ? 1 : -1),
+      d_snr_port(use_snr ? (use_rhohv ? 2 : 1) : -1),
+      d_batch(batch_radials(config, input_count(use_rhohv, use_snr)))
+{
+    const core::device_selection& selected = d_engine->device();
+    // The automatic choice is news to the user; an explicit one is not.
+    if (selected.chosen_automatically)
+        d_logger->info("backend {} (chosen by device=\"auto\")", selected.to_string());
+    else
+        d_logger->debug("backend {}", selected.to_string());
+
+    // Radials handed to one work() call: up to a batch, so the GPU gets large
+    // transfers and launches and the block holds at most one batch (its latency).
+    set_max_noutput_items(d_batch.batch_items());
+    set_min_output_buffer(2 * d_batch.batch_items());
+    // GNU Radio's default copies every input's tags to every output, which would
+    // repeat the tags that the inputs share (polarimetric_products_cf tags every
+    // product alike); pass_tags() passes each once.
+    set_tag_propagation_policy(TPP_DONT);
+}
+
+bool kdp_ff_impl::start()
+{
+    if (d_engine->device().backend == core::backend_kind::cuda) {
+        // On CUDA, work() waits for a batch of radials (see batch_gate).
+        auto upstream = detail()->input(0)->buffer()->bufsize();
+        for (int i = 1; i < detail()->ninputs(); ++i)
+            upstream = std::min(upstream, detail()->input(i)->buffer()->bufsize());
+        d_batch.start(static_cast<int>(upstream), 1, d_logger);
+        d_registered_buffers.register_buffers(
+            *this, d_engine->device().cuda_ordinal, d_logger);
+    }
+    return sync_block::start();
+}
+
+bool kdp_ff_impl::stop()
+{
+    d_registered_buffers.release();
+    return sync_block::stop();
+}
+
+int kdp_ff_impl::half_window_gates() const
+{
+    return static_cast<int>(d_engine->config().half_window_gates());
+}
+
+std::string kdp_ff_impl::backend() const { return d_engine->device().to_string(); }
+
+bool kdp_ff_impl::upstream_done() const
+{
+    for (int i = 0; i < detail()->ninputs(); ++i)
+        if (detail()->input(i)->done())
+            return true;
+    return false;
+}
+
+void kdp_ff_impl::pass_tags(int noutput_items)
+{
+    const uint64_t first = nitems_read(0);
+    std::vector<gr::tag_t> passed;
+    std::vector<gr::tag_t> tags;
+    for (int i = 0; i < detail()->ninputs(); ++i) {
+        get_tags_in_range(tags, i, first, first + noutput_items);
+        for (const gr::tag_t& tag : tags) {
+            const bool repeated =
+                std::any_of(passed.begin(), passed.end(), [&](const gr::tag_t& p) {
+                    return p.offset == tag.offset && pmt::eqv(p.key, tag.key) &&
+                           pmt::equal(p.value, tag.value);
+                });
+            if (!repeated)
+                passed.push_back(tag);
+        }
+    }
+    // A sync block: input radial n is output radial n.
+    for (const gr::tag_t& tag : passed)
+        for (int o = 0; o < 2; ++o)
+            add_item_tag(o, tag);
+}
+
+int kdp_ff_impl::work(int noutput_items,
+                      gr_vector_const_void_star& input_items,
+                      gr_vector_void_star& output_items)
+{
+    if (d_batch.should_wait(noutput_items, upstream_done()))
+        return 0; // called again when more input arrives
+    auto input = [&](int port) {
+        return port < 0 ? nullptr : static_cast<const float*>(input_items[port]);
+    };
+    d_engine->process(input(0),
+                      input(d_rhohv_port),
+                      input(d_snr_port),
+                      static_cast<std::size_t>(noutput_items),
+                      static_cast<float*>(output_items[0]),
+                      static_cast<float*>(output_items[1]));
+    pass_tags(noutput_items);
+    return noutput_items;
+}
+
+} /* namespace cudadsp */
+} /* namespace gr */

@@ -1,0 +1,344 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// kdp_ff inside GNU Radio flowgraphs, from C++: the block tier that runs on the GPU
+// host. The engine is tested against known truth in qa_kdp; here the block's outputs
+// must be the CPU engine's, bit for bit (the backends share the rule), run directly on
+// the same radials: no radial lost, duplicated or shifted across work() calls, the
+// optional inputs on the documented ports, every input tag passed once on both
+// outputs at its radial.
+
+#include "qa_run_flowgraph.h"
+#include "qa_support.h"
+#include <gnuradio/blocks/throttle.h>
+#include <gnuradio/blocks/vector_sink.h>
+#include <gnuradio/cudadsp/core/kdp.h>
+#include <gnuradio/cudadsp/kdp_ff.h>
+#include <gnuradio/io_signature.h>
+#include <gnuradio/sync_block.h>
+#include <gnuradio/top_block.h>
+#include <cppunit/extensions/HelperMacros.h>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace cudadsp {
+
+namespace {
+
+using qa::run_or_die;
+
+struct input_tag {
+    int port;
+    std::uint64_t offset;
+    pmt::pmt_t key;
+    pmt::pmt_t value;
+};
+
+/*!
+ * \brief Test source: one stream of radials (vectors of ngates floats) per output port,
+ * with tags at absolute radial offsets. Written here, as in the polarimetric flowgraph
+ * test, because vector_source with tags and a small max_noutput_items downstream
+ * deadlocked in GNU Radio 3.10.5.
+ */
+class radial_source : public gr::sync_block
+{
+public:
+    using sptr = std::shared_ptr<radial_source>;
+
+    radial_source(std::size_t ngates,
+                  std::vector<std::vector<float>> streams,
+                  std::vector<input_tag> tags)
+        : gr::sync_block("radial_source",
+                         gr::io_signature::make(0, 0, 0),
+                         gr::io_signature::make(static_cast<int>(streams.size()),
+                                                static_cast<int>(streams.size()),
+                                                sizeof(float) * ngates)),
+          d_ngates(ngates),
+          d_streams(std::move(streams)),
+          d_tags(std::move(tags))
+    {
+    }
+
+    static sptr make(std::size_t ngates,
+                     std::vector<std::vector<float>> streams,
+                     std::vector<input_tag> tags = {})
+    {
+        return gnuradio::make_block_sptr<radial_source>(
+            ngates, std::move(streams), std::move(tags));
+    }
+
+    int work(int noutput_items,
+             gr_vector_const_void_star&,
+             gr_vector_void_star& output_items) override
+    {
+        const std::uint64_t total = d_streams[0].size() / d_ngates;
+        if (d_pos >= total)
+            return WORK_DONE;
+        const std::uint64_t n = std::min<std::uint64_t>(noutput_items, total - d_pos);
+        for (std::size_t s = 0; s < d_streams.size(); ++s)
+            std::memcpy(output_items[s],
+                        d_streams[s].data() + d_pos * d_ngates,
+                        n * d_ngates * sizeof(float));
+        for (const input_tag& t : d_tags)
+            if (t.offset >= d_pos && t.offset < d_pos + n)
+                add_item_tag(t.port, t.offset, t.key, t.value);
+        d_pos += n;
+        return static_cast<int>(n);
+    }
+
+private:
+    const std::size_t d_ngates;
+    const std::vector<std::vector<float>> d_streams;
+    const std::vector<input_tag> d_tags;
+    std::uint64_t d_pos = 0;
+};
+
+//! Noisy PhiDP of rain: a rising profile from a random offset, wrapped, plus noise and
+//! a few NaN gates; RhoHV and SNR with some gates below the default thresholds.
+struct radials {
+    std::vector<float> phidp, rhohv, snr;
+};
+
+radials make_radials(std::size_t ngates, std::size_t nradials, std::uint64_t seed)
+{
+    qa::gaussian_source rng(seed);
+    radials x;
+    const std::size_t n = ngates * nradials;
+    x.phidp.resize(n);
+    x.rhohv.resize(n);
+    x.snr.resize(n);
+    for (std::size_t r = 0; r < nradials; ++r) {
+        double phase = rng.uniform(-180.0, 180.0);
+        const double kdp = rng.uniform(0.0, 3.0);
+        for (std::size_t g = 0; g < ngates; ++g) {
+            phase += 2.0 * kdp * 0.15;
+            const double measured = phase + 3.0 * rng.complex_normal(2.0).real();
+            const std::size_t i = r * ngates + g;
+            x.phidp[i] = static_cast<float>(std::remainder(measured, 360.0));
+            if (rng.uniform() < 0.01)
+                x.phidp[i] = std::nanf("");
+            x.rhohv[i] = static_cast<float>(rng.uniform(0.6, 1.0));
+            x.snr[i] = static_cast<float>(rng.uniform(-5.0, 40.0));
+        }
+    }
+    return x;
+}
+
+struct engine_outputs {
+    std::vector<float> phidp, kdp;
+};
+
+//! The CPU engine run directly: what the block must output on either backend.
+engine_outputs engine_run(std::size_t ngates,
+                          const radials& x,
+                          bool use_rhohv,
+                          bool use_snr,
+                          double window_km = 3.0)
+{
+    core::kdp_config c;
+    c.ngates = ngates;
+    c.window_km = window_km;
+    c.device = "cpu";
+    auto engine = core::kdp_processor::make(c);
+    const std::size_t n = x.phidp.size();
+    engine_outputs out{ std::vector<float>(n, qa::poison_value),
+                        std::vector<float>(n, qa::poison_value) };
+    engine->process(x.phidp.data(),
+                    use_rhohv ? x.rhohv.data() : nullptr,
+                    use_snr ? x.snr.data() : nullptr,
+                    n / ngates,
+                    out.phidp.data(),
+                    out.kdp.data());
+    return out;
+}
+
+void assert_same(const std::vector<float>& expected,
+                 const std::vector<float>& got,
+                 std::size_t ngates,
+                 const std::string& what)
+{
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(
+        what + ": radials", expected.size() / ngates, got.size() / ngates);
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(what + ": samples", expected.size(), got.size());
+    for (std::size_t i = 0; i < got.size(); ++i)
+        if (!(std::isnan(expected[i]) && std::isnan(got[i])) &&
+            std::memcmp(&expected[i], &got[i], sizeof(float)) != 0)
+            CPPUNIT_FAIL(what + ": radial " + std::to_string(i / ngates) + " gate " +
+                         std::to_string(i % ngates) + ": engine " +
+                         std::to_string(expected[i]) + ", block " +
+                         std::to_string(got[i]));
+}
+
+struct graph {
+    gr::top_block_sptr tb;
+    kdp_ff::sptr block;
+    gr::blocks::vector_sink_f::sptr phidp_sink, kdp_sink;
+};
+
+graph connect(std::size_t ngates,
+              gr::basic_block_sptr source,
+              int inputs,
+              kdp_ff::sptr block)
+{
+    graph g;
+    g.tb = gr::make_top_block("kdp");
+    g.block = block;
+    for (int i = 0; i < inputs; ++i)
+        g.tb->connect(source, i, block, i);
+    g.phidp_sink = gr::blocks::vector_sink_f::make(ngates);
+    g.kdp_sink = gr::blocks::vector_sink_f::make(ngates);
+    g.tb->connect(block, 0, g.phidp_sink, 0);
+    g.tb->connect(block, 1, g.kdp_sink, 0);
+    return g;
+}
+
+} // namespace
+
+class qa_kdp_ff_flowgraph : public CppUnit::TestFixture
+{
+    CPPUNIT_TEST_SUITE(qa_kdp_ff_flowgraph);
+    QA_BACKEND_TEST(radials_and_tags_through_all_inputs);
+    QA_BACKEND_TEST(optional_input_ports);
+    QA_BACKEND_TEST(throttled_source_loses_no_radial);
+    CPPUNIT_TEST(bad_parameters_are_named);
+    CPPUNIT_TEST_SUITE_END();
+
+public:
+    void radials_and_tags_through_all_inputs(const std::string& device)
+    {
+        const std::size_t G = 500, R = 2500; // several GPU batches of 1024 radials
+        const radials x = make_radials(G, R, 11);
+        // Every radial carries the same "radial_index" tag on all three inputs, as the
+        // outputs of polarimetric_products_cf do; some radials carry a tag on one input
+        // only, and one radial two different values of one key.
+        std::vector<input_tag> tags;
+        for (std::uint64_t r = 0; r < R; ++r)
+            for (int port = 0; port < 3; ++port)
+                tags.push_back(
+                    { port, r, pmt::intern("radial_index"), pmt::from_uint64(r) });
+        for (std::uint64_t r = 5; r < R; r += 97)
+            tags.push_back(
+                { 1 + int(r % 2), r, pmt::intern("only_one"), pmt::from_long(r) });
+        tags.push_back({ 0, 700, pmt::intern("azimuth_deg"), pmt::from_double(12.5) });
+        tags.push_back({ 2, 700, pmt::intern("azimuth_deg"), pmt::from_double(13.0) });
+
+        auto source = radial_source::make(G, { x.phidp, x.rhohv, x.snr }, tags);
+        graph g = connect(
+            G, source, 3, kdp_ff::make(G, 150.0, 3.0, 1.0, true, true, 0.8, 3.0, device));
+        run_or_die(g.tb, "kdp_ff " + device);
+        CPPUNIT_ASSERT_EQUAL(device == "cpu" ? std::string("cpu") : std::string("cuda:0"),
+                             g.block->backend());
+        CPPUNIT_ASSERT_EQUAL(10, g.block->half_window_gates());
+        const engine_outputs expected = engine_run(G, x, true, true);
+        assert_same(expected.phidp, g.phidp_sink->data(), G, device + " PhiDP");
+        assert_same(expected.kdp, g.kdp_sink->data(), G, device + " KDP");
+
+        // Distinct tags, as (offset, key, value) text, each once per output.
+        std::map<std::string, int> wanted;
+        auto name = [](std::uint64_t offset, const pmt::pmt_t& key, const pmt::pmt_t& v) {
+            return std::to_string(offset) + " " + pmt::symbol_to_string(key) + " " +
+                   pmt::write_string(v);
+        };
+        for (const input_tag& t : tags)
+            wanted[name(t.offset, t.key, t.value)] = 1;
+        for (auto& sink : { g.phidp_sink, g.kdp_sink }) {
+            std::map<std::string, int> seen;
+            for (const gr::tag_t& t : sink->tags())
+                ++seen[name(t.offset, t.key, t.value)];
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(device + " tags", wanted.size(), seen.size());
+            CPPUNIT_ASSERT_MESSAGE(device + " each tag once", seen == wanted);
+        }
+    }
+
+    void optional_input_ports(const std::string& device)
+    {
+        // SNR alone is port 1; RhoHV alone is port 1; neither: one input.
+        const std::size_t G = 300, R = 40;
+        const radials x = make_radials(G, R, 23);
+        struct choice {
+            bool rhohv, snr;
+        };
+        for (const choice c :
+             { choice{ false, true }, choice{ true, false }, choice{ false, false } }) {
+            std::vector<std::vector<float>> streams{ x.phidp };
+            if (c.rhohv)
+                streams.push_back(x.rhohv);
+            if (c.snr)
+                streams.push_back(x.snr);
+            const int inputs = static_cast<int>(streams.size());
+            auto source = radial_source::make(G, streams);
+            graph g = connect(
+                G,
+                source,
+                inputs,
+                kdp_ff::make(G, 150.0, 2.0, 1.0, c.rhohv, c.snr, 0.8, 3.0, device));
+            run_or_die(g.tb, "kdp_ff ports " + device);
+            const engine_outputs expected = engine_run(G, x, c.rhohv, c.snr, 2.0);
+            const std::string what =
+                device + (c.rhohv ? " rhohv" : "") + (c.snr ? " snr" : "");
+            assert_same(expected.phidp, g.phidp_sink->data(), G, what + " PhiDP");
+            assert_same(expected.kdp, g.kdp_sink->data(), G, what + " KDP");
+        }
+    }
+
+    void throttled_source_loses_no_radial(const std::string& device)
+    {
+        // A source slower than a batch: on CUDA the block waits at most its bound for a
+        // batch that never fills, processes what it has and loses nothing.
+        const std::size_t G = 200, R = 3000;
+        const radials x = make_radials(G, R, 31);
+        auto tb = gr::make_top_block("kdp_throttled");
+        auto source = radial_source::make(G, { x.phidp });
+        auto throttle = gr::blocks::throttle::make(sizeof(float) * G, 20000.0);
+        auto block = kdp_ff::make(G, 150.0, 3.0, 1.0, false, false, 0.8, 3.0, device);
+        auto phidp_sink = gr::blocks::vector_sink_f::make(G);
+        auto kdp_sink = gr::blocks::vector_sink_f::make(G);
+        tb->connect(source, 0, throttle, 0);
+        tb->connect(throttle, 0, block, 0);
+        tb->connect(block, 0, phidp_sink, 0);
+        tb->connect(block, 1, kdp_sink, 0);
+        run_or_die(tb, "kdp_ff throttled " + device);
+        const engine_outputs expected = engine_run(G, x, false, false);
+        assert_same(expected.phidp, phidp_sink->data(), G, device + " throttled PhiDP");
+        assert_same(expected.kdp, kdp_sink->data(), G, device + " throttled KDP");
+    }
+
+    void bad_parameters_are_named()
+    {
+        auto expect = [](const std::string& field, auto make) {
+            try {
+                make();
+            } catch (const std::invalid_argument& e) {
+                const std::string message = e.what();
+                CPPUNIT_ASSERT_MESSAGE(message, message.rfind(field + ":", 0) == 0);
+                return;
+            }
+            CPPUNIT_FAIL(field + ": accepted");
+        };
+        expect("ngates", [] { kdp_ff::make(0); });
+        expect("gate_spacing_m", [] { kdp_ff::make(100, -150.0); });
+        expect("window_km", [] { kdp_ff::make(100, 150.0, 0.1); });
+        expect("max_gap_km", [] { kdp_ff::make(100, 150.0, 3.0, -1.0); });
+        expect("min_rhohv", [] { kdp_ff::make(100, 150.0, 3.0, 1.0, true, false, 2.0); });
+        expect("min_snr_db", [] {
+            kdp_ff::make(100, 150.0, 3.0, 1.0, false, true, 0.8, std::nan(""));
+        });
+        expect("device",
+               [] { kdp_ff::make(100, 150.0, 3.0, 1.0, false, false, 0.8, 3.0, "gpu"); });
+    }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(qa_kdp_ff_flowgraph);
+
+} // namespace cudadsp
+} // namespace gr
