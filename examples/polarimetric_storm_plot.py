@@ -18,6 +18,11 @@ This script reads them and writes, for the last full antenna turn:
   polarimetric_storm_truth.png  the same four true fields (velocity unfolded, with
                                 the Nyquist velocity contoured)
   polarimetric_storm_phase.png  PhiDP (estimated and true), spectrum width, SNRh
+  polarimetric_storm_sweep000.nc  the seven products as a CfRadial 1.4 sweep, written
+                                by cudadsp.cfradial_sink (radial azimuths from the
+                                storm's geometry, times from the turn's start now)
+  polarimetric_storm_cfradial.png  Zh and radial velocity PPIs drawn from that file as
+                                read back with xarray: its azimuths, ranges and fields
 and prints how far each product is from the truth where the echo is strong. It
 exits with status 3 when a product is grossly off (a sign or scaling error rather
 than estimator noise); --no-check turns that off.
@@ -28,8 +33,10 @@ than estimator noise); --no-check turns that off.
 
 import argparse
 import logging
+import math
 import os
 import sys
+import time
 
 import numpy as np
 import matplotlib
@@ -45,6 +52,13 @@ TRUTH_FILE = "storm_truth.npz"
 PNG_MAIN = "polarimetric_storm.png"
 PNG_TRUTH = "polarimetric_storm_truth.png"
 PNG_PHASE = "polarimetric_storm_phase.png"
+PNG_CFRADIAL = "polarimetric_storm_cfradial.png"
+CFRADIAL_PATTERN = "polarimetric_storm_sweep{sweep:03d}.nc"
+# The flowgraph's seven product files as CfRadial fields, in PRODUCTS order.
+CFRADIAL_FIELDS = ("DBZ", "ZDR", "VEL", "WIDTH", "PHIDP", "RHOHV", "SNR")
+# The synthetic storm is one plan-position sweep; its nominal elevation, deg.
+ELEVATION_DEG = 0.5
+SPEED_OF_LIGHT = 299792458.0
 
 # Where the comparison with the truth is made: strong, weather (not clutter) echo.
 COMPARE_SNR_DB = 10.0
@@ -221,6 +235,82 @@ def figure(panels, x, y, suptitle, rmax_km, styles, path, dpi):
     print("wrote %s" % os.path.abspath(path))
 
 
+def write_cfradial(outdir, est, truth):
+    """The turn's products through cudadsp.cfradial_sink into one CfRadial sweep file.
+
+    Vector sources replay the seven product files with the scan tags that
+    polarimetric_products_cf puts on its radials (azimuth_deg, elevation_deg, time_s,
+    sweep_index); returns the file's path.
+    """
+    import pmt
+    from gnuradio import blocks, cudadsp, gr
+
+    nradials, ngates = int(truth["nradials"]), int(truth["ngates"])
+    m, prt = int(truth["pulses_per_radial"]), float(truth["prt_s"])
+    start = math.floor(time.time())
+    tags = []
+    for k in range(nradials):
+        for key, value in (("azimuth_deg", pmt.from_double(float(truth["azimuth_deg"][k]))),
+                           ("elevation_deg", pmt.from_double(ELEVATION_DEG)),
+                           ("time_s", pmt.from_double(start + (k + 0.5) * m * prt)),
+                           ("sweep_index", pmt.from_uint64(0))):
+            tags.append(gr.tag_utils.python_to_tag((k, pmt.intern(key), value,
+                                                    pmt.intern("polarimetric_storm"))))
+    sink = cudadsp.cfradial_sink(
+        os.path.join(outdir, CFRADIAL_PATTERN), ngates, float(truth["first_gate_m"]),
+        float(truth["gate_spacing_m"]), CFRADIAL_FIELDS,
+        frequency_hz=SPEED_OF_LIGHT / float(truth["wavelength_m"]),
+        instrument_name="storm_scene_source", prt_s=prt,
+        nyquist_velocity_mps=float(truth["nyquist_velocity"]), pulses_per_radial=m,
+        polarization_mode="hv_alt" if truth["mode"] == "alternating" else "hv_sim",
+        title="Polarimetric products of a synthetic storm",
+        source="gr-cudadsp examples/polarimetric_storm.grc (simulated)")
+    tb = gr.top_block()
+    for port, name in enumerate(PRODUCTS):
+        src = blocks.vector_source_f(est[name].astype(np.float32).ravel().tolist(), False,
+                                     ngates, tags if port == 0 else [])
+        tb.connect(src, (sink, port))
+    tb.run()
+    return sink.written[0]
+
+
+def plot_cfradial(path, est, styles, rmax_km, png, dpi):
+    """DBZ and VEL PPIs from the CfRadial file as xarray reads it; True when the
+    fields read back are the products written."""
+    import xarray
+
+    with xarray.open_dataset(path) as ds:
+        azimuth = ds["azimuth"].values.astype(np.float64)
+        spacing = float(ds["range"].attrs["meters_between_gates"])
+        range_m = ds["range"].values.astype(np.float64)
+        fields = {name: ds[name].values for name in ("DBZ", "VEL")}
+        va = float(ds["nyquist_velocity"].values[0])
+        when = ds["time_coverage_start"].values.item().decode()
+        site = ds.attrs["instrument_name"]
+    same = all(np.allclose(fields[f], est[p], equal_nan=True)
+               for f, p in (("DBZ", "zh"), ("VEL", "velocity")))
+    # Cell corners from the file's own geometry: rays sorted by azimuth, each spanning
+    # half the way to its neighbours; gates +- half the spacing.
+    order = np.argsort(azimuth)
+    az = azimuth[order]
+    gaps = np.diff(np.concatenate([az, az[:1] + 360.0]))
+    az_edges = np.concatenate([az[:1] - 0.5 * gaps[-1], az + 0.5 * gaps])
+    r_edges = np.append(np.maximum(range_m - 0.5 * spacing, 0.0),
+                        range_m[-1] + 0.5 * spacing) / 1000.0
+    a = np.deg2rad(az_edges)[:, None]
+    x, y = r_edges[None, :] * np.sin(a), r_edges[None, :] * np.cos(a)
+    vel_style = dict(styles["velocity"], vmin=-va, vmax=va)
+    fig, axes = plt.subplots(1, 2, figsize=(13.5, 6), constrained_layout=True)
+    draw_ppi(axes[0], x, y, fields["DBZ"][order], styles["zh"], "DBZ", rmax_km)
+    draw_ppi(axes[1], x, y, fields["VEL"][order], vel_style,
+             "VEL (Nyquist \u00b1%.1f m/s from the file)" % va, rmax_km)
+    fig.suptitle("PPI read from CfRadial %s (%s, %s)" % (os.path.basename(path), site, when))
+    fig.savefig(png, dpi=dpi)
+    plt.close(fig)
+    print("wrote %s" % os.path.abspath(png))
+    return same
+
+
 def main(argv=None):
     args = parse_args(argv)
     logging.basicConfig(level=logging.DEBUG if args.verbose else logging.INFO,
@@ -317,6 +407,17 @@ def main(argv=None):
             ("snr_h", snr, "SNRh (never censored; below scale: no signal)")],
            x, y, "Polarimetric Products (CUDA DSP): differential phase, width, SNR%s" % where,
            rmax_km, styles, os.path.join(args.outdir, PNG_PHASE), args.dpi)
+
+    try:
+        cfradial = write_cfradial(args.outdir, est, truth)
+        print("wrote %s" % os.path.abspath(cfradial))
+        if not plot_cfradial(cfradial, est, styles, rmax_km,
+                             os.path.join(args.outdir, PNG_CFRADIAL), args.dpi):
+            log.error("%s: DBZ or VEL read back differ from the products written", cfradial)
+            return 3
+    except ImportError as e:
+        log.error("the CfRadial file needs python3-netcdf4 and python3-xarray: %s", e)
+        return 1
 
     if failed and not args.no_check:
         log.error("products far from the truth: %s (limits: %s)", ", ".join(failed),

@@ -22,6 +22,9 @@ Python sources (no GPU engine): storm_scene_source, dual-polarisation weather-ra
 pulses of a synthetic storm, and storm_scene, its scene model (NumPy only);
 tbd_scene_source, image frames of point targets in noise for st_tbd_ff, and
 tbd_scene, its model. tbd_performance: the detection study of st_tbd_ff.
+
+Python sinks: cfradial_sink, radar moments (polarimetric_products_cf, kdp_ff) to
+CfRadial 1.4 files, one per sweep (netCDF4).
 '''
 
 # The pybind11 extension holds every block with an engine.
@@ -29,6 +32,7 @@ from .cudadsp_python import *
 
 from .storm_scene_source import storm_scene, storm_scene_source
 from .unwrap_2d import unwrap_2d_result, unwrap_phase_2d
+from .cfradial_sink import cfradial_sink
 from .tbd_scene import tbd_scene, tbd_scene_source
 from .gnss_records import gnss_record_sink, gnss_records
 from .gnss_simulator_source import gnss_simulator_source

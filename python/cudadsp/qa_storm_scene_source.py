@@ -11,7 +11,9 @@ The source's contract: whole turns of nradials x pulses_per_radial pulses, then 
 of the flowgraph; "azimuth" and "turn" tags at radial and turn starts; a truth file
 that describes what was simulated; pulses whose second-order statistics are the
 truth's (checked with plain NumPy estimators, independent of polarimetric_products_cf);
-reproducible draws for a given seed; parameters validated up front.
+reproducible draws for a given seed; parameters validated up front; added ground
+clutter at the requested clutter-to-noise ratio, zero velocity and the width the
+antenna scan gives; KDP from the rain rate and PhiDP as twice its range integral.
 """
 
 import math
@@ -29,6 +31,8 @@ except ImportError:
 
     sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
     from gnuradio import cudadsp
+
+from gnuradio.cudadsp.storm_scene_source import radar_band as storm_radar_band  # noqa: E402
 
 SMALL = dict(ngates=64, nradials=24, pulses_per_radial=16)
 
@@ -137,12 +141,98 @@ class qa_storm_scene_source(gr_unittest.TestCase):
         self.assertAlmostEqual(np.mean(np.abs(cross[:, 0::2]) ** 2), 4.0, delta=0.2)
         self.assertAlmostEqual(np.mean(np.abs(cross[:, 1::2]) ** 2), 1.0, delta=0.05)
 
+    def test_added_clutter_power_spectrum_and_polarimetry(self):
+        # No weather (zcal_db huge): noise of power 1 and clutter at 30 dB CNR.
+        m, lag = 64, 8
+        scene = cudadsp.storm_scene(ngates=100, nradials=72, pulses_per_radial=m,
+                                    zcal_db=300.0, noise_h=1.0, noise_v=1.0,
+                                    clutter_cnr_db=30.0, clutter_extent=1.0,
+                                    clutter_intrinsic_width_ms=0.2, beamwidth_deg=1.0)
+        truth = scene.truth()
+        clutter = truth["clutter"]
+        self.assertGreater(clutter.sum(), 300)
+        self.assertGreater((~clutter).sum(), 300)
+        np.testing.assert_array_equal(np.isfinite(truth["clutter_cnr_db"]), clutter)
+        self.assertFalse(np.isfinite(truth["zh"]).any())
+        h, v = scene.pulses(0, scene.nradials)
+        h = h.reshape(-1, m, 100).astype(np.complex128)
+        v = v.reshape(-1, m, 100).astype(np.complex128)
+        power_h = np.mean(np.abs(h) ** 2, axis=1)
+        self.assertAlmostEqual(10 * np.log10(power_h[clutter].mean() - 1.0), 30.0, delta=0.3)
+        self.assertAlmostEqual(power_h[~clutter].mean(), 1.0, delta=0.02)
+        # Width from the pooled autocorrelation at lag 8 (noise-free there), against the
+        # intrinsic and the scan widths computed here: 5-degree radials of 64 ms.
+        hc, vc = h.transpose(0, 2, 1)[clutter], v.transpose(0, 2, 1)[clutter]
+        s_h = power_h[clutter].mean() - 1.0
+        r_lag = np.mean(hc[:, lag:] * np.conj(hc[:, :-lag]))
+        width = scene.wavelength_m / (np.pi * lag * scene.prt_s) * math.sqrt(
+            math.log(s_h / abs(r_lag)) / 8.0)
+        rate = 5.0 / (m * 1e-3)
+        expected = math.hypot(0.2, rate * 0.0531 * math.sqrt(math.log(2)) / (2 * math.pi))
+        self.assertAlmostEqual(scene.clutter_width_ms, expected, places=12)
+        self.assertAlmostEqual(width, expected, delta=0.05 * expected)
+        # Zero velocity: the lag-8 phase is (far) below one degree.
+        self.assertLess(abs(np.degrees(np.angle(r_lag))), 1.0)
+        # The same echo on H and V: ZDR 0 dB, RhoHV 0.99, the system PhiDP.
+        s_v = np.mean(np.abs(vc) ** 2) - 1.0
+        c = np.mean(hc * np.conj(vc))
+        self.assertAlmostEqual(10 * np.log10(s_h / s_v), 0.0, delta=0.1)
+        self.assertAlmostEqual(abs(c) / math.sqrt(s_h * s_v), 0.99, delta=0.005)
+        self.assertAlmostEqual(np.degrees(np.angle(c)), scene.phidp_system_deg, delta=1.0)
+
+    def test_added_clutter_keeps_weather_truth(self):
+        plain = cudadsp.storm_scene(**SMALL).truth()
+        scene = cudadsp.storm_scene(clutter_cnr_db=40.0, **SMALL)
+        truth = scene.truth()
+        # The default patches replace the weather; added clutter leaves it as it is.
+        weather = ~plain["clutter"]
+        for key in ("zh", "zdr", "velocity", "width", "rhohv", "kdp", "rain_rate"):
+            np.testing.assert_array_equal(truth[key][weather], plain[key][weather], err_msg=key)
+        self.assertTrue(np.all(truth["clutter_cnr_db"][truth["clutter"]] == 40.0))
+        self.assertFalse(np.isfinite(plain["clutter_cnr_db"]).any())
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "truth.npz")
+            scene.save_truth(path)
+            with np.load(path) as npz:
+                for key in ("kdp", "phidp", "rain_rate", "clutter", "clutter_cnr_db"):
+                    np.testing.assert_array_equal(npz[key], truth[key], err_msg=key)
+                self.assertAlmostEqual(float(npz["clutter_width_ms"]), scene.clutter_width_ms)
+
+    def test_kdp_from_rain_rate_and_phidp_its_integral(self):
+        # Added clutter, so that no patch replaces the rain: KDP is the rain's everywhere.
+        scene = cudadsp.storm_scene(ngates=400, nradials=120, clutter_cnr_db=20.0)
+        truth = scene.truth()
+        zh, kdp, rain = truth["zh"], truth["kdp"], truth["rain_rate"]
+        self.assertEqual(storm_radar_band(scene.wavelength_m), "C")
+        # Marshall-Palmer below the melting layer (0.66 R), KDP from R = 29.7 KDP^0.85.
+        below = (scene.range_m < 0.6 * scene.range_m[-1])[None, :] & (zh > 20.0)
+        self.assertGreater(below.sum(), 1000)
+        z = 10.0 ** (np.minimum(zh, 55.0) / 10.0)
+        np.testing.assert_allclose(rain[below], (z[below] / 200.0) ** (1 / 1.6), rtol=1e-3)
+        rainy = np.nan_to_num(rain) > 0
+        np.testing.assert_allclose(kdp[rainy], (rain[rainy] / 29.7) ** (1 / 0.85), rtol=1e-12)
+        self.assertGreater(np.nanmax(kdp), 2.0)  # the hail-capped core: 55 dBZ, ~4 deg/km
+        # PhiDP: twice the range integral of KDP, trapezoids between gate centres.
+        k = np.nan_to_num(kdp)
+        one_way = np.zeros_like(k)
+        one_way[:, 0] = k[:, 0] * scene.first_gate_m / 1000.0
+        for g in range(1, scene.ngates):
+            one_way[:, g] = one_way[:, g - 1] + 0.5 * (k[:, g - 1] + k[:, g]) \
+                * scene.gate_spacing_m / 1000.0
+        echo = np.isfinite(truth["phidp"])
+        np.testing.assert_allclose(truth["phidp"][echo], 2.0 * one_way[echo], atol=1e-9)
+        self.assertGreater(np.nanmax(truth["phidp"]), 20.0)
+
     def test_bad_parameters(self):
         for kwargs in (dict(ngates=0), dict(nradials=0), dict(pulses_per_radial=1),
                        dict(mode="alternating", pulses_per_radial=6 + 1),
                        dict(mode="staggered"), dict(prt_s=0.0), dict(wavelength_m=-1.0),
                        dict(gate_spacing_m=0.0), dict(first_gate_m=-1.0),
-                       dict(noise_h=-1.0), dict(zcal_db=float("nan")), dict(nturns=-1)):
+                       dict(noise_h=-1.0), dict(zcal_db=float("nan")), dict(nturns=-1),
+                       dict(clutter_cnr_db=-1.0), dict(clutter_cnr_db=float("inf")),
+                       dict(clutter_extent=0.0), dict(clutter_extent=1.5),
+                       dict(clutter_intrinsic_width_ms=-0.1), dict(beamwidth_deg=0.0),
+                       dict(clutter_cnr_db=30.0, noise_h=0.0)):
             with self.assertRaises(ValueError, msg=str(kwargs)):
                 cudadsp.storm_scene_source(**kwargs)
 

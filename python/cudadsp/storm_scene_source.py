@@ -22,15 +22,26 @@ geometry (R = 60 km with the defaults), x east and y north of the radar:
 - a stratiform shield north-east (20 to 32 dBZ) crossed by a melting layer, a ring
   at about 0.66 R where Zh (+6 dB) and ZDR rise and RhoHV falls to about 0.90, with
   snow beyond it;
-- ground clutter patches within 0.15 R: zero velocity, narrow spectrum, RhoHV 0.5 to
-  0.85, random ZDR and PhiDP;
+- ground clutter, in one of two forms. By default (clutter_cnr_db = 0) patches within
+  0.15 R whose echo replaces the weather: zero velocity, narrow spectrum, RhoHV 0.5 to
+  0.85, random ZDR and PhiDP, described by the truth. With clutter_cnr_db > 0, hills
+  (a random patch map) within clutter_extent x R whose echo is added to the weather at
+  a clutter-to-noise ratio of clutter_cnr_db on H: zero velocity, a Gaussian spectrum
+  of the intrinsic width clutter_intrinsic_width_ms widened by the antenna scan (see
+  clutter_width_ms), ZDR 0 dB, RhoHV 0.99, the gate's PhiDP; the truth then holds the
+  weather under the clutter (the clutter-free truth that a clutter filter aims at);
 - a mean wind of 9 m/s towards azimuth 50 degrees everywhere: with the default
   radar (lambda 5.31 cm, PRT 1 ms: Nyquist 13.3 m/s simultaneous, 6.6 m/s
   alternating) the vortex and the downburst fold the velocity (up to about 30 m/s),
   and in alternating mode so does the mean wind;
 - rain ZDR rising with Zh (0.065 dB/dBZ above 15 dBZ, at most 3.8 dB), RhoHV about
-  0.985 in rain, and PhiDP accumulating along each radial as twice the integral of
-  KDP = 1e-4 Z^0.82 deg/km (Z in mm^6 m^-3, capped at 55 dBZ) through rain;
+  0.985 in rain, and KDP from the rain rate: R from Z by Marshall-Palmer (Z = 200
+  R^1.6, Z in mm^6 m^-3 capped at 55 dBZ, hail's limit), KDP from R = a KDP^b with the
+  band's coefficients (RAIN_RATE_FROM_KDP: Beard-Chuang drop shapes at S and C band,
+  Brandes et al. at X band, as tabulated in Py-ART's pyart.retrieve.qpe; the method:
+  Bringi and Chandrasekar 2001, ch. 8) wherever Zh > 20 dBZ in rain; PhiDP is twice
+  the range integral of KDP (trapezoids between gate centres, KDP of the first gate
+  from the radar to it), plus the system phase;
 - no echo elsewhere: the receivers see noise only.
 
 Signal model (docs/blocks/polarimetric_products_cf.md, "Signal model"): at each gate
@@ -66,6 +77,24 @@ MODES = weather_echo.MODES
 #: mode), dB: rain-like everywhere.
 LDR_DB = -30.0
 
+#: Marshall-Palmer Z = a R^b (Z in mm^6 m^-3, R in mm/h).
+MARSHALL_PALMER = (200.0, 1.6)
+
+#: R = a KDP^b (R in mm/h, KDP in deg/km) per band, with the wavelength range (m) each
+#: applies to: S (beyond 7.5 cm), C (3.75 to 7.5 cm), X (shorter); Py-ART's table.
+RAIN_RATE_FROM_KDP = {"S": (50.70, 0.8500), "C": (29.70, 0.8500), "X": (15.81, 0.7992)}
+
+#: Added ground clutter (clutter_cnr_db > 0): the same echo on H and V.
+CLUTTER_ZDR_DB = 0.0
+CLUTTER_RHOHV = 0.99
+
+
+def radar_band(wavelength_m):
+    """"S", "C" or "X": the band whose R(KDP) relation applies at wavelength_m."""
+    if wavelength_m >= 0.075:
+        return "S"
+    return "C" if wavelength_m >= 0.0375 else "X"
+
 def _rankine(d, radius, vmax):
     """Rankine profile: solid body inside radius, 1/d outside."""
     d = np.maximum(d, 1e-9)
@@ -89,6 +118,11 @@ class storm_scene:
     units) on the H and V receivers. ``phidp_system_deg`` is added to the
     propagation PhiDP (the products block's ``phidp_offset_deg`` removes it).
 
+    Added ground clutter: ``clutter_cnr_db`` (>= 0; 0: none, the default patches
+    instead) on hills within ``clutter_extent`` (0 to 1] of the largest range, of
+    intrinsic spectrum width ``clutter_intrinsic_width_ms``, widened by the antenna
+    scan for a beam of ``beamwidth_deg`` (see clutter_width_ms).
+
     ``seed`` fixes the storm's texture and the clutter (``seed``) and the pulse draws
     (``seed + 1``); the same seed gives the same pulses.
     """
@@ -96,7 +130,8 @@ class storm_scene:
     def __init__(self, ngates=400, nradials=360, pulses_per_radial=36,
                  wavelength_m=0.0531, prt_s=1e-3, first_gate_m=150.0,
                  gate_spacing_m=150.0, zcal_db=-20.0, noise_h=1.0, noise_v=1.0,
-                 phidp_system_deg=25.0, mode="simultaneous", seed=42):
+                 phidp_system_deg=25.0, mode="simultaneous", seed=42, clutter_cnr_db=0.0,
+                 clutter_extent=0.5, clutter_intrinsic_width_ms=0.2, beamwidth_deg=1.0):
         ngates, nradials, pulses_per_radial = int(ngates), int(nradials), int(pulses_per_radial)
         if ngates < 1:
             raise ValueError("ngates: must be >= 1, got %d" % ngates)
@@ -121,6 +156,17 @@ class storm_scene:
         for name, value in (("zcal_db", zcal_db), ("phidp_system_deg", phidp_system_deg)):
             if not math.isfinite(value):
                 raise ValueError("%s: must be finite, got %r" % (name, value))
+        for name, value, ok, rule in (
+                ("clutter_cnr_db", clutter_cnr_db, lambda v: v >= 0, ">= 0 (0: none)"),
+                ("clutter_extent", clutter_extent, lambda v: 0 < v <= 1, "in (0, 1]"),
+                ("clutter_intrinsic_width_ms", clutter_intrinsic_width_ms,
+                 lambda v: v >= 0, ">= 0"),
+                ("beamwidth_deg", beamwidth_deg, lambda v: v > 0, "> 0")):
+            if not (math.isfinite(value) and ok(value)):
+                raise ValueError("%s: must be finite and %s, got %r" % (name, rule, value))
+        if clutter_cnr_db > 0 and not noise_h > 0:
+            raise ValueError("clutter_cnr_db: a clutter-to-noise ratio needs noise_h > 0, "
+                             "got noise_h %r" % (noise_h,))
 
         self.ngates = ngates
         self.nradials = nradials
@@ -135,6 +181,10 @@ class storm_scene:
         self.phidp_system_deg = float(phidp_system_deg)
         self.mode = mode
         self.seed = int(seed)
+        self.clutter_cnr_db = float(clutter_cnr_db)
+        self.clutter_extent = float(clutter_extent)
+        self.clutter_intrinsic_width_ms = float(clutter_intrinsic_width_ms)
+        self.beamwidth_deg = float(beamwidth_deg)
 
         self.azimuth_deg = (np.arange(nradials) + 0.5) * (360.0 / nradials)
         self.range_m = self.first_gate_m + np.arange(ngates) * self.gate_spacing_m
@@ -153,6 +203,19 @@ class storm_scene:
     @property
     def pulses_per_turn(self):
         return self.nradials * self.pulses_per_radial
+
+    @property
+    def antenna_rate_deg_s(self):
+        """Antenna rate, deg/s: one radial's 360 / nradials degrees in M pulses."""
+        return 360.0 / (self.nradials * self.pulses_per_radial * self.prt_s)
+
+    @property
+    def clutter_width_ms(self):
+        """Spectrum width of the added clutter, m/s: the intrinsic width and the scan's
+        (weather_echo.scan_spectrum_width) in quadrature."""
+        scan = weather_echo.scan_spectrum_width(self.antenna_rate_deg_s, self.beamwidth_deg,
+                                                self.wavelength_m)
+        return math.hypot(self.clutter_intrinsic_width_ms, scan)
 
     def _texture(self, rng, x_km, y_km, nmodes, wavelength_km):
         """Smooth zero-mean unit-variance random field: random plane waves."""
@@ -226,10 +289,18 @@ class storm_scene:
         width = 1.2 + 1.3 * (1.0 - f_strat) * _logistic(38.0 - zh, 3.0) + 0.6 * ml * f_strat \
             - 0.4 * above * f_strat
 
-        # KDP of the rain, two-way accumulated along the radial into PhiDP.
+        # KDP of the rain from its rain rate, two-way accumulated along the radial into
+        # PhiDP (see the module docstring).
         z_rain_capped = 10.0 ** (np.minimum(zh, 55.0) / 10.0) * (1.0 - above * f_strat)
-        kdp = np.where(zh > 20.0, 1e-4 * z_rain_capped ** 0.82, 0.0)
-        phidp = 2.0 * np.cumsum(kdp, axis=1) * (self.gate_spacing_m / 1000.0)
+        mp_a, mp_b = MARSHALL_PALMER
+        rain_rate = np.where(zh > 20.0, (z_rain_capped / mp_a) ** (1.0 / mp_b), 0.0)
+        kdp_a, kdp_b = RAIN_RATE_FROM_KDP[radar_band(self.wavelength_m)]
+        kdp = (rain_rate / kdp_a) ** (1.0 / kdp_b)
+        dr_km = self.gate_spacing_m / 1000.0
+        one_way = kdp[:, :1] * (self.first_gate_m / 1000.0) + np.concatenate(
+            [np.zeros((self.nradials, 1)),
+             np.cumsum(0.5 * (kdp[:, 1:] + kdp[:, :-1]) * dr_km, axis=1)], axis=1)
+        phidp = 2.0 * one_way
 
         # Wind: mean flow, mesocyclone at A (cyclonic: counter-clockwise), downburst at B.
         speed, towards = 9.0, math.radians(50.0)
@@ -245,18 +316,26 @@ class storm_scene:
             + 1.5 * np.exp(-0.5 * (db / (0.05 * R)) ** 2)
         velocity = (wu * x + wv * y) / np.maximum(r_km, 1e-9) + 1.0 * tex_v
 
-        # Ground clutter patches near the radar, where they replace the weather.
         clutter_field = self._texture(rng, x, y, 24, (0.04 * R, 0.12 * R))
-        clutter = (r_km < 0.15 * R) & (clutter_field > 0.5) & (zh < 35.0)
-        n_cl = int(clutter.sum())
-        zh = np.where(clutter, 35.0 + 20.0 * np.clip(clutter_field - 0.5, 0.0, 1.0), zh)
-        zdr[clutter] = rng.uniform(-4.0, 4.0, n_cl)
-        rhohv[clutter] = rng.uniform(0.5, 0.85, n_cl)
-        velocity[clutter] = 0.0
-        width[clutter] = 0.25
-        kdp[clutter] = 0.0
         phidp_total = phidp + self.phidp_system_deg
-        phidp_total[clutter] = rng.uniform(-180.0, 180.0, n_cl) + self.phidp_system_deg
+        if self.clutter_cnr_db > 0:
+            # Hills whose echo pulses() adds to the weather: the truth stays the weather's.
+            clutter = (r_km < self.clutter_extent * R) & (clutter_field > 0.5)
+            clutter_power = np.where(clutter, self.noise_h * 10.0 ** (self.clutter_cnr_db / 10.0),
+                                     0.0)
+        else:
+            # Ground clutter patches near the radar, where they replace the weather.
+            clutter = (r_km < 0.15 * R) & (clutter_field > 0.5) & (zh < 35.0)
+            n_cl = int(clutter.sum())
+            zh = np.where(clutter, 35.0 + 20.0 * np.clip(clutter_field - 0.5, 0.0, 1.0), zh)
+            zdr[clutter] = rng.uniform(-4.0, 4.0, n_cl)
+            rhohv[clutter] = rng.uniform(0.5, 0.85, n_cl)
+            velocity[clutter] = 0.0
+            width[clutter] = 0.25
+            kdp[clutter] = 0.0
+            rain_rate[clutter] = 0.0
+            phidp_total[clutter] = rng.uniform(-180.0, 180.0, n_cl) + self.phidp_system_deg
+            clutter_power = np.zeros(clutter.shape)
 
         rhohv = np.clip(rhohv, 0.0, 0.999)
         with np.errstate(divide="ignore"):
@@ -280,6 +359,7 @@ class storm_scene:
         self._width = np.maximum(np.round(width / 0.05) * 0.05, 0.1)
         self._rhohv = rhohv
         self._phase_deg = phidp_total
+        self._clutter_power = clutter_power
 
         nan = np.nan
         self._truth = {
@@ -295,16 +375,21 @@ class storm_scene:
             "rhohv": np.where(echo, rhohv, nan),
             "snr_h": np.where(echo, snr_h, -np.inf),
             "kdp": np.where(echo, kdp, nan),
+            "rain_rate": np.where(echo, rain_rate, nan),
             "clutter": clutter,
+            "clutter_cnr_db": np.where(clutter_power > 0, self.clutter_cnr_db, nan),
         }
 
     def truth(self):
         """The fields behind the pulses, arrays of (nradials, ngates), float64.
 
         zh (dBZ), zdr (dB), velocity (m/s, positive away, not folded), width (m/s),
-        phidp (deg, propagation only, not wrapped), rhohv, snr_h (dB, the expected
-        S_h / noise_h), kdp (deg/km), clutter (bool). NaN (snr_h: -inf) where there
-        is no echo above -30 dB SNR.
+        phidp (deg, propagation only, not wrapped: twice the range integral of kdp),
+        rhohv, snr_h (dB, the expected S_h / noise_h), kdp (deg/km), rain_rate (mm/h),
+        all of the weather; NaN (snr_h: -inf) where there is no weather echo above
+        -30 dB SNR. clutter (bool): gates with ground clutter; clutter_cnr_db: the
+        added clutter's CNR on H (dB), NaN where none is added (the default patches
+        are described by the other fields instead).
         """
         return {k: v.copy() for k, v in self._truth.items()}
 
@@ -320,7 +405,10 @@ class storm_scene:
             noise_h=self.noise_h, noise_v=self.noise_v,
             phidp_system_deg=self.phidp_system_deg, mode=self.mode,
             nyquist_velocity=self.nyquist_velocity, seed=self.seed,
-            **self._truth)
+            antenna_rate_deg_s=self.antenna_rate_deg_s, beamwidth_deg=self.beamwidth_deg,
+            clutter_width_ms=self.clutter_width_ms,
+            clutter_intrinsic_width_ms=self.clutter_intrinsic_width_ms,
+            clutter_extent=self.clutter_extent, **self._truth)
 
     # ----------------------------------------------------------------------------
     # Pulses
@@ -367,6 +455,17 @@ class storm_scene:
                 ldr_db=LDR_DB, ngates=idx_r.size)
             port0[idx_r, :, idx_g] += echo0.T
             port1[idx_r, :, idx_g] += echo1.T
+        idx_r, idx_g = np.nonzero(self._clutter_power[radials] > 0)
+        if idx_r.size:
+            rr = radials[idx_r]
+            clutter0, clutter1 = weather_echo.simulate_pulses(
+                self._rng, 1, M, s_h=self._clutter_power[rr, idx_g][None],
+                zdr_db=CLUTTER_ZDR_DB, velocity_ms=0.0, width_ms=self.clutter_width_ms,
+                phidp_deg=self._phase_deg[rr, idx_g][None], rhohv=CLUTTER_RHOHV,
+                noise_h=0.0, noise_v=0.0, wavelength_m=self.wavelength_m, prt_s=self.prt_s,
+                mode=self.mode, ldr_db=LDR_DB, ngates=idx_r.size)
+            port0[idx_r, :, idx_g] += clutter0.T
+            port1[idx_r, :, idx_g] += clutter1.T
         return port0.reshape(count * M, G), port1.reshape(count * M, G)
 
 
@@ -380,7 +479,9 @@ class storm_scene_source(gr.sync_block):
     (0: runs until stopped). Each pulse that starts a radial carries a tag
     "azimuth" (double, degrees) on port 0, and each turn's first pulse a tag
     "turn" (uint64). truth_file: when not empty, the true fields and the
-    geometry are written there (.npz) when the block is made.
+    geometry are written there (.npz) when the block is made. clutter_cnr_db,
+    clutter_extent, clutter_intrinsic_width_ms, beamwidth_deg: added ground clutter,
+    see storm_scene.
 
     See storm_scene and docs/blocks/polarimetric_products_cf.md.
     """
@@ -389,10 +490,12 @@ class storm_scene_source(gr.sync_block):
                  wavelength_m=0.0531, prt_s=1e-3, first_gate_m=150.0,
                  gate_spacing_m=150.0, zcal_db=-20.0, noise_h=1.0, noise_v=1.0,
                  phidp_system_deg=25.0, mode="simultaneous", nturns=1, seed=42,
-                 truth_file=""):
+                 truth_file="", clutter_cnr_db=0.0, clutter_extent=0.5,
+                 clutter_intrinsic_width_ms=0.2, beamwidth_deg=1.0):
         scene = storm_scene(ngates, nradials, pulses_per_radial, wavelength_m, prt_s,
                             first_gate_m, gate_spacing_m, zcal_db, noise_h, noise_v,
-                            phidp_system_deg, mode, seed)
+                            phidp_system_deg, mode, seed, clutter_cnr_db, clutter_extent,
+                            clutter_intrinsic_width_ms, beamwidth_deg)
         if int(nturns) < 0:
             raise ValueError("nturns: must be >= 0 (0: run until stopped), got %r"
                              % (nturns,))

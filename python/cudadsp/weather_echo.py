@@ -75,6 +75,22 @@ def normalized_autocorrelation(lag_pulses, velocity_ms, width_ms, wavelength_m, 
     return np.exp(-8.0 * x * x) * np.exp(-1j * phase)
 
 
+def scan_spectrum_width(antenna_rate_deg_s, beamwidth_deg, wavelength_m):
+    """Spectrum width that a scanning antenna adds to a fixed target, m/s.
+
+    sigma = alpha lambda sqrt(ln 2) / (2 pi theta1) (Doviak and Zrnic, "Doppler Radar
+    and Weather Observations", 2nd ed. 1993: broadening by antenna rotation; the
+    width GMAP notches, Siggia and Passarelli 2004) with alpha the antenna rate and
+    theta1 the one-way half-power beamwidth, both in degrees (their ratio is 1/s), and
+    lambda in m: the echo of ground clutter, at zero velocity, is amplitude-modulated
+    by the beam sweeping across it. It adds in quadrature to the target's own width.
+    """
+    _check_positive(beamwidth_deg=beamwidth_deg, wavelength_m=wavelength_m)
+    if not (np.isfinite(antenna_rate_deg_s) and antenna_rate_deg_s >= 0):
+        raise ValueError(f"antenna_rate_deg_s must be finite and >= 0, got {antenna_rate_deg_s!r}")
+    return antenna_rate_deg_s * wavelength_m * np.sqrt(np.log(2.0)) / (2.0 * np.pi * beamwidth_deg)
+
+
 def power_from_reflectivity(zh_dbz, range_m, zcal_db=0.0):
     """The signal power S_h that polarimetric_products_cf reports as reflectivity zh_dbz.
 
