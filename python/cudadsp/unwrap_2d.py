@@ -44,7 +44,8 @@ class unwrap_2d_result(typing.NamedTuple):
 # configuration reuse one. A few are kept, so alternating shapes do not rebuild each
 # call; each holds memory (on the GPU for CUDA) until it drops out.
 @functools.lru_cache(maxsize=4)
-def _engine(height, width, method, period, wrap_x, wrap_y, congruent, iterations, tol, device):
+def _engine(height, width, method, period, wrap_x, wrap_y, window, congruent, iterations, tol,
+            device):
     return phase_unwrapper_2d(
         width=width,
         height=height,
@@ -52,6 +53,7 @@ def _engine(height, width, method, period, wrap_x, wrap_y, congruent, iterations
         period=period,
         wrap_around_x=wrap_x,
         wrap_around_y=wrap_y,
+        gradient_window=window,
         congruent=congruent,
         max_iterations=iterations,
         tolerance=tol,
@@ -85,6 +87,7 @@ def unwrap_phase_2d(
     mask=None,
     period=2 * numpy.pi,
     wrap_around=(False, False),
+    gradient_window=5,
     congruent=True,
     max_iterations=100,
     tolerance=1e-5,
@@ -108,6 +111,9 @@ def unwrap_phase_2d(
         period: period of the phase: 2*pi radians, 360 degrees, 1 cycle.
         wrap_around: (x, y): reliability only: whether the first and last columns (x)
             and the first and last rows (y) are neighbours.
+        gradient_window: reliability only: odd side (1 to 15) of the window whose
+            mean phase gradient decides the whole periods across each edge; 1 is
+            Herraez et al.'s and scikit-image's rule (the edge's two pixels alone).
         congruent: least squares: the output is the input plus whole periods (True),
             or the smooth least-squares solution (False).
         max_iterations, tolerance: least squares with weights, a mask or non-finite
@@ -182,6 +188,7 @@ def unwrap_phase_2d(
         float(period),
         wrap_x,
         wrap_y,
+        int(gradient_window),
         bool(congruent),
         int(max_iterations),
         float(tolerance),

@@ -61,6 +61,9 @@ void phase_unwrap_2d_config::validate() const
     if (wrap_around_y && height < 3)
         throw std::invalid_argument("wrap_around_y: needs height >= 3, got " +
                                     std::to_string(height));
+    if (gradient_window < 1 || gradient_window > 15 || gradient_window % 2 == 0)
+        throw std::invalid_argument("gradient_window: must be odd, from 1 to 15, got " +
+                                    std::to_string(gradient_window));
     if (max_iterations < 1 || max_iterations > 100000)
         throw std::invalid_argument("max_iterations: must be in [1, 100000], got " +
                                     std::to_string(max_iterations));

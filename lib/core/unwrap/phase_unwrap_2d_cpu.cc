@@ -51,16 +51,6 @@ mark_valid(const unwrap_2d_buffers& host, std::size_t pixels, std::uint8_t* vali
     return count;
 }
 
-/*! The bits of \p key as an unsigned integer whose order is the order of the floats
- *  (a total order: the sign-magnitude encoding turned into a biased one). Keys are
- *  >= 0 or +infinity, where this is plain float comparison. */
-std::uint32_t ordered_key_bits(float key)
-{
-    std::uint32_t bits;
-    std::memcpy(&bits, &key, sizeof bits);
-    return (bits & 0x80000000u) != 0u ? ~bits : bits | 0x80000000u;
-}
-
 /*!
  * Sorts \p count items (ordered key bits << 32 | edge index), given in ascending edge
  * index, by their key: a least-significant-digit radix sort over the key's two 16-bit
@@ -107,9 +97,10 @@ void sort_by_key(std::vector<std::uint64_t>& items,
  * order, which is random with respect to position).
  */
 struct phase_unwrapper_2d_cpu::reliability_workspace {
-    explicit reliability_workspace(std::size_t pixels)
+    reliability_workspace(std::size_t pixels, bool guided)
         : valid(pixels),
           key(pixels),
+          phasors(guided ? pixels : 0),
           edges(2 * pixels),
           scratch(2 * pixels),
           parent(pixels),
@@ -160,7 +151,8 @@ struct phase_unwrapper_2d_cpu::reliability_workspace {
 
     std::vector<std::uint8_t> valid;
     std::vector<float> key;
-    std::vector<std::uint64_t> edges; //!< ordered key bits << 32 | edge index
+    std::vector<unwrap_phasor> phasors; //!< empty unless guided by the local gradient
+    std::vector<std::uint64_t> edges;   //!< edge_order_key << 32 | edge index
     std::vector<std::uint64_t> scratch;
     std::vector<std::int32_t> parent;
     std::vector<std::int64_t> offset; //!< K[p] - K[parent[p]]
@@ -313,7 +305,8 @@ phase_unwrapper_2d_cpu::phase_unwrapper_2d_cpu(const phase_unwrap_2d_config& con
     : phase_unwrapper_2d(config, device)
 {
     if (config.method == unwrap_2d_method::reliability)
-        d_reliability = std::make_unique<reliability_workspace>(config.pixels());
+        d_reliability = std::make_unique<reliability_workspace>(
+            config.pixels(), config.gradient_window > 1);
     else
         d_least_squares =
             std::make_unique<least_squares_workspace>(config.width, config.height);
@@ -343,14 +336,19 @@ unwrap_2d_report phase_unwrapper_2d_cpu::unwrap_reliability(const unwrap_2d_buff
     const unwrap_period p = make_unwrap_period(d_config.period);
     const std::size_t pixels = d_config.pixels();
     const float* x = host.wrapped;
+    const std::int32_t half_window =
+        static_cast<std::int32_t>(d_config.gradient_window / 2);
     unwrap_2d_report report;
     report.valid_pixels = mark_valid(host, pixels, ws.valid.data());
 
     for (std::int32_t row = 0; row < g.height; ++row)
         for (std::int32_t col = 0; col < g.width; ++col) {
             const std::size_t i = std::size_t(row) * g.width + col;
-            if (ws.valid[i])
-                ws.key[i] = pixel_reliability_key(x, ws.valid.data(), row, col, g, p);
+            if (!ws.valid[i])
+                continue;
+            ws.key[i] = pixel_reliability_key(x, ws.valid.data(), row, col, g, p);
+            if (!ws.phasors.empty())
+                ws.phasors[i] = unit_phasor(x[i], p);
         }
 
     // Edges in ascending index, each with its key above it; the sort is stable.
@@ -365,8 +363,8 @@ unwrap_2d_report phase_unwrapper_2d_cpu::unwrap_reliability(const unwrap_2d_buff
             std::int32_t to = 0;
             if (!unwrap_2d_edge_ends(edge, g, &from, &to) || !ws.valid[to])
                 continue;
-            const float key = edge_reliability_key(ws.key[from], ws.key[to]);
-            ws.edges[edge_count++] = std::uint64_t(ordered_key_bits(key)) << 32 | edge;
+            ws.edges[edge_count++] =
+                std::uint64_t(edge_order_key(ws.key[from], ws.key[to])) << 32 | edge;
         }
     }
     sort_by_key(ws.edges, ws.scratch, edge_count);
@@ -379,8 +377,19 @@ unwrap_2d_report phase_unwrapper_2d_cpu::unwrap_reliability(const unwrap_2d_buff
     for (std::size_t k = 0; k < edge_count; ++k) {
         std::int32_t from = 0;
         std::int32_t to = 0;
-        unwrap_2d_edge_ends(static_cast<std::uint32_t>(ws.edges[k]), g, &from, &to);
-        ws.join(from, to, edge_cycles(x[from], x[to], p));
+        const std::uint32_t edge = static_cast<std::uint32_t>(ws.edges[k]);
+        unwrap_2d_edge_ends(edge, g, &from, &to);
+        ws.join(from,
+                to,
+                guided_edge_cycles(x,
+                                   ws.phasors.data(),
+                                   ws.valid.data(),
+                                   from,
+                                   to,
+                                   static_cast<std::int32_t>(edge & 1u),
+                                   half_window,
+                                   g,
+                                   p));
     }
 
     // Row-major, so that a component's root (its first pixel) is numbered before its

@@ -19,6 +19,7 @@
 #include "unwrap/phase_unwrap_rule.h"
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 
 namespace gr {
@@ -61,16 +62,44 @@ CUDADSP_HOST_DEVICE bool unwrap_2d_neighbour(std::int32_t row,
     return true;
 }
 
+// float64 steps rounded once each, the same on both compilers (no contraction).
+CUDADSP_HOST_DEVICE double rounded_add(double a, double b)
+{
+#ifdef __CUDA_ARCH__
+    return __dadd_rn(a, b);
+#else
+    return a + b;
+#endif
+}
+
+CUDADSP_HOST_DEVICE double rounded_sub(double a, double b)
+{
+#ifdef __CUDA_ARCH__
+    return __dsub_rn(a, b);
+#else
+    return a - b;
+#endif
+}
+
+CUDADSP_HOST_DEVICE double rounded_mul(double a, double b)
+{
+#ifdef __CUDA_ARCH__
+    return __dmul_rn(a, b);
+#else
+    return a * b;
+#endif
+}
+
+//! Whole periods in d, floor(d / period + 1/2): d = wrap_difference(d) + period * turns.
+CUDADSP_HOST_DEVICE double wrap_turns(double d, const unwrap_period& p)
+{
+    return floor(rounded_add(rounded_mul(d, p.inverse_period), 0.5));
+}
+
 //! d reduced to [-period/2, period/2): d - period * floor(d / period + 1/2), in float64.
 CUDADSP_HOST_DEVICE double wrap_difference(double d, const unwrap_period& p)
 {
-#ifdef __CUDA_ARCH__
-    const double turns = floor(__dadd_rn(__dmul_rn(d, p.inverse_period), 0.5));
-    return __dsub_rn(d, __dmul_rn(p.period, turns));
-#else
-    const double turns = std::floor(d * p.inverse_period + 0.5);
-    return d - p.period * turns;
-#endif
+    return rounded_sub(d, rounded_mul(p.period, wrap_turns(d, p)));
 }
 
 /*! One second-difference term of the reliability (Herraez et al. 2002, eq. 2-4):
@@ -80,21 +109,19 @@ second_difference(float a, float centre, float b, const unwrap_period& p)
 {
     const double before = wrap_difference(double(a) - double(centre), p);
     const double after = wrap_difference(double(centre) - double(b), p);
-#ifdef __CUDA_ARCH__
-    return __dsub_rn(before, after);
-#else
-    return before - after;
-#endif
+    return rounded_sub(before, after);
 }
 
 /*!
  * The reliability key of the valid pixel \p index at (row, col): the sum of the
  * squares of its second differences along the row, the column and both diagonals,
- * lower meaning more reliable (Herraez et al. 2002 use D^2 = H^2 + V^2 + D1^2 + D2^2,
- * as scikit-image does). A term counts only when both its neighbours exist and are
- * valid; with n < 4 terms the sum is scaled by 4/n, so border pixels and pixels beside
- * masks are ranked by what they have (scikit-image ranks them last, in random order).
- * With no term at all the key is +infinity. Rounded once to float32.
+ * lower meaning more reliable (Herraez et al. 2002: D^2 = H^2 + V^2 + D1^2 + D2^2, as
+ * scikit-image). A pixel whose eight neighbours are not all there and valid (the frame's
+ * border without wrap-around, a pixel beside a masked one) has no full set of terms: its
+ * key is +infinity, "unranked", and edge_order_key() puts its edges after all others,
+ * as scikit-image does by giving such pixels a huge random reliability. Ranking them by
+ * the terms they have instead was measured worse beside masks (docs/blocks/
+ * phase_unwrap_2d_ff.md, "Accuracy"). Rounded once to float32.
  */
 CUDADSP_HOST_DEVICE float pixel_reliability_key(const float* wrapped,
                                                 const std::uint8_t* valid,
@@ -108,32 +135,23 @@ CUDADSP_HOST_DEVICE float pixel_reliability_key(const float* wrapped,
     const std::int32_t directions[4][2] = { { 0, 1 }, { 1, 0 }, { 1, 1 }, { 1, -1 } };
     const float centre = wrapped[row * g.width + col];
     double sum = 0.0;
-    int terms = 0;
     for (int t = 0; t < 4; ++t) {
         std::int32_t before_index = 0;
         std::int32_t after_index = 0;
         if (!unwrap_2d_neighbour(
                 row, col, -directions[t][0], -directions[t][1], g, &before_index) ||
             !unwrap_2d_neighbour(
-                row, col, directions[t][0], directions[t][1], g, &after_index))
-            continue;
-        if (!valid[before_index] || !valid[after_index])
-            continue;
+                row, col, directions[t][0], directions[t][1], g, &after_index) ||
+            !valid[before_index] || !valid[after_index])
+            return INFINITY;
         const double term =
             second_difference(wrapped[before_index], centre, wrapped[after_index], p);
-#ifdef __CUDA_ARCH__
-        sum = __dadd_rn(sum, __dmul_rn(term, term));
-#else
-        sum = sum + term * term;
-#endif
-        ++terms;
+        sum = rounded_add(sum, rounded_mul(term, term));
     }
-    if (terms == 0)
-        return INFINITY;
 #ifdef __CUDA_ARCH__
-    return __double2float_rn(__ddiv_rn(__dmul_rn(sum, 4.0), double(terms)));
+    return __double2float_rn(sum);
 #else
-    return static_cast<float>(sum * 4.0 / double(terms));
+    return static_cast<float>(sum);
 #endif
 }
 
@@ -160,14 +178,29 @@ CUDADSP_HOST_DEVICE bool unwrap_2d_edge_ends(std::uint32_t edge,
                              : unwrap_2d_neighbour(row, col, 1, 0, g, to);
 }
 
-//! An edge's key: the sum of its pixels' keys, rounded to float32.
-CUDADSP_HOST_DEVICE float edge_reliability_key(float from_key, float to_key)
+/*!
+ * An edge's place in the order (lower first; ties by edge index), from its pixels'
+ * keys: first the number of unranked (+infinity) ends, then the float32 sum of the
+ * ranked ends' keys (Herraez et al.: the sum of the two reliabilities). Packed in 32
+ * bits as unranked_ends << 30 | (float bits of the sum) >> 1: a non-negative float's
+ * bits order as the float, and dropping the lowest mantissa bit only turns sums one
+ * float32 ulp apart into ties, which the edge index then breaks.
+ */
+CUDADSP_HOST_DEVICE std::uint32_t edge_order_key(float from_key, float to_key)
 {
+    const bool from_ranked = from_key < INFINITY;
+    const bool to_ranked = to_key < INFINITY;
+    const std::uint32_t unranked = (from_ranked ? 0u : 1u) + (to_ranked ? 0u : 1u);
+    const float a = from_ranked ? from_key : 0.0f;
+    const float b = to_ranked ? to_key : 0.0f;
 #ifdef __CUDA_ARCH__
-    return __fadd_rn(from_key, to_key);
+    const std::uint32_t bits = __float_as_uint(__fadd_rn(a, b));
 #else
-    return from_key + to_key;
+    const float sum = a + b;
+    std::uint32_t bits;
+    std::memcpy(&bits, &sum, sizeof bits);
 #endif
+    return unranked << 30 | bits >> 1;
 }
 
 /*! Whole periods across an edge: K[to] - K[from], the one-dimensional rule of
@@ -175,6 +208,154 @@ CUDADSP_HOST_DEVICE float edge_reliability_key(float from_key, float to_key)
 CUDADSP_HOST_DEVICE std::int32_t edge_cycles(float from, float to, const unwrap_period& p)
 {
     return unwrap_step_exact(from, to, p);
+}
+
+//! A unit phasor (cos, sin) of a phase, rounded to float32.
+struct unwrap_phasor {
+    float re;
+    float im;
+};
+
+/*!
+ * exp(i 2 pi x / period), computed with the same float64 operations on both compilers
+ * (no library sin/cos, whose last bits differ between the host's libm and CUDA): x is
+ * reduced to a quarter period around a multiple of period/4 (pi/2 in two parts), then
+ * Taylor polynomials to degree 13 (sin) and 12 (cos), error below 1e-12, rounded to
+ * float32. Decisions made from these phasors are therefore the same on CPU and CUDA.
+ */
+CUDADSP_HOST_DEVICE unwrap_phasor unit_phasor(float x, const unwrap_period& p)
+{
+    constexpr double two_pi = 6.283185307179586476925286766559;
+    constexpr double two_over_pi = 0.63661977236758134307553505349006;
+    constexpr double half_pi_high = 1.5707963267948966192313216916398;
+    constexpr double half_pi_low = 6.123233995736766035868820147292e-17;
+    const double t =
+        rounded_mul(wrap_difference(double(x), p), rounded_mul(two_pi, p.inverse_period));
+    const double quadrant = floor(rounded_add(rounded_mul(t, two_over_pi), 0.5));
+    const double r = rounded_sub(rounded_sub(t, rounded_mul(quadrant, half_pi_high)),
+                                 rounded_mul(quadrant, half_pi_low));
+    const double r2 = rounded_mul(r, r);
+    // Horner, innermost coefficient first: sin r = r + r^3 (s1 + r^2 (s2 + ...)).
+    const double sin_coefficients[6] = { 1.0 / 6227020800.0, -1.0 / 39916800.0,
+                                         1.0 / 362880.0,     -1.0 / 5040.0,
+                                         1.0 / 120.0,        -1.0 / 6.0 };
+    const double cos_coefficients[6] = { 1.0 / 479001600.0, -1.0 / 3628800.0,
+                                         1.0 / 40320.0,     -1.0 / 720.0,
+                                         1.0 / 24.0,        -0.5 };
+    double sin_poly = sin_coefficients[0];
+    double cos_poly = cos_coefficients[0];
+    for (int k = 1; k < 6; ++k) {
+        sin_poly = rounded_add(rounded_mul(sin_poly, r2), sin_coefficients[k]);
+        cos_poly = rounded_add(rounded_mul(cos_poly, r2), cos_coefficients[k]);
+    }
+    const double sin_r = rounded_add(r, rounded_mul(rounded_mul(r, r2), sin_poly));
+    const double cos_r = rounded_add(1.0, rounded_mul(r2, cos_poly));
+    // t = r + quadrant * pi/2, quadrant in -2..2.
+    const int q = static_cast<int>(quadrant) & 3;
+    const double c = q == 0 ? cos_r : q == 1 ? -sin_r : q == 2 ? -cos_r : sin_r;
+    const double sn = q == 0 ? sin_r : q == 1 ? cos_r : q == 2 ? -sin_r : -cos_r;
+#ifdef __CUDA_ARCH__
+    return { __double2float_rn(c), __double2float_rn(sn) };
+#else
+    return { static_cast<float>(c), static_cast<float>(sn) };
+#endif
+}
+
+//! A phasor sum in float64 (products of two float32 are exact in float64).
+struct unwrap_phasor_sum {
+    double re;
+    double im;
+};
+
+//! to * conj(from), exactly.
+CUDADSP_HOST_DEVICE unwrap_phasor_sum phasor_step(unwrap_phasor from, unwrap_phasor to)
+{
+    return { rounded_add(rounded_mul(to.re, from.re), rounded_mul(to.im, from.im)),
+             rounded_sub(rounded_mul(to.im, from.re), rounded_mul(to.re, from.im)) };
+}
+
+//! The angle of \p v lies in (0, pi] (else in (-pi, 0]).
+CUDADSP_HOST_DEVICE bool in_upper_half(const unwrap_phasor_sum& v)
+{
+    return v.im > 0.0 || (v.im == 0.0 && v.re < 0.0);
+}
+
+/*!
+ * Whole periods across the edge from \p from to \p to (its right neighbour for
+ * direction 0, its lower one for direction 1), K[to] - K[from], guided by the local
+ * phase gradient: G, the angle of the sum of z[b] conj(z[a]) over the pairs (a, b =
+ * a's neighbour in the edge's direction) whose first pixel lies in the
+ * (2 half + 1)^2 window centred on \p from, both pixels valid (z = unit_phasor()).
+ * K[to] - K[from] is the whole number of periods that brings the pair's difference
+ * x[to] - x[from] nearest to G. In noise, one pair's difference crosses half a period
+ * far more often than the mean of a window of them, so this decides fewer edges wrongly
+ * than edge_cycles() (docs/blocks/phase_unwrap_2d_ff.md, "Accuracy"); on a smooth field
+ * whose gradient changes by less than half a period across the window both agree.
+ *
+ * Decided without atan2, from signs only, so that CPU and CUDA agree: with T = z[to]
+ * conj(z[from]) (the pair's own step, angle d_T) and S the window's sum (angle G), the
+ * count is -n_T (the whole periods between x[to] - x[from] and d_T) plus 1 if G - d_T
+ * > pi, minus 1 if G - d_T < -pi, which the half planes of S and T and the sign of
+ * their cross product tell. half == 0, or S == 0: edge_cycles().
+ */
+CUDADSP_HOST_DEVICE std::int32_t guided_edge_cycles(const float* wrapped,
+                                                    const unwrap_phasor* phasors,
+                                                    const std::uint8_t* valid,
+                                                    std::int32_t from,
+                                                    std::int32_t to,
+                                                    std::int32_t direction,
+                                                    std::int32_t half,
+                                                    const unwrap_2d_geometry& g,
+                                                    const unwrap_period& p)
+{
+    if (half == 0)
+        return edge_cycles(wrapped[from], wrapped[to], p);
+    const std::int32_t drow = direction == 0 ? 0 : 1;
+    const std::int32_t dcol = direction == 0 ? 1 : 0;
+    const std::int32_t row = from / g.width;
+    const std::int32_t col = from - row * g.width;
+    unwrap_phasor_sum sum = { 0.0, 0.0 };
+    for (std::int32_t r = -half; r <= half; ++r)
+        for (std::int32_t c = -half; c <= half; ++c) {
+            std::int32_t a = 0;
+            std::int32_t b = 0;
+            if (!unwrap_2d_neighbour(row, col, r, c, g, &a) || !valid[a] ||
+                !unwrap_2d_neighbour(row, col, r + drow, c + dcol, g, &b) || !valid[b])
+                continue;
+            const unwrap_phasor_sum step = phasor_step(phasors[a], phasors[b]);
+            sum.re = rounded_add(sum.re, step.re);
+            sum.im = rounded_add(sum.im, step.im);
+        }
+    if (sum.re == 0.0 && sum.im == 0.0)
+        return edge_cycles(wrapped[from], wrapped[to], p);
+
+    // The pair's difference d = w + period * n with w in [-period/2, period/2); d_T,
+    // the pair phasor's angle, is w to float32 rounding, except that near -period/2
+    // (+period/2) it may be the other end of the range: then n_T is n - 1 (n + 1).
+    const double d = double(wrapped[to]) - double(wrapped[from]);
+    const double n = wrap_turns(d, p);
+    const double w = rounded_sub(d, rounded_mul(p.period, n));
+    const unwrap_phasor_sum pair = phasor_step(phasors[from], phasors[to]);
+    const double edge_zone = rounded_mul(p.period, 1.0 / 1024.0);
+    double n_pair = n;
+    if (w < rounded_add(-p.half_period, edge_zone) && in_upper_half(pair))
+        n_pair = n - 1.0;
+    else if (w > rounded_sub(p.half_period, edge_zone) && !in_upper_half(pair))
+        n_pair = n + 1.0;
+
+    // sin(G - d_T) up to a positive factor.
+    const double cross =
+        rounded_sub(rounded_mul(pair.re, sum.im), rounded_mul(pair.im, sum.re));
+    double beyond = 0.0;
+    if (in_upper_half(sum) && !in_upper_half(pair) && cross < 0.0)
+        beyond = 1.0; // G - d_T in (pi, 2 pi)
+    else if (!in_upper_half(sum) && in_upper_half(pair) && cross > 0.0)
+        beyond = -1.0; // G - d_T in (-2 pi, -pi)
+    const double cycles = beyond - n_pair;
+    const double limit = max_step_periods;
+    return static_cast<std::int32_t>(cycles > limit    ? limit
+                                     : cycles < -limit ? -limit
+                                                       : cycles);
 }
 
 /*! wrapped + period * cycles, evaluated in float64 and rounded once. Cycle counts are

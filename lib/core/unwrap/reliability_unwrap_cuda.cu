@@ -160,10 +160,11 @@ __global__ void __launch_bounds__(block_threads)
 }
 
 /*!
- * key[p] = pixel_reliability_key of pixel p where valid (0 elsewhere, never read), and
- * edge_exists[2p + d] = whether edge 2p + d (d = 0: right, 1: down) exists: it has a
- * far end (unwrap_2d_edge_ends) and both ends are valid. One thread per pixel of the
- * frame.
+ * key[p] = pixel_reliability_key of pixel p where valid (0 elsewhere, never read),
+ * phasors[p] = unit_phasor of its phase when the edges are guided by the local
+ * gradient (phasors != nullptr), and edge_exists[2p + d] = whether edge 2p + d (d = 0:
+ * right, 1: down) exists: it has a far end (unwrap_2d_edge_ends) and both ends are
+ * valid. One thread per pixel of the frame.
  */
 __global__ void __launch_bounds__(block_threads)
     pixel_keys_kernel(const float* __restrict__ wrapped,
@@ -171,6 +172,7 @@ __global__ void __launch_bounds__(block_threads)
                       unwrap_2d_geometry g,
                       unwrap_period period,
                       float* __restrict__ key,
+                      unwrap_phasor* __restrict__ phasors,
                       std::uint8_t* __restrict__ edge_exists)
 {
     const unsigned int p = thread_item();
@@ -180,6 +182,8 @@ __global__ void __launch_bounds__(block_threads)
     const std::int32_t col = static_cast<std::int32_t>(p) - row * g.width;
     const bool here = valid[p] != 0;
     key[p] = here ? pixel_reliability_key(wrapped, valid, row, col, g, period) : 0.0f;
+    if (phasors != nullptr)
+        phasors[p] = here ? unit_phasor(wrapped[p], period) : unwrap_phasor{ 0.0f, 0.0f };
     for (std::int32_t direction = 0; direction < 2; ++direction) {
         const std::uint32_t edge =
             unwrap_2d_edge_index(static_cast<std::int32_t>(p), direction);
@@ -190,11 +194,7 @@ __global__ void __launch_bounds__(block_threads)
     }
 }
 
-/*!
- * key_bits[i] = the bits of edge_reliability_key of edge edges[i], i < count. Keys are
- * >= +0 or +infinity (sums of squares; never NaN or -0), where the order of the bits
- * as unsigned integers is the order of the floats: the sort takes them as integers.
- */
+//! key_bits[i] = edge_order_key of edge edges[i], i < count: the sort's keys.
 __global__ void __launch_bounds__(block_threads)
     edge_keys_kernel(const std::uint32_t* __restrict__ edges,
                      unsigned int count,
@@ -208,7 +208,7 @@ __global__ void __launch_bounds__(block_threads)
     std::int32_t from = 0;
     std::int32_t to = 0;
     unwrap_2d_edge_ends(edges[i], g, &from, &to);
-    key_bits[i] = __float_as_uint(edge_reliability_key(key[from], key[to]));
+    key_bits[i] = edge_order_key(key[from], key[to]);
 }
 
 /*! *slot = min(*slot, rank). Picks only fall, so a rank not below a (possibly stale)
@@ -269,6 +269,9 @@ __global__ void __launch_bounds__(block_threads)
                       const std::int32_t* __restrict__ root_of,
                       const std::int64_t* __restrict__ offset,
                       const float* wrapped,
+                      const unwrap_phasor* __restrict__ phasors,
+                      const std::uint8_t* __restrict__ valid,
+                      std::int32_t gradient_half_window,
                       unwrap_2d_geometry g,
                       unwrap_period period,
                       forest_links links,
@@ -281,7 +284,8 @@ __global__ void __launch_bounds__(block_threads)
     if (rank != none) {
         std::int32_t from = 0;
         std::int32_t to = 0;
-        unwrap_2d_edge_ends(sorted_edges[rank], g, &from, &to);
+        const std::uint32_t edge = sorted_edges[rank];
+        unwrap_2d_edge_ends(edge, g, &from, &to);
         // The end in a's component, and the far one.
         const bool near_is_from = root_of[from] == static_cast<std::int32_t>(a);
         const std::int32_t near = near_is_from ? from : to;
@@ -289,9 +293,18 @@ __global__ void __launch_bounds__(block_threads)
         const std::int32_t b = root_of[far];
         hooks = !(root_min[b] == rank && static_cast<std::int32_t>(a) < b);
         if (hooks) {
-            // K[to] - K[from] = edge_cycles; K[a] = K[near] - offset[near], and
+            // K[to] - K[from] = guided_edge_cycles; K[a] = K[near] - offset[near], and
             // K[b] = K[far] - offset[far].
-            const std::int64_t across = edge_cycles(wrapped[from], wrapped[to], period);
+            const std::int64_t across =
+                guided_edge_cycles(wrapped,
+                                   phasors,
+                                   valid,
+                                   from,
+                                   to,
+                                   static_cast<std::int32_t>(edge & 1u),
+                                   gradient_half_window,
+                                   g,
+                                   period);
             const std::int64_t near_minus_far = near_is_from ? -across : across;
             const std::int64_t a_minus_b = near_minus_far - offset[near] + offset[far];
             for (int slot = 0; slot < 2; ++slot) {
@@ -462,9 +475,10 @@ __global__ void __launch_bounds__(block_threads)
  * the two buffers hold Boruvka's active edge lists, ping-pong).
  */
 struct reliability_unwrap_cuda::workspace {
-    explicit workspace(std::size_t pixels)
+    workspace(std::size_t pixels, bool guided)
         : valid(pixels),
           pixel_key(pixels),
+          phasors(guided ? pixels : 0),
           edge_exists(2 * pixels),
           edges{ device_buffer<std::uint32_t>(2 * pixels),
                  device_buffer<std::uint32_t>(2 * pixels) },
@@ -531,6 +545,7 @@ struct reliability_unwrap_cuda::workspace {
 
     device_buffer<std::uint8_t> valid;
     device_buffer<float> pixel_key;
+    device_buffer<unwrap_phasor> phasors; //!< empty unless guided by the local gradient
     device_buffer<std::uint8_t> edge_exists; //!< per edge index
     device_buffer<std::uint32_t> edges[2];
     device_buffer<std::uint32_t> edge_words[2];
@@ -555,7 +570,8 @@ reliability_unwrap_cuda::reliability_unwrap_cuda(const phase_unwrap_2d_config& c
                   config.wrap_around_y },
       d_period(make_unwrap_period(config.period)),
       d_pixels(static_cast<unsigned int>(config.pixels())),
-      d_ws(std::make_unique<workspace>(config.pixels()))
+      d_gradient_half_window(static_cast<std::int32_t>(config.gradient_window / 2)),
+      d_ws(std::make_unique<workspace>(config.pixels(), d_gradient_half_window > 0))
 {
 }
 
@@ -611,6 +627,7 @@ unwrap_2d_report reliability_unwrap_cuda::solve(const unwrap_2d_buffers& device,
                                                                   d_geometry,
                                                                   d_period,
                                                                   ws.pixel_key.get(),
+                                                                  ws.phasors.get(),
                                                                   ws.edge_exists.get());
     CUDADSP_CUDA_LAUNCHED("pixel_keys_kernel");
 
@@ -675,6 +692,9 @@ unwrap_2d_report reliability_unwrap_cuda::solve(const unwrap_2d_buffers& device,
                 ws.root_of.get(),
                 ws.offset.get(),
                 device.wrapped,
+                ws.phasors.get(),
+                ws.valid.get(),
+                d_gradient_half_window,
                 d_geometry,
                 d_period,
                 ws.links(),

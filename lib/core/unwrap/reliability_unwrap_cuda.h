@@ -45,6 +45,8 @@ private:
     const unwrap_2d_geometry d_geometry;
     const unwrap_period d_period;
     const unsigned int d_pixels;
+    //! Half the side of the window of guided_edge_cycles() (0: edge_cycles()).
+    const std::int32_t d_gradient_half_window;
     std::unique_ptr<workspace> d_ws;
 };
 

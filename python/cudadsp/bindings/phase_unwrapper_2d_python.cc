@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(core/phase_unwrap_2d.h)                                    */
-/* BINDTOOL_HEADER_FILE_HASH(ca8940338b50beb0af5cd5ee0c4a1605)                     */
+/* BINDTOOL_HEADER_FILE_HASH(86026a005b7857687beb9567cc2e31ba)                     */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -179,6 +179,7 @@ void bind_phase_unwrapper_2d(py::module& m)
                          double period,
                          bool wrap_around_x,
                          bool wrap_around_y,
+                         long long gradient_window,
                          bool congruent,
                          long long max_iterations,
                          double tolerance,
@@ -190,6 +191,7 @@ void bind_phase_unwrapper_2d(py::module& m)
                  config.period = period;
                  config.wrap_around_x = wrap_around_x;
                  config.wrap_around_y = wrap_around_y;
+                 config.gradient_window = at_least_one(gradient_window, "gradient_window");
                  config.congruent = congruent;
                  config.max_iterations = at_least_one(max_iterations, "max_iterations");
                  config.tolerance = tolerance;
@@ -202,6 +204,7 @@ void bind_phase_unwrapper_2d(py::module& m)
              py::arg("period") = 6.283185307179586476925286766559,
              py::arg("wrap_around_x") = false,
              py::arg("wrap_around_y") = false,
+             py::arg("gradient_window") = 5,
              py::arg("congruent") = true,
              py::arg("max_iterations") = 100,
              py::arg("tolerance") = 1e-5,
@@ -229,6 +232,9 @@ void bind_phase_unwrapper_2d(py::module& m)
         .def_property_readonly(
             "wrap_around_y",
             [](const unwrapper_handle& u) { return u.config().wrap_around_y; })
+        .def_property_readonly(
+            "gradient_window",
+            [](const unwrapper_handle& u) { return u.config().gradient_window; })
         .def_property_readonly(
             "congruent", [](const unwrapper_handle& u) { return u.config().congruent; })
         .def_property_readonly(

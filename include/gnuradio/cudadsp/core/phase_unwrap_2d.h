@@ -49,6 +49,12 @@ struct CUDADSP_CORE_API phase_unwrap_2d_config {
     bool wrap_around_x = false;
     //! Reliability method: row 0 and row height-1 are neighbours.
     bool wrap_around_y = false;
+    /*! Reliability method: side of the window whose mean phase gradient decides the
+     *  whole periods across each edge (odd, 1 to 15). 1: the edge's own two pixels, as
+     *  Herraez et al. and scikit-image; larger windows decide fewer edges wrongly in
+     *  noise (guided_edge_cycles() in phase_unwrap_2d_rule.h; accuracy in
+     *  docs/blocks/phase_unwrap_2d_ff.md). */
+    std::size_t gradient_window = 5;
     /*! Least squares: give the wrapped input plus the whole number of periods nearest
      *  to the least-squares solution ("congruent" output, integer cycles exact where
      *  the solution is within half a period of the truth). false: the smooth
