@@ -9,10 +9,10 @@ The fields on which the two-dimensional unwrappers are judged, each with its tru
 * simulated interferograms (cudadsp.simulate_interferogram): noise-free; decorrelation
   noise at coherence 0.9 and 0.7; a masked water body; a steep, aliased slope; all of
   them together;
-* the ISCE3 pair of data/insar (real speckle at correlation 0.8): its own
-  interferogram, whose truth is flat (the pair was made without a phase difference),
-  and the same pair with a known deformation bowl put into the second image, so that
-  real decorrelation noise lies on a field of many fringes.
+* the ISCE3 pair of data/insar (real speckle at correlation 0.8), multilooked 2 x 2:
+  its own interferogram, whose truth is flat (the pair was made without a phase
+  difference), and the same pair with a known deformation bowl put into the second
+  image, so that real decorrelation noise lies on a field of many fringes.
 
 Used by examples/phase_unwrap_2d.py (the accuracy table of docs/blocks/
 phase_unwrap_2d_ff.md) and by the tests.
@@ -63,10 +63,12 @@ def isce3_pair_available():
     return all(data_files.data_file(path) is not None for path in ISCE3_PAIR)
 
 
-def isce3_cases(bowl_cycles=6.0, window=5):
+def isce3_cases(looks=2, bowl_cycles=6.0, window=5):
     '''
-    The real pair's cases ([] when data/insar is absent). Coherence is estimated over
-    window x window pixels, as a processor would.
+    The real pair's cases ([] when data/insar is absent), multilooked looks x looks
+    (a processor's usual step before unwrapping: at one look, coherence 0.8 leaves
+    0.9 rad of phase noise per pixel). Coherence is estimated over window x window
+    pixels of the multilooked interferogram, as a processor would.
     '''
     if not isce3_pair_available():
         return []
@@ -75,21 +77,29 @@ def isce3_cases(bowl_cycles=6.0, window=5):
     rows, cols = numpy.mgrid[0:512, 0:512]
     radius2 = ((rows - 300.0) ** 2 + (cols - 220.0) ** 2) / 110.0 ** 2
     bowl = -2 * numpy.pi * bowl_cycles * numpy.exp(-radius2)
+    side = 512 // looks
+
+    def multilook(values, reduce=numpy.sum):
+        return reduce(values[:side * looks, :side * looks].reshape(
+            side, looks, side, looks), axis=(1, 3))
+
     cases = []
-    for name, truth in (('ISCE3 pair, flat', numpy.zeros((512, 512))),
-                        ('ISCE3 pair + bowl', bowl)):
+    name = 'ISCE3 pair' if looks == 1 else f'ISCE3 pair, {looks}x{looks} looks'
+    for suffix, truth in ((', flat', numpy.zeros((512, 512))), (' + bowl', bowl)):
         # The bowl goes into the second image so that first * conj(second) carries it.
         shifted = (second * numpy.exp(-1j * truth)).astype(numpy.complex64)
-        interferogram = first * numpy.conj(shifted)
-        power = _box_sum(numpy.abs(first) ** 2, window) * _box_sum(
-            numpy.abs(shifted) ** 2, window)
+        interferogram = multilook(first * numpy.conj(shifted))
+        power = _box_sum(multilook(numpy.abs(first) ** 2), window) * _box_sum(
+            multilook(numpy.abs(shifted) ** 2), window)
+        truth = multilook(truth, numpy.mean)
         # Coherence of the flattened interferogram (the truth removed, as a processor
         # removes its topography model), so that the fringes do not lower it.
         flattened = interferogram * numpy.exp(-1j * truth)
         coherence = numpy.abs(_box_sum(flattened, window)) / numpy.sqrt(power)
-        cases.append(unwrap_case(name, numpy.angle(interferogram).astype(numpy.float32),
+        cases.append(unwrap_case(name + suffix,
+                                 numpy.angle(interferogram).astype(numpy.float32),
                                  truth, coherence.astype(numpy.float32),
-                                 numpy.ones((512, 512), bool)))
+                                 numpy.ones((side, side), bool)))
     return cases
 
 
