@@ -43,7 +43,8 @@ constexpr unsigned int regression_order_limit =
     static_cast<unsigned int>(clutter_filter_config::regression_order_limit);
 constexpr unsigned int gmap_notch_limit =
     static_cast<unsigned int>(clutter_filter_config::gmap_notch_limit);
-constexpr unsigned int gmap_bins_limit = 2 * gmap_notch_limit + 1;
+//! GMAP: the notch and one bin either side of it.
+constexpr unsigned int gmap_bins_limit = 2 * gmap_notch_limit + 3;
 //! GMAP: the Gaussian refill stops when the refilled power changes by less than
 //! this fraction, or after gmap_max_iterations.
 constexpr double gmap_convergence = 1e-4;
@@ -61,7 +62,7 @@ struct clutter_filter_constants {
     double noise_h;              //!< H noise power (calibration; may change per call)
     unsigned int series_length;  //!< L
     unsigned int max_order;      //!< regression: min(max_regression_order, L - 2)
-    unsigned int max_notch;      //!< GMAP: min(gmap_notch_limit, (L - 2) / 2)
+    unsigned int max_notch;      //!< GMAP: min(gmap_notch_limit, (L - 4) / 2)
     //! Regression: fraction of the model clutter's power an order-p fit leaves.
     double residual_clutter[regression_order_limit + 1];
     //! GMAP: L times the fraction of the model clutter's power in bin +-k.
@@ -72,7 +73,8 @@ struct clutter_filter_constants {
     const double* basis;
     //! GMAP: Blackman window, sum of w^2 = L.
     const double* window;
-    //! GMAP: w[i] e^{-j 2 pi k i / L}, (re, im) at 2 * ((k + max_notch) * L + i).
+    /*! GMAP: w[i] e^{-j 2 pi k i / L} for |k| <= max_notch + 1, (re, im) at
+     *  2 * ((k + max_notch + 1) * L + i). */
     const double* analysis;
     //! GMAP: e^{+j 2 pi k i / L} / L, same layout.
     const double* synthesis;
@@ -189,13 +191,13 @@ CUDADSP_HOST_DEVICE double normal_cdf(double x)
 /*!
  * GMAP (Siggia and Passarelli 2004) on the windowed series u[i] = w[i] x[i] with
  * spectrum X(k) = sum_i u[i] e^{-j 2 pi k i / L}, bin power S(k) = |X(k)|^2 / L^2
- * (the S(k) sum to the mean of |u|^2). Only the bins |k| <= max_notch are formed
+ * (the S(k) sum to the mean of |u|^2). Only the bins |k| <= max_notch + 1 are formed
  * (a direct DFT of those bins in pass 1), with the windowed power and lag-1
  * correlation of series a, which give the whole spectrum's power and first moment.
  */
 template <>
 struct gate_clutter_filter<clutter_filter_kind::gmap> {
-    complex64_sum bin[2][gmap_bins_limit]; // X(k) of series a and b, k = -max_notch ..
+    complex64_sum bin[2][gmap_bins_limit]; // X(k) of series a and b, k = -max_notch - 1 ..
     double power = 0.0;                    // sum |u_a|^2
     complex64_sum lag1;                    // sum u_a[i + 1] conj(u_a[i])
     double last_re = 0.0, last_im = 0.0;   // u_a[i - 1]
@@ -206,7 +208,7 @@ struct gate_clutter_filter<clutter_filter_kind::gmap> {
         const clutter_filter_constants& c, int s, unsigned int i, double re, double im)
     {
         const unsigned int L = c.series_length;
-        const unsigned int bins = 2 * c.max_notch + 1;
+        const unsigned int bins = 2 * c.max_notch + 3;
 CUDADSP_UNROLL_FULLY
         for (unsigned int k = 0; k < gmap_bins_limit; ++k) {
             if (k >= bins)
@@ -228,7 +230,7 @@ CUDADSP_UNROLL_FULLY
 
     CUDADSP_HOST_DEVICE double bin_power(const clutter_filter_constants& c, int k) const
     {
-        const complex64_sum& x = bin[0][k + static_cast<int>(c.max_notch)];
+        const complex64_sum& x = bin[0][k + static_cast<int>(c.max_notch) + 1];
         const double L = static_cast<double>(c.series_length);
         return (x.re * x.re + x.im * x.im) / (L * L);
     }
@@ -318,9 +320,16 @@ CUDADSP_UNROLL_FULLY
             if (converged)
                 break;
         }
-        for (int k = -n; k <= n; ++k)
-            gain[k + n] = measured[k + n] > 0.0 ? sqrt(refill[k + n] / measured[k + n])
-                                                : 0.0;
+        // The refill extrapolates a Gaussian fitted to a few dozen noisy spectral
+        // points; where the weather lies a few widths from the notch, errors in its
+        // width raise the refill far above the weather's tail. Bound it by the
+        // spectrum itself: a bin is never raised above what was measured in it (clutter
+        // only adds power) nor above the larger of the two bins beside the notch.
+        const double edge = fmax(bin_power(c, -n - 1), bin_power(c, n + 1));
+        for (int k = -n; k <= n; ++k) {
+            const double kept = fmin(refill[k + n], fmin(measured[k + n], edge));
+            gain[k + n] = measured[k + n] > 0.0 ? sqrt(kept / measured[k + n]) : 0.0;
+        }
     }
 
     //! u[i] + sum over the notch of (gain - 1) X(k) e^{j 2 pi k i / L} / L.
@@ -333,7 +342,7 @@ CUDADSP_UNROLL_FULLY
         const unsigned int L = c.series_length;
         const double w = c.window[i];
         double out_re = w * re, out_im = w * im;
-        const unsigned int first = c.max_notch - notch;
+        const unsigned int first = c.max_notch + 1 - notch;
         for (unsigned int j = 0; j <= 2 * notch; ++j) {
             const unsigned int k = first + j;
             const double g = gain[j] - 1.0;

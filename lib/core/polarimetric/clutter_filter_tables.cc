@@ -105,7 +105,7 @@ clutter_filter_tables::clutter_filter_tables(const polarimetric_config& config)
 
     if (cc.kind == clutter_filter_kind::gmap) {
         const std::size_t max_notch =
-            std::min<std::size_t>(clutter_filter_config::gmap_notch_limit, (L - 2) / 2);
+            std::min<std::size_t>(clutter_filter_config::gmap_notch_limit, (L - 4) / 2);
         k.max_notch = static_cast<unsigned int>(max_notch);
         // Blackman window (sidelobes 58 dB down: clutter 50 dB over the noise leaks
         // below it), scaled to mean square 1 so that windowed powers need no
@@ -125,11 +125,12 @@ clutter_filter_tables::clutter_filter_tables(const polarimetric_config& config)
             lag1 += window[i + 1] * window[i];
         k.window_lag1_gain = lag1 / double(L - 1);
 
-        const std::size_t bins = 2 * max_notch + 1;
+        // The notch's bins and one either side (the refill's bound).
+        const std::size_t bins = 2 * max_notch + 3;
         analysis.resize(2 * bins * L);
         synthesis.resize(2 * bins * L);
         for (std::size_t b = 0; b < bins; ++b) {
-            const double bin = double(b) - double(max_notch);
+            const double bin = double(b) - double(max_notch + 1);
             for (std::size_t i = 0; i < L; ++i) {
                 // The phase reduced modulo L before scaling keeps it exact.
                 const double turns =

@@ -122,7 +122,7 @@ CUDADSP_CORE_API std::string to_string(clutter_filter_kind kind);
  * min(max_regression_order, L - 2)] for which the clutter power left by an order-p fit,
  * for the clutter model above at the gate's estimated clutter-to-noise ratio (CNR),
  * is at most the noise power; with noise_h = 0 the largest. GMAP: the notch half-width
- * (in spectral bins, at least 1) is the largest k in [1, min(8, (L - 2) / 2)] whose
+ * (in spectral bins, at least 1) is the largest k in [1, min(8, (L - 4) / 2)] whose
  * bin still holds more clutter than noise at the gate's CNR; with noise_h = 0 the
  * largest.
  */
