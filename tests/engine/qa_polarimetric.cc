@@ -678,9 +678,10 @@ void assert_close_to_cpu(const product_set& cpu,
                          const std::string& what)
 {
     CPPUNIT_ASSERT_EQUAL_MESSAGE(what + ": size", cpu.size(), cuda.size());
-    const double scale[nproducts] = { 100.0, 10.0, c.nyquist_velocity(),
-                                      c.nyquist_velocity(), 180.0, 1.0,
-                                      100.0, 10.0, 1.0 };
+    const double scale[nproducts] = {
+        100.0, 10.0, c.nyquist_velocity(), c.nyquist_velocity(), 180.0, 1.0, 100.0,
+        10.0,  1.0
+    };
     std::int64_t worst_ulps = 0;
     std::size_t differing = 0;
     for (int p = 0; p < nproducts; ++p) {
@@ -1174,7 +1175,7 @@ private:
 public:
     void names_modes_and_nyquist()
     {
-        const char* names[] = { "Zh",    "ZDR",   "V",    "W",  "PhiDP",
+        const char* names[] = { "Zh",    "ZDR",  "V",    "W",  "PhiDP",
                                 "RhoHV", "SNRh", "CLUT", "CPA" };
         const char* units[] = { "dBZ", "dB", "m/s", "m/s", "deg", "", "dB", "dB", "" };
         CPPUNIT_ASSERT_EQUAL(9, nproducts);

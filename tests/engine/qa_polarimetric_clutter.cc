@@ -108,10 +108,10 @@ std::vector<cdouble> spectrum_factor(std::size_t M, double velocity_m_s, double 
         for (std::size_t j = 0; j < M; ++j) {
             const double m = double(i) - double(j);
             const double x = pi * width_m_s * m * prt_s / wavelength_m;
-            R[i * M + j] = std::exp(-8.0 * x * x) *
-                               std::polar(1.0, -4.0 * pi * velocity_m_s * m * prt_s /
-                                                   wavelength_m) +
-                           (i == j ? 1e-10 : 0.0);
+            R[i * M + j] =
+                std::exp(-8.0 * x * x) *
+                    std::polar(1.0, -4.0 * pi * velocity_m_s * m * prt_s / wavelength_m) +
+                (i == j ? 1e-10 : 0.0);
         }
     for (std::size_t j = 0; j < M; ++j) {
         double d = R[j * M + j].real();
@@ -320,9 +320,8 @@ acceptance clutter_acceptance(const std::string& device,
     a.velocity = summarise(
         c, out, product_velocity, [&](std::size_t) { return weather.velocity_m_s; });
     std::cout << "qa_polarimetric_clutter: " << device << " " << to_string(mode) << " "
-              << to_string(kind) << " " << what << ": Zh error "
-              << describe(a.zh, "dB") << "; velocity error "
-              << describe(a.velocity, "m/s") << "; mean CLUT "
+              << to_string(kind) << " " << what << ": Zh error " << describe(a.zh, "dB")
+              << "; velocity error " << describe(a.velocity, "m/s") << "; mean CLUT "
               << mean_of(out.p[product_clutter_removed_db]) << " dB, mean CPA "
               << mean_of(out.p[product_cpa]) << std::endl;
     return a;
@@ -390,8 +389,11 @@ public:
 
     void bad_clutter_settings_name_the_field()
     {
-        const polarimetric_config good = make_config(
-            "cpu", polarimetric_mode::simultaneous, clutter_filter_kind::regression, 8, 36);
+        const polarimetric_config good = make_config("cpu",
+                                                     polarimetric_mode::simultaneous,
+                                                     clutter_filter_kind::regression,
+                                                     8,
+                                                     36);
         polarimetric_processor::make(good);
         auto expect_error = [&](const polarimetric_config& c, const std::string& field) {
             try {
@@ -424,7 +426,8 @@ public:
             expect_error(c, "beamwidth_deg");
         }
         c = good;
-        c.clutter.max_regression_order = clutter_filter_config::regression_order_limit + 1;
+        c.clutter.max_regression_order =
+            clutter_filter_config::regression_order_limit + 1;
         expect_error(c, "max_regression_order");
         c.clutter.max_regression_order = clutter_filter_config::regression_order_limit;
         polarimetric_processor::make(c);
@@ -465,8 +468,11 @@ public:
         // The polynomials are orthonormal, the clutter an order leaves falls with the
         // order, and the maximum order leaves room for the moments (<= L - 2).
         for (std::size_t M : { 3, 10, 36, 128 }) {
-            auto c = make_config(
-                "cpu", polarimetric_mode::simultaneous, clutter_filter_kind::regression, 4, M);
+            auto c = make_config("cpu",
+                                 polarimetric_mode::simultaneous,
+                                 clutter_filter_kind::regression,
+                                 4,
+                                 M);
             c.clutter.max_regression_order = 12;
             const clutter_filter_tables t(c);
             const unsigned int P = t.constants.max_order;
@@ -495,7 +501,8 @@ public:
         CPPUNIT_ASSERT_DOUBLES_EQUAL(36.0, square, 1e-9);
         CPPUNIT_ASSERT_EQUAL(8u, t.constants.max_notch);
         for (unsigned int k = 1; k <= t.constants.max_notch; ++k)
-            CPPUNIT_ASSERT(t.constants.notch_clutter[k] < t.constants.notch_clutter[k - 1]);
+            CPPUNIT_ASSERT(t.constants.notch_clutter[k] <
+                           t.constants.notch_clutter[k - 1]);
     }
 
     void filters_recover_weather_under_clutter(const std::string& device)
@@ -512,13 +519,13 @@ public:
             CPPUNIT_ASSERT_MESSAGE(to_string(mode) + ": without a filter, clutter at CNR "
                                                      "40 dB must fail the check",
                                    !unfiltered.passes());
-            for (auto kind : { clutter_filter_kind::regression, clutter_filter_kind::gmap }) {
+            for (auto kind :
+                 { clutter_filter_kind::regression, clutter_filter_kind::gmap }) {
                 const acceptance a =
                     clutter_acceptance(device, mode, kind, weather, 40.0, "CNR 40 dB");
-                const std::string what = device + " " + to_string(mode) + " " +
-                                         to_string(kind) + ": Zh " +
-                                         describe(a.zh, "dB") + ", V " +
-                                         describe(a.velocity, "m/s");
+                const std::string what =
+                    device + " " + to_string(mode) + " " + to_string(kind) + ": Zh " +
+                    describe(a.zh, "dB") + ", V " + describe(a.velocity, "m/s");
                 CPPUNIT_ASSERT_MESSAGE(what, a.passes());
             }
         }
@@ -538,11 +545,12 @@ public:
             auto c = make_config(device, polarimetric_mode::simultaneous, kind, G, M);
             const auto in = simulate(c, R, { weather }, 2024);
             const auto everywhere = run(c, in, R);
-            const error_summary bias = summarise(c, everywhere, product_zh, [&](std::size_t g) {
-                return zh_truth(c, weather.power, g);
-            });
-            const error_summary v_bias =
-                summarise(c, everywhere, product_velocity, [](std::size_t) { return 0.0; });
+            const error_summary bias =
+                summarise(c, everywhere, product_zh, [&](std::size_t g) {
+                    return zh_truth(c, weather.power, g);
+                });
+            const error_summary v_bias = summarise(
+                c, everywhere, product_velocity, [](std::size_t) { return 0.0; });
             // At M = 36 a threshold of 0.7 passes about 90% of the gates with clutter at
             // CNR 40 dB; the default 0.5 also flags a quarter of these weather gates
             // (printed as well).
@@ -587,11 +595,11 @@ public:
         clutter.power = noise * 1e4;
         clutter.width_m_s = c.clutter.clutter_width_m_s(wavelength_m);
         const auto on_clutter = run(c, simulate(c, R, { clutter }, 7), R);
-        const auto on_weather =
-            run(c, simulate(c, R, { moving_weather(c.mode) }, 8), R);
+        const auto on_weather = run(c, simulate(c, R, { moving_weather(c.mode) }, 8), R);
         const double cpa_clutter = mean_of(on_clutter.p[product_cpa]);
         const double cpa_weather = mean_of(on_weather.p[product_cpa]);
-        std::cout << "qa_polarimetric_clutter: " << device << " mean CPA: clutter (CNR 40 "
+        std::cout << "qa_polarimetric_clutter: " << device
+                  << " mean CPA: clutter (CNR 40 "
                   << "dB) " << cpa_clutter << ", weather at 7 m/s " << cpa_weather
                   << std::endl;
         CPPUNIT_ASSERT(cpa_clutter > 0.8);
@@ -648,7 +656,8 @@ public:
                 // PhiDP = wrap(s arg<H V*> - offset): negated about the offset.
                 const double raw = base.p[product_phidp][i] + 17.0;
                 double expected = std::fmod(-raw - 17.0, 360.0);
-                expected += expected <= -180.0 ? 360.0 : (expected > 180.0 ? -360.0 : 0.0);
+                expected +=
+                    expected <= -180.0 ? 360.0 : (expected > 180.0 ? -360.0 : 0.0);
                 double d = inverted.p[product_phidp][i] - expected;
                 d -= 360.0 * std::round(d / 360.0);
                 CPPUNIT_ASSERT_DOUBLES_EQUAL(0.0, d, 1e-4);
@@ -671,8 +680,11 @@ public:
         // only the mean; only_where_detected with the threshold 1 filters nothing, and
         // CLUT stays exactly 0.
         const std::size_t G = 64, R = 2;
-        auto c = make_config(
-            device, polarimetric_mode::simultaneous, clutter_filter_kind::regression, G, 36);
+        auto c = make_config(device,
+                             polarimetric_mode::simultaneous,
+                             clutter_filter_kind::regression,
+                             G,
+                             36);
         const auto in = simulate(c, R, { moving_weather(c.mode) }, 5);
         c.clutter.only_where_detected = true;
         c.clutter.cpa_threshold = 1.0;
@@ -696,7 +708,8 @@ public:
     {
         for (auto mode :
              { polarimetric_mode::simultaneous, polarimetric_mode::alternating }) {
-            for (auto kind : { clutter_filter_kind::regression, clutter_filter_kind::gmap }) {
+            for (auto kind :
+                 { clutter_filter_kind::regression, clutter_filter_kind::gmap }) {
                 const std::size_t G = 2242, R = 6;
                 const std::size_t M = mode == polarimetric_mode::alternating ? 64 : 36;
                 auto c = make_config("cpu", mode, kind, G, M);
@@ -709,8 +722,9 @@ public:
                 c.device = device;
                 const auto cuda = run(c, in, R);
                 const double vn = c.nyquist_velocity();
-                const double tol[nproducts] = { 4.3e-4, 4.3e-4, 1e-4 * vn, 1e-4 * vn, 0.01,
-                                                1e-4,   4.3e-4, 4.3e-4,    1e-4 };
+                const double tol[nproducts] = { 4.3e-4,    4.3e-4, 1e-4 * vn,
+                                                1e-4 * vn, 0.01,   1e-4,
+                                                4.3e-4,    4.3e-4, 1e-4 };
                 std::size_t outside = 0;
                 double worst[nproducts] = {};
                 for (std::size_t i = 0; i < G * R; ++i) {

@@ -59,10 +59,10 @@ struct clutter_filter_constants {
     clutter_filter_kind kind;
     bool only_where_detected;
     double cpa_threshold;
-    double noise_h;              //!< H noise power (calibration; may change per call)
-    unsigned int series_length;  //!< L
-    unsigned int max_order;      //!< regression: min(max_regression_order, L - 2)
-    unsigned int max_notch;      //!< GMAP: min(gmap_notch_limit, (L - 4) / 2)
+    double noise_h;             //!< H noise power (calibration; may change per call)
+    unsigned int series_length; //!< L
+    unsigned int max_order;     //!< regression: min(max_regression_order, L - 2)
+    unsigned int max_notch;     //!< GMAP: min(gmap_notch_limit, (L - 4) / 2)
     //! Regression: fraction of the model clutter's power an order-p fit leaves.
     double residual_clutter[regression_order_limit + 1];
     //! GMAP: L times the fraction of the model clutter's power in bin +-k.
@@ -91,14 +91,9 @@ struct gate_clutter_filter<clutter_filter_kind::none> {
     {
     }
     CUDADSP_HOST_DEVICE void choose(const clutter_filter_constants&) {}
-    CUDADSP_HOST_DEVICE void filtered(const clutter_filter_constants&,
-                                      int,
-                                      unsigned int,
-                                      double& re,
-                                      double& im) const
+    CUDADSP_HOST_DEVICE void
+    filtered(const clutter_filter_constants&, int, unsigned int, double&, double&) const
     {
-        (void)re;
-        (void)im;
     }
     //! The factor the filter's window puts on lag-1 correlations (1: no window).
     CUDADSP_HOST_DEVICE double lag1_gain(const clutter_filter_constants&) const
@@ -118,11 +113,11 @@ struct gate_clutter_filter<clutter_filter_kind::regression> {
     unsigned int order = 0;
 
     //! Sample \p i of series \p s (0: a, 1: b).
-    CUDADSP_HOST_DEVICE void add(
-        const clutter_filter_constants& c, int s, unsigned int i, double re, double im)
+    CUDADSP_HOST_DEVICE void
+    add(const clutter_filter_constants& c, int s, unsigned int i, double re, double im)
     {
         const double* phi = c.basis + i;
-CUDADSP_UNROLL_FULLY
+        CUDADSP_UNROLL_FULLY
         for (unsigned int k = 0; k <= regression_order_limit; ++k) {
             if (k > c.max_order)
                 break;
@@ -165,7 +160,7 @@ CUDADSP_UNROLL_FULLY
                                       double& im) const
     {
         const double* phi = c.basis + i;
-CUDADSP_UNROLL_FULLY
+        CUDADSP_UNROLL_FULLY
         for (unsigned int k = 0; k <= regression_order_limit; ++k) {
             if (k > order)
                 break;
@@ -197,19 +192,20 @@ CUDADSP_HOST_DEVICE double normal_cdf(double x)
  */
 template <>
 struct gate_clutter_filter<clutter_filter_kind::gmap> {
-    complex64_sum bin[2][gmap_bins_limit]; // X(k) of series a and b, k = -max_notch - 1 ..
-    double power = 0.0;                    // sum |u_a|^2
-    complex64_sum lag1;                    // sum u_a[i + 1] conj(u_a[i])
-    double last_re = 0.0, last_im = 0.0;   // u_a[i - 1]
-    double gain[gmap_bins_limit];          // filtered X(k) / X(k) on the notch
-    unsigned int notch = 0;                // half-width, bins
+    //! X(k) of series a and b, k = -max_notch - 1 .. max_notch + 1.
+    complex64_sum bin[2][gmap_bins_limit];
+    double power = 0.0;                  // sum |u_a|^2
+    complex64_sum lag1;                  // sum u_a[i + 1] conj(u_a[i])
+    double last_re = 0.0, last_im = 0.0; // u_a[i - 1]
+    double gain[gmap_bins_limit];        // filtered X(k) / X(k) on the notch
+    unsigned int notch = 0;              // half-width, bins
 
-    CUDADSP_HOST_DEVICE void add(
-        const clutter_filter_constants& c, int s, unsigned int i, double re, double im)
+    CUDADSP_HOST_DEVICE void
+    add(const clutter_filter_constants& c, int s, unsigned int i, double re, double im)
     {
         const unsigned int L = c.series_length;
         const unsigned int bins = 2 * c.max_notch + 3;
-CUDADSP_UNROLL_FULLY
+        CUDADSP_UNROLL_FULLY
         for (unsigned int k = 0; k < gmap_bins_limit; ++k) {
             if (k >= bins)
                 break;
@@ -302,9 +298,8 @@ CUDADSP_UNROLL_FULLY
             const double mean = atan2(r_im, r_re) / two_pi;
             const double ratio = signal / r;
             // A Gaussian narrower than a tenth of a bin puts its power in one bin.
-            const double width =
-                fmax(ratio > 1.0 ? sqrt(2.0 * log(ratio) / two_pi_squared) : 0.0,
-                     0.1 / L);
+            const double width = fmax(
+                ratio > 1.0 ? sqrt(2.0 * log(ratio) / two_pi_squared) : 0.0, 0.1 / L);
             for (int k = -n; k <= n; ++k) {
                 double mass = 0.0;
                 for (int alias = -1; alias <= 1; ++alias) {

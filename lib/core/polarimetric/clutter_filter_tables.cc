@@ -24,12 +24,10 @@ constexpr double pi = 3.14159265358979323846264338327950288;
 std::vector<double> clutter_correlation(const polarimetric_config& config,
                                         std::size_t length)
 {
-    const double sample_s = config.mode == polarimetric_mode::alternating
-                                ? 2.0 * config.prt_s
-                                : config.prt_s;
-    const double x =
-        pi * config.clutter.clutter_width_m_s(config.wavelength_m) * sample_s /
-        config.wavelength_m;
+    const double sample_s =
+        config.mode == polarimetric_mode::alternating ? 2.0 * config.prt_s : config.prt_s;
+    const double x = pi * config.clutter.clutter_width_m_s(config.wavelength_m) *
+                     sample_s / config.wavelength_m;
     std::vector<double> rho(length);
     for (std::size_t m = 0; m < length; ++m)
         rho[m] = std::exp(-8.0 * x * x * double(m) * double(m));
@@ -133,9 +131,9 @@ clutter_filter_tables::clutter_filter_tables(const polarimetric_config& config)
             const double bin = double(b) - double(max_notch + 1);
             for (std::size_t i = 0; i < L; ++i) {
                 // The phase reduced modulo L before scaling keeps it exact.
-                const double turns =
-                    std::fmod(bin * double(i), double(L)) / double(L);
-                const double c = std::cos(2.0 * pi * turns), s = std::sin(2.0 * pi * turns);
+                const double turns = std::fmod(bin * double(i), double(L)) / double(L);
+                const double c = std::cos(2.0 * pi * turns),
+                             s = std::sin(2.0 * pi * turns);
                 analysis[2 * (b * L + i)] = window[i] * c;
                 analysis[2 * (b * L + i) + 1] = -window[i] * s;
                 synthesis[2 * (b * L + i)] = c / double(L);

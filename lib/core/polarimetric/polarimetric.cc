@@ -116,9 +116,9 @@ const char* product_name(int product)
 
 const char* product_unit(int product)
 {
-    static const char* const units[polarimetric_product_count] = {
-        "dBZ", "dB", "m/s", "m/s", "deg", "", "dB", "dB", ""
-    };
+    static const char* const units[polarimetric_product_count] = { "dBZ", "dB",  "m/s",
+                                                                   "m/s", "deg", "",
+                                                                   "dB",  "dB",  "" };
     require_product(product);
     return units[product];
 }
@@ -143,7 +143,7 @@ void clutter_filter_config::validate() const
 
 double clutter_filter_config::clutter_width_m_s(double wavelength_m) const
 {
-    // Doviak and Zrnic (1993), eq. (7.4): scan modulation of a one-way Gaussian beam.
+    // Scan modulation of a one-way Gaussian beam (Doviak and Zrnic 1993, chapter 7).
     const double rate_rad_s = antenna_rate_deg_s * pi / 180.0;
     const double beamwidth_rad = beamwidth_deg * pi / 180.0;
     const double scan =
@@ -189,11 +189,11 @@ void polarimetric_config::validate() const
     const std::size_t series_pulses = mode == polarimetric_mode::alternating ? 2 : 1;
     if (clutter.kind == clutter_filter_kind::gmap &&
         pulses_per_radial < gmap_min_series * series_pulses)
-        throw std::invalid_argument(
-            "pulses_per_radial: must be >= " +
-            std::to_string(gmap_min_series * series_pulses) + " with clutter_filter " +
-            "\"gmap\" in " + to_string(mode) + " mode, got " +
-            std::to_string(pulses_per_radial));
+        throw std::invalid_argument("pulses_per_radial: must be >= " +
+                                    std::to_string(gmap_min_series * series_pulses) +
+                                    " with clutter_filter " + "\"gmap\" in " +
+                                    to_string(mode) + " mode, got " +
+                                    std::to_string(pulses_per_radial));
 }
 
 double polarimetric_config::nyquist_velocity() const

@@ -23,8 +23,8 @@ struct gate_major_pulses {
     const std::complex<float>* h;
     const std::complex<float>* v;
 
-    void operator()(unsigned int n, double& h_re, double& h_im, double& v_re, double& v_im)
-        const
+    void operator()(
+        unsigned int n, double& h_re, double& h_im, double& v_re, double& v_im) const
     {
         h_re = h[n].real();
         h_im = h[n].imag();
@@ -65,9 +65,9 @@ void process_radials(const polarimetric_config& config,
         }
         for (std::size_t g = 0; g < ngates; ++g) {
             const std::complex<float>* h_gate = h_gates.data() + g * pulses;
-            const gate_major_pulses gate_pulses{
-                h_gate, reads_v ? v_gates.data() + g * pulses : h_gate
-            };
+            const gate_major_pulses gate_pulses{ h_gate,
+                                                 reads_v ? v_gates.data() + g * pulses
+                                                         : h_gate };
             const gate_products out = process_gate<Mode, Kind>(
                 gate_pulses, static_cast<unsigned int>(pulses), filter, constants, g);
             for (int p = 0; p < polarimetric_product_count; ++p)

@@ -35,8 +35,8 @@ struct strided_pulses {
     const float2* v;
     unsigned int ngates;
 
-    CUDADSP_HOST_DEVICE void
-    operator()(unsigned int n, double& h_re, double& h_im, double& v_re, double& v_im) const
+    CUDADSP_HOST_DEVICE void operator()(
+        unsigned int n, double& h_re, double& h_im, double& v_re, double& v_im) const
     {
         const std::size_t at = std::size_t(n) * ngates;
 #ifdef __CUDA_ARCH__
@@ -122,8 +122,10 @@ device_buffer<double> upload(const std::vector<double>& table)
 {
     device_buffer<double> d(table.size());
     if (!table.empty())
-        CUDADSP_CUDA(cudaMemcpy(
-            d.get(), table.data(), table.size() * sizeof(double), cudaMemcpyHostToDevice));
+        CUDADSP_CUDA(cudaMemcpy(d.get(),
+                                table.data(),
+                                table.size() * sizeof(double),
+                                cudaMemcpyHostToDevice));
     return d;
 }
 

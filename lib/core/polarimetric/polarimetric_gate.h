@@ -36,10 +36,11 @@ struct pulse_batch {
     unsigned int count;
 
     template <class Pulses>
-    CUDADSP_HOST_DEVICE void load(const Pulses& pulses, unsigned int first, unsigned int M)
+    CUDADSP_HOST_DEVICE void
+    load(const Pulses& pulses, unsigned int first, unsigned int M)
     {
         count = M - first < pulses_in_flight ? M - first : pulses_in_flight;
-CUDADSP_UNROLL_FULLY
+        CUDADSP_UNROLL_FULLY
         for (unsigned int i = 0; i < pulses_in_flight; ++i)
             if (i < count)
                 pulses(first + i, h_re[i], h_im[i], v_re[i], v_im[i]);
@@ -65,7 +66,7 @@ CUDADSP_HOST_DEVICE gate_products process_gate(const Pulses& pulses,
     for (unsigned int first = 0; first < M; first += pulses_in_flight) {
         pulse_batch batch;
         batch.load(pulses, first, M);
-CUDADSP_UNROLL_FULLY
+        CUDADSP_UNROLL_FULLY
         for (unsigned int i = 0; i < pulses_in_flight; ++i) {
             if (i >= batch.count)
                 break;
@@ -75,7 +76,8 @@ CUDADSP_UNROLL_FULLY
             if (simultaneous || n % 2 == 0) {
                 h_sum.re += h_re;
                 h_sum.im += h_im;
-                h_magnitude_sum += hypot(h_re, h_im);
+                // Squares of float32 samples cannot overflow a double: no hypot.
+                h_magnitude_sum += sqrt(h_re * h_re + h_im * h_im);
             }
             if (simultaneous) {
                 filter.add(cf, 0, n, h_re, h_im);
@@ -97,7 +99,7 @@ CUDADSP_UNROLL_FULLY
         for (unsigned int first = 0; first < M; first += pulses_in_flight) {
             pulse_batch batch;
             batch.load(pulses, first, M);
-CUDADSP_UNROLL_FULLY
+            CUDADSP_UNROLL_FULLY
             for (unsigned int i = 0; i < pulses_in_flight; ++i) {
                 if (i >= batch.count)
                     break;

@@ -98,9 +98,9 @@ struct CUDADSP_CORE_API polarimetric_calibration {
  *
  * Clutter model shared by both filters: zero mean velocity, Gaussian spectrum of width
  * sigma_c = sqrt(sigma_i^2 + sigma_scan^2), sigma_i = clutter_intrinsic_width_m_s (0.1
- * m/s, wind-blown ground clutter) and the scan modulation of Doviak and Zrnic (1993,
- * eq. 7.4) sigma_scan = alpha lambda sqrt(ln 2) / (2 pi theta1), alpha the antenna
- * rate and theta1 the one-way 3-dB beamwidth, both in radians.
+ * m/s, wind-blown ground clutter) and the scan modulation of a Gaussian beam (Doviak
+ * and Zrnic 1993, chapter 7) sigma_scan = alpha lambda sqrt(ln 2) / (2 pi theta1),
+ * alpha the antenna rate and theta1 the one-way 3-dB beamwidth, both in radians.
  */
 enum class clutter_filter_kind {
     none, //!< no filtering (CPA is still reported, CLUT is 0)
