@@ -23,8 +23,8 @@ struct gate_major_pulses {
     const std::complex<float>* h;
     const std::complex<float>* v;
 
-    void operator()(
-        unsigned int n, double& h_re, double& h_im, double& v_re, double& v_im) const
+    void
+    operator()(unsigned int n, float& h_re, float& h_im, float& v_re, float& v_im) const
     {
         h_re = h[n].real();
         h_im = h[n].imag();

@@ -35,8 +35,8 @@ struct strided_pulses {
     const float2* v;
     unsigned int ngates;
 
-    CUDADSP_HOST_DEVICE void operator()(
-        unsigned int n, double& h_re, double& h_im, double& v_re, double& v_im) const
+    CUDADSP_HOST_DEVICE void
+    operator()(unsigned int n, float& h_re, float& h_im, float& v_re, float& v_im) const
     {
         const std::size_t at = std::size_t(n) * ngates;
 #ifdef __CUDA_ARCH__

@@ -29,10 +29,11 @@ namespace core {
 //! SM to cover memory latency at full bandwidth (the CPU does not mind).
 constexpr unsigned int pulses_in_flight = 4;
 
-//! Up to pulses_in_flight consecutive pulses of one gate.
+//! Up to pulses_in_flight consecutive pulses of one gate, as read (float32: half the
+//! registers of float64 while the loads are in flight).
 struct pulse_batch {
-    double h_re[pulses_in_flight], h_im[pulses_in_flight];
-    double v_re[pulses_in_flight] = {}, v_im[pulses_in_flight] = {};
+    float h_re[pulses_in_flight], h_im[pulses_in_flight];
+    float v_re[pulses_in_flight] = {}, v_im[pulses_in_flight] = {};
     unsigned int count;
 
     template <class Pulses>
@@ -49,7 +50,8 @@ struct pulse_batch {
 
 /*!
  * The nine products of gate \p gate. \p pulses(n, h_re, h_im, v_re, v_im) loads pulse
- * n (0 .. M - 1) of the gate; in alternating mode only h (the co-polar input) is used.
+ * n (0 .. M - 1) of the gate into floats; in alternating mode only h (the co-polar
+ * input) is used.
  */
 template <polarimetric_mode Mode, clutter_filter_kind Kind, class Pulses>
 CUDADSP_HOST_DEVICE gate_products process_gate(const Pulses& pulses,
@@ -72,7 +74,8 @@ CUDADSP_HOST_DEVICE gate_products process_gate(const Pulses& pulses,
                 break;
             const unsigned int n = first + i;
             const double h_re = batch.h_re[i], h_im = batch.h_im[i];
-            raw.add(n, h_re, h_im, batch.v_re[i], batch.v_im[i]);
+            const double v_re = batch.v_re[i], v_im = batch.v_im[i];
+            raw.add(n, h_re, h_im, v_re, v_im);
             if (simultaneous || n % 2 == 0) {
                 h_sum.re += h_re;
                 h_sum.im += h_im;
@@ -81,7 +84,7 @@ CUDADSP_HOST_DEVICE gate_products process_gate(const Pulses& pulses,
             }
             if (simultaneous) {
                 filter.add(cf, 0, n, h_re, h_im);
-                filter.add(cf, 1, n, batch.v_re[i], batch.v_im[i]);
+                filter.add(cf, 1, n, v_re, v_im);
             } else {
                 filter.add(cf, static_cast<int>(n % 2), n / 2, h_re, h_im);
             }
@@ -104,14 +107,15 @@ CUDADSP_HOST_DEVICE gate_products process_gate(const Pulses& pulses,
                 if (i >= batch.count)
                     break;
                 const unsigned int n = first + i;
+                double h_re = batch.h_re[i], h_im = batch.h_im[i];
+                double v_re = batch.v_re[i], v_im = batch.v_im[i];
                 if (simultaneous) {
-                    filter.filtered(cf, 0, n, batch.h_re[i], batch.h_im[i]);
-                    filter.filtered(cf, 1, n, batch.v_re[i], batch.v_im[i]);
+                    filter.filtered(cf, 0, n, h_re, h_im);
+                    filter.filtered(cf, 1, n, v_re, v_im);
                 } else {
-                    filter.filtered(
-                        cf, static_cast<int>(n % 2), n / 2, batch.h_re[i], batch.h_im[i]);
+                    filter.filtered(cf, static_cast<int>(n % 2), n / 2, h_re, h_im);
                 }
-                clean.add(n, batch.h_re[i], batch.h_im[i], batch.v_re[i], batch.v_im[i]);
+                clean.add(n, h_re, h_im, v_re, v_im);
             }
         }
         polarimetric_moments f = clean.moments(M);
