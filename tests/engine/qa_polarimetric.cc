@@ -444,6 +444,21 @@ gate_expectation reference_gate(const polarimetric_config& c,
                   (!m.alternating_rho_t || width.checked);
     rho.tol = std::fabs(rho.value) * 2.0 * rel_rho + f32_allowance(rho.value);
 
+    // Clutter products without a filter: CLUT exactly 0; CPA = |sum h| / sum |h| over
+    // the H pulses, scale-free, its error relative to sum |h| (the CPA scale, 1).
+    e[product_clutter_removed_db].value = 0.0;
+    expectation& cpa = e[product_cpa];
+    cdouble h_sum = 0.0;
+    double h_magnitude_sum = 0.0;
+    const std::size_t h_step = alternating ? 2 : 1;
+    for (std::size_t n = 0; n < c.pulses_per_radial; n += h_step) {
+        const cdouble x_n(x[n * stride].real(), x[n * stride].imag());
+        h_sum += x_n;
+        h_magnitude_sum += std::abs(x_n);
+    }
+    cpa.value = h_magnitude_sum > 0.0 ? std::abs(h_sum) / h_magnitude_sum : 0.0;
+    cpa.tol = moment_eps + f32_allowance(cpa.value);
+
     for (int p = 0; p < nproducts; ++p)
         e[p].high_snr = high_snr;
 
@@ -664,7 +679,8 @@ void assert_close_to_cpu(const product_set& cpu,
 {
     CPPUNIT_ASSERT_EQUAL_MESSAGE(what + ": size", cpu.size(), cuda.size());
     const double scale[nproducts] = {
-        100.0, 10.0, c.nyquist_velocity(), c.nyquist_velocity(), 180.0, 1.0, 100.0
+        100.0, 10.0, c.nyquist_velocity(), c.nyquist_velocity(), 180.0, 1.0, 100.0,
+        10.0,  1.0
     };
     std::int64_t worst_ulps = 0;
     std::size_t differing = 0;
@@ -1159,8 +1175,12 @@ private:
 public:
     void names_modes_and_nyquist()
     {
-        const char* names[] = { "Zh", "ZDR", "V", "W", "PhiDP", "RhoHV", "SNRh" };
-        const char* units[] = { "dBZ", "dB", "m/s", "m/s", "deg", "", "dB" };
+        const char* names[] = { "Zh",    "ZDR",  "V",    "W",  "PhiDP",
+                                "RhoHV", "SNRh", "CLUT", "CPA" };
+        const char* units[] = { "dBZ", "dB", "m/s", "m/s", "deg", "", "dB", "dB", "" };
+        CPPUNIT_ASSERT_EQUAL(9, nproducts);
+        CPPUNIT_ASSERT_THROW(product_name(nproducts), std::out_of_range);
+        CPPUNIT_ASSERT_THROW(product_unit(-1), std::out_of_range);
         for (int p = 0; p < nproducts; ++p) {
             CPPUNIT_ASSERT_EQUAL(std::string(names[p]), std::string(product_name(p)));
             CPPUNIT_ASSERT_EQUAL(std::string(units[p]), std::string(product_unit(p)));

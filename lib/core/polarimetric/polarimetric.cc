@@ -67,14 +67,50 @@ std::string to_string(polarimetric_mode mode)
     return mode == polarimetric_mode::alternating ? "alternating" : "simultaneous";
 }
 
+clutter_filter_kind parse_clutter_filter(const std::string& name,
+                                         const std::string& parameter_name)
+{
+    if (name == "none")
+        return clutter_filter_kind::none;
+    if (name == "regression")
+        return clutter_filter_kind::regression;
+    if (name == "gmap")
+        return clutter_filter_kind::gmap;
+    throw std::invalid_argument(parameter_name +
+                                ": must be \"none\", \"regression\" or \"gmap\", got \"" +
+                                name + "\"");
+}
+
+std::string to_string(clutter_filter_kind kind)
+{
+    switch (kind) {
+    case clutter_filter_kind::regression:
+        return "regression";
+    case clutter_filter_kind::gmap:
+        return "gmap";
+    default:
+        return "none";
+    }
+}
+
+namespace {
+
+void require_product(int product)
+{
+    if (product < 0 || product >= polarimetric_product_count)
+        throw std::out_of_range("product: must be 0 to " +
+                                std::to_string(polarimetric_product_count - 1) +
+                                ", got " + std::to_string(product));
+}
+
+} // namespace
+
 const char* product_name(int product)
 {
     static const char* const names[polarimetric_product_count] = {
-        "Zh", "ZDR", "V", "W", "PhiDP", "RhoHV", "SNRh"
+        "Zh", "ZDR", "V", "W", "PhiDP", "RhoHV", "SNRh", "CLUT", "CPA"
     };
-    if (product < 0 || product >= polarimetric_product_count)
-        throw std::out_of_range("product: must be 0 to 6, got " +
-                                std::to_string(product));
+    require_product(product);
     return names[product];
 }
 
@@ -82,11 +118,38 @@ const char* product_unit(int product)
 {
     static const char* const units[polarimetric_product_count] = { "dBZ", "dB",  "m/s",
                                                                    "m/s", "deg", "",
-                                                                   "dB" };
-    if (product < 0 || product >= polarimetric_product_count)
-        throw std::out_of_range("product: must be 0 to 6, got " +
-                                std::to_string(product));
+                                                                   "dB",  "dB",  "" };
+    require_product(product);
     return units[product];
+}
+
+void clutter_filter_config::validate() const
+{
+    if (kind != clutter_filter_kind::none && kind != clutter_filter_kind::regression &&
+        kind != clutter_filter_kind::gmap)
+        throw std::invalid_argument("clutter_filter: not a clutter_filter_kind value");
+    if (!(cpa_threshold > 0.0 && cpa_threshold <= 1.0))
+        throw std::invalid_argument("cpa_threshold: must be in (0, 1], got " +
+                                    number(cpa_threshold));
+    require_non_negative(antenna_rate_deg_s, "antenna_rate_deg_s");
+    if (!(beamwidth_deg > 0.0 && beamwidth_deg <= 360.0))
+        throw std::invalid_argument("beamwidth_deg: must be in (0, 360], got " +
+                                    number(beamwidth_deg));
+    if (max_regression_order > regression_order_limit)
+        throw std::invalid_argument("max_regression_order: must be 0 to " +
+                                    std::to_string(regression_order_limit) + ", got " +
+                                    std::to_string(max_regression_order));
+}
+
+double clutter_filter_config::clutter_width_m_s(double wavelength_m) const
+{
+    // Scan modulation of a one-way Gaussian beam (Doviak and Zrnic 1993, chapter 7).
+    const double rate_rad_s = antenna_rate_deg_s * pi / 180.0;
+    const double beamwidth_rad = beamwidth_deg * pi / 180.0;
+    const double scan =
+        rate_rad_s * wavelength_m * std::sqrt(std::log(2.0)) / (2.0 * pi * beamwidth_rad);
+    return std::sqrt(clutter_intrinsic_width_m_s * clutter_intrinsic_width_m_s +
+                     scan * scan);
 }
 
 void polarimetric_calibration::validate() const
@@ -120,6 +183,17 @@ void polarimetric_config::validate() const
     require_non_negative(first_gate_m, "first_gate_m");
     require_positive(gate_spacing_m, "gate_spacing_m");
     calibration.validate();
+    clutter.validate();
+    // GMAP's window and its notch need room on either side of zero velocity.
+    const std::size_t gmap_min_series = 8;
+    const std::size_t series_pulses = mode == polarimetric_mode::alternating ? 2 : 1;
+    if (clutter.kind == clutter_filter_kind::gmap &&
+        pulses_per_radial < gmap_min_series * series_pulses)
+        throw std::invalid_argument("pulses_per_radial: must be >= " +
+                                    std::to_string(gmap_min_series * series_pulses) +
+                                    " with clutter_filter " + "\"gmap\" in " +
+                                    to_string(mode) + " mode, got " +
+                                    std::to_string(pulses_per_radial));
 }
 
 double polarimetric_config::nyquist_velocity() const
@@ -132,7 +206,9 @@ product_constants make_product_constants(const polarimetric_config& config)
 {
     product_constants k;
     const double wavelength_per_prt = config.wavelength_m / config.prt_s;
-    k.velocity_per_radian = -wavelength_per_prt / (4.0 * pi);
+    k.velocity_per_radian =
+        (config.invert_velocity ? 1.0 : -1.0) * wavelength_per_prt / (4.0 * pi);
+    k.phidp_sign = config.invert_phidp ? -1.0 : 1.0;
     // Gaussian spectrum: |R(mT)| = S exp(-8 (pi sigma m T / lambda)^2); the estimate
     // uses lag T (simultaneous) or lag 2T (alternating).
     const double lag = config.mode == polarimetric_mode::alternating ? 2.0 : 1.0;

@@ -6,7 +6,7 @@
  */
 
 #include "polarimetric/polarimetric_cpu.h"
-#include "polarimetric/polarimetric_estimators.h"
+#include "polarimetric/polarimetric_gate.h"
 #include <algorithm>
 #include <stdexcept>
 #include <thread>
@@ -18,9 +18,25 @@ namespace core {
 
 namespace {
 
-template <polarimetric_mode Mode>
+//! Pulse n of one gate from its gate-major copy.
+struct gate_major_pulses {
+    const std::complex<float>* h;
+    const std::complex<float>* v;
+
+    void
+    operator()(unsigned int n, float& h_re, float& h_im, float& v_re, float& v_im) const
+    {
+        h_re = h[n].real();
+        h_im = h[n].imag();
+        v_re = v[n].real();
+        v_im = v[n].imag();
+    }
+};
+
+template <polarimetric_mode Mode, clutter_filter_kind Kind>
 void process_radials(const polarimetric_config& config,
                      const product_constants& constants,
+                     const clutter_filter_constants& filter,
                      const std::complex<float>* h,
                      const std::complex<float>* v,
                      std::size_t first_radial,
@@ -29,26 +45,59 @@ void process_radials(const polarimetric_config& config,
 {
     const std::size_t ngates = config.ngates;
     const std::size_t pulses = config.pulses_per_radial;
-    std::vector<moment_accumulator<Mode>> gates(ngates);
+    const bool reads_v = Mode == polarimetric_mode::simultaneous;
+    // Each radial is copied gate-major first: the filters take two passes over a
+    // gate's pulses, which then lie contiguously, and the copy reads each pulse's
+    // range profile once, contiguously.
+    std::vector<std::complex<float>> h_gates(config.samples_per_radial());
+    std::vector<std::complex<float>> v_gates(reads_v ? h_gates.size() : 0);
     for (std::size_t r = first_radial; r < end_radial; ++r) {
-        std::fill(gates.begin(), gates.end(), moment_accumulator<Mode>{});
         const std::size_t radial_start = r * config.samples_per_radial();
         for (std::size_t n = 0; n < pulses; ++n) {
             const std::complex<float>* h_pulse = h + radial_start + n * ngates;
-            const std::complex<float>* v_pulse = v + radial_start + n * ngates;
             for (std::size_t g = 0; g < ngates; ++g)
-                gates[g].add(n,
-                             h_pulse[g].real(),
-                             h_pulse[g].imag(),
-                             v_pulse[g].real(),
-                             v_pulse[g].imag());
+                h_gates[g * pulses + n] = h_pulse[g];
+            if (reads_v) {
+                const std::complex<float>* v_pulse = v + radial_start + n * ngates;
+                for (std::size_t g = 0; g < ngates; ++g)
+                    v_gates[g * pulses + n] = v_pulse[g];
+            }
         }
         for (std::size_t g = 0; g < ngates; ++g) {
-            const gate_products out =
-                compute_products<Mode>(gates[g].moments(pulses), constants, g);
+            const std::complex<float>* h_gate = h_gates.data() + g * pulses;
+            const gate_major_pulses gate_pulses{ h_gate,
+                                                 reads_v ? v_gates.data() + g * pulses
+                                                         : h_gate };
+            const gate_products out = process_gate<Mode, Kind>(
+                gate_pulses, static_cast<unsigned int>(pulses), filter, constants, g);
             for (int p = 0; p < polarimetric_product_count; ++p)
                 products[p][r * ngates + g] = out.value[p];
         }
+    }
+}
+
+template <polarimetric_mode Mode>
+void process_radials_of_mode(const polarimetric_config& config,
+                             const product_constants& constants,
+                             const clutter_filter_constants& filter,
+                             const std::complex<float>* h,
+                             const std::complex<float>* v,
+                             std::size_t first,
+                             std::size_t end,
+                             float* const products[polarimetric_product_count])
+{
+    switch (filter.kind) {
+    case clutter_filter_kind::regression:
+        process_radials<Mode, clutter_filter_kind::regression>(
+            config, constants, filter, h, v, first, end, products);
+        break;
+    case clutter_filter_kind::gmap:
+        process_radials<Mode, clutter_filter_kind::gmap>(
+            config, constants, filter, h, v, first, end, products);
+        break;
+    default:
+        process_radials<Mode, clutter_filter_kind::none>(
+            config, constants, filter, h, v, first, end, products);
     }
 }
 
@@ -56,7 +105,7 @@ void process_radials(const polarimetric_config& config,
 
 polarimetric_processor_cpu::polarimetric_processor_cpu(const polarimetric_config& config,
                                                        const device_selection& device)
-    : polarimetric_processor(config, device)
+    : polarimetric_processor(config, device), d_filter_tables(config)
 {
 }
 
@@ -69,13 +118,19 @@ void polarimetric_processor_cpu::process(
     if (nradials == 0)
         return;
     const product_constants constants = make_product_constants(d_config);
+    const clutter_filter_tables& t = d_filter_tables;
+    const clutter_filter_constants filter = t.for_call(d_config.calibration.noise_h,
+                                                       t.basis.data(),
+                                                       t.window.data(),
+                                                       t.analysis.data(),
+                                                       t.synthesis.data());
     auto run = [&](std::size_t first, std::size_t end) {
         if (d_config.mode == polarimetric_mode::alternating)
-            process_radials<polarimetric_mode::alternating>(
-                d_config, constants, h, v, first, end, products);
+            process_radials_of_mode<polarimetric_mode::alternating>(
+                d_config, constants, filter, h, v, first, end, products);
         else
-            process_radials<polarimetric_mode::simultaneous>(
-                d_config, constants, h, v, first, end, products);
+            process_radials_of_mode<polarimetric_mode::simultaneous>(
+                d_config, constants, filter, h, v, first, end, products);
     };
     // Radials are independent: one contiguous share per core. Small calls stay on the
     // calling thread, where starting threads would cost more than it saves.

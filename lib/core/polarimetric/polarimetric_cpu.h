@@ -8,6 +8,7 @@
 #ifndef INCLUDED_CUDADSP_CORE_POLARIMETRIC_CPU_H
 #define INCLUDED_CUDADSP_CORE_POLARIMETRIC_CPU_H
 
+#include "polarimetric/clutter_filter_tables.h"
 #include <gnuradio/cudadsp/core/polarimetric.h>
 
 namespace gr {
@@ -15,9 +16,9 @@ namespace cudadsp {
 namespace core {
 
 /*!
- * CPU backend: radials are shared among the host's cores; within a radial the pulses
- * are walked in time order with one accumulator per gate, so each pulse's range
- * profile is read once, contiguously.
+ * CPU backend: radials are shared among the host's cores; each radial is copied
+ * gate-major (each pulse's range profile read once, contiguously), then every gate
+ * goes through process_gate() (polarimetric_gate.h) on its contiguous pulses.
  */
 class polarimetric_processor_cpu : public polarimetric_processor
 {
@@ -35,6 +36,9 @@ public:
                         float* const d_products[polarimetric_product_count],
                         cuda_stream_t stream) override;
     void synchronize() override {}
+
+private:
+    const clutter_filter_tables d_filter_tables;
 };
 
 } // namespace core

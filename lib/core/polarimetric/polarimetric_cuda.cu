@@ -6,7 +6,7 @@
  */
 
 #include "polarimetric/polarimetric_cuda.h"
-#include "polarimetric/polarimetric_estimators.h"
+#include "polarimetric/polarimetric_gate.h"
 #include "runtime/cuda_check.h"
 #include <algorithm>
 #include <stdexcept>
@@ -18,9 +18,6 @@ namespace core {
 namespace {
 
 constexpr int threads_per_block = 256;
-//! Pulses whose loads one thread issues before accumulating them: enough bytes in
-//! flight per SM to cover memory latency at full bandwidth.
-constexpr std::size_t pulses_in_flight = 4;
 //! Input bytes per pipelined chunk when the configuration leaves it to the engine.
 constexpr std::size_t default_chunk_bytes = std::size_t(32) << 20;
 
@@ -29,11 +26,41 @@ struct product_pointers {
 };
 
 /*!
- * One thread per (radial, gate), threads numbered radial-major so that a warp covers
- * consecutive gates. h and v hold pulse-major radials: sample (radial r, pulse n,
- * gate g) at (r * pulses + n) * ngates + g. v is not read in alternating mode.
+ * Pulse n of one gate in a pulse-major radial: a warp's threads read consecutive
+ * gates of the same pulse (coalesced); a filter's second pass re-reads them from L2.
  */
-template <polarimetric_mode Mode>
+template <bool ReadsV>
+struct strided_pulses {
+    const float2* h;
+    const float2* v;
+    unsigned int ngates;
+
+    CUDADSP_HOST_DEVICE void
+    operator()(unsigned int n, float& h_re, float& h_im, float& v_re, float& v_im) const
+    {
+        const std::size_t at = std::size_t(n) * ngates;
+#ifdef __CUDA_ARCH__
+        const float2 hs = __ldg(h + at);
+        const float2 vs = ReadsV ? __ldg(v + at) : float2{};
+#else
+        const float2 hs = h[at];
+        const float2 vs = ReadsV ? v[at] : float2{};
+#endif
+        h_re = hs.x;
+        h_im = hs.y;
+        v_re = vs.x;
+        v_im = vs.y;
+    }
+};
+
+/*!
+ * One thread per (radial, gate), threads numbered radial-major so that a warp covers
+ * consecutive gates; each runs process_gate() (the CPU backend's rule) on its gate.
+ * h and v hold pulse-major radials: sample (radial r, pulse n, gate g) at
+ * (r * pulses + n) * ngates + g. v is not read in alternating mode. The filter's tables
+ * (filter.basis, ...) are device memory.
+ */
+template <polarimetric_mode Mode, clutter_filter_kind Kind>
 __global__ void __launch_bounds__(threads_per_block)
     polarimetric_products_kernel(const float2* __restrict__ h,
                                  const float2* __restrict__ v,
@@ -41,7 +68,8 @@ __global__ void __launch_bounds__(threads_per_block)
                                  unsigned int ngates,
                                  unsigned int pulses,
                                  product_pointers out,
-                                 product_constants constants)
+                                 product_constants constants,
+                                 clutter_filter_constants filter)
 {
     constexpr bool reads_v = Mode == polarimetric_mode::simultaneous;
     const std::size_t cell = std::size_t(blockIdx.x) * threads_per_block + threadIdx.x;
@@ -49,33 +77,56 @@ __global__ void __launch_bounds__(threads_per_block)
         return;
     const std::size_t radial = cell / ngates;
     const unsigned int gate = static_cast<unsigned int>(cell - radial * ngates);
-    const float2* h_gate = h + radial * pulses * ngates + gate;
-    const float2* v_gate = v + radial * pulses * ngates + gate;
-
-    moment_accumulator<Mode> acc;
-    unsigned int n = 0;
-    for (; n + pulses_in_flight <= pulses; n += pulses_in_flight) {
-        float2 hs[pulses_in_flight], vs[pulses_in_flight];
-#pragma unroll
-        for (unsigned int i = 0; i < pulses_in_flight; ++i) {
-            hs[i] = __ldg(h_gate + std::size_t(n + i) * ngates);
-            vs[i] = reads_v ? __ldg(v_gate + std::size_t(n + i) * ngates) : float2{};
-        }
-#pragma unroll
-        for (unsigned int i = 0; i < pulses_in_flight; ++i)
-            acc.add(n + i, hs[i].x, hs[i].y, vs[i].x, vs[i].y);
-    }
-    for (; n < pulses; ++n) {
-        const float2 hs = __ldg(h_gate + std::size_t(n) * ngates);
-        const float2 vs = reads_v ? __ldg(v_gate + std::size_t(n) * ngates) : float2{};
-        acc.add(n, hs.x, hs.y, vs.x, vs.y);
-    }
-
+    const strided_pulses<reads_v> gate_pulses{ h + radial * pulses * ngates + gate,
+                                               v + radial * pulses * ngates + gate,
+                                               ngates };
     const gate_products products =
-        compute_products<Mode>(acc.moments(pulses), constants, gate);
+        process_gate<Mode, Kind>(gate_pulses, pulses, filter, constants, gate);
 #pragma unroll
     for (int p = 0; p < polarimetric_product_count; ++p)
         out.product[p][cell] = products.value[p];
+}
+
+template <polarimetric_mode Mode>
+void launch_products_kernel(unsigned int blocks,
+                            cudaStream_t stream,
+                            const float2* h,
+                            const float2* v,
+                            std::size_t nradials,
+                            unsigned int ngates,
+                            unsigned int pulses,
+                            const product_pointers& out,
+                            const product_constants& constants,
+                            const clutter_filter_constants& filter)
+{
+    switch (filter.kind) {
+    case clutter_filter_kind::regression:
+        polarimetric_products_kernel<Mode, clutter_filter_kind::regression>
+            <<<blocks, threads_per_block, 0, stream>>>(
+                h, v, nradials, ngates, pulses, out, constants, filter);
+        break;
+    case clutter_filter_kind::gmap:
+        polarimetric_products_kernel<Mode, clutter_filter_kind::gmap>
+            <<<blocks, threads_per_block, 0, stream>>>(
+                h, v, nradials, ngates, pulses, out, constants, filter);
+        break;
+    default:
+        polarimetric_products_kernel<Mode, clutter_filter_kind::none>
+            <<<blocks, threads_per_block, 0, stream>>>(
+                h, v, nradials, ngates, pulses, out, constants, filter);
+    }
+}
+
+//! A device copy of \p table (empty: no allocation).
+device_buffer<double> upload(const std::vector<double>& table)
+{
+    device_buffer<double> d(table.size());
+    if (!table.empty())
+        CUDADSP_CUDA(cudaMemcpy(d.get(),
+                                table.data(),
+                                table.size() * sizeof(double),
+                                cudaMemcpyHostToDevice));
+    return d;
 }
 
 std::size_t chunk_radials_for(const polarimetric_config& config)
@@ -92,10 +143,14 @@ std::size_t chunk_radials_for(const polarimetric_config& config)
 
 polarimetric_processor_cuda::polarimetric_processor_cuda(
     const polarimetric_config& config, const device_selection& device)
-    : polarimetric_processor(config, device)
+    : polarimetric_processor(config, device), d_filter_tables(config)
 {
     device_guard guard(d_device.cuda_ordinal);
     d_stream = std::make_unique<cuda_stream>();
+    d_basis = upload(d_filter_tables.basis);
+    d_window = upload(d_filter_tables.window);
+    d_analysis = upload(d_filter_tables.analysis);
+    d_synthesis = upload(d_filter_tables.synthesis);
     const std::size_t radial_bytes = config.samples_per_radial() * sizeof(float2);
     std::vector<std::size_t> inputs{ radial_bytes };
     if (uses_cross_polar_input())
@@ -113,6 +168,10 @@ polarimetric_processor_cuda::~polarimetric_processor_cuda()
         device_guard guard(d_device.cuda_ordinal);
         d_pipeline.reset();
         d_stream.reset();
+        d_basis = device_buffer<double>();
+        d_window = device_buffer<double>();
+        d_analysis = device_buffer<double>();
+        d_synthesis = device_buffer<double>();
     } catch (...) {
         // Destructors must not throw; the device is already in an error state.
     }
@@ -136,14 +195,18 @@ void polarimetric_processor_cuda::enqueue(
     const auto* v = reinterpret_cast<const float2*>(d_v);
     const auto ngates = static_cast<unsigned int>(d_config.ngates);
     const auto pulses = static_cast<unsigned int>(d_config.pulses_per_radial);
+    const clutter_filter_constants filter =
+        d_filter_tables.for_call(d_config.calibration.noise_h,
+                                 d_basis.get(),
+                                 d_window.get(),
+                                 d_analysis.get(),
+                                 d_synthesis.get());
     if (d_config.mode == polarimetric_mode::alternating)
-        polarimetric_products_kernel<polarimetric_mode::alternating>
-            <<<blocks, threads_per_block, 0, stream>>>(
-                h, v, nradials, ngates, pulses, out, constants);
+        launch_products_kernel<polarimetric_mode::alternating>(
+            blocks, stream, h, v, nradials, ngates, pulses, out, constants, filter);
     else
-        polarimetric_products_kernel<polarimetric_mode::simultaneous>
-            <<<blocks, threads_per_block, 0, stream>>>(
-                h, v, nradials, ngates, pulses, out, constants);
+        launch_products_kernel<polarimetric_mode::simultaneous>(
+            blocks, stream, h, v, nradials, ngates, pulses, out, constants, filter);
     CUDADSP_CUDA_LAUNCHED("polarimetric_products_kernel");
 }
 

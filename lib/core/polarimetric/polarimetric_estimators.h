@@ -147,7 +147,8 @@ struct moment_accumulator<polarimetric_mode::alternating> {
  * float64 (plain data, passed to kernels by value).
  */
 struct product_constants {
-    double velocity_per_radian; //!< -lambda / (4 pi T)
+    double velocity_per_radian; //!< -lambda / (4 pi T), negated by invert_velocity
+    double phidp_sign;          //!< 1, or -1 with invert_phidp
     double width_scale;         //!< lambda / (2 sqrt(2) pi T), / 2 when alternating
     double zcal_db, zdr_cal_db, phidp_offset_deg;
     double noise_h, noise_v, snr_threshold_db;
@@ -172,13 +173,18 @@ struct gate_products {
     float value[polarimetric_product_count];
 };
 
-//! The seven products of gate \p gate from its moments.
+/*!
+ * Products 0 to 6 of gate \p gate from its moments; the clutter products (7, 8) are
+ * left 0 for the caller.
+ */
 template <polarimetric_mode Mode>
 CUDADSP_HOST_DEVICE gate_products compute_products(const polarimetric_moments& m,
                                                    const product_constants& k,
                                                    std::size_t gate)
 {
     gate_products out;
+    out.value[product_clutter_removed_db] = 0.0f;
+    out.value[product_cpa] = 0.0f;
     constexpr double degrees_per_radian = 57.295779513082320876798154814105;
     const double signal_h = m.power_h - k.noise_h;
     const double signal_v = m.power_v - k.noise_v;
@@ -235,7 +241,7 @@ CUDADSP_HOST_DEVICE gate_products compute_products(const polarimetric_moments& m
         static_cast<float>(k.velocity_per_radian * doppler_phase);
     out.value[product_width] = static_cast<float>(width);
     out.value[product_phidp] = static_cast<float>(
-        wrap_degrees(phidp_rad * degrees_per_radian - k.phidp_offset_deg));
+        wrap_degrees(k.phidp_sign * phidp_rad * degrees_per_radian - k.phidp_offset_deg));
     out.value[product_rhohv] = static_cast<float>(rhohv);
     return out;
 }

@@ -28,7 +28,7 @@ namespace core {
  * alternating: pulses alternate H, V, H, V, ... transmission, the first pulse of every
  * radial being H. Input H ("co-polar") holds the receiver of the transmitted
  * polarisation on every pulse (the H receiver on H pulses, the V receiver on V pulses);
- * input V ("cross-polar") holds the other receiver. The seven products use the
+ * input V ("cross-polar") holds the other receiver. The products use the
  * co-polar input only (Zahrai and Zrnic 1993); the cross-polar input is consumed to
  * keep the two streams aligned.
  */
@@ -48,12 +48,21 @@ enum polarimetric_product : int {
     product_phidp,    //!< differential phase, degrees in (-180, 180]
     product_rhohv,    //!< co-polar correlation coefficient
     product_snr_h,    //!< H signal-to-noise ratio, dB
+    /*! clutter power removed from H, dB: 10 log10(power before filtering / power
+     *  after); 0 where the gate was not filtered or nothing was removed. Never
+     *  censored. */
+    product_clutter_removed_db,
+    /*! clutter phase alignment of H in [0, 1] (Hubbert et al. 2009), before
+     *  filtering: |sum of the pulses| / sum of |pulses| over the radial (alternating
+     *  mode: over its H pulses). Near 1 for stationary clutter. Never censored. */
+    product_cpa,
     polarimetric_product_count
 };
 
-//! Short name of a product ("Zh", "ZDR", "V", "W", "PhiDP", "RhoHV", "SNRh").
+//! Short name of a product ("Zh", "ZDR", "V", "W", "PhiDP", "RhoHV", "SNRh", "CLUT",
+//! "CPA").
 CUDADSP_CORE_API const char* product_name(int product);
-//! Unit of a product ("dBZ", "dB", "m/s", "m/s", "deg", "", "dB").
+//! Unit of a product ("dBZ", "dB", "m/s", "m/s", "deg", "", "dB", "dB", "").
 CUDADSP_CORE_API const char* product_unit(int product);
 
 /*!
@@ -78,11 +87,27 @@ struct CUDADSP_CORE_API polarimetric_calibration {
 /*!
  * \brief Ground-clutter filter applied to the pulse series of every gate (the same
  * filter on H and V) before the moments.
+ *
+ * The filter works on two series per gate and radial, of L samples each:
+ * simultaneous mode, the H and V pulses (L = pulses_per_radial); alternating mode, the
+ * H pulses and the V pulses of the co-polar input, filtered as two interleaved series
+ * sampled at 2T (L = pulses_per_radial / 2). Both are filtered with the same filter,
+ * chosen from the H series; the moments are then formed from the filtered pulses in
+ * time order as without a filter. The exact steps are in
+ * docs/blocks/polarimetric_products_cf.md, "Clutter filtering and I/Q conventions".
+ *
+ * Clutter model shared by both filters: zero mean velocity, Gaussian spectrum of width
+ * sigma_c = sqrt(sigma_i^2 + sigma_scan^2), sigma_i = clutter_intrinsic_width_m_s (0.1
+ * m/s, wind-blown ground clutter) and the scan modulation of a Gaussian beam (Doviak
+ * and Zrnic 1993, chapter 7) sigma_scan = alpha lambda sqrt(ln 2) / (2 pi theta1),
+ * alpha the antenna rate and theta1 the one-way 3-dB beamwidth, both in radians.
  */
 enum class clutter_filter_kind {
-    none,       //!< no filtering
-    regression, //!< polynomial regression across the radial's pulses, order from the CNR
-    gmap,       //!< Gaussian model adaptive processing (Siggia and Passarelli 2004)
+    none, //!< no filtering (CPA is still reported, CLUT is 0)
+    /*! polynomial regression across the radial's pulses (Torres and Zrnic 1999;
+     *  Hubbert et al. 2021), order from the clutter-to-noise ratio of the gate */
+    regression,
+    gmap, //!< Gaussian model adaptive processing (Siggia and Passarelli 2004)
 };
 
 //! "none", "regression" or "gmap"; std::invalid_argument naming \p parameter_name else.
@@ -92,23 +117,42 @@ CUDADSP_CORE_API std::string to_string(clutter_filter_kind kind);
 
 /*!
  * \brief Ground-clutter filtering and detection settings.
+ *
+ * Regression: the polynomial order of each gate is the smallest p in [0,
+ * min(max_regression_order, L - 2)] for which the clutter power left by an order-p fit,
+ * for the clutter model above at the gate's estimated clutter-to-noise ratio (CNR),
+ * is at most the noise power; with noise_h = 0 the largest. GMAP: the notch half-width
+ * (in spectral bins, at least 1) is the largest k in [1, min(8, (L - 4) / 2)] whose
+ * bin still holds more clutter than noise at the gate's CNR; with noise_h = 0 the
+ * largest.
  */
 struct CUDADSP_CORE_API clutter_filter_config {
+    //! The largest max_regression_order accepted.
+    static constexpr std::size_t regression_order_limit = 12;
+    //! GMAP: the widest notch, bins either side of zero velocity.
+    static constexpr std::size_t gmap_notch_limit = 8;
+    //! Intrinsic width of ground clutter added to the scan modulation, m/s.
+    static constexpr double clutter_intrinsic_width_m_s = 0.1;
+
     clutter_filter_kind kind = clutter_filter_kind::none;
     /*! false: every gate is filtered; true: only the gates whose clutter indicator
      *  (clutter phase alignment, product_cpa) reaches cpa_threshold. */
     bool only_where_detected = false;
     //! Clutter phase alignment at or above which a gate is taken to hold clutter, (0, 1].
     double cpa_threshold = 0.5;
-    //! Azimuth scan rate of the antenna, deg/s (>= 0): widens the clutter spectrum.
+    //! Azimuth scan rate of the antenna, deg/s (finite, >= 0): widens the clutter
+    //! spectrum.
     double antenna_rate_deg_s = 0.0;
-    //! One-way 3-dB antenna beamwidth, degrees (> 0).
+    //! One-way 3-dB antenna beamwidth, degrees (finite, in (0, 360]).
     double beamwidth_deg = 1.0;
-    //! Regression: the highest polynomial order the CNR-based choice may take.
+    //! Regression: the highest polynomial order the CNR-based choice may take, 0 to
+    //! regression_order_limit.
     std::size_t max_regression_order = 7;
 
     //! Throws std::invalid_argument naming the offending field.
     void validate() const;
+    //! Clutter spectrum width sigma_c of the model above, m/s.
+    double clutter_width_m_s(double wavelength_m) const;
 };
 
 /*!
@@ -126,8 +170,12 @@ struct CUDADSP_CORE_API polarimetric_config {
     clutter_filter_config clutter;
     /*! Sign conventions of the I/Q data: true negates the radial velocity (PhiDP) the
      *  engine reports, for data whose Doppler (differential phase) sign is the opposite
-     *  of this engine's default; docs/blocks/polarimetric_products_cf.md compares the
-     *  defaults with LROSE's. */
+     *  of this engine's default. With invert_phidp, PhiDP = wrap(-arg<H V*> -
+     *  phidp_offset_deg): the offset is the system phase in the reported convention
+     *  (as LROSE's system PhiDP is). Defaults: velocity -lambda/(4 pi T) arg(R1), the
+     *  same as LROSE RadarMoments with velSign = 1; PhiDP arg<H V*>, the opposite of
+     *  LROSE's arg<V H*> (invert_phidp = true gives LROSE's sign).
+     *  docs/blocks/polarimetric_products_cf.md compares them, with sources. */
     bool invert_velocity = false;
     bool invert_phidp = false;
     //! "auto", "cpu", "cuda" or "cuda:N".
@@ -154,10 +202,15 @@ struct CUDADSP_CORE_API polarimetric_config {
  * \brief Weather-radar moments and polarimetric products from dual-polarisation I/Q.
  *
  * For every radial (pulses_per_radial consecutive pulses) and range gate, the engine
- * estimates the correlations of the pulse series at that gate in float64 and derives
- * the seven products (see docs/blocks/polarimetric_products_cf.md for the formulas
- * and their references). Both backends share the product formulas
- * (polarimetric_estimators.h) and sum in the same order.
+ * measures the clutter phase alignment, filters ground clutter from the pulse series
+ * if configured (clutter_filter_config), estimates the correlations of the (filtered)
+ * series at that gate in float64 and derives the nine products (see
+ * docs/blocks/polarimetric_products_cf.md for the formulas and their references).
+ * Both backends share the filter and product rules (clutter_filter_rule.h,
+ * polarimetric_estimators.h) and sum in the same order: without a filter they agree
+ * to a few float32 ulps; with one, to 1e-4 relative on powers (1e-4 dB), 1e-4 of the
+ * Nyquist velocity on V and W and 0.01 degree on PhiDP (the filters' transcendental
+ * functions and iteration stops differ by rounding only).
  *
  * Layout: an input holds nradials * pulses_per_radial pulses in time order, each pulse
  * ngates contiguous complex samples (its range profile). Product p of radial r at gate
