@@ -70,10 +70,10 @@ std::string to_string(polarimetric_mode mode)
 const char* product_name(int product)
 {
     static const char* const names[polarimetric_product_count] = {
-        "Zh", "ZDR", "V", "W", "PhiDP", "RhoHV", "SNRh", "CLUT", "CPA"
+        "Zh", "ZDR", "V", "W", "PhiDP", "RhoHV", "SNRh"
     };
     if (product < 0 || product >= polarimetric_product_count)
-        throw std::out_of_range("product: must be 0 to 8, got " +
+        throw std::out_of_range("product: must be 0 to 6, got " +
                                 std::to_string(product));
     return names[product];
 }
@@ -82,46 +82,11 @@ const char* product_unit(int product)
 {
     static const char* const units[polarimetric_product_count] = { "dBZ", "dB",  "m/s",
                                                                    "m/s", "deg", "",
-                                                                   "dB",  "dB",  "" };
+                                                                   "dB" };
     if (product < 0 || product >= polarimetric_product_count)
-        throw std::out_of_range("product: must be 0 to 8, got " +
+        throw std::out_of_range("product: must be 0 to 6, got " +
                                 std::to_string(product));
     return units[product];
-}
-
-clutter_filter_kind parse_clutter_filter(const std::string& name,
-                                         const std::string& parameter_name)
-{
-    if (name == "none")
-        return clutter_filter_kind::none;
-    if (name == "regression")
-        return clutter_filter_kind::regression;
-    if (name == "gmap")
-        return clutter_filter_kind::gmap;
-    throw std::invalid_argument(parameter_name +
-                                ": must be \"none\", \"regression\" or \"gmap\", got \"" +
-                                name + "\"");
-}
-
-std::string to_string(clutter_filter_kind kind)
-{
-    switch (kind) {
-    case clutter_filter_kind::regression:
-        return "regression";
-    case clutter_filter_kind::gmap:
-        return "gmap";
-    default:
-        return "none";
-    }
-}
-
-void clutter_filter_config::validate() const
-{
-    if (!(cpa_threshold > 0.0 && cpa_threshold <= 1.0))
-        throw std::invalid_argument("cpa_threshold: must be in (0, 1], got " +
-                                    number(cpa_threshold));
-    require_non_negative(antenna_rate_deg_s, "antenna_rate_deg_s");
-    require_positive(beamwidth_deg, "beamwidth_deg");
 }
 
 void polarimetric_calibration::validate() const
@@ -155,7 +120,6 @@ void polarimetric_config::validate() const
     require_non_negative(first_gate_m, "first_gate_m");
     require_positive(gate_spacing_m, "gate_spacing_m");
     calibration.validate();
-    clutter.validate();
 }
 
 double polarimetric_config::nyquist_velocity() const

@@ -179,9 +179,6 @@ CUDADSP_HOST_DEVICE gate_products compute_products(const polarimetric_moments& m
                                                    std::size_t gate)
 {
     gate_products out;
-    out.value[product_clutter_removed_db] = 0.0f;
-    out.value[product_cpa] =
-        static_cast<float>(fmin(1.0, magnitude(m.lag_h) / m.power_h));
     constexpr double degrees_per_radian = 57.295779513082320876798154814105;
     const double signal_h = m.power_h - k.noise_h;
     const double signal_v = m.power_v - k.noise_v;

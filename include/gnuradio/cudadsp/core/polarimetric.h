@@ -41,15 +41,13 @@ CUDADSP_CORE_API std::string to_string(polarimetric_mode mode);
 
 //! Output products, in output-port order.
 enum polarimetric_product : int {
-    product_zh = 0,             //!< reflectivity, dBZ
-    product_zdr,                //!< differential reflectivity, dB
-    product_velocity,           //!< radial velocity, m/s, positive away from the radar
-    product_width,              //!< spectrum width, m/s
-    product_phidp,              //!< differential phase, degrees in (-180, 180]
-    product_rhohv,              //!< co-polar correlation coefficient
-    product_snr_h,              //!< H signal-to-noise ratio, dB
-    product_clutter_removed_db, //!< clutter power removed from H, dB
-    product_cpa,                //!< clutter phase alignment of H, [0, 1]
+    product_zh = 0,   //!< reflectivity, dBZ
+    product_zdr,      //!< differential reflectivity, dB
+    product_velocity, //!< radial velocity, m/s, positive away from the radar
+    product_width,    //!< spectrum width, m/s
+    product_phidp,    //!< differential phase, degrees in (-180, 180]
+    product_rhohv,    //!< co-polar correlation coefficient
+    product_snr_h,    //!< H signal-to-noise ratio, dB
     polarimetric_product_count
 };
 
