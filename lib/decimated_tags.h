@@ -9,6 +9,7 @@
 #define INCLUDED_CUDADSP_DECIMATED_TAGS_H
 
 #include <gnuradio/block.h>
+#include <vector>
 
 namespace gr {
 namespace cudadsp {
@@ -22,10 +23,14 @@ namespace cudadsp {
  * GNU Radio's own propagation (TPP_ALL_TO_ALL) rounds offset / decimation to the
  * nearest output item, so a tag late in a radial or frame would land on the next one;
  * blocks that use this set TPP_DONT.
+ *
+ * Tags whose key is one of \p withheld_keys are not copied: the block consumes them
+ * and describes its output items with tags of its own.
  */
 void copy_tags_to_containing_items(gr::block& block,
                                    uint64_t decimation,
-                                   int noutput_items);
+                                   int noutput_items,
+                                   const std::vector<pmt::pmt_t>& withheld_keys = {});
 
 } // namespace cudadsp
 } // namespace gr

@@ -12,6 +12,8 @@
 #include <gnuradio/buffer_reader.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
+#include <cmath>
+#include <optional>
 #include <stdexcept>
 
 namespace gr {
@@ -25,6 +27,46 @@ constexpr std::size_t batch_input_bytes = std::size_t(32) << 20;
 constexpr std::size_t chunks_per_batch = 4;
 //! Bound on a batch of short radials, which keeps the output buffers small.
 constexpr std::size_t max_batch_radials = 1024;
+//! Outputs 0 (Zh) to 6 (SNRh) must be connected; 7 (CLUT) and 8 (CPA) are optional,
+//! so that flowgraphs made before the clutter products existed keep working.
+constexpr int mandatory_outputs = core::product_snr_h + 1;
+
+//! The tag keys the block reads on input 0 and writes on every output.
+struct tag_keys {
+    const pmt::pmt_t radial_index = pmt::intern("radial_index");
+    const pmt::pmt_t azimuth_deg = pmt::intern("azimuth_deg");
+    const pmt::pmt_t elevation_deg = pmt::intern("elevation_deg");
+    const pmt::pmt_t time_s = pmt::intern("time_s");
+    const pmt::pmt_t sweep_index = pmt::intern("sweep_index");
+    const pmt::pmt_t rx_time = pmt::intern("rx_time");
+};
+
+const tag_keys& keys()
+{
+    static const tag_keys k;
+    return k;
+}
+
+//! A real or integer pmt as a double; nothing for any other pmt.
+std::optional<double> pmt_number(const pmt::pmt_t& value)
+{
+    if (pmt::is_uint64(value)) // pmt::to_double() refuses uint64
+        return static_cast<double>(pmt::to_uint64(value));
+    if (pmt::is_real(value) || pmt::is_integer(value))
+        return pmt::to_double(value);
+    return std::nullopt;
+}
+
+//! GNU Radio's rx_time, (whole seconds, fractional seconds), as seconds; NaN when the
+//! value has another shape.
+double rx_time_seconds(const pmt::pmt_t& value)
+{
+    if (!pmt::is_tuple(value) || pmt::length(value) != 2)
+        return NAN;
+    const double whole = pmt_number(pmt::tuple_ref(value, 0)).value_or(NAN);
+    return whole >= 0.0 ? whole + pmt_number(pmt::tuple_ref(value, 1)).value_or(NAN)
+                        : NAN;
+}
 
 std::size_t radial_input_bytes(const core::polarimetric_config& config)
 {
@@ -50,7 +92,14 @@ core::polarimetric_config make_config(int ngates,
                                       double noise_v,
                                       double snr_threshold_db,
                                       const std::string& mode,
-                                      const std::string& device)
+                                      const std::string& device,
+                                      const std::string& clutter_filter,
+                                      bool clutter_only_where_detected,
+                                      double cpa_threshold,
+                                      double antenna_rate_deg_s,
+                                      double beamwidth_deg,
+                                      bool invert_velocity,
+                                      bool invert_phidp)
 {
     if (ngates < 1)
         throw std::invalid_argument("ngates: must be >= 1, got " +
@@ -73,6 +122,13 @@ core::polarimetric_config make_config(int ngates,
     config.calibration.snr_threshold_db = snr_threshold_db;
     config.mode = core::parse_polarimetric_mode(mode, "mode");
     config.device = device;
+    config.clutter.kind = core::parse_clutter_filter(clutter_filter, "clutter_filter");
+    config.clutter.only_where_detected = clutter_only_where_detected;
+    config.clutter.cpa_threshold = cpa_threshold;
+    config.clutter.antenna_rate_deg_s = antenna_rate_deg_s;
+    config.clutter.beamwidth_deg = beamwidth_deg;
+    config.invert_velocity = invert_velocity;
+    config.invert_phidp = invert_phidp;
     config.chunk_radials = std::max<std::size_t>(
         1, static_cast<std::size_t>(batch_radials(config)) / chunks_per_batch);
     config.validate();
@@ -89,20 +145,30 @@ int polarimetric_products_cf::upstream_buffer_pulses(int ngates, int pulses_per_
     return 2 * batch_radials(config) * static_cast<int>(config.pulses_per_radial);
 }
 
-polarimetric_products_cf::sptr polarimetric_products_cf::make(int ngates,
-                                                              int pulses_per_radial,
-                                                              double wavelength_m,
-                                                              double prt_s,
-                                                              double first_gate_m,
-                                                              double gate_spacing_m,
-                                                              double zcal_db,
-                                                              double zdr_cal_db,
-                                                              double phidp_offset_deg,
-                                                              double noise_h,
-                                                              double noise_v,
-                                                              double snr_threshold_db,
-                                                              const std::string& mode,
-                                                              const std::string& device)
+polarimetric_products_cf::sptr
+polarimetric_products_cf::make(int ngates,
+                               int pulses_per_radial,
+                               double wavelength_m,
+                               double prt_s,
+                               double first_gate_m,
+                               double gate_spacing_m,
+                               double zcal_db,
+                               double zdr_cal_db,
+                               double phidp_offset_deg,
+                               double noise_h,
+                               double noise_v,
+                               double snr_threshold_db,
+                               const std::string& mode,
+                               const std::string& device,
+                               const std::string& clutter_filter,
+                               bool clutter_only_where_detected,
+                               double cpa_threshold,
+                               double antenna_rate_deg_s,
+                               double beamwidth_deg,
+                               bool invert_velocity,
+                               bool invert_phidp,
+                               double scan_start_azimuth_deg,
+                               double scan_elevation_deg)
 {
     // Validated before any GNU Radio object is built from it.
     const core::polarimetric_config config = make_config(ngates,
@@ -118,22 +184,35 @@ polarimetric_products_cf::sptr polarimetric_products_cf::make(int ngates,
                                                          noise_v,
                                                          snr_threshold_db,
                                                          mode,
-                                                         device);
-    return gnuradio::make_block_sptr<polarimetric_products_cf_impl>(config);
+                                                         device,
+                                                         clutter_filter,
+                                                         clutter_only_where_detected,
+                                                         cpa_threshold,
+                                                         antenna_rate_deg_s,
+                                                         beamwidth_deg,
+                                                         invert_velocity,
+                                                         invert_phidp);
+    scan_settings scan;
+    scan.start_azimuth_deg = scan_start_azimuth_deg;
+    scan.elevation_deg = scan_elevation_deg;
+    scan.rate_deg_s = antenna_rate_deg_s;
+    scan.validate("scan_");
+    return gnuradio::make_block_sptr<polarimetric_products_cf_impl>(config, scan);
 }
 
 polarimetric_products_cf_impl::polarimetric_products_cf_impl(
-    const core::polarimetric_config& config)
+    const core::polarimetric_config& config, const scan_settings& scan)
     : gr::sync_decimator("polarimetric_products_cf",
                          gr::io_signature::make(2, 2, sizeof(gr_complex) * config.ngates),
-                         gr::io_signature::make(core::polarimetric_product_count,
+                         gr::io_signature::make(mandatory_outputs,
                                                 core::polarimetric_product_count,
                                                 sizeof(float) * config.ngates),
                          static_cast<unsigned int>(config.pulses_per_radial)),
       d_engine(core::polarimetric_processor::make(config)),
       d_batch(batch_radials(config)),
       d_calibration(config.calibration),
-      d_radial_tag_key(pmt::intern("radial_index"))
+      d_scan(scan),
+      d_geometry(config.pulses_per_radial, config.prt_s, scan)
 {
     const core::device_selection& selected = d_engine->device();
     // The automatic choice is news to the user; an explicit one is not.
@@ -150,6 +229,10 @@ polarimetric_products_cf_impl::polarimetric_products_cf_impl(
     // a tagged pulse belongs to the radial that contains it (see
     // copy_tags_to_containing_items()).
     set_tag_propagation_policy(TPP_DONT);
+
+    message_port_register_in(pmt::intern("scan"));
+    set_msg_handler(pmt::intern("scan"),
+                    [this](const pmt::pmt_t& msg) { handle_scan_message(msg); });
 }
 
 bool polarimetric_products_cf_impl::start()
@@ -242,6 +325,106 @@ double polarimetric_products_cf_impl::snr_threshold_db() const
     return current_calibration().snr_threshold_db;
 }
 
+void polarimetric_products_cf_impl::request_scan(const scan_settings& scan)
+{
+    scan.validate(); // names the argument; the old values stay on error
+    std::lock_guard<std::mutex> lock(d_scan_mutex);
+    d_scan = scan;
+    d_scan_changed = true;
+}
+
+scan_settings polarimetric_products_cf_impl::requested_scan() const
+{
+    std::lock_guard<std::mutex> lock(d_scan_mutex);
+    return d_scan;
+}
+
+void polarimetric_products_cf_impl::set_scan(double start_azimuth_deg,
+                                             double elevation_deg,
+                                             double rate_deg_s)
+{
+    scan_settings scan;
+    scan.start_azimuth_deg = start_azimuth_deg;
+    scan.elevation_deg = elevation_deg;
+    scan.rate_deg_s = rate_deg_s;
+    request_scan(scan);
+}
+
+void polarimetric_products_cf_impl::handle_scan_message(const pmt::pmt_t& msg)
+{
+    // A message handler that throws stops the flowgraph: a bad message is only logged.
+    try {
+        if (!pmt::is_dict(msg))
+            throw std::invalid_argument("must be a dict, got " + pmt::write_string(msg));
+        scan_settings scan = requested_scan();
+        for (pmt::pmt_t items = pmt::dict_items(msg); !pmt::is_null(items);
+             items = pmt::cdr(items)) {
+            const pmt::pmt_t key = pmt::car(pmt::car(items));
+            const pmt::pmt_t value = pmt::cdr(pmt::car(items));
+            const std::string name =
+                pmt::is_symbol(key) ? pmt::symbol_to_string(key) : pmt::write_string(key);
+            double* field = name == "start_azimuth_deg" ? &scan.start_azimuth_deg
+                            : name == "elevation_deg"   ? &scan.elevation_deg
+                            : name == "rate_deg_s"      ? &scan.rate_deg_s
+                                                        : nullptr;
+            if (!field)
+                throw std::invalid_argument(
+                    "unknown key " + name +
+                    " (keys: start_azimuth_deg, elevation_deg, rate_deg_s)");
+            const std::optional<double> number = pmt_number(value);
+            if (!number)
+                throw std::invalid_argument(name + ": must be a number, got " +
+                                            pmt::write_string(value));
+            *field = *number;
+        }
+        request_scan(scan);
+    } catch (const std::exception& e) {
+        d_logger->error("\"scan\" message ignored: {}", e.what());
+    }
+}
+
+double polarimetric_products_cf_impl::scan_start_azimuth_deg() const
+{
+    return requested_scan().start_azimuth_deg;
+}
+double polarimetric_products_cf_impl::scan_elevation_deg() const
+{
+    return requested_scan().elevation_deg;
+}
+double polarimetric_products_cf_impl::scan_rate_deg_s() const
+{
+    return requested_scan().rate_deg_s;
+}
+
+std::string polarimetric_products_cf_impl::clutter_filter() const
+{
+    return core::to_string(d_engine->config().clutter.kind);
+}
+bool polarimetric_products_cf_impl::clutter_only_where_detected() const
+{
+    return d_engine->config().clutter.only_where_detected;
+}
+double polarimetric_products_cf_impl::cpa_threshold() const
+{
+    return d_engine->config().clutter.cpa_threshold;
+}
+double polarimetric_products_cf_impl::antenna_rate_deg_s() const
+{
+    return d_engine->config().clutter.antenna_rate_deg_s;
+}
+double polarimetric_products_cf_impl::beamwidth_deg() const
+{
+    return d_engine->config().clutter.beamwidth_deg;
+}
+bool polarimetric_products_cf_impl::invert_velocity() const
+{
+    return d_engine->config().invert_velocity;
+}
+bool polarimetric_products_cf_impl::invert_phidp() const
+{
+    return d_engine->config().invert_phidp;
+}
+
 double polarimetric_products_cf_impl::nyquist_velocity() const
 {
     return d_engine->config().nyquist_velocity();
@@ -257,6 +440,86 @@ bool polarimetric_products_cf_impl::upstream_done() const
     return detail()->input(0)->done() || detail()->input(1)->done();
 }
 
+void polarimetric_products_cf_impl::point_products(
+    gr_vector_void_star& output_items,
+    int noutput_items,
+    float* products[core::polarimetric_product_count])
+{
+    const int connected = static_cast<int>(output_items.size());
+    const std::size_t radial_floats = d_engine->config().ngates;
+    const std::size_t per_product =
+        static_cast<std::size_t>(noutput_items) * radial_floats;
+    // The engine computes every product; pageable scratch is enough for the
+    // unconnected ones, whose bytes are small beside the pulses.
+    const std::size_t scratch =
+        static_cast<std::size_t>(core::polarimetric_product_count - connected) *
+        per_product;
+    if (d_unconnected_products.size() < scratch)
+        d_unconnected_products.resize(scratch);
+    for (int p = 0; p < core::polarimetric_product_count; ++p)
+        products[p] = p < connected
+                          ? static_cast<float*>(output_items[p])
+                          : d_unconnected_products.data() +
+                                static_cast<std::size_t>(p - connected) * per_product;
+}
+
+void polarimetric_products_cf_impl::read_scan_tags(int noutput_items)
+{
+    const uint64_t first = nitems_read(0);
+    const uint64_t end = first + static_cast<uint64_t>(noutput_items) * decimation();
+    std::vector<gr::tag_t> tags;
+    get_tags_in_range(tags, 0, first, end);
+    std::stable_sort(tags.begin(), tags.end(), gr::tag_t::offset_compare);
+    const tag_keys& k = keys();
+    for (const gr::tag_t& tag : tags) {
+        const bool azimuth = pmt::eq(tag.key, k.azimuth_deg);
+        const bool elevation = pmt::eq(tag.key, k.elevation_deg);
+        const bool time = pmt::eq(tag.key, k.rx_time);
+        if (!azimuth && !elevation && !time)
+            continue;
+        const double value =
+            time ? rx_time_seconds(tag.value) : pmt_number(tag.value).value_or(NAN);
+        if (!std::isfinite(value)) {
+            // Once: a source that writes bad tags usually writes them on every pulse.
+            if (!d_bad_tag_logged)
+                d_logger->warn("input tag \"{}\" on pulse {} ignored (value {}); further "
+                               "bad scan tags are ignored silently",
+                               pmt::symbol_to_string(tag.key),
+                               tag.offset,
+                               pmt::write_string(tag.value));
+            d_bad_tag_logged = true;
+            continue;
+        }
+        if (azimuth)
+            d_geometry.add_azimuth(tag.offset, value);
+        else if (elevation)
+            d_geometry.add_elevation(tag.offset, value);
+        else
+            d_geometry.add_time(tag.offset, value);
+    }
+}
+
+void polarimetric_products_cf_impl::tag_radials(int noutput_items)
+{
+    const tag_keys& k = keys();
+    const uint64_t first_radial = nitems_written(0);
+    const int noutputs = detail()->noutputs();
+    for (int r = 0; r < noutput_items; ++r) {
+        const uint64_t radial = first_radial + static_cast<uint64_t>(r);
+        const radial_geometry g = d_geometry.take_radial(radial);
+        const std::pair<pmt::pmt_t, pmt::pmt_t> tags[] = {
+            { k.radial_index, pmt::from_uint64(radial) },
+            { k.azimuth_deg, pmt::from_double(g.azimuth_deg) },
+            { k.elevation_deg, pmt::from_double(g.elevation_deg) },
+            { k.time_s, pmt::from_double(g.time_s) },
+            { k.sweep_index, pmt::from_uint64(g.sweep_index) },
+        };
+        for (int p = 0; p < noutputs; ++p)
+            for (const auto& [key, value] : tags)
+                add_item_tag(p, radial, key, value, alias_pmt());
+    }
+}
+
 int polarimetric_products_cf_impl::work(int noutput_items,
                                         gr_vector_const_void_star& input_items,
                                         gr_vector_void_star& output_items)
@@ -270,25 +533,30 @@ int polarimetric_products_cf_impl::work(int noutput_items,
             d_calibration_changed = false;
         }
     }
+    {
+        std::lock_guard<std::mutex> lock(d_scan_mutex);
+        if (d_scan_changed) {
+            d_geometry.set_scan(d_scan);
+            d_scan_changed = false;
+        }
+    }
 
     float* products[core::polarimetric_product_count];
-    for (int p = 0; p < core::polarimetric_product_count; ++p)
-        products[p] = static_cast<float*>(output_items[p]);
+    point_products(output_items, noutput_items, products);
     d_engine->process(static_cast<const gr_complex*>(input_items[0]),
                       static_cast<const gr_complex*>(input_items[1]),
                       static_cast<std::size_t>(noutput_items),
                       products);
 
-    copy_tags_to_containing_items(*this, decimation(), noutput_items);
-    const uint64_t first_radial = nitems_written(0);
-    for (int r = 0; r < noutput_items; ++r) {
-        const pmt::pmt_t index = pmt::from_uint64(first_radial + r);
-        for (int p = 0; p < core::polarimetric_product_count; ++p)
-            add_item_tag(p, first_radial + r, d_radial_tag_key, index, alias_pmt());
-    }
+    const tag_keys& k = keys();
+    copy_tags_to_containing_items(*this,
+                                  decimation(),
+                                  noutput_items,
+                                  { k.azimuth_deg, k.elevation_deg, k.rx_time });
+    read_scan_tags(noutput_items);
+    tag_radials(noutput_items);
     return noutput_items;
 }
-
 
 } /* namespace cudadsp */
 } /* namespace gr */

@@ -58,6 +58,11 @@ LAMBDA = 0.0531  # C band, m
 PRT = 1e-3  # s
 PRODUCTS = ("Zh", "ZDR", "V", "W", "PhiDP", "RhoHV", "SNRh")
 ZH, ZDR, VEL, WIDTH, PHIDP, RHOHV, SNRH = range(len(PRODUCTS))
+# The optional outputs 7 and 8, after the seven mandatory ones.
+CLUTTER_PRODUCTS = ("CLUT", "CPA")
+CLUT, CPA = len(PRODUCTS), len(PRODUCTS) + 1
+# The block's own per-radial tags besides radial_index.
+GEOMETRY_KEYS = ("azimuth_deg", "elevation_deg", "time_s", "sweep_index")
 DB = 10.0 / math.log(10.0)  # dB per unit of relative power error
 # Precision asked of the block against the reference: 1e-5 relative on every
 # correlation it sums (the block sums in float64, so the true error is far smaller).
@@ -437,16 +442,17 @@ def make_block(cfg, device):
 
 
 def run_block(port0, port1, cfg, device="cpu", block=None, feeder_items=None,
-              block_items=None, tags=((), ())):
-    """port0, port1 -> polarimetric_products_cf -> 7 vector sinks.
+              block_items=None, tags=((), ()), connected=len(PRODUCTS)):
+    """port0, port1 -> polarimetric_products_cf -> vector sinks on its first outputs.
 
     port0, port1: (pulses, ngates) complex arrays. block: one already made (else one is
     made from cfg on device). feeder_items: when given, copy blocks capped at this many
     pulses per call feed the block, so that it sees calls of odd sizes (the cap is not
     put on the sources: a vector_source with tags makes its whole vector one output
     multiple). block_items: caps the radials per call of the block itself. tags: the tags
-    of input ports 0 and 1.
-    Returns (outputs (7, radials, ngates) float32, per-port lists of output tags, block).
+    of input ports 0 and 1. connected: how many outputs are connected (7 to 9).
+    Returns (outputs (connected, radials, ngates) float32, per-port lists of output tags,
+    block).
     """
     ngates = cfg["ngates"]
     blk = block if block is not None else make_block(cfg, device)
@@ -462,7 +468,7 @@ def run_block(port0, port1, cfg, device="cpu", block=None, feeder_items=None,
             feeder = blocks.copy(gr.sizeof_gr_complex * ngates)
             feeder.set_max_noutput_items(feeder_items)
             tb.connect(src, feeder, (blk, port))
-    sinks = [blocks.vector_sink_f(ngates) for _ in PRODUCTS]
+    sinks = [blocks.vector_sink_f(ngates) for _ in range(connected)]
     for port, snk in enumerate(sinks):
         tb.connect((blk, port), snk)
     tb.run()
@@ -1007,11 +1013,151 @@ class qa_polarimetric_products_cf_control(polar_case):
                         self.assertEqual(pmt.to_uint64(t.value), t.offset, label)
                     for key in offsets:
                         self.assertEqual(tag_list(port_tags, key), expected[key], label)
-                    self.assertEqual(len(port_tags), nradials + sum(map(len, offsets.values())),
+                    passed_on = [t for t in port_tags
+                                 if pmt.symbol_to_string(t.key) not in GEOMETRY_KEYS]
+                    self.assertEqual(len(passed_on), nradials + sum(map(len, offsets.values())),
                                      label)
                 results.append((out, [tag_list(t) for t in out_tags]))
             np.testing.assert_array_equal(results[1][0], results[0][0])
             self.assertEqual(results[1][1], results[0][1])
+
+
+# --------------------------------------------------------------------------------------
+# Clutter outputs, I/Q conventions and scan geometry
+# --------------------------------------------------------------------------------------
+def geometry_tags(port_tags, nradials):
+    """{key: values per radial} of the block's own tags on one output; each key must
+    appear exactly once per radial."""
+    found = {key: [None] * nradials for key in ("radial_index",) + GEOMETRY_KEYS}
+    for t in port_tags:
+        key = pmt.symbol_to_string(t.key)
+        if key not in found:
+            continue
+        assert found[key][t.offset] is None, f"{key} twice on radial {t.offset}"
+        integer = key in ("radial_index", "sweep_index")
+        assert (pmt.is_uint64(t.value) if integer else pmt.is_real(t.value)), key
+        found[key][t.offset] = pmt.to_uint64(t.value) if integer else pmt.to_double(t.value)
+    for key, values in found.items():
+        assert None not in values, f"{key} missing on radial {values.index(None)}"
+    return found
+
+
+class qa_polarimetric_products_cf_scan(polar_case):
+
+    NEW_KEYWORDS = dict(clutter_filter="gmap", clutter_only_where_detected=True,
+                        cpa_threshold=0.7, antenna_rate_deg_s=18.0, beamwidth_deg=0.95,
+                        invert_velocity=True, invert_phidp=True,
+                        scan_start_azimuth_deg=270.0, scan_elevation_deg=1.5)
+
+    def test_001_new_keywords_and_getters(self):
+        blk = cudadsp.polarimetric_products_cf(4, device=self.DEVICE, **self.NEW_KEYWORDS)
+        for name, value in self.NEW_KEYWORDS.items():
+            self.assertEqual(getattr(blk, name)(), value, name)
+        self.assertEqual(blk.scan_rate_deg_s(), 18.0)
+        defaults = cudadsp.polarimetric_products_cf(4, device=self.DEVICE)
+        self.assertEqual((defaults.clutter_filter(), defaults.clutter_only_where_detected(),
+                          defaults.cpa_threshold(), defaults.antenna_rate_deg_s(),
+                          defaults.beamwidth_deg(), defaults.invert_velocity(),
+                          defaults.invert_phidp(), defaults.scan_start_azimuth_deg(),
+                          defaults.scan_elevation_deg(), defaults.scan_rate_deg_s()),
+                         ("none", False, 0.5, 0.0, 1.0, False, False, 0.0, 0.5, 0.0))
+        blk.set_scan(10.0, -0.5, 6.0)
+        self.assertEqual((blk.scan_start_azimuth_deg(), blk.scan_elevation_deg(),
+                          blk.scan_rate_deg_s(), blk.antenna_rate_deg_s()),
+                         (10.0, -0.5, 6.0, 18.0))
+
+    def test_002_nine_outputs(self):
+        # All nine outputs connected: the seven products as with seven outputs (and as
+        # the float64 reference); without a filter nothing is removed (CLUT 0) and CPA,
+        # a ratio of |sum| to sum of magnitudes, lies in [0, 1].
+        cfg = block_config(ngates=5, pulses_per_radial=36, **CALIBRATED)
+        port0, port1 = random_echoes(np.random.default_rng(3900), cfg, 60, 0)
+        seven, _, _ = self.run_block(port0, port1, cfg)
+        nine, nine_tags, _ = self.run_block(port0, port1, cfg,
+                                            connected=len(PRODUCTS) + len(CLUTTER_PRODUCTS))
+        self.assert_matches_reference(nine[:len(PRODUCTS)], port0, port1, cfg, "9 outputs")
+        np.testing.assert_array_equal(nine[:len(PRODUCTS)], seven)
+        np.testing.assert_array_equal(nine[CLUT], np.zeros_like(nine[CLUT]))
+        self.assertTrue(np.all((nine[CPA] >= 0.0) & (nine[CPA] <= 1.0)))
+        self.assertGreater(np.ptp(nine[CPA]), 0.0)
+        for port_tags in nine_tags:
+            geometry_tags(port_tags, nine.shape[1])
+
+    def test_003_simple_scan_tags(self):
+        # No tags: the azimuth from the scan's start at the antenna rate (10 degrees per
+        # radial here), its elevation, time from 0; a new sweep after each full turn.
+        m, nradials = 10, 80
+        cfg = block_config(ngates=2, pulses_per_radial=m, **CALIBRATED)
+        port0, port1 = random_echoes(np.random.default_rng(4000), cfg, nradials, 3)
+        blk = cudadsp.polarimetric_products_cf(**cfg, device=self.DEVICE,
+                                               antenna_rate_deg_s=1000.0,
+                                               scan_start_azimuth_deg=350.0,
+                                               scan_elevation_deg=2.0)
+        _, out_tags, _ = self.run_block(port0, port1, cfg, block=blk, block_items=7)
+        centre_s = (np.arange(nradials) * m + (m - 1) / 2.0) * cfg["prt_s"]
+        for port_tags in out_tags:
+            found = geometry_tags(port_tags, nradials)
+            np.testing.assert_allclose(found["azimuth_deg"],
+                                       np.mod(350.0 + 1000.0 * centre_s, 360.0), atol=1e-9)
+            np.testing.assert_array_equal(found["elevation_deg"], 2.0)
+            np.testing.assert_allclose(found["time_s"], centre_s, atol=1e-12)
+            self.assertEqual(found["sweep_index"], [r // 36 for r in range(nradials)])
+
+    def test_004_tagged_scan(self):
+        # Azimuth tags every 5 pulses of an antenna turning at 200 deg/s, an elevation
+        # step and rx_time on input 0: each radial's tags give the antenna at its centre
+        # pulse; the input scan tags are consumed, other tags passed on.
+        m, nradials, rate = 8, 30, 200.0
+        cfg = block_config(ngates=2, pulses_per_radial=m, **CALIBRATED)
+        port0, port1 = random_echoes(np.random.default_rng(4100), cfg, nradials, 0)
+        T = cfg["prt_s"]
+        tags = [make_tag(k, "azimuth_deg", pmt.from_double((12.0 + rate * k * T) % 360.0))
+                for k in range(1, nradials * m, 5)]
+        tags += [make_tag(2, "elevation_deg", pmt.from_double(0.5)),
+                 make_tag(12 * m + 1, "elevation_deg", pmt.from_double(2.5)),
+                 make_tag(3, "rx_time", pmt.make_tuple(pmt.from_uint64(1700000000),
+                                                       pmt.from_double(0.125))),
+                 make_tag(4, "label", pmt.from_long(7))]
+        blk = cudadsp.polarimetric_products_cf(**cfg, device=self.DEVICE,
+                                               antenna_rate_deg_s=rate)
+        _, out_tags, _ = self.run_block(port0, port1, cfg, block=blk, tags=(tags, ()),
+                                        feeder_items=3)
+        centre = np.arange(nradials) * m + (m - 1) / 2.0
+        for port_tags in out_tags:
+            found = geometry_tags(port_tags, nradials)
+            np.testing.assert_allclose(found["azimuth_deg"],
+                                       np.mod(12.0 + rate * centre * T, 360.0), atol=1e-9)
+            np.testing.assert_array_equal(found["elevation_deg"],
+                                          np.where(centre >= 12 * m + 1, 2.5, 0.5))
+            np.testing.assert_allclose(found["time_s"],
+                                       1700000000.125 + (centre - 3) * T, rtol=0, atol=1e-6)
+            self.assertEqual(found["sweep_index"], [0] * 12 + [1] * (nradials - 12))
+            keys = [pmt.symbol_to_string(t.key) for t in port_tags]
+            self.assertEqual(keys.count("label"), 1)
+            self.assertEqual(keys.count("rx_time"), 0)
+            self.assertEqual(keys.count("azimuth_deg"), nradials)
+
+    def test_005_scan_message(self):
+        # A dict on the "scan" port before the run sets the simple scan (keys left out
+        # keep their values); bad messages are logged and ignored.
+        m, nradials = 10, 12
+        cfg = block_config(ngates=2, pulses_per_radial=m, **CALIBRATED)
+        port0, port1 = random_echoes(np.random.default_rng(4200), cfg, nradials, 0)
+        blk = cudadsp.polarimetric_products_cf(**cfg, device=self.DEVICE,
+                                               scan_elevation_deg=3.0)
+        port = pmt.intern("scan")
+        for bad in (pmt.from_double(1.0), pmt.to_pmt({"tilt": 1.0}),
+                    pmt.to_pmt({"rate_deg_s": -5.0, "start_azimuth_deg": 1.0}),
+                    pmt.to_pmt({"elevation_deg": "high"})):
+            blk._post(port, bad)
+        blk._post(port, pmt.to_pmt({"start_azimuth_deg": 45.0, "rate_deg_s": 100.0}))
+        _, out_tags, _ = self.run_block(port0, port1, cfg, block=blk)
+        self.assertEqual((blk.scan_start_azimuth_deg(), blk.scan_elevation_deg(),
+                          blk.scan_rate_deg_s()), (45.0, 3.0, 100.0))
+        centre_s = (np.arange(nradials) * m + (m - 1) / 2.0) * cfg["prt_s"]
+        found = geometry_tags(out_tags[0], nradials)
+        np.testing.assert_allclose(found["azimuth_deg"], 45.0 + 100.0 * centre_s, atol=1e-9)
+        np.testing.assert_array_equal(found["elevation_deg"], 3.0)
 
 
 # --------------------------------------------------------------------------------------
@@ -1020,8 +1166,11 @@ class qa_polarimetric_products_cf_control(polar_case):
 class qa_polarimetric_products_cf_params(gr_unittest.TestCase):
 
     def assert_rejected(self, parameter, **overrides):
-        """The constructor raises ValueError naming `parameter` for these arguments."""
-        kwargs = block_config(**{k: v for k, v in overrides.items() if k != "device"})
+        """The constructor raises ValueError naming `parameter` for these arguments (those
+        of block_config and the clutter and scan keywords)."""
+        known = block_config()
+        kwargs = block_config(**{k: v for k, v in overrides.items() if k in known})
+        kwargs.update({k: v for k, v in overrides.items() if k not in known and k != "device"})
         with self.assertRaisesRegex(ValueError, parameter, msg=f"{overrides}"):
             cudadsp.polarimetric_products_cf(**kwargs, device=overrides.get("device", "cpu"))
 
@@ -1058,6 +1207,29 @@ class qa_polarimetric_products_cf_params(gr_unittest.TestCase):
                                                    noise_h=0.0, noise_v=0.0, device="cpu")
             self.assertEqual(blk.backend(), "cpu")
 
+    def test_006_bad_clutter_and_scan_parameters(self):
+        for bad in ("", "iir", "Regression", "none "):
+            self.assert_rejected("clutter_filter", clutter_filter=bad)
+        for bad in (0.0, -0.5, 1.5, math.nan):
+            self.assert_rejected("cpa_threshold", cpa_threshold=bad)
+        for bad in (-1.0, math.inf, math.nan):
+            self.assert_rejected("antenna_rate_deg_s", antenna_rate_deg_s=bad)
+        for bad in (0.0, -1.0, math.nan):
+            self.assert_rejected("beamwidth_deg", beamwidth_deg=bad)
+        for bad in (math.nan, math.inf):
+            self.assert_rejected("scan_start_azimuth_deg", scan_start_azimuth_deg=bad)
+        for bad in (90.5, -100.0, math.nan):
+            self.assert_rejected("scan_elevation_deg", scan_elevation_deg=bad)
+        blk = cudadsp.polarimetric_products_cf(4, device="cpu")
+        blk.set_scan(10.0, 1.0, 6.0)
+        for args, name in (((math.nan, 1.0, 6.0), "start_azimuth_deg"),
+                           ((0.0, 95.0, 6.0), "elevation_deg"),
+                           ((0.0, 1.0, -6.0), "rate_deg_s")):
+            with self.assertRaisesRegex(ValueError, name, msg=f"{args}"):
+                blk.set_scan(*args)
+        self.assertEqual((blk.scan_start_azimuth_deg(), blk.scan_elevation_deg(),
+                          blk.scan_rate_deg_s()), (10.0, 1.0, 6.0))
+
     def test_005_cuda_without_device(self):
         if HAVE_CUDA:
             self.skipTest("a CUDA device is present")
@@ -1081,6 +1253,11 @@ class qa_polarimetric_products_cf_physics_cuda(qa_polarimetric_products_cf_physi
 
 @unittest.skipUnless(HAVE_CUDA, "no CUDA device")
 class qa_polarimetric_products_cf_control_cuda(qa_polarimetric_products_cf_control):
+    DEVICE = "cuda"
+
+
+@unittest.skipUnless(HAVE_CUDA, "no CUDA device")
+class qa_polarimetric_products_cf_scan_cuda(qa_polarimetric_products_cf_scan):
     DEVICE = "cuda"
 
 

@@ -28,12 +28,20 @@ namespace cudadsp {
  * Every \p pulses_per_radial pulses make one radial; per radial each output port
  * carries one float vector of \p ngates: 0 Zh (dBZ), 1 ZDR (dB), 2 radial velocity
  * (m/s, positive away from the radar), 3 spectrum width (m/s), 4 PhiDP (degrees,
- * wrapped to (-180, 180]), 5 RhoHV, 6 SNRh (dB). Where SNRh is below the threshold,
- * outputs 0 to 5 are NaN.
+ * wrapped to (-180, 180]), 5 RhoHV, 6 SNRh (dB), and, when connected (ports 7 and 8
+ * are optional), 7 CLUT, the clutter power removed from H (dB), and 8 CPA, the clutter
+ * phase alignment of H. Where SNRh is below the threshold, outputs 0 to 5 are NaN.
  *
- * Tags: every output radial carries a tag "radial_index" (uint64, counting from 0 at
- * the flowgraph start) on every output port; input tags are passed to the radial
- * that contains the tagged pulse.
+ * Tags: every output radial carries, on every connected output port, "radial_index"
+ * (uint64, counting from 0 at the flowgraph start), "azimuth_deg", "elevation_deg"
+ * and "time_s" (double: the antenna at the radial's centre pulse; time in seconds,
+ * UTC since 1970 when the input carries "rx_time") and "sweep_index" (uint64). They
+ * come from the tags "azimuth_deg", "elevation_deg" (double) and "rx_time" (GNU
+ * Radio's (uint64 seconds, double fraction)) on pulses of input 0, the azimuth advanced
+ * at the scan rate, and from the simple scan (scan_start_azimuth_deg,
+ * scan_elevation_deg, antenna_rate_deg_s; set_scan(); message port "scan") where no
+ * such tag has been seen. Other input tags are passed to the radial that contains the
+ * tagged pulse; those three keys are consumed.
  *
  * Formulas, conventions and references: docs/blocks/polarimetric_products_cf.md.
  */
@@ -57,6 +65,26 @@ public:
      * \param snr_threshold_db censoring threshold on SNRh, dB.
      * \param mode "simultaneous" or "alternating".
      * \param device "auto", "cpu", "cuda" or "cuda:N".
+     * \param clutter_filter ground-clutter filter on the pulses of every gate, H and V:
+     *        "none", "regression" or "gmap".
+     * \param clutter_only_where_detected filter only the gates whose clutter phase
+     *        alignment (output 8) reaches \p cpa_threshold; false: every gate.
+     * \param cpa_threshold clutter phase alignment taken as clutter, (0, 1].
+     * \param antenna_rate_deg_s azimuth scan rate, deg/s (>= 0): the width of the
+     *        clutter spectrum, and the rate at which the azimuth advances.
+     * \param beamwidth_deg one-way 3-dB antenna beamwidth, degrees (> 0).
+     * \param invert_velocity negate the radial velocity (I/Q of the opposite Doppler
+     *        sign convention).
+     * \param invert_phidp negate the differential phase (I/Q of the opposite PhiDP
+     *        sign convention).
+     * \param scan_start_azimuth_deg simple scan: azimuth of the first pulse, degrees
+     *        (finite), where no "azimuth_deg" tag has been seen.
+     * \param scan_elevation_deg simple scan: elevation, degrees in [-90, 90], where
+     *        no "elevation_deg" tag has been seen.
+     *
+     * The parameters after \p device were added later, with defaults that keep the
+     * earlier behaviour, so that positional C++ calls written for the first fourteen
+     * still compile and mean the same.
      */
     static sptr make(int ngates,
                      int pulses_per_radial = 36,
@@ -71,7 +99,16 @@ public:
                      double noise_v = 0.0,
                      double snr_threshold_db = -1e9,
                      const std::string& mode = "simultaneous",
-                     const std::string& device = "auto");
+                     const std::string& device = "auto",
+                     const std::string& clutter_filter = "none",
+                     bool clutter_only_where_detected = false,
+                     double cpa_threshold = 0.5,
+                     double antenna_rate_deg_s = 0.0,
+                     double beamwidth_deg = 1.0,
+                     bool invert_velocity = false,
+                     bool invert_phidp = false,
+                     double scan_start_azimuth_deg = 0.0,
+                     double scan_elevation_deg = 0.5);
 
     /*!
      * Pulses the upstream buffers (of both inputs) should hold for full GPU batches:
@@ -96,6 +133,32 @@ public:
     virtual double noise_h() const = 0;
     virtual double noise_v() const = 0;
     virtual double snr_threshold_db() const = 0;
+
+    /*!
+     * The simple scan from the next radial processed: the azimuth starts at
+     * \p start_azimuth_deg on that radial's first pulse and turns at \p rate_deg_s;
+     * the elevation is \p elevation_deg. Tags on the input, once seen, take precedence
+     * (the rate still advances a tagged azimuth). The clutter filter keeps the antenna
+     * rate given to make(). Throws std::invalid_argument naming the argument (and keeps
+     * the old values) if one is out of range. The message port "scan" takes a dict
+     * with any of these three keys and applies it the same way.
+     */
+    virtual void
+    set_scan(double start_azimuth_deg, double elevation_deg, double rate_deg_s) = 0;
+    virtual double scan_start_azimuth_deg() const = 0;
+    virtual double scan_elevation_deg() const = 0;
+    //! The rate at which the azimuth advances, deg/s (make()'s antenna_rate_deg_s
+    //! until set_scan() or a "scan" message changes it).
+    virtual double scan_rate_deg_s() const = 0;
+
+    //! The clutter filter and I/Q conventions, as given to make().
+    virtual std::string clutter_filter() const = 0;
+    virtual bool clutter_only_where_detected() const = 0;
+    virtual double cpa_threshold() const = 0;
+    virtual double antenna_rate_deg_s() const = 0;
+    virtual double beamwidth_deg() const = 0;
+    virtual bool invert_velocity() const = 0;
+    virtual bool invert_phidp() const = 0;
 
     //! Largest unambiguous velocity, m/s (lambda/(4 PRT); lambda/(8 PRT) alternating).
     virtual double nyquist_velocity() const = 0;

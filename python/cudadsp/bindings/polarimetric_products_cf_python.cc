@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(polarimetric_products_cf.h)                                */
-/* BINDTOOL_HEADER_FILE_HASH(04b7979cad07062605a5e33281329e44)                     */
+/* BINDTOOL_HEADER_FILE_HASH(e7be9c043ed08f6f9886fb4a13d24918)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -50,6 +50,15 @@ void bind_polarimetric_products_cf(py::module& m)
              py::arg("snr_threshold_db") = -1e9,
              py::arg("mode") = "simultaneous",
              py::arg("device") = "auto",
+             py::arg("clutter_filter") = "none",
+             py::arg("clutter_only_where_detected") = false,
+             py::arg("cpa_threshold") = 0.5,
+             py::arg("antenna_rate_deg_s") = 0.0,
+             py::arg("beamwidth_deg") = 1.0,
+             py::arg("invert_velocity") = false,
+             py::arg("invert_phidp") = false,
+             py::arg("scan_start_azimuth_deg") = 0.0,
+             py::arg("scan_elevation_deg") = 0.5,
              D(polarimetric_products_cf, make))
 
         .def_static("upstream_buffer_pulses",
@@ -91,6 +100,42 @@ void bind_polarimetric_products_cf(py::module& m)
         .def("snr_threshold_db",
              &block::snr_threshold_db,
              D(polarimetric_products_cf, snr_threshold_db))
+        .def("set_scan",
+             &block::set_scan,
+             py::arg("start_azimuth_deg"),
+             py::arg("elevation_deg"),
+             py::arg("rate_deg_s"),
+             D(polarimetric_products_cf, set_scan))
+        .def("scan_start_azimuth_deg",
+             &block::scan_start_azimuth_deg,
+             D(polarimetric_products_cf, scan_start_azimuth_deg))
+        .def("scan_elevation_deg",
+             &block::scan_elevation_deg,
+             D(polarimetric_products_cf, scan_elevation_deg))
+        .def("scan_rate_deg_s",
+             &block::scan_rate_deg_s,
+             D(polarimetric_products_cf, scan_rate_deg_s))
+        .def("clutter_filter",
+             &block::clutter_filter,
+             D(polarimetric_products_cf, clutter_filter))
+        .def("clutter_only_where_detected",
+             &block::clutter_only_where_detected,
+             D(polarimetric_products_cf, clutter_only_where_detected))
+        .def("cpa_threshold",
+             &block::cpa_threshold,
+             D(polarimetric_products_cf, cpa_threshold))
+        .def("antenna_rate_deg_s",
+             &block::antenna_rate_deg_s,
+             D(polarimetric_products_cf, antenna_rate_deg_s))
+        .def("beamwidth_deg",
+             &block::beamwidth_deg,
+             D(polarimetric_products_cf, beamwidth_deg))
+        .def("invert_velocity",
+             &block::invert_velocity,
+             D(polarimetric_products_cf, invert_velocity))
+        .def("invert_phidp",
+             &block::invert_phidp,
+             D(polarimetric_products_cf, invert_phidp))
         .def("nyquist_velocity",
              &block::nyquist_velocity,
              D(polarimetric_products_cf, nyquist_velocity))

@@ -18,9 +18,16 @@ Inputs: port 0 H, port 1 V; one item = one pulse, a vector of ngates complex sam
 radial is an H pulse). Every pulses_per_radial pulses make one radial.
 Outputs (one float vector of ngates per radial): 0 Zh (dBZ), 1 ZDR (dB), 2 radial
 velocity (m/s, positive away), 3 spectrum width (m/s), 4 PhiDP (deg, (-180, 180]),
-5 RhoHV, 6 SNRh (dB). Below snr_threshold_db, outputs 0 to 5 are NaN.
-Tags: "radial_index" (uint64) on every output radial; input tags pass to the radial
-holding the tagged pulse. Formulas: docs/blocks/polarimetric_products_cf.md.)doc";
+5 RhoHV, 6 SNRh (dB); optional (connect them or not): 7 CLUT, clutter power removed
+from H (dB), 8 CPA, clutter phase alignment of H. Below snr_threshold_db, outputs 0 to
+5 are NaN.
+Tags on every connected output at every radial: "radial_index" (uint64),
+"azimuth_deg", "elevation_deg", "time_s" (double, at the radial's centre pulse) and
+"sweep_index" (uint64), from the input tags "azimuth_deg", "elevation_deg" and
+"rx_time" on input 0, else from the simple scan (scan_start_azimuth_deg,
+scan_elevation_deg, antenna_rate_deg_s; set_scan(); message port "scan"). Other input
+tags pass to the radial holding the tagged pulse.
+Formulas: docs/blocks/polarimetric_products_cf.md.)doc";
 
 
 static const char* __doc_gr_cudadsp_polarimetric_products_cf_polarimetric_products_cf = R"doc()doc";
@@ -42,6 +49,18 @@ Args:
     snr_threshold_db: censoring threshold on SNRh, dB.
     mode: "simultaneous" or "alternating".
     device: "auto", "cpu", "cuda" or "cuda:N".
+    clutter_filter: ground-clutter filter on the pulses of every gate, H and V:
+        "none", "regression" or "gmap".
+    clutter_only_where_detected: filter only gates whose clutter phase alignment
+        (output 8) reaches cpa_threshold; False: every gate.
+    cpa_threshold: clutter phase alignment taken as clutter, in (0, 1].
+    antenna_rate_deg_s: azimuth scan rate, deg/s (>= 0): the clutter spectrum's width
+        and the rate at which the azimuth advances.
+    beamwidth_deg: one-way 3-dB antenna beamwidth, degrees (> 0).
+    invert_velocity: negate the radial velocity (opposite Doppler sign convention).
+    invert_phidp: negate the differential phase (opposite PhiDP sign convention).
+    scan_start_azimuth_deg: simple scan: azimuth of the first pulse, degrees (finite).
+    scan_elevation_deg: simple scan: elevation, degrees in [-90, 90].
 
 Raises:
     ValueError: a parameter is out of range (the message names it).
@@ -64,5 +83,22 @@ static const char* __doc_gr_cudadsp_polarimetric_products_cf_phidp_offset_deg = 
 static const char* __doc_gr_cudadsp_polarimetric_products_cf_noise_h = R"doc(The H noise power.)doc";
 static const char* __doc_gr_cudadsp_polarimetric_products_cf_noise_v = R"doc(The V noise power.)doc";
 static const char* __doc_gr_cudadsp_polarimetric_products_cf_snr_threshold_db = R"doc(The censoring threshold on SNRh, dB.)doc";
+static const char* __doc_gr_cudadsp_polarimetric_products_cf_set_scan = R"doc(The simple scan from the next radial processed.
+
+The azimuth starts at start_azimuth_deg on that radial's first pulse and turns at
+rate_deg_s (>= 0); the elevation is elevation_deg (in [-90, 90]). Input tags, once seen,
+take precedence. The clutter filter keeps the antenna rate given to the constructor.
+Raises ValueError naming the argument (the old values stay). The message port "scan"
+takes a dict with any of these keys.)doc";
+static const char* __doc_gr_cudadsp_polarimetric_products_cf_scan_start_azimuth_deg = R"doc(The simple scan's start azimuth, degrees.)doc";
+static const char* __doc_gr_cudadsp_polarimetric_products_cf_scan_elevation_deg = R"doc(The simple scan's elevation, degrees.)doc";
+static const char* __doc_gr_cudadsp_polarimetric_products_cf_scan_rate_deg_s = R"doc(The rate at which the azimuth advances, deg/s.)doc";
+static const char* __doc_gr_cudadsp_polarimetric_products_cf_clutter_filter = R"doc(The clutter filter: "none", "regression" or "gmap".)doc";
+static const char* __doc_gr_cudadsp_polarimetric_products_cf_clutter_only_where_detected = R"doc(Whether only gates detected as clutter are filtered.)doc";
+static const char* __doc_gr_cudadsp_polarimetric_products_cf_cpa_threshold = R"doc(The clutter phase alignment taken as clutter.)doc";
+static const char* __doc_gr_cudadsp_polarimetric_products_cf_antenna_rate_deg_s = R"doc(The antenna rate the clutter filter uses, deg/s.)doc";
+static const char* __doc_gr_cudadsp_polarimetric_products_cf_beamwidth_deg = R"doc(The one-way 3-dB antenna beamwidth, degrees.)doc";
+static const char* __doc_gr_cudadsp_polarimetric_products_cf_invert_velocity = R"doc(Whether the radial velocity is negated.)doc";
+static const char* __doc_gr_cudadsp_polarimetric_products_cf_invert_phidp = R"doc(Whether the differential phase is negated.)doc";
 static const char* __doc_gr_cudadsp_polarimetric_products_cf_nyquist_velocity = R"doc(Largest unambiguous velocity, m/s: lambda/(4 PRT), or lambda/(8 PRT) in alternating mode.)doc";
 static const char* __doc_gr_cudadsp_polarimetric_products_cf_backend = R"doc(The backend in use: "cpu" or "cuda:N".)doc";
