@@ -1060,7 +1060,7 @@ class qa_polarimetric_products_cf_scan(polar_case):
                           defaults.beamwidth_deg(), defaults.invert_velocity(),
                           defaults.invert_phidp(), defaults.scan_start_azimuth_deg(),
                           defaults.scan_elevation_deg(), defaults.scan_rate_deg_s()),
-                         ("none", False, 0.5, 0.0, 1.0, False, False, 0.0, 0.5, 0.0))
+                         ("none", False, 0.7, 0.0, 1.0, False, False, 0.0, 0.5, 0.0))
         blk.set_scan(10.0, -0.5, 6.0)
         self.assertEqual((blk.scan_start_azimuth_deg(), blk.scan_elevation_deg(),
                           blk.scan_rate_deg_s(), blk.antenna_rate_deg_s()),

@@ -628,7 +628,9 @@ public:
                 CPPUNIT_ASSERT_EQUAL(0.0f, removed);
             }
         }
-        CPPUNIT_ASSERT(cleaned * 10 >= G * R * 9);
+        // At the default threshold (0.7) about 90 % of gates with CNR-40 dB clutter are
+        // flagged (docs/blocks/polarimetric_products_cf.md, "Clutter detection").
+        CPPUNIT_ASSERT(cleaned * 100 >= G * R * 85);
         CPPUNIT_ASSERT(removed_sum / double(cleaned) > 30.0);
     }
 

@@ -102,7 +102,7 @@ public:
                      const std::string& device = "auto",
                      const std::string& clutter_filter = "none",
                      bool clutter_only_where_detected = false,
-                     double cpa_threshold = 0.5,
+                     double cpa_threshold = 0.7,
                      double antenna_rate_deg_s = 0.0,
                      double beamwidth_deg = 1.0,
                      bool invert_velocity = false,

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(polarimetric_products_cf.h)                                */
-/* BINDTOOL_HEADER_FILE_HASH(e7be9c043ed08f6f9886fb4a13d24918)                     */
+/* BINDTOOL_HEADER_FILE_HASH(a72429edb11bdf7da2f89144be6604d8)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -52,7 +52,7 @@ void bind_polarimetric_products_cf(py::module& m)
              py::arg("device") = "auto",
              py::arg("clutter_filter") = "none",
              py::arg("clutter_only_where_detected") = false,
-             py::arg("cpa_threshold") = 0.5,
+             py::arg("cpa_threshold") = 0.7,
              py::arg("antenna_rate_deg_s") = 0.0,
              py::arg("beamwidth_deg") = 1.0,
              py::arg("invert_velocity") = false,

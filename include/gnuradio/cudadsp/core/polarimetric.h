@@ -139,7 +139,7 @@ struct CUDADSP_CORE_API clutter_filter_config {
      *  (clutter phase alignment, product_cpa) reaches cpa_threshold. */
     bool only_where_detected = false;
     //! Clutter phase alignment at or above which a gate is taken to hold clutter, (0, 1].
-    double cpa_threshold = 0.5;
+    double cpa_threshold = 0.7;
     //! Azimuth scan rate of the antenna, deg/s (finite, >= 0): widens the clutter
     //! spectrum.
     double antenna_rate_deg_s = 0.0;
