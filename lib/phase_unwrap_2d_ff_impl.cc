@@ -28,6 +28,7 @@ core::phase_unwrap_2d_config make_config(int width,
                                          double period,
                                          bool wrap_around_x,
                                          bool wrap_around_y,
+                                         int gradient_window,
                                          bool congruent,
                                          int max_iterations,
                                          double tolerance,
@@ -47,7 +48,10 @@ core::phase_unwrap_2d_config make_config(int width,
             " pixels (its size in bytes must fit GNU Radio's item size, an int), got " +
             std::to_string(width) + " x " + std::to_string(height) + " = " +
             std::to_string(pixels));
-    // A negative count would turn into a huge unsigned one in the engine's message.
+    // Negative values would turn into huge unsigned ones in the engine's messages.
+    if (gradient_window < 1 || gradient_window > 15 || gradient_window % 2 == 0)
+        throw std::invalid_argument("gradient_window: must be odd, from 1 to 15, got " +
+                                    std::to_string(gradient_window));
     if (max_iterations < 1)
         throw std::invalid_argument("max_iterations: must be in [1, 100000], got " +
                                     std::to_string(max_iterations));
@@ -58,6 +62,7 @@ core::phase_unwrap_2d_config make_config(int width,
     config.period = period;
     config.wrap_around_x = wrap_around_x;
     config.wrap_around_y = wrap_around_y;
+    config.gradient_window = static_cast<std::size_t>(gradient_window);
     config.congruent = congruent;
     config.max_iterations = static_cast<std::size_t>(max_iterations);
     config.tolerance = tolerance;
@@ -74,6 +79,7 @@ phase_unwrap_2d_ff::sptr phase_unwrap_2d_ff::make(int width,
                                                   double period,
                                                   bool wrap_around_x,
                                                   bool wrap_around_y,
+                                                  int gradient_window,
                                                   bool congruent,
                                                   int max_iterations,
                                                   double tolerance,
@@ -87,6 +93,7 @@ phase_unwrap_2d_ff::sptr phase_unwrap_2d_ff::make(int width,
                                                             period,
                                                             wrap_around_x,
                                                             wrap_around_y,
+                                                            gradient_window,
                                                             congruent,
                                                             max_iterations,
                                                             tolerance,
@@ -162,6 +169,11 @@ bool phase_unwrap_2d_ff_impl::wrap_around_x() const
 bool phase_unwrap_2d_ff_impl::wrap_around_y() const
 {
     return d_engine->config().wrap_around_y;
+}
+
+int phase_unwrap_2d_ff_impl::gradient_window() const
+{
+    return static_cast<int>(d_engine->config().gradient_window);
 }
 
 bool phase_unwrap_2d_ff_impl::congruent() const { return d_engine->config().congruent; }

@@ -28,6 +28,7 @@ public:
     double period() const override;
     bool wrap_around_x() const override;
     bool wrap_around_y() const override;
+    int gradient_window() const override;
     bool congruent() const override;
     int max_iterations() const override;
     double tolerance() const override;

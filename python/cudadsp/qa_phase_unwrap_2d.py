@@ -187,16 +187,18 @@ class qa_phase_unwrap_2d_ff(unwrap_2d_case):
         self.assertEqual(blk.method(), "reliability")
         self.assertEqual(blk.period(), TWO_PI)
         self.assertEqual((blk.wrap_around_x(), blk.wrap_around_y()), (False, False))
+        self.assertEqual(blk.gradient_window(), 5)
         self.assertTrue(blk.congruent())
         self.assertEqual(blk.max_iterations(), 100)
         self.assertEqual(blk.tolerance(), 1e-5)
         self.assertFalse(blk.weight_input())
         self.assertEqual(blk.backend(), "cpu")
-        blk = cudadsp.phase_unwrap_2d_ff(8, 9, "least_squares", 360.0, congruent=False,
-                                         max_iterations=7, tolerance=1e-3, weight_input=True,
-                                         device="cpu")
+        blk = cudadsp.phase_unwrap_2d_ff(8, 9, "least_squares", 360.0, gradient_window=3,
+                                         congruent=False, max_iterations=7, tolerance=1e-3,
+                                         weight_input=True, device="cpu")
         self.assertEqual((blk.method(), blk.period(), blk.congruent()),
                          ("least_squares", 360.0, False))
+        self.assertEqual(blk.gradient_window(), 3)
         self.assertEqual((blk.max_iterations(), blk.tolerance(), blk.weight_input()),
                          (7, 1e-3, True))
         self.assertEqual(blk.input_signature().min_streams(), 2)
@@ -210,14 +212,40 @@ class qa_phase_unwrap_2d_ff(unwrap_2d_case):
             ("period", dict(width=5, height=5, period=-1.0)),
             ("wrap_around_x", dict(width=5, height=5, method="least_squares", wrap_around_x=True)),
             ("wrap_around_y", dict(width=5, height=2, wrap_around_y=True)),
+            ("gradient_window", dict(width=5, height=5, gradient_window=0)),
+            ("gradient_window", dict(width=5, height=5, gradient_window=4)),
+            ("gradient_window", dict(width=5, height=5, gradient_window=17)),
+            ("gradient_window", dict(width=5, height=5, gradient_window=-3)),
             ("max_iterations", dict(width=5, height=5, max_iterations=0)),
             ("tolerance", dict(width=5, height=5, tolerance=0.0)),
             ("device", dict(width=5, height=5, device="gpu")),
         ]
         for name, kwargs in cases:
-            with self.subTest(parameter=name):
+            with self.subTest(parameter=name, kwargs=kwargs):
                 with self.assertRaisesRegex(ValueError, "^" + name):
                     cudadsp.phase_unwrap_2d_ff(**kwargs)
+
+    def test_006_gradient_window_passed_through(self):
+        # In phase noise of 0.8 rad the pair rule (1) and a window of 7 decide some
+        # pixels differently; the block gives, frame by frame, what the engine gives
+        # through unwrap_phase_2d for the same window.
+        rng = np.random.default_rng(66)
+        frames = []
+        for i in range(2):
+            truth, _ = hill(self.shape, 600 + i)
+            noisy = truth + rng.normal(0.0, 0.8, self.shape)
+            frames.append((noisy - TWO_PI * np.floor(noisy / TWO_PI + 0.5)).astype(np.float32))
+        outputs = {}
+        for window in (1, 7):
+            out, _ = self.run_block(frames, gradient_window=window)
+            for i, frame in enumerate(frames):
+                expected = cudadsp.unwrap_phase_2d(frame, gradient_window=window,
+                                                   device="cpu").unwrapped
+                np.testing.assert_array_equal(out[i], expected,
+                                              err_msg=f"window {window}, frame {i}")
+            outputs[window] = out
+        self.assertFalse(np.array_equal(outputs[1], outputs[7]),
+                         "windows 1 and 7 gave the same frames: the test shows nothing")
 
 
 # --------------------------------------------------------------------------------------
@@ -343,6 +371,8 @@ class qa_unwrap_phase_2d(unwrap_2d_case):
             (ValueError, "wrap_around", dict(wrapped=wrapped, wrap_around=(True,))),
             (ValueError, "wrap_around", dict(wrapped=wrapped, wrap_around=True)),
             (ValueError, "period", dict(wrapped=wrapped, period=0.0)),
+            (ValueError, "gradient_window", dict(wrapped=wrapped, gradient_window=0)),
+            (ValueError, "gradient_window", dict(wrapped=wrapped, gradient_window=6)),
             (ValueError, "max_iterations", dict(wrapped=wrapped, method="least_squares",
                                                 max_iterations=0)),
             (ValueError, "tolerance", dict(wrapped=wrapped, tolerance=2.0)),

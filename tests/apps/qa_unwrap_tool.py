@@ -21,6 +21,7 @@ import unittest
 
 import numpy
 
+from gnuradio import cudadsp
 from gnuradio.cudadsp import data_files, raster_io
 from gnuradio.cudadsp.unwrap_metrics import score_unwrapping
 
@@ -138,6 +139,25 @@ class qa_unwrap_tool(unittest.TestCase):
         self.assertEqual(score_unwrapping(unwrapped, numpy.degrees(self.truth),
                                           period=360.0).correct_fraction, 1.0)
 
+    def test_gradient_window_one(self):
+        # In phase noise of 0.8 rad the pair rule (--gradient-window 1) and the default
+        # window of 5 decide some pixels differently: the tool gives the engine's
+        # answer for the window it was told.
+        noisy = self.truth + numpy.random.default_rng(5).normal(0.0, 0.8, self.truth.shape)
+        wrapped = wrap(noisy)
+        raster_io.write_raster(self.path('noisy.flt'), wrapped)
+        self.run_tool(self.path('noisy.flt'), '--gradient-window', '1',
+                      '-o', self.path('pair'))
+        cycles, _ = self.read_back(self.path('pair.cycles'))
+        expected = {window: cudadsp.unwrap_phase_2d(wrapped, gradient_window=window,
+                                                    device='cpu').cycles
+                    for window in (1, 5)}
+        numpy.testing.assert_array_equal(cycles, expected[1])
+        self.assertFalse(numpy.array_equal(expected[1], expected[5]),
+                         'windows 1 and 5 agree here: the case shows nothing')
+        with open(self.path('pair.json')) as f:
+            self.assertEqual(json.load(f)['gradient_window'], 1)
+
     def test_real_pair_interferogram(self):
         first, second = (data_files.data_file(p) for p in (
             'insar/img1_WN_512x512_1x1_128.vrt', 'insar/img2_WN_512x512_1x1_128.vrt'))
@@ -149,9 +169,11 @@ class qa_unwrap_tool(unittest.TestCase):
         self.run_tool(self.path('pair.int'), '-o', self.path('pair'))
         unwrapped, _ = self.read_back(self.path('pair.unw'))
         # The pair has no phase difference: a right unwrapping stays within half a
-        # cycle of the flat truth nearly everywhere (single-look noise at 0.8).
+        # cycle of the flat truth on most pixels. Single-look noise at correlation 0.8
+        # leaves about 6 % of them beyond it: scikit-image's unwrap_phase is right on
+        # 94.06 % here, the tool (gradient window 5) on 94.02 %.
         score = score_unwrapping(unwrapped, numpy.zeros(unwrapped.shape))
-        self.assertGreater(score.correct_fraction, 0.95)
+        self.assertGreater(score.correct_fraction, 0.93)
 
     def test_bad_input_is_named_and_leaves_no_output(self):
         wrapped = wrap(self.truth)
@@ -166,6 +188,7 @@ class qa_unwrap_tool(unittest.TestCase):
             ((self.path('phase.flt'), '--coherence-threshold', '0.3'), '--coherence-threshold'),
             ((self.dir,), 'input'),
             ((self.path('phase.flt'), '--tolerance', '0'), 'tolerance'),
+            ((self.path('phase.flt'), '--gradient-window', '4'), 'gradient_window'),
         ]
         for arguments, named in cases:
             with self.subTest(arguments=arguments):

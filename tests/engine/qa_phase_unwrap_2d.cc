@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <iostream>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -274,31 +275,61 @@ void check_against_truth(const outputs& o,
     }
 }
 
-//! Equality of the reliability method's outputs with the reference's.
+//! How closely the reliability method must follow the reference.
+enum class agreement {
+    //! Every K. Asserted only where the reference measured no join near half a period.
+    exact,
+    /*! Where a window > 1 decides a join within 1e-6 periods of half a period, float64
+     *  trigonometry (the reference) and the engine's float32 phasors may choose
+     *  differently, and the subtree below that join follows: identical K on at least
+     *  99.9 % of the valid pixels, components identical. */
+    most,
+};
+
+//! The reliability method's outputs against the reference's.
 void check_reliability_reference(const outputs& o,
                                  const frame& f,
                                  double P,
                                  bool wrap_x,
                                  bool wrap_y,
+                                 std::size_t gradient_window,
+                                 agreement level,
                                  const std::string& what)
 {
-    const auto ref = qa::reference_reliability_unwrap(f, P, wrap_x, wrap_y);
+    const auto ref =
+        qa::reference_reliability_unwrap(f, P, wrap_x, wrap_y, gradient_window);
     const auto valid = qa::reference_valid_pixels(f);
     check_outputs_consistent(o, f, valid, P, what);
+    if (level == agreement::exact)
+        CPPUNIT_ASSERT_EQUAL_MESSAGE(
+            what + ": joins near half a period, where the reference may not be exact",
+            std::size_t(0),
+            ref.near_half_period_joins);
+    std::size_t differing = 0;
     for (std::size_t i = 0; i < valid.size(); ++i) {
-        if (std::int64_t(o.cycles[i]) != ref.cycles[i])
-            fail_at(what,
-                    i,
-                    "K " + std::to_string(o.cycles[i]) + ", reference " +
-                        std::to_string(ref.cycles[i]));
         if (o.components[i] != ref.components[i])
             fail_at(what,
                     i,
                     "component " + std::to_string(o.components[i]) + ", reference " +
                         std::to_string(ref.components[i]));
+        if (std::int64_t(o.cycles[i]) == ref.cycles[i])
+            continue;
+        if (level == agreement::exact)
+            fail_at(what,
+                    i,
+                    "K " + std::to_string(o.cycles[i]) + ", reference " +
+                        std::to_string(ref.cycles[i]));
+        ++differing;
     }
     CPPUNIT_ASSERT_EQUAL_MESSAGE(
         what + ": components", ref.component_count, o.report.components);
+    if (level == agreement::most) {
+        std::ostringstream msg;
+        msg << what << ": K differs from the reference on " << differing << " of "
+            << o.report.valid_pixels << " valid pixels (" << ref.near_half_period_joins
+            << " joins near half a period)";
+        CPPUNIT_ASSERT_MESSAGE(msg.str(), differing * 1000 <= o.report.valid_pixels);
+    }
 }
 
 /*!
@@ -426,6 +457,7 @@ class qa_phase_unwrap_2d : public CppUnit::TestFixture
     QA_BACKEND_TEST(disconnected_regions);
     QA_BACKEND_TEST(wrap_around);
     QA_BACKEND_TEST(reliability_matches_reference);
+    QA_BACKEND_TEST(guided_window_accuracy);
     QA_BACKEND_TEST(least_squares_matches_reference);
     QA_BACKEND_TEST(report_fields);
     QA_BACKEND_TEST(in_place);
@@ -444,15 +476,66 @@ public:
         line.width = 3;
         line.height = 1;
         line.wrapped = { 0.1f, 0.45f, -0.3f };
-        const auto rel = qa::reference_reliability_unwrap(line, 1.0, false, false);
+        const auto rel = qa::reference_reliability_unwrap(line, 1.0, false, false, 1);
         CPPUNIT_ASSERT(rel.cycles == std::vector<std::int64_t>({ 0, 0, 1 }));
         CPPUNIT_ASSERT_EQUAL(std::size_t(1), rel.component_count);
-        // Its middle pixel: one term (H), (0.1 - 0.45) - wrap(0.45 + 0.3) = -0.35 + 0.25,
-        // squared and scaled by 4; the ends have none.
-        CPPUNIT_ASSERT_DOUBLES_EQUAL(4 * 0.1 * 0.1, rel.reliability[1], 1e-6);
-        CPPUNIT_ASSERT(std::isinf(rel.reliability[0]));
+        // A line has no column or diagonal terms: every pixel is unranked.
+        for (float key : rel.reliability)
+            CPPUNIT_ASSERT(std::isinf(key) && key > 0);
 
-        // Least squares on the same line: the wrapped differences 0.35 and 0.25 are
+        // The key of the centre of a 3 x 3 frame (P = 1), term by term:
+        // H: wrap(0.1 - 0.3) - wrap(0.3 - 0.4) = -0.1; V: wrap(0.1 - 0.3) -
+        // wrap(0.3 - 0.45) = -0.05; D1: wrap(0 - 0.3) - wrap(0.3 + 0.4) = 0; D2:
+        // wrap(0.2 - 0.3) - wrap(0.3 - 0.2) = -0.2; 0.01 + 0.0025 + 0 + 0.04. The
+        // border pixels have no full set of terms.
+        frame square;
+        square.width = 3;
+        square.height = 3;
+        square.wrapped = { 0.0f, 0.1f, 0.2f, 0.1f, 0.3f, 0.4f, 0.2f, 0.45f, -0.4f };
+        const auto keys = qa::reference_reliability_unwrap(square, 1.0, false, false, 1);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(0.0525, keys.reliability[4], 1e-6);
+        for (int i : { 0, 1, 2, 3, 5, 6, 7, 8 })
+            CPPUNIT_ASSERT(std::isinf(keys.reliability[i]));
+        // One masked neighbour unranks the centre too.
+        square.mask = { 1, 1, 1, 1, 1, 1, 1, 1, 0 };
+        CPPUNIT_ASSERT(
+            std::isinf(qa::reference_reliability_unwrap(square, 1.0, false, false, 1)
+                           .reliability[4]));
+        // Through the wrap-around edges every pixel has its eight neighbours.
+        square.mask.clear();
+        for (float key :
+             qa::reference_reliability_unwrap(square, 1.0, true, true, 1).reliability)
+            CPPUNIT_ASSERT(std::isfinite(key));
+
+        // The guided window on a line (P = 1): truth 0, 0.3, 0.85, 1.15 wrapped to 0,
+        // 0.3, -0.15, 0.15. The pair rule keeps the middle step -0.45 (|d| <= 1/2): K
+        // = 0, 0, 0, 0. A window of 3 about pixel 1 sums the steps 0.3, -0.45, 0.3:
+        // their mean phasor's angle is 0.374 periods, and -0.45 + 1 is nearest to it,
+        // so K = 0, 0, 1, 1; the outer edges' windows (0.3, -0.45: 0.425) keep 0.3.
+        frame guided_line;
+        guided_line.width = 4;
+        guided_line.height = 1;
+        guided_line.wrapped = { 0.0f, 0.3f, -0.15f, 0.15f };
+        const auto pair_rule =
+            qa::reference_reliability_unwrap(guided_line, 1.0, false, false, 1);
+        CPPUNIT_ASSERT(pair_rule.cycles == std::vector<std::int64_t>({ 0, 0, 0, 0 }));
+        const auto guided =
+            qa::reference_reliability_unwrap(guided_line, 1.0, false, false, 3);
+        CPPUNIT_ASSERT(guided.cycles == std::vector<std::int64_t>({ 0, 0, 1, 1 }));
+        CPPUNIT_ASSERT_EQUAL(std::size_t(0), guided.near_half_period_joins);
+        // The engine agrees with both hand results.
+        for (std::size_t window : { 1, 3 }) {
+            auto config = make_config("cpu", 4, 1, unwrap_2d_method::reliability, 1.0);
+            config.gradient_window = window;
+            const auto o = run(*phase_unwrapper_2d::make(config), guided_line);
+            const std::vector<std::int32_t> expected =
+                window == 1 ? std::vector<std::int32_t>{ 0, 0, 0, 0 }
+                            : std::vector<std::int32_t>{ 0, 0, 1, 1 };
+            CPPUNIT_ASSERT_MESSAGE("window " + std::to_string(window),
+                                   o.cycles == expected);
+        }
+
+        // Least squares on the first line: the wrapped differences 0.35 and 0.25 are
         // integrable, so the solution is 0.1, 0.45, 0.7 up to a constant, and the
         // constant puts it onto the wrapped values.
         const auto ls = qa::reference_least_squares_unwrap(line, 1.0);
@@ -463,11 +546,11 @@ public:
 
         // Two pixels separated by a masked one: two components.
         line.mask = { 1, 0, 1 };
-        const auto split = qa::reference_reliability_unwrap(line, 1.0, false, false);
+        const auto split = qa::reference_reliability_unwrap(line, 1.0, false, false, 1);
         CPPUNIT_ASSERT(split.components == std::vector<std::int32_t>({ 1, 0, 2 }));
         CPPUNIT_ASSERT(split.cycles == std::vector<std::int64_t>({ 0, 0, 0 }));
         // ... joined through the wrap-around edge.
-        const auto joined = qa::reference_reliability_unwrap(line, 1.0, true, false);
+        const auto joined = qa::reference_reliability_unwrap(line, 1.0, true, false, 1);
         CPPUNIT_ASSERT(joined.components == std::vector<std::int32_t>({ 1, 0, 1 }));
         // -0.3 -> 0.1 across the wrap edge is 0.4: no wrap, K stays 0 for both.
         CPPUNIT_ASSERT(joined.cycles == std::vector<std::int64_t>({ 0, 0, 0 }));
@@ -503,6 +586,11 @@ public:
         c.width = 2;
         c.wrap_around_x = true;
         expect_error(c, "wrap_around_x");
+        for (std::size_t window : { 0, 2, 17 }) {
+            c = good;
+            c.gradient_window = window;
+            expect_error(c, "gradient_window");
+        }
         c = good;
         c.max_iterations = 0;
         expect_error(c, "max_iterations");
@@ -560,12 +648,19 @@ public:
                 const std::string what = device + " " + std::to_string(W) + "x" +
                                          std::to_string(H) + " P=" + std::to_string(P);
 
-                auto rel = run(*phase_unwrapper_2d::make(make_config(
-                                   device, W, H, unwrap_2d_method::reliability, P)),
-                               f);
-                check_outputs_consistent(rel, f, valid, P, what + " reliability");
-                check_against_truth(rel, k, one_region, true, what + " reliability");
-                CPPUNIT_ASSERT_EQUAL(std::size_t(1), rel.report.components);
+                // The pair rule and guided windows: a smooth field's gradient changes
+                // by far less than half a period across a window, so all are exact.
+                for (std::size_t window : { 1, 5, 7 }) {
+                    auto config =
+                        make_config(device, W, H, unwrap_2d_method::reliability, P);
+                    config.gradient_window = window;
+                    const auto rel = run(*phase_unwrapper_2d::make(config), f);
+                    const std::string rel_what =
+                        what + " reliability, window " + std::to_string(window);
+                    check_outputs_consistent(rel, f, valid, P, rel_what);
+                    check_against_truth(rel, k, one_region, true, rel_what);
+                    CPPUNIT_ASSERT_EQUAL(std::size_t(1), rel.report.components);
+                }
 
                 auto config =
                     make_config(device, W, H, unwrap_2d_method::least_squares, P);
@@ -616,14 +711,19 @@ public:
         const std::size_t invalid = std::count(valid.begin(), valid.end(), 0);
         CPPUNIT_ASSERT(invalid > W * H / 20);
 
-        const auto rel = run(*phase_unwrapper_2d::make(make_config(
-                                 device, W, H, unwrap_2d_method::reliability)),
-                             f);
-        check_outputs_consistent(rel, f, valid, P, device + " reliability");
-        check_against_truth(rel, k, regions, true, device + " reliability");
-        CPPUNIT_ASSERT_EQUAL(
-            std::size_t(*std::max_element(regions.begin(), regions.end())),
-            rel.report.components);
+        // The guided window leaves out the pairs with an invalid pixel.
+        for (std::size_t window : { 1, 5 }) {
+            auto config = make_config(device, W, H, unwrap_2d_method::reliability);
+            config.gradient_window = window;
+            const auto rel = run(*phase_unwrapper_2d::make(config), f);
+            const std::string what =
+                device + " reliability, window " + std::to_string(window);
+            check_outputs_consistent(rel, f, valid, P, what);
+            check_against_truth(rel, k, regions, true, what);
+            CPPUNIT_ASSERT_EQUAL(
+                std::size_t(*std::max_element(regions.begin(), regions.end())),
+                rel.report.components);
+        }
 
         const auto ls = run(*phase_unwrapper_2d::make(make_config(
                                 device, W, H, unwrap_2d_method::least_squares)),
@@ -715,65 +815,84 @@ public:
                         f.mask[r * W + c] = 0;
             const auto k = true_cycles(*wc.truth, f, P);
             const auto valid = qa::reference_valid_pixels(f);
-            std::ostringstream what;
-            what << device << " wrap x " << wc.wrap_x << " y " << wc.wrap_y << " bands "
-                 << wc.band_x << wc.band_y;
-            auto config = make_config(device, W, H, unwrap_2d_method::reliability, P);
-            config.wrap_around_x = wc.wrap_x;
-            config.wrap_around_y = wc.wrap_y;
             const auto regions = label_regions(valid, W, H, wc.wrap_x, wc.wrap_y);
-            const auto o = run(*phase_unwrapper_2d::make(config), f);
-            check_outputs_consistent(o, f, valid, P, what.str());
-            check_against_truth(o, k, regions, true, what.str());
-            // The bands cut the frame; only the wrap-around edges join it again.
-            CPPUNIT_ASSERT_EQUAL_MESSAGE(what.str(), std::size_t(1), o.report.components);
-            if (wc.band_x || wc.band_y) {
-                config.wrap_around_x = config.wrap_around_y = false;
-                const auto cut = run(*phase_unwrapper_2d::make(config), f);
-                const std::size_t pieces = (wc.band_x ? 2 : 1) * (wc.band_y ? 2 : 1);
-                CPPUNIT_ASSERT_EQUAL_MESSAGE(what.str(), pieces, cut.report.components);
+            // A guided window reaches across the wrap-around edges too.
+            for (std::size_t window : { 1, 5 }) {
+                std::ostringstream what;
+                what << device << " wrap x " << wc.wrap_x << " y " << wc.wrap_y
+                     << " bands " << wc.band_x << wc.band_y << " window " << window;
+                auto config = make_config(device, W, H, unwrap_2d_method::reliability, P);
+                config.wrap_around_x = wc.wrap_x;
+                config.wrap_around_y = wc.wrap_y;
+                config.gradient_window = window;
+                const auto o = run(*phase_unwrapper_2d::make(config), f);
+                check_outputs_consistent(o, f, valid, P, what.str());
+                check_against_truth(o, k, regions, true, what.str());
+                // The bands cut the frame; only the wrap-around edges join it again.
+                CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                    what.str(), std::size_t(1), o.report.components);
+                if (wc.band_x || wc.band_y) {
+                    config.wrap_around_x = config.wrap_around_y = false;
+                    const auto cut = run(*phase_unwrapper_2d::make(config), f);
+                    const std::size_t pieces = (wc.band_x ? 2 : 1) * (wc.band_y ? 2 : 1);
+                    CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                        what.str(), pieces, cut.report.components);
+                }
             }
         }
     }
 
     void reliability_matches_reference(const std::string& device)
     {
+        // The pair rule (window 1) exactly everywhere; guided windows exactly on the
+        // moderately noisy fields, where the reference measures no join near half a
+        // period, and on at least 99.9 % of the pixels of the noisiest.
         struct noisy_case {
             std::size_t width, height;
             double period, noise;
             bool wrap_x, wrap_y;
+            agreement guided;
         };
-        const noisy_case cases[] = { { 97, 61, two_pi, 0.15, false, false },
-                                     { 97, 61, two_pi, 0.15, true, false },
-                                     { 64, 75, 360.0, 0.25, false, true },
-                                     { 83, 59, 1.0, 0.1, true, true },
-                                     { 120, 90, two_pi, 0.4, true, true } };
+        const noisy_case cases[] = {
+            { 97, 61, two_pi, 0.15, false, false, agreement::exact },
+            { 97, 61, two_pi, 0.15, true, false, agreement::exact },
+            { 64, 75, 360.0, 0.25, false, true, agreement::exact },
+            { 83, 59, 1.0, 0.1, true, true, agreement::exact },
+            { 120, 90, two_pi, 0.4, true, true, agreement::most }
+        };
         std::uint64_t seed = 100;
         for (const noisy_case& nc : cases)
             for (bool inputs : { false, true }) {
                 const frame f = noisy_frame(
                     nc.width, nc.height, nc.period, nc.noise, ++seed, inputs, inputs);
-                auto config = make_config(device,
-                                          nc.width,
-                                          nc.height,
-                                          unwrap_2d_method::reliability,
-                                          nc.period);
-                config.wrap_around_x = nc.wrap_x;
-                config.wrap_around_y = nc.wrap_y;
-                std::ostringstream what;
-                what << device << " " << nc.width << "x" << nc.height
-                     << " P=" << nc.period << " noise " << nc.noise << " wrap "
-                     << nc.wrap_x << nc.wrap_y << " inputs " << inputs;
-                check_reliability_reference(run(*phase_unwrapper_2d::make(config), f),
-                                            f,
-                                            nc.period,
-                                            nc.wrap_x,
-                                            nc.wrap_y,
-                                            what.str());
+                for (std::size_t window : { 1, 5, 7 }) {
+                    auto config = make_config(device,
+                                              nc.width,
+                                              nc.height,
+                                              unwrap_2d_method::reliability,
+                                              nc.period);
+                    config.wrap_around_x = nc.wrap_x;
+                    config.wrap_around_y = nc.wrap_y;
+                    config.gradient_window = window;
+                    std::ostringstream what;
+                    what << device << " " << nc.width << "x" << nc.height
+                         << " P=" << nc.period << " noise " << nc.noise << " wrap "
+                         << nc.wrap_x << nc.wrap_y << " inputs " << inputs << " window "
+                         << window;
+                    check_reliability_reference(run(*phase_unwrapper_2d::make(config), f),
+                                                f,
+                                                nc.period,
+                                                nc.wrap_x,
+                                                nc.wrap_y,
+                                                window,
+                                                window == 1 ? agreement::exact
+                                                            : nc.guided,
+                                                what.str());
+                }
             }
         // Quantised phases (multiples of 45 degrees, exact in float32): many equal
         // keys, so the order rests on the edge index; and steps of exactly half a
-        // period, which are kept.
+        // period, which the pair rule keeps (a guided window would tie there).
         qa::gaussian_source rng(77);
         for (bool wrap : { false, true }) {
             frame f;
@@ -784,14 +903,63 @@ public:
             auto config = make_config(
                 device, f.width, f.height, unwrap_2d_method::reliability, 360.0);
             config.wrap_around_x = config.wrap_around_y = wrap;
+            config.gradient_window = 1;
             check_reliability_reference(run(*phase_unwrapper_2d::make(config), f),
                                         f,
                                         360.0,
                                         wrap,
                                         wrap,
+                                        1,
+                                        agreement::exact,
                                         device + " quantised, wrap " +
                                             std::to_string(wrap));
         }
+    }
+
+    void guided_window_accuracy(const std::string& device)
+    {
+        // A Gaussian hill of 25 periods (steepest step 0.19 periods) in Gaussian phase
+        // noise of 0.7 rad: K right (up to the frame's constant) on a larger share of
+        // the pixels with a guided window than with the pair rule.
+        const std::size_t W = 256, H = 256;
+        const double P = two_pi;
+        std::vector<double> truth(W * H);
+        for (std::size_t r = 0; r < H; ++r)
+            for (std::size_t c = 0; c < W; ++c) {
+                const double dr = double(r) - 0.5 * H, dc = double(c) - 0.45 * W;
+                truth[r * W + c] =
+                    25.0 * std::exp(-(dr * dr + dc * dc) / (2 * 80.0 * 80.0));
+            }
+        const double noise_rad = 0.7;
+        const frame f = frame_of(truth, W, H, P, noise_rad / P, 2718);
+        const auto k = true_cycles(truth, f, P);
+        double right[3] = {};
+        const std::size_t windows[3] = { 1, 5, 7 };
+        for (int w = 0; w < 3; ++w) {
+            auto config = make_config(device, W, H, unwrap_2d_method::reliability, P);
+            config.gradient_window = windows[w];
+            const auto o = run(*phase_unwrapper_2d::make(config), f);
+            // The share of pixels whose K - true K is the most common offset.
+            std::vector<std::int64_t> offsets(W * H);
+            for (std::size_t i = 0; i < W * H; ++i)
+                offsets[i] = std::int64_t(o.cycles[i]) - k[i];
+            std::sort(offsets.begin(), offsets.end());
+            std::size_t best = 0;
+            for (std::size_t i = 0; i < offsets.size();) {
+                std::size_t j = i;
+                while (j < offsets.size() && offsets[j] == offsets[i])
+                    ++j;
+                best = std::max(best, j - i);
+                i = j;
+            }
+            right[w] = double(best) / double(W * H);
+        }
+        std::cout << "  " << device << ": K right with noise " << noise_rad
+                  << " rad: window 1 " << 100 * right[0] << " %, window 5 "
+                  << 100 * right[1] << " %, window 7 " << 100 * right[2] << " %"
+                  << std::endl;
+        CPPUNIT_ASSERT(right[1] >= right[0]);
+        CPPUNIT_ASSERT(right[2] >= right[0]);
     }
 
     void least_squares_matches_reference(const std::string& device)
@@ -889,9 +1057,9 @@ public:
 
     void thin_frames(const std::string& device)
     {
-        // A line has one spanning tree, the line: the reliability method is the 1-D
-        // unwrapper (numpy.unwrap), and least squares (the integral of the wrapped
-        // differences) is too, up to a whole number of periods.
+        // A line has one spanning tree, the line: the reliability method with the pair
+        // rule is the 1-D unwrapper (numpy.unwrap), and least squares (the integral of
+        // the wrapped differences) is too, up to a whole number of periods.
         std::mt19937_64 rng(2026);
         for (std::size_t n : { std::size_t(1), std::size_t(2), std::size_t(1001) })
             for (bool column : { false, true }) {
@@ -905,10 +1073,10 @@ public:
                     device + (column ? " column " : " row ") + std::to_string(n);
                 const std::vector<std::uint8_t> valid(n, 1);
 
-                const auto rel =
-                    run(*phase_unwrapper_2d::make(make_config(
-                            device, f.width, f.height, unwrap_2d_method::reliability, P)),
-                        f);
+                auto config = make_config(
+                    device, f.width, f.height, unwrap_2d_method::reliability, P);
+                config.gradient_window = 1;
+                const auto rel = run(*phase_unwrapper_2d::make(config), f);
                 check_outputs_consistent(rel, f, valid, P, what);
                 CPPUNIT_ASSERT_EQUAL_MESSAGE(what, std::size_t(1), rel.report.components);
                 for (std::size_t i = 0; i < n; ++i)
@@ -929,11 +1097,31 @@ public:
                         fail_at(
                             what + " least squares", i, "not numpy.unwrap's K + const");
                 }
+
+                // A guided window on a line averages the steps along it: exact on a
+                // noise-free ramp whose step (0.2 to 0.4 periods) changes slowly.
+                std::vector<double> ramp(n);
+                for (std::size_t i = 0; i < n; ++i)
+                    ramp[i] = 0.2 * double(i) + 1e-4 * double(i) * double(i);
+                const frame ramp_frame = frame_of(ramp, f.width, f.height, P);
+                const auto k = true_cycles(ramp, ramp_frame, P);
+                const std::vector<std::int32_t> one_region(n, 1);
+                for (std::size_t window : { 5, 15 }) {
+                    config.gradient_window = window;
+                    const auto guided =
+                        run(*phase_unwrapper_2d::make(config), ramp_frame);
+                    const std::string guided_what =
+                        what + " ramp, window " + std::to_string(window);
+                    check_outputs_consistent(guided, ramp_frame, valid, P, guided_what);
+                    check_against_truth(guided, k, one_region, true, guided_what);
+                }
             }
     }
 
     void cuda_reliability_bit_identical_to_cpu(const std::string&)
     {
+        // The pair rule and guided windows, whose phasor sums reach across the
+        // wrap-around edges; a window wider than the 7-row frame.
         struct cuda_case {
             std::size_t width, height;
             double noise;
@@ -942,23 +1130,27 @@ public:
         const cuda_case cases[] = {
             { 1024, 768, 0.2, false, false, true }, { 1024, 768, 0.35, true, true, true },
             { 257, 131, 0.1, true, false, true },   { 257, 131, 0.1, false, true, false },
-            { 300, 200, 0.5, true, true, false },   { 1, 999, 0.2, false, true, true }
+            { 300, 200, 0.5, true, true, false },   { 1, 999, 0.2, false, true, true },
+            { 500, 7, 0.3, true, false, true }
         };
         std::uint64_t seed = 500;
         for (const cuda_case& cc : cases) {
             const frame f = noisy_frame(
                 cc.width, cc.height, two_pi, cc.noise, ++seed, cc.inputs, cc.inputs);
-            auto config =
-                make_config("cpu", cc.width, cc.height, unwrap_2d_method::reliability);
-            config.wrap_around_x = cc.wrap_x;
-            config.wrap_around_y = cc.wrap_y;
-            const auto cpu = run(*phase_unwrapper_2d::make(config), f);
-            config.device = "cuda";
-            const auto cuda = run(*phase_unwrapper_2d::make(config), f);
-            std::ostringstream what;
-            what << cc.width << "x" << cc.height << " wrap " << cc.wrap_x << cc.wrap_y
-                 << " inputs " << cc.inputs;
-            assert_bit_identical(cpu, cuda, what.str());
+            for (std::size_t window : { 1, 5, 15 }) {
+                auto config = make_config(
+                    "cpu", cc.width, cc.height, unwrap_2d_method::reliability);
+                config.wrap_around_x = cc.wrap_x;
+                config.wrap_around_y = cc.wrap_y;
+                config.gradient_window = window;
+                const auto cpu = run(*phase_unwrapper_2d::make(config), f);
+                config.device = "cuda";
+                const auto cuda = run(*phase_unwrapper_2d::make(config), f);
+                std::ostringstream what;
+                what << cc.width << "x" << cc.height << " wrap " << cc.wrap_x << cc.wrap_y
+                     << " inputs " << cc.inputs << " window " << window;
+                assert_bit_identical(cpu, cuda, what.str());
+            }
         }
     }
 
@@ -1109,8 +1301,14 @@ public:
                             o.report.valid_pixels);
             }
             if (reliability)
-                check_reliability_reference(
-                    host, f, two_pi, false, false, "cuda host path");
+                check_reliability_reference(host,
+                                            f,
+                                            two_pi,
+                                            false,
+                                            false,
+                                            engine->config().gradient_window,
+                                            agreement::exact,
+                                            "cuda host path");
         }
     }
 

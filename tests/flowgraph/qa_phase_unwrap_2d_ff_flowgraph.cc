@@ -229,7 +229,8 @@ class qa_phase_unwrap_2d_ff_flowgraph : public CppUnit::TestFixture
         const std::string& device,
         int max_items,
         int max_iterations = 100,
-        double tolerance = 1e-5)
+        double tolerance = 1e-5,
+        int gradient_window = 5)
     {
         const bool weighted = !weights.empty();
         // An input tag on frame 2 must arrive on output frame 2.
@@ -246,6 +247,7 @@ class qa_phase_unwrap_2d_ff_flowgraph : public CppUnit::TestFixture
                                               two_pi,
                                               false,
                                               false,
+                                              gradient_window,
                                               true,
                                               max_iterations,
                                               tolerance,
@@ -284,22 +286,35 @@ class qa_phase_unwrap_2d_ff_flowgraph : public CppUnit::TestFixture
 public:
     void reliability_frames_over_many_work_calls(const std::string& device)
     {
+        // The pair rule (gradient_window 1) and a guided window: both exact on
+        // noise-free frames.
         const std::vector<bool> all_valid(pixels, true);
-        for (int max_items : { 0, 1, 3 }) {
-            const auto frames = hill_frames(7, 100 + max_items);
-            const auto [out, tags] = run(frames, {}, "reliability", device, max_items);
-            for (std::size_t i = 0; i < frames.size(); ++i) {
-                const std::string what = device + " frame " + std::to_string(i) +
-                                         " max_items " + std::to_string(max_items);
-                // Each frame anchored at its own first pixel: nothing carried over.
-                check_frame(out.data() + i * pixels, frames[i], all_valid, true, what);
-                const tag_report& report = tags.at(i);
-                CPPUNIT_ASSERT_EQUAL(std::uint64_t(pixels), report.valid_pixels);
-                CPPUNIT_ASSERT_EQUAL(std::uint64_t(1), report.components);
-                CPPUNIT_ASSERT_EQUAL(std::uint64_t(0), report.iterations);
-                CPPUNIT_ASSERT_EQUAL(0.0, report.relative_residual);
+        for (int max_items : { 0, 1, 3 })
+            for (int gradient_window : { 1, 5 }) {
+                const auto frames = hill_frames(7, 100 + max_items);
+                const auto [out, tags] = run(frames,
+                                             {},
+                                             "reliability",
+                                             device,
+                                             max_items,
+                                             100,
+                                             1e-5,
+                                             gradient_window);
+                for (std::size_t i = 0; i < frames.size(); ++i) {
+                    const std::string what = device + " frame " + std::to_string(i) +
+                                             " max_items " + std::to_string(max_items) +
+                                             " gradient_window " +
+                                             std::to_string(gradient_window);
+                    // Each frame anchored at its own first pixel: nothing carried over.
+                    check_frame(
+                        out.data() + i * pixels, frames[i], all_valid, true, what);
+                    const tag_report& report = tags.at(i);
+                    CPPUNIT_ASSERT_EQUAL(std::uint64_t(pixels), report.valid_pixels);
+                    CPPUNIT_ASSERT_EQUAL(std::uint64_t(1), report.components);
+                    CPPUNIT_ASSERT_EQUAL(std::uint64_t(0), report.iterations);
+                    CPPUNIT_ASSERT_EQUAL(0.0, report.relative_residual);
+                }
             }
-        }
     }
 
     void least_squares_frames(const std::string& device)
@@ -453,32 +468,58 @@ public:
         throws_naming("wrap_around_y", [] {
             phase_unwrap_2d_ff::make(8, 2, "reliability", two_pi, false, true);
         });
+        for (int gradient_window : { 0, 2, 17, -1 })
+            throws_naming("gradient_window", [gradient_window] {
+                phase_unwrap_2d_ff::make(
+                    8, 8, "reliability", two_pi, false, false, gradient_window);
+            });
         throws_naming("max_iterations", [] {
             phase_unwrap_2d_ff::make(
-                8, 8, "least_squares", two_pi, false, false, true, 0);
+                8, 8, "least_squares", two_pi, false, false, 5, true, 0);
         });
         throws_naming("max_iterations", [] {
             phase_unwrap_2d_ff::make(
-                8, 8, "least_squares", two_pi, false, false, true, -3);
+                8, 8, "least_squares", two_pi, false, false, 5, true, -3);
         });
         throws_naming("tolerance", [] {
             phase_unwrap_2d_ff::make(
-                8, 8, "least_squares", two_pi, false, false, true, 100, 1.0);
+                8, 8, "least_squares", two_pi, false, false, 5, true, 100, 1.0);
         });
         throws_naming("device", [] {
-            phase_unwrap_2d_ff::make(
-                8, 8, "reliability", two_pi, false, false, true, 100, 1e-5, false, "gpu");
+            phase_unwrap_2d_ff::make(8,
+                                     8,
+                                     "reliability",
+                                     two_pi,
+                                     false,
+                                     false,
+                                     5,
+                                     true,
+                                     100,
+                                     1e-5,
+                                     false,
+                                     "gpu");
         });
     }
 
     void getters()
     {
-        auto block = phase_unwrap_2d_ff::make(
-            31, 17, "least_squares", 360.0, false, false, false, 250, 1e-4, true, "cpu");
+        auto block = phase_unwrap_2d_ff::make(31,
+                                              17,
+                                              "least_squares",
+                                              360.0,
+                                              false,
+                                              false,
+                                              9,
+                                              false,
+                                              250,
+                                              1e-4,
+                                              true,
+                                              "cpu");
         CPPUNIT_ASSERT_EQUAL(31, block->width());
         CPPUNIT_ASSERT_EQUAL(17, block->height());
         CPPUNIT_ASSERT_EQUAL(std::string("least_squares"), block->method());
         CPPUNIT_ASSERT_EQUAL(360.0, block->period());
+        CPPUNIT_ASSERT_EQUAL(9, block->gradient_window());
         CPPUNIT_ASSERT(!block->congruent());
         CPPUNIT_ASSERT_EQUAL(250, block->max_iterations());
         CPPUNIT_ASSERT_EQUAL(1e-4, block->tolerance());
@@ -492,6 +533,7 @@ public:
         CPPUNIT_ASSERT_EQUAL(std::string("reliability"), defaults->method());
         CPPUNIT_ASSERT_EQUAL(two_pi, defaults->period());
         CPPUNIT_ASSERT(!defaults->wrap_around_x() && !defaults->wrap_around_y());
+        CPPUNIT_ASSERT_EQUAL(5, defaults->gradient_window());
         CPPUNIT_ASSERT(defaults->congruent());
         CPPUNIT_ASSERT_EQUAL(100, defaults->max_iterations());
         CPPUNIT_ASSERT_EQUAL(1e-5, defaults->tolerance());

@@ -8,8 +8,11 @@
 #include "qa_unwrap_2d_reference.h"
 #include <algorithm>
 #include <cmath>
+#include <complex>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 
 namespace gr {
@@ -36,8 +39,8 @@ std::int64_t step_cycles(float a, float b, double P)
     return d > 0 ? -k : k;
 }
 
-//! (row, col) of a neighbour at (row + dr, col + dc), through the wrap-around edges
-//! where asked; false when it is off the frame.
+//! The pixel at (row + dr, col + dc), through the wrap-around edges where asked (any
+//! offset: a window may reach further than one frame); false when it is off the frame.
 bool neighbour(long row,
                long col,
                long dr,
@@ -53,15 +56,23 @@ bool neighbour(long row,
     if (r < 0 || r >= height) {
         if (!wrap_y)
             return false;
-        r = (r + height) % height;
+        r = ((r % height) + height) % height;
     }
     if (c < 0 || c >= width) {
         if (!wrap_x)
             return false;
-        c = (c + width) % width;
+        c = ((c % width) + width) % width;
     }
     *index = r * width + c;
     return true;
+}
+
+//! A non-negative float32's bits, which order as the float does.
+std::uint32_t float_bits(float f)
+{
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &f, sizeof bits);
+    return bits;
 }
 
 } // namespace
@@ -85,18 +96,22 @@ std::vector<std::uint8_t> reference_valid_pixels(const unwrap_2d_frame& frame)
 reliability_reference reference_reliability_unwrap(const unwrap_2d_frame& frame,
                                                    double period,
                                                    bool wrap_x,
-                                                   bool wrap_y)
+                                                   bool wrap_y,
+                                                   std::size_t gradient_window)
 {
+    if (gradient_window % 2 == 0)
+        throw std::invalid_argument("reference_reliability_unwrap: even gradient_window");
     const long W = static_cast<long>(frame.width);
     const long H = static_cast<long>(frame.height);
     const long n = W * H;
+    const long half = static_cast<long>(gradient_window / 2);
     const std::vector<float>& x = frame.wrapped;
     const auto valid = reference_valid_pixels(frame);
     reliability_reference out;
 
     // Reliability: the sum of the squared second differences along the row, the
-    // column and both diagonals (in that order), over the terms whose two neighbours
-    // exist and are valid, scaled by 4 / terms; +infinity without any term.
+    // column and both diagonals (in that order); +infinity unless all four terms have
+    // both their neighbours, valid.
     out.reliability.assign(n, std::numeric_limits<float>::infinity());
     const long directions[4][2] = { { 0, 1 }, { 1, 0 }, { 1, 1 }, { 1, -1 } };
     for (long row = 0; row < H; ++row)
@@ -119,14 +134,30 @@ reliability_reference reference_reliability_unwrap(const unwrap_2d_frame& frame,
                 sum += second * second;
                 ++terms;
             }
-            if (terms > 0)
-                out.reliability[i] = static_cast<float>(sum * 4.0 / terms);
+            if (terms == 4)
+                out.reliability[i] = static_cast<float>(sum);
         }
 
+    // The order: unranked ends first (fewer first), then the float32 sum of the ranked
+    // ends' keys with its lowest mantissa bit dropped (sums one ulp apart tie), then
+    // the edge index.
     struct edge {
-        float key;
+        int unranked;
+        std::uint32_t sum_bits;
         long index;
         long a, b;
+        int direction;
+    };
+    auto make_edge = [&](long a, long b, int direction) {
+        int unranked = 0;
+        float sum = 0.0f;
+        for (long p : { a, b }) {
+            if (std::isinf(out.reliability[p]))
+                ++unranked;
+            else
+                sum += out.reliability[p];
+        }
+        return edge{ unranked, float_bits(sum) >> 1, 2 * a + direction, a, b, direction };
     };
     std::vector<edge> edges;
     for (long i = 0; i < n; ++i) {
@@ -135,15 +166,56 @@ reliability_reference reference_reliability_unwrap(const unwrap_2d_frame& frame,
         const long row = i / W, col = i % W;
         long right = 0, below = 0;
         if (neighbour(row, col, 0, 1, W, H, wrap_x, wrap_y, &right) && valid[right])
-            edges.push_back(
-                { out.reliability[i] + out.reliability[right], 2 * i, i, right });
+            edges.push_back(make_edge(i, right, 0));
         if (neighbour(row, col, 1, 0, W, H, wrap_x, wrap_y, &below) && valid[below])
-            edges.push_back(
-                { out.reliability[i] + out.reliability[below], 2 * i + 1, i, below });
+            edges.push_back(make_edge(i, below, 1));
     }
     std::sort(edges.begin(), edges.end(), [](const edge& u, const edge& v) {
-        return u.key < v.key || (u.key == v.key && u.index < v.index);
+        return std::tie(u.unranked, u.sum_bits, u.index) <
+               std::tie(v.unranked, v.sum_bits, v.index);
     });
+
+    // K[b] - K[a] across an edge: numpy.unwrap's rule for a window of one; otherwise
+    // the k with d + k P nearest to G, the angle of the window's summed unit phasor
+    // steps exp(i 2 pi (x[q] - x[p]) / P) over the valid pairs (p, q = p's neighbour
+    // in the edge's direction), p in the window centred on a.
+    const double to_radians = two_pi / period;
+    auto edge_step = [&](const edge& e) -> std::int64_t {
+        if (half == 0)
+            return step_cycles(x[e.a], x[e.b], period);
+        const long row = e.a / W, col = e.a % W;
+        const long drow = e.direction == 1 ? 1 : 0;
+        const long dcol = e.direction == 0 ? 1 : 0;
+        std::complex<double> sum = 0.0;
+        long pairs = 0;
+        for (long r = -half; r <= half; ++r)
+            for (long c = -half; c <= half; ++c) {
+                long p = 0, q = 0;
+                if (!neighbour(row, col, r, c, W, H, wrap_x, wrap_y, &p) || !valid[p] ||
+                    !neighbour(row, col, r + drow, c + dcol, W, H, wrap_x, wrap_y, &q) ||
+                    !valid[q])
+                    continue;
+                sum += std::polar(1.0, to_radians * double(x[q])) *
+                       std::conj(std::polar(1.0, to_radians * double(x[p])));
+                ++pairs;
+            }
+        // A (nearly) vanishing sum has no direction: the pair rule, and a join the
+        // engine's float32 phasors may decide otherwise.
+        if (std::abs(sum) < 1e-6 * double(pairs)) {
+            ++out.near_half_period_joins;
+            return step_cycles(x[e.a], x[e.b], period);
+        }
+        const double gradient = std::atan2(sum.imag(), sum.real()) / to_radians;
+        // d = w + P n with w in [-P/2, P/2); then k = -n + round((G - w) / P).
+        const double d = double(x[e.b]) - double(x[e.a]);
+        const double n_turns = std::floor(d / period + 0.5);
+        const double w = d - period * n_turns;
+        const double turns = (gradient - w) / period;
+        const double correction = std::floor(turns + 0.5);
+        if (std::fabs(std::fabs(turns - correction) - 0.5) < 1e-6)
+            ++out.near_half_period_joins;
+        return static_cast<std::int64_t>(correction - n_turns);
+    };
 
     // Herraez's groups: each valid pixel in a group of its own at first.
     std::vector<long> group(n, -1);
@@ -160,8 +232,7 @@ reliability_reference reference_reliability_unwrap(const unwrap_2d_frame& frame,
         if (ga == gb)
             continue;
         // Periods to add to b's group so that K[b] - K[a] is the step's.
-        const std::int64_t increment =
-            out.cycles[e.a] + step_cycles(x[e.a], x[e.b], period) - out.cycles[e.b];
+        const std::int64_t increment = out.cycles[e.a] + edge_step(e) - out.cycles[e.b];
         long keep = ga, move = gb;
         std::int64_t shift = increment;
         if (members[ga].size() < members[gb].size()) {

@@ -38,20 +38,33 @@ struct reliability_reference {
     std::vector<std::int32_t> components; //!< 1..C in row-major order; 0 where not valid
     std::size_t component_count = 0;
     std::vector<float> reliability; //!< pixel keys (meaningful where valid)
+    /*! Joins (forest edges) that a window > 1 decided within 1e-6 periods of half a
+     *  period, or from a window whose phasor sum nearly vanishes: there float64
+     *  trigonometry and the engine's float32 phasors may choose differently. */
+    std::size_t near_half_period_joins = 0;
 };
 
 /*!
- * The reliability method, sequentially: every valid pixel starts as a group of its
- * own; edges between 4-neighbours (through the wrap-around edges where asked) are taken
- * by ascending key, ties by edge index (2 * pixel + 0 for the right neighbour, + 1 for
- * the lower one); an edge between two groups adds the whole periods it implies to
- * every member of the smaller group and moves them into the larger one. Finally each
- * group is shifted so that its first pixel in row-major order has K = 0.
+ * The reliability method, sequentially: a valid pixel's key is the sum of its four
+ * squared second differences, +infinity ("unranked") unless all four exist with valid
+ * neighbours; every valid pixel starts as a group of its own; edges between
+ * 4-neighbours (through the wrap-around edges where asked) are taken in the order
+ * (number of unranked ends, float32 sum of the ranked ends' keys without its lowest
+ * bit, edge index: 2 * pixel + 0 for the right neighbour, + 1 for the lower one); an
+ * edge between two groups adds the whole periods it implies to every member of the
+ * smaller group and moves them into the larger one. Finally each group is shifted so
+ * that its first pixel in row-major order has K = 0.
+ *
+ * The whole periods across an edge: with \p gradient_window 1 numpy.unwrap's rule
+ * between its two pixels; with a larger (odd) window the k that brings the pair's
+ * difference nearest to the angle of the mean unit phasor step over the window
+ * centred on the edge's first pixel, in float64 with std::polar and std::atan2.
  */
 reliability_reference reference_reliability_unwrap(const unwrap_2d_frame& frame,
                                                    double period,
                                                    bool wrap_x,
-                                                   bool wrap_y);
+                                                   bool wrap_y,
+                                                   std::size_t gradient_window);
 
 struct least_squares_reference {
     //! The least-squares solution plus the documented constant; NaN where not valid.

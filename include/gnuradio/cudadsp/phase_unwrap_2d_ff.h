@@ -33,7 +33,10 @@ namespace cudadsp {
  * scikit-image's unwrap_phase): the output is congruent to the input, each connected
  * group of valid pixels is unwrapped on its own with its first pixel in row-major order
  * kept as it is (K = 0). CPU and CUDA give bit-identical frames. wrap_around_x (_y)
- * makes the first and last columns (rows) neighbours.
+ * makes the first and last columns (rows) neighbours. The whole periods across each
+ * joined pair of pixels follow the mean phase gradient of the gradient_window x
+ * gradient_window pixels about it (1: the pair alone, as Herraez and scikit-image),
+ * which decides fewer pairs wrongly in noise.
  *
  * method "least_squares": weighted least squares (Ghiglia and Romero 1994): one DCT
  * Poisson solve for a frame without invalid pixels and without weights, else
@@ -64,6 +67,9 @@ public:
      * finite.
      * \param wrap_around_x, wrap_around_y reliability only: the first and last column
      * (row) are neighbours; needs width (height) >= 3.
+     * \param gradient_window reliability only: side of the window whose mean phase
+     * gradient decides the whole periods between two neighbours; odd, 1 to 15 (1: the
+     * two neighbours alone, Herraez's and scikit-image's rule).
      * \param congruent least squares: output congruent to the input (true) or the
      * smooth solution (false).
      * \param max_iterations least squares with weights or invalid pixels: most
@@ -79,6 +85,7 @@ public:
                      double period = 6.283185307179586476925286766559,
                      bool wrap_around_x = false,
                      bool wrap_around_y = false,
+                     int gradient_window = 5,
                      bool congruent = true,
                      int max_iterations = 100,
                      double tolerance = 1e-5,
@@ -92,6 +99,7 @@ public:
     virtual double period() const = 0;
     virtual bool wrap_around_x() const = 0;
     virtual bool wrap_around_y() const = 0;
+    virtual int gradient_window() const = 0;
     virtual bool congruent() const = 0;
     virtual int max_iterations() const = 0;
     virtual double tolerance() const = 0;

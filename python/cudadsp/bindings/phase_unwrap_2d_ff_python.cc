@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(phase_unwrap_2d_ff.h)                                      */
-/* BINDTOOL_HEADER_FILE_HASH(a3f05214b98fea793635293388761794)                     */
+/* BINDTOOL_HEADER_FILE_HASH(5548160edac13c0af7888e06175b2ada)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -41,6 +41,7 @@ void bind_phase_unwrap_2d_ff(py::module& m)
              py::arg("period") = 6.283185307179586476925286766559,
              py::arg("wrap_around_x") = false,
              py::arg("wrap_around_y") = false,
+             py::arg("gradient_window") = 5,
              py::arg("congruent") = true,
              py::arg("max_iterations") = 100,
              py::arg("tolerance") = 1e-5,
@@ -58,6 +59,9 @@ void bind_phase_unwrap_2d_ff(py::module& m)
         .def("wrap_around_y",
              &phase_unwrap_2d_ff::wrap_around_y,
              D(phase_unwrap_2d_ff, wrap_around_y))
+        .def("gradient_window",
+             &phase_unwrap_2d_ff::gradient_window,
+             D(phase_unwrap_2d_ff, gradient_window))
         .def(
             "congruent", &phase_unwrap_2d_ff::congruent, D(phase_unwrap_2d_ff, congruent))
         .def("max_iterations",

@@ -23,7 +23,9 @@ A pixel is valid when its phase is finite and (with weights) its weight is finit
 
 method "reliability": reliability-guided unwrapping (Herraez et al. 2002, as
 scikit-image's unwrap_phase); each connected group of valid pixels keeps its first
-pixel in row-major order as it is. CPU and CUDA give bit-identical frames.
+pixel in row-major order as it is. The whole periods between two joined neighbours
+follow the mean phase gradient of the gradient_window x gradient_window pixels about
+them (1: the pair alone, as scikit-image). CPU and CUDA give bit-identical frames.
 method "least_squares": weighted least squares (Ghiglia and Romero 1994), a DCT
 Poisson solve or preconditioned conjugate gradients.
 
@@ -44,6 +46,9 @@ Args:
     period: period of the phase: 2*pi radians, 360 degrees, 1 cycle (> 0, finite).
     wrap_around_x, wrap_around_y: reliability only: the first and last column (row)
         are neighbours; needs width (height) >= 3.
+    gradient_window: reliability only: side of the window whose mean phase gradient
+        decides the whole periods between two neighbours; odd, 1 to 15 (default 5;
+        1: Herraez's and scikit-image's rule).
     congruent: least squares: output congruent to the input (True) or the smooth
         least-squares solution (False).
     max_iterations: least squares with weights or invalid pixels: most
@@ -74,6 +79,9 @@ static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_wrap_around_x = R"doc(Whe
 
 
 static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_wrap_around_y = R"doc(Whether the first and last rows are neighbours.)doc";
+
+
+static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_gradient_window = R"doc(Reliability: side of the window whose mean phase gradient decides each edge.)doc";
 
 
 static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_congruent = R"doc(Least squares: whether the output is congruent to the input.)doc";
