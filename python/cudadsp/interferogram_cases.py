@@ -9,10 +9,11 @@ The fields on which the two-dimensional unwrappers are judged, each with its tru
 * simulated interferograms (cudadsp.simulate_interferogram): noise-free; decorrelation
   noise at coherence 0.9 and 0.7; a masked water body; a steep, aliased slope; all of
   them together;
-* the ISCE3 pair of data/insar (real speckle at correlation 0.8), multilooked 2 x 2:
-  its own interferogram, whose truth is flat (the pair was made without a phase
-  difference), and the same pair with a known deformation bowl put into the second
-  image, so that real decorrelation noise lies on a field of many fringes.
+* the ISCE3 pair of data/insar (real speckle at correlation 0.8), at one look and
+  multilooked 2 x 2: its own interferogram, whose truth is flat (the pair was made
+  without a phase difference), and the same pair with a known deformation bowl put
+  into the second image, so that real decorrelation noise lies on a field of many
+  fringes.
 
 Used by examples/phase_unwrap_2d.py (the accuracy table of docs/blocks/
 phase_unwrap_2d_ff.md) and by the tests.

@@ -187,7 +187,7 @@ class qa_phase_unwrap_2d_ff(unwrap_2d_case):
         self.assertEqual(blk.method(), "reliability")
         self.assertEqual(blk.period(), TWO_PI)
         self.assertEqual((blk.wrap_around_x(), blk.wrap_around_y()), (False, False))
-        self.assertEqual(blk.gradient_window(), 5)
+        self.assertEqual(blk.gradient_window(), 7)
         self.assertTrue(blk.congruent())
         self.assertEqual(blk.max_iterations(), 100)
         self.assertEqual(blk.tolerance(), 1e-5)

@@ -87,7 +87,7 @@ def unwrap_phase_2d(
     mask=None,
     period=2 * numpy.pi,
     wrap_around=(False, False),
-    gradient_window=5,
+    gradient_window=7,
     congruent=True,
     max_iterations=100,
     tolerance=1e-5,

@@ -141,7 +141,7 @@ class qa_unwrap_tool(unittest.TestCase):
 
     def test_gradient_window_one(self):
         # In phase noise of 0.8 rad the pair rule (--gradient-window 1) and the default
-        # window of 5 decide some pixels differently: the tool gives the engine's
+        # window of 7 decide some pixels differently: the tool gives the engine's
         # answer for the window it was told.
         noisy = self.truth + numpy.random.default_rng(5).normal(0.0, 0.8, self.truth.shape)
         wrapped = wrap(noisy)
@@ -151,10 +151,10 @@ class qa_unwrap_tool(unittest.TestCase):
         cycles, _ = self.read_back(self.path('pair.cycles'))
         expected = {window: cudadsp.unwrap_phase_2d(wrapped, gradient_window=window,
                                                     device='cpu').cycles
-                    for window in (1, 5)}
+                    for window in (1, 7)}
         numpy.testing.assert_array_equal(cycles, expected[1])
-        self.assertFalse(numpy.array_equal(expected[1], expected[5]),
-                         'windows 1 and 5 agree here: the case shows nothing')
+        self.assertFalse(numpy.array_equal(expected[1], expected[7]),
+                         'windows 1 and 7 agree here: the case shows nothing')
         with open(self.path('pair.json')) as f:
             self.assertEqual(json.load(f)['gradient_window'], 1)
 
@@ -171,9 +171,9 @@ class qa_unwrap_tool(unittest.TestCase):
         # The pair has no phase difference: a right unwrapping stays within half a
         # cycle of the flat truth on most pixels. Single-look noise at correlation 0.8
         # leaves about 6 % of them beyond it: scikit-image's unwrap_phase is right on
-        # 94.06 % here, the tool (gradient window 5) on 94.02 %.
+        # 94.065 % here, the tool (gradient window 7) on 94.111 %.
         score = score_unwrapping(unwrapped, numpy.zeros(unwrapped.shape))
-        self.assertGreater(score.correct_fraction, 0.93)
+        self.assertGreater(score.correct_fraction, 0.9406)
 
     def test_bad_input_is_named_and_leaves_no_output(self):
         wrapped = wrap(self.truth)

@@ -858,7 +858,11 @@ public:
             { 97, 61, two_pi, 0.15, true, false, agreement::exact },
             { 64, 75, 360.0, 0.25, false, true, agreement::exact },
             { 83, 59, 1.0, 0.1, true, true, agreement::exact },
-            { 120, 90, two_pi, 0.4, true, true, agreement::most }
+            { 120, 90, two_pi, 0.4, true, true, agreement::most },
+            // Frames narrower than the guided window, across wrap-around edges: the
+            // window goes around them more than once.
+            { 20, 3, two_pi, 0.15, false, true, agreement::exact },
+            { 3, 20, two_pi, 0.15, true, false, agreement::exact }
         };
         std::uint64_t seed = 100;
         for (const noisy_case& nc : cases)
@@ -1131,7 +1135,8 @@ public:
             { 1024, 768, 0.2, false, false, true }, { 1024, 768, 0.35, true, true, true },
             { 257, 131, 0.1, true, false, true },   { 257, 131, 0.1, false, true, false },
             { 300, 200, 0.5, true, true, false },   { 1, 999, 0.2, false, true, true },
-            { 500, 7, 0.3, true, false, true }
+            { 500, 7, 0.3, true, false, true },     { 20, 3, 0.2, false, true, true },
+            { 3, 20, 0.2, true, false, true }
         };
         std::uint64_t seed = 500;
         for (const cuda_case& cc : cases) {

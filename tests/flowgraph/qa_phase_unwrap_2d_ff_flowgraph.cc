@@ -533,7 +533,7 @@ public:
         CPPUNIT_ASSERT_EQUAL(std::string("reliability"), defaults->method());
         CPPUNIT_ASSERT_EQUAL(two_pi, defaults->period());
         CPPUNIT_ASSERT(!defaults->wrap_around_x() && !defaults->wrap_around_y());
-        CPPUNIT_ASSERT_EQUAL(5, defaults->gradient_window());
+        CPPUNIT_ASSERT_EQUAL(7, defaults->gradient_window());
         CPPUNIT_ASSERT(defaults->congruent());
         CPPUNIT_ASSERT_EQUAL(100, defaults->max_iterations());
         CPPUNIT_ASSERT_EQUAL(1e-5, defaults->tolerance());

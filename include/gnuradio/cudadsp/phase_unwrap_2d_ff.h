@@ -85,7 +85,7 @@ public:
                      double period = 6.283185307179586476925286766559,
                      bool wrap_around_x = false,
                      bool wrap_around_y = false,
-                     int gradient_window = 5,
+                     int gradient_window = 7,
                      bool congruent = true,
                      int max_iterations = 100,
                      double tolerance = 1e-5,

@@ -37,8 +37,10 @@ struct unwrap_2d_geometry {
 //! Largest frame (pixels) the engines take: pixel and edge indices fit 32 bits.
 constexpr std::size_t max_unwrap_2d_pixels = std::size_t(1) << 30;
 
-/*! The neighbour of (row, col) at (row + drow, col + dcol), |drow|, |dcol| <= 1,
- *  through the wrap-around edges where configured. false where it is off the frame. */
+/*! The pixel at (row + drow, col + dcol), through the wrap-around edges where
+ *  configured (as many times around as the offset needs: guided_edge_cycles() reaches
+ *  half a window plus one away, which may exceed a small frame's side). false where
+ *  it is off the frame. */
 CUDADSP_HOST_DEVICE bool unwrap_2d_neighbour(std::int32_t row,
                                              std::int32_t col,
                                              std::int32_t drow,
@@ -51,12 +53,14 @@ CUDADSP_HOST_DEVICE bool unwrap_2d_neighbour(std::int32_t row,
     if (r < 0 || r >= g.height) {
         if (!g.wrap_y)
             return false;
-        r = r < 0 ? r + g.height : r - g.height;
+        r %= g.height;
+        r = r < 0 ? r + g.height : r;
     }
     if (c < 0 || c >= g.width) {
         if (!g.wrap_x)
             return false;
-        c = c < 0 ? c + g.width : c - g.width;
+        c %= g.width;
+        c = c < 0 ? c + g.width : c;
     }
     *index = r * g.width + c;
     return true;

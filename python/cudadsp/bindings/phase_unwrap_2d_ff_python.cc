@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(phase_unwrap_2d_ff.h)                                      */
-/* BINDTOOL_HEADER_FILE_HASH(5548160edac13c0af7888e06175b2ada)                     */
+/* BINDTOOL_HEADER_FILE_HASH(39fe7d0423da123f6a0fc98a30c7d05d)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -41,7 +41,7 @@ void bind_phase_unwrap_2d_ff(py::module& m)
              py::arg("period") = 6.283185307179586476925286766559,
              py::arg("wrap_around_x") = false,
              py::arg("wrap_around_y") = false,
-             py::arg("gradient_window") = 5,
+             py::arg("gradient_window") = 7,
              py::arg("congruent") = true,
              py::arg("max_iterations") = 100,
              py::arg("tolerance") = 1e-5,

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(core/phase_unwrap_2d.h)                                    */
-/* BINDTOOL_HEADER_FILE_HASH(86026a005b7857687beb9567cc2e31ba)                     */
+/* BINDTOOL_HEADER_FILE_HASH(bce5e55796d159e254bbae0aa5990968)                     */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -204,7 +204,7 @@ void bind_phase_unwrapper_2d(py::module& m)
              py::arg("period") = 6.283185307179586476925286766559,
              py::arg("wrap_around_x") = false,
              py::arg("wrap_around_y") = false,
-             py::arg("gradient_window") = 5,
+             py::arg("gradient_window") = 7,
              py::arg("congruent") = true,
              py::arg("max_iterations") = 100,
              py::arg("tolerance") = 1e-5,

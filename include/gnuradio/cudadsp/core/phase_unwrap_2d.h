@@ -54,7 +54,7 @@ struct CUDADSP_CORE_API phase_unwrap_2d_config {
      *  Herraez et al. and scikit-image; larger windows decide fewer edges wrongly in
      *  noise (guided_edge_cycles() in phase_unwrap_2d_rule.h; accuracy in
      *  docs/blocks/phase_unwrap_2d_ff.md). */
-    std::size_t gradient_window = 5;
+    std::size_t gradient_window = 7;
     /*! Least squares: give the wrapped input plus the whole number of periods nearest
      *  to the least-squares solution ("congruent" output, integer cycles exact where
      *  the solution is within half a period of the truth). false: the smooth
