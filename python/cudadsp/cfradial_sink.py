@@ -161,7 +161,7 @@ class cfradial_sweep_file:
             "history": "%s written by gr-cudadsp cfradial_sink"
                        % datetime.datetime.now(datetime.timezone.utc).strftime(
                            "%Y-%m-%dT%H:%M:%SZ"),
-            "comment": site["comment"],
+            "comment": site["file_comment"],
             "instrument_name": site["instrument_name"],
             "platform_is_mobile": "false",
             "n_gates_vary": "false",
@@ -339,19 +339,24 @@ class cfradial_sink(gr.sync_block):
       latitude_deg, longitude_deg, altitude_m: radar location (WGS84; m above MSL).
       frequency_hz, prt_s, nyquist_velocity_mps, pulses_per_radial, beamwidth_deg:
           instrument parameters written with every ray / file.
-      instrument_name, title, institution, source, comment: global attributes.
+      instrument_name, title, institution, source: global attributes of those names;
+      file_comment: the global attribute "comment" (GRC keeps "comment" for its own).
       sweep_mode, polarization_mode: CfRadial strings (SWEEP_MODES, POLARIZATION_MODES).
       volume_number: written to every file.
     """
 
+    # The products default is POLARIMETRIC_PRODUCTS written out, so that
+    # tests/interface/qa_block_defaults.py can compare it with the GRC block's.
     def __init__(self, path_pattern="cfrad.{start:%Y%m%d_%H%M%S}_sweep{sweep:03d}.nc",
                  ngates=400, first_gate_m=150.0, gate_spacing_m=150.0,
-                 products=POLARIMETRIC_PRODUCTS, latitude_deg=0.0, longitude_deg=0.0,
+                 products=("DBZ", "ZDR", "VEL", "WIDTH", "PHIDP", "RHOHV", "SNR", "CLUT",
+                           "CPA"),
+                 latitude_deg=0.0, longitude_deg=0.0,
                  altitude_m=0.0, frequency_hz=5.645e9, instrument_name="gr-cudadsp",
                  prt_s=1e-3, nyquist_velocity_mps=13.275, pulses_per_radial=36,
                  beamwidth_deg=1.0, sweep_mode="azimuth_surveillance",
                  polarization_mode="hv_sim", volume_number=0, title="", institution="",
-                 source="gr-cudadsp polarimetric processing", comment=""):
+                 source="gr-cudadsp polarimetric processing", file_comment=""):
         site = self._validated(locals())
         gr.sync_block.__init__(self, name="cfradial_sink",
                                in_sig=[(np.float32, site["ngates"])] * len(site["products"]),
@@ -420,7 +425,7 @@ class cfradial_sink(gr.sync_block):
         if not isinstance(site["instrument_name"], str) or not site["instrument_name"]:
             raise ValueError("instrument_name: must be a non-empty string, got %r"
                              % (site["instrument_name"],))
-        for name in ("title", "institution", "source", "comment"):
+        for name in ("title", "institution", "source", "file_comment"):
             if not isinstance(site[name], str):
                 raise ValueError("%s: must be a string, got %r" % (name, site[name]))
         return site

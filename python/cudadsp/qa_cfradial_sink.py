@@ -269,6 +269,13 @@ class qa_cfradial_sink(gr_unittest.TestCase):
             expected[3] = azimuth[2]
             np.testing.assert_allclose(ds["azimuth"], expected, atol=1e-4)
 
+    def test_default_products_are_the_polarimetric_outputs(self):
+        # The signature spells the default out (for the GRC defaults test): it must stay
+        # the nine outputs of polarimetric_products_cf, one input each.
+        sink = cudadsp.cfradial_sink(os.path.join(self.tmp.name, "x_{sweep}.nc"))
+        self.assertEqual(sink._site["products"], POLARIMETRIC_PRODUCTS)
+        self.assertEqual(len(POLARIMETRIC_PRODUCTS), 9)
+
     def test_bad_parameters(self):
         good = dict(path_pattern="x_{sweep}.nc", ngates=NGATES, first_gate_m=0.0,
                     gate_spacing_m=100.0, products=("DBZ",))

@@ -8,7 +8,9 @@
 """Block tests of cudadsp.storm_scene_source, the synthetic-storm pulse source.
 
 The source's contract: whole turns of nradials x pulses_per_radial pulses, then the end
-of the flowgraph; "azimuth" and "turn" tags at radial and turn starts; a truth file
+of the flowgraph; "azimuth_deg" and "elevation_deg" tags at radial starts and
+"rx_time" at the stream's start, which polarimetric_products_cf turns into the truth's
+radial azimuths and times; a truth file
 that describes what was simulated; pulses whose second-order statistics are the
 truth's (checked with plain NumPy estimators, independent of polarimetric_products_cf);
 reproducible draws for a given seed; parameters validated up front; added ground
@@ -55,18 +57,67 @@ def run_source(**kwargs):
 class qa_storm_scene_source(gr_unittest.TestCase):
 
     def test_turns_and_tags(self):
-        src, p0, p1, tags = run_source(nturns=2, **SMALL)
+        src, p0, p1, tags = run_source(nturns=2, elevation_deg=2.5, start_time_s=1.75e9 + 0.25,
+                                       **SMALL)
         m, nr = SMALL["pulses_per_radial"], SMALL["nradials"]
         self.assertEqual(p0.shape, (2 * nr * m, SMALL["ngates"]))
         self.assertEqual(p1.shape, p0.shape)
-        az = [(t.offset, pmt.to_double(t.value)) for t in tags
-              if pmt.symbol_to_string(t.key) == "azimuth"]
-        turns = [(t.offset, pmt.to_uint64(t.value)) for t in tags
-                 if pmt.symbol_to_string(t.key) == "turn"]
-        self.assertEqual([o for o, _ in az], list(range(0, 2 * nr * m, m)))
-        expected = [(k % nr + 0.5) * 360.0 / nr for k in range(2 * nr)]
-        np.testing.assert_allclose([a for _, a in az], expected)
-        self.assertEqual(turns, [(0, 0), (nr * m, 1)])
+        by_key = {}
+        for t in tags:
+            by_key.setdefault(pmt.symbol_to_string(t.key), []).append(t)
+        self.assertEqual(sorted(by_key), ["azimuth_deg", "elevation_deg", "rx_time"])
+        starts = list(range(0, 2 * nr * m, m))
+        az = by_key["azimuth_deg"]
+        self.assertEqual([t.offset for t in az], starts)
+        # Each radial's first pulse, half a pulse's step into the radial: the antenna
+        # turns 360 / (nr m) degrees per pulse.
+        step = 360.0 / (nr * m)
+        expected = [((k % nr) * m + 0.5) * step for k in range(2 * nr)]
+        np.testing.assert_allclose([pmt.to_double(t.value) for t in az], expected,
+                                   rtol=0, atol=1e-12)
+        self.assertAlmostEqual(src.antenna_rate_deg_s(), step / 1e-3, places=9)
+        elevation = by_key["elevation_deg"]
+        self.assertEqual([t.offset for t in elevation], starts)
+        self.assertEqual({pmt.to_double(t.value) for t in elevation}, {2.5})
+        (rx_time,) = by_key["rx_time"]
+        self.assertEqual(rx_time.offset, 0)
+        self.assertEqual(pmt.to_uint64(pmt.tuple_ref(rx_time.value, 0)), 1750000000)
+        self.assertAlmostEqual(pmt.to_double(pmt.tuple_ref(rx_time.value, 1)), 0.25, places=6)
+
+    def test_tags_give_the_products_the_true_azimuths(self):
+        # Through polarimetric_products_cf at the source's antenna rate: every radial's
+        # azimuth is the truth's radial centre, its time the centre pulse's, and each
+        # turn is one sweep.
+        m, nr = SMALL["pulses_per_radial"], SMALL["nradials"]
+        src = cudadsp.storm_scene_source(nturns=2, elevation_deg=1.5, start_time_s=1000.5,
+                                         **SMALL)
+        products = cudadsp.polarimetric_products_cf(
+            SMALL["ngates"], m, first_gate_m=150.0, zcal_db=-20.0, noise_h=1.0,
+            noise_v=1.0, phidp_offset_deg=25.0, device="cpu",
+            antenna_rate_deg_s=src.antenna_rate_deg_s())
+        sinks = [blocks.vector_sink_f(SMALL["ngates"]) for _ in range(7)]
+        tb = gr.top_block()
+        tb.connect((src, 0), (products, 0))
+        tb.connect((src, 1), (products, 1))
+        for port, sink in enumerate(sinks):
+            tb.connect((products, port), sink)
+        tb.run()
+        found = {}
+        for t in sinks[0].tags():
+            key = pmt.symbol_to_string(t.key)
+            found.setdefault(key, {})[t.offset] = t.value
+        radials = range(2 * nr)
+        for key in ("azimuth_deg", "elevation_deg", "time_s", "sweep_index"):
+            self.assertEqual(sorted(found[key]), list(radials), key)
+        azimuth = [pmt.to_double(found["azimuth_deg"][k]) for k in radials]
+        np.testing.assert_allclose(azimuth, np.tile(src.scene.azimuth_deg, 2), rtol=0,
+                                   atol=1e-9)
+        self.assertEqual({pmt.to_double(v) for v in found["elevation_deg"].values()}, {1.5})
+        time_s = [pmt.to_double(found["time_s"][k]) for k in radials]
+        np.testing.assert_allclose(time_s, 1000.5 + (np.arange(2 * nr) * m + (m - 1) / 2) * 1e-3,
+                                   rtol=0, atol=1e-9)
+        self.assertEqual([pmt.to_uint64(found["sweep_index"][k]) for k in radials],
+                         [k // nr for k in radials])
 
     def test_truth_file(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -232,7 +283,9 @@ class qa_storm_scene_source(gr_unittest.TestCase):
                        dict(clutter_cnr_db=-1.0), dict(clutter_cnr_db=float("inf")),
                        dict(clutter_extent=0.0), dict(clutter_extent=1.5),
                        dict(clutter_intrinsic_width_ms=-0.1), dict(beamwidth_deg=0.0),
-                       dict(clutter_cnr_db=30.0, noise_h=0.0)):
+                       dict(clutter_cnr_db=30.0, noise_h=0.0), dict(elevation_deg=91.0),
+                       dict(elevation_deg=float("nan")), dict(start_time_s=-1.0),
+                       dict(start_time_s=float("inf"))):
             with self.assertRaises(ValueError, msg=str(kwargs)):
                 cudadsp.storm_scene_source(**kwargs)
 

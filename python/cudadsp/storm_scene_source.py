@@ -111,7 +111,11 @@ class storm_scene:
     Geometry and radar: ``nradials`` azimuths per turn, radial ``k`` centred on
     azimuth ``(k + 0.5) * 360 / nradials`` degrees clockwise from north; ``ngates``
     gates at ``first_gate_m + g * gate_spacing_m``; ``pulses_per_radial`` pulses of
-    period ``prt_s`` per radial at ``wavelength_m``.
+    period ``prt_s`` per radial at ``wavelength_m``. The antenna turns clockwise at the
+    constant antenna_rate_deg_s, one step of 360 / (nradials x pulses_per_radial)
+    degrees per pulse, and pulse ``n`` of a turn is taken at the middle of its step,
+    azimuth ``(n + 0.5) * step`` (pulse_azimuth_deg): the mean azimuth of radial
+    ``k``'s pulses is then its centre azimuth exactly.
 
     Receiver: signal power from Zh through ``zcal_db`` (the same radar constant as
     the products block's), white noise of power ``noise_h`` and ``noise_v`` (|x|^2
@@ -208,6 +212,12 @@ class storm_scene:
     def antenna_rate_deg_s(self):
         """Antenna rate, deg/s: one radial's 360 / nradials degrees in M pulses."""
         return 360.0 / (self.nradials * self.pulses_per_radial * self.prt_s)
+
+    def pulse_azimuth_deg(self, pulse):
+        """Antenna azimuth of pulse ``pulse`` (counted from the start of the first
+        turn), degrees in [0, 360): the middle of the pulse's step of the turn."""
+        step = 360.0 / self.pulses_per_turn
+        return ((pulse % self.pulses_per_turn) + 0.5) * step
 
     @property
     def clutter_width_ms(self):
@@ -476,12 +486,24 @@ class storm_scene_source(gr.sync_block):
     port 1 V (simultaneous mode), or port 0 co-polar and port 1 cross-polar
     (alternating mode). Radial k of every turn is pulses k*M .. k*M + M - 1 of
     that turn (M = pulses_per_radial). The flowgraph ends after nturns turns
-    (0: runs until stopped). Each pulse that starts a radial carries a tag
-    "azimuth" (double, degrees) on port 0, and each turn's first pulse a tag
-    "turn" (uint64). truth_file: when not empty, the true fields and the
+    (0: runs until stopped). truth_file: when not empty, the true fields and the
     geometry are written there (.npz) when the block is made. clutter_cnr_db,
     clutter_extent, clutter_intrinsic_width_ms, beamwidth_deg: added ground clutter,
     see storm_scene.
+
+    Scan tags on port 0, the keys polarimetric_products_cf reads:
+      "azimuth_deg" (double) on the first pulse of every radial: the antenna
+          azimuth of that pulse (storm_scene.pulse_azimuth_deg), half a pulse's step
+          past the radial's start;
+      "elevation_deg" (double) on the first pulse of every radial: elevation_deg;
+      "rx_time" (tuple of uint64 whole seconds and double fractional seconds) on the
+          first pulse of the stream: start_time_s, UTC seconds since 1970.
+    The tags state where each tagged pulse was, not where its radial is centred:
+    give polarimetric_products_cf antenna_rate_deg_s = antenna_rate_deg_s() and the
+    azimuth it writes on radial k, the tag advanced to the radial's centre at that
+    rate, is the truth's azimuth (k + 0.5) * 360 / nradials. (The same rate sets the
+    width of the clutter spectrum its filter removes; with rate 0 the radials come
+    out (M - 1) / (2 M) of a radial early.)
 
     See storm_scene and docs/blocks/polarimetric_products_cf.md.
     """
@@ -491,7 +513,8 @@ class storm_scene_source(gr.sync_block):
                  gate_spacing_m=150.0, zcal_db=-20.0, noise_h=1.0, noise_v=1.0,
                  phidp_system_deg=25.0, mode="simultaneous", nturns=1, seed=42,
                  truth_file="", clutter_cnr_db=0.0, clutter_extent=0.5,
-                 clutter_intrinsic_width_ms=0.2, beamwidth_deg=1.0):
+                 clutter_intrinsic_width_ms=0.2, beamwidth_deg=1.0, elevation_deg=0.5,
+                 start_time_s=0.0):
         scene = storm_scene(ngates, nradials, pulses_per_radial, wavelength_m, prt_s,
                             first_gate_m, gate_spacing_m, zcal_db, noise_h, noise_v,
                             phidp_system_deg, mode, seed, clutter_cnr_db, clutter_extent,
@@ -499,6 +522,11 @@ class storm_scene_source(gr.sync_block):
         if int(nturns) < 0:
             raise ValueError("nturns: must be >= 0 (0: run until stopped), got %r"
                              % (nturns,))
+        if not (math.isfinite(elevation_deg) and -90.0 <= elevation_deg <= 90.0):
+            raise ValueError("elevation_deg: must be in [-90, 90], got %r" % (elevation_deg,))
+        if not (math.isfinite(start_time_s) and start_time_s >= 0):
+            raise ValueError("start_time_s: must be finite and >= 0 (UTC seconds since "
+                             "1970), got %r" % (start_time_s,))
         gr.sync_block.__init__(
             self, name="storm_scene_source", in_sig=None,
             out_sig=[(np.complex64, scene.ngates), (np.complex64, scene.ngates)])
@@ -512,8 +540,12 @@ class storm_scene_source(gr.sync_block):
         self._next_radial = 0  # next radial to draw, counted from the start
         self._buf = None
         self._pos = 0
-        self._az_key = pmt.intern("azimuth")
-        self._turn_key = pmt.intern("turn")
+        self._elevation = pmt.from_double(float(elevation_deg))
+        whole = math.floor(start_time_s)
+        self._rx_time = pmt.make_tuple(pmt.from_uint64(int(whole)),
+                                       pmt.from_double(float(start_time_s) - whole))
+        self._keys = {key: pmt.intern(key) for key in ("azimuth_deg", "elevation_deg",
+                                                       "rx_time")}
         self._srcid = pmt.intern("storm_scene_source")
         if truth_file:
             scene.save_truth(truth_file)
@@ -521,6 +553,11 @@ class storm_scene_source(gr.sync_block):
     def nyquist_velocity(self):
         """Largest unambiguous velocity of the scene's radar, m/s."""
         return self.scene.nyquist_velocity
+
+    def antenna_rate_deg_s(self):
+        """The antenna's azimuth rate, deg/s: polarimetric_products_cf's
+        antenna_rate_deg_s for this source."""
+        return self.scene.antenna_rate_deg_s
 
     def truth(self):
         """The scene's true fields, see storm_scene.truth()."""
@@ -537,6 +574,9 @@ class storm_scene_source(gr.sync_block):
         self._buf = sc.pulses(self._next_radial % sc.nradials, count)
         self._next_radial += count
         self._pos = 0
+
+    def _tag(self, offset, key, value):
+        self.add_item_tag(0, offset, self._keys[key], value, self._srcid)
 
     def work(self, input_items, output_items):
         out0, out1 = output_items[0], output_items[1]
@@ -557,12 +597,10 @@ class storm_scene_source(gr.sync_block):
             out1[done:done + k] = self._buf[1][self._pos:self._pos + k]
             self._pos += k
             done += k
+        if start == 0 and done:
+            self._tag(0, "rx_time", self._rx_time)
         first = -(-start // M) * M  # first radial start at or after `start`
         for offset in range(first, start + done, M):
-            radial = offset // M
-            az = float(sc.azimuth_deg[radial % sc.nradials])
-            self.add_item_tag(0, offset, self._az_key, pmt.from_double(az), self._srcid)
-            if radial % sc.nradials == 0:
-                self.add_item_tag(0, offset, self._turn_key,
-                                  pmt.from_uint64(radial // sc.nradials), self._srcid)
+            self._tag(offset, "azimuth_deg", pmt.from_double(sc.pulse_azimuth_deg(offset)))
+            self._tag(offset, "elevation_deg", self._elevation)
         return done
