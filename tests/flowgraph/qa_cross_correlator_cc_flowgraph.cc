@@ -12,6 +12,7 @@
 // calls, the optional ports where the block documents them, the partial final frame
 // not emitted, input tags on the frame that holds the tagged sample.
 
+#include "qa_float_bits.h"
 #include "qa_run_flowgraph.h"
 #include "qa_support.h"
 #include <gnuradio/blocks/throttle.h>
@@ -145,35 +146,8 @@ outputs engine_outputs(const params& p, const signals& s)
     return out;
 }
 
-std::uint32_t bits_of(float f)
-{
-    std::uint32_t u;
-    std::memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-bool same_bits(float a, float b)
-{
-    return (std::isnan(a) && std::isnan(b)) || bits_of(a) == bits_of(b);
-}
-
-void assert_same_floats(const std::vector<float>& expected,
-                        const std::vector<float>& got,
-                        std::size_t per_frame,
-                        const std::string& what)
-{
-    CPPUNIT_ASSERT_EQUAL_MESSAGE(
-        what + ": frames", expected.size() / per_frame, got.size() / per_frame);
-    CPPUNIT_ASSERT_EQUAL_MESSAGE(what + ": items", expected.size(), got.size());
-    for (std::size_t i = 0; i < got.size(); ++i)
-        if (!same_bits(expected[i], got[i])) {
-            std::ostringstream msg;
-            msg.precision(9);
-            msg << what << ": frame " << i / per_frame << " element " << i % per_frame
-                << ": engine " << expected[i] << ", block " << got[i];
-            CPPUNIT_FAIL(msg.str());
-        }
-}
+using qa::assert_same_floats;
+using qa::bits_of;
 
 std::vector<float> as_floats(const std::vector<gr_complex>& v)
 {

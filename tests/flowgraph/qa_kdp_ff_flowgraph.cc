@@ -12,6 +12,7 @@
 // optional inputs on the documented ports, every input tag passed once on both
 // outputs at its radial.
 
+#include "qa_float_bits.h"
 #include "qa_run_flowgraph.h"
 #include "qa_support.h"
 #include <gnuradio/blocks/throttle.h>
@@ -162,23 +163,6 @@ engine_outputs engine_run(std::size_t ngates,
     return out;
 }
 
-void assert_same(const std::vector<float>& expected,
-                 const std::vector<float>& got,
-                 std::size_t ngates,
-                 const std::string& what)
-{
-    CPPUNIT_ASSERT_EQUAL_MESSAGE(
-        what + ": radials", expected.size() / ngates, got.size() / ngates);
-    CPPUNIT_ASSERT_EQUAL_MESSAGE(what + ": samples", expected.size(), got.size());
-    for (std::size_t i = 0; i < got.size(); ++i)
-        if (!(std::isnan(expected[i]) && std::isnan(got[i])) &&
-            std::memcmp(&expected[i], &got[i], sizeof(float)) != 0)
-            CPPUNIT_FAIL(what + ": radial " + std::to_string(i / ngates) + " gate " +
-                         std::to_string(i % ngates) + ": engine " +
-                         std::to_string(expected[i]) + ", block " +
-                         std::to_string(got[i]));
-}
-
 struct graph {
     gr::top_block_sptr tb;
     kdp_ff::sptr block;
@@ -240,8 +224,10 @@ public:
                              g.block->backend());
         CPPUNIT_ASSERT_EQUAL(10, g.block->half_window_gates());
         const engine_outputs expected = engine_run(G, x, true, true);
-        assert_same(expected.phidp, g.phidp_sink->data(), G, device + " PhiDP");
-        assert_same(expected.kdp, g.kdp_sink->data(), G, device + " KDP");
+        qa::assert_same_floats(
+            expected.phidp, g.phidp_sink->data(), G, device + " PhiDP", "radial", "gate");
+        qa::assert_same_floats(
+            expected.kdp, g.kdp_sink->data(), G, device + " KDP", "radial", "gate");
 
         // Distinct tags, as (offset, key, value) text, each once per output.
         std::map<std::string, int> wanted;
@@ -286,8 +272,14 @@ public:
             const engine_outputs expected = engine_run(G, x, c.rhohv, c.snr, 2.0);
             const std::string what =
                 device + (c.rhohv ? " rhohv" : "") + (c.snr ? " snr" : "");
-            assert_same(expected.phidp, g.phidp_sink->data(), G, what + " PhiDP");
-            assert_same(expected.kdp, g.kdp_sink->data(), G, what + " KDP");
+            qa::assert_same_floats(expected.phidp,
+                                   g.phidp_sink->data(),
+                                   G,
+                                   what + " PhiDP",
+                                   "radial",
+                                   "gate");
+            qa::assert_same_floats(
+                expected.kdp, g.kdp_sink->data(), G, what + " KDP", "radial", "gate");
         }
     }
 
@@ -309,8 +301,18 @@ public:
         tb->connect(block, 1, kdp_sink, 0);
         run_or_die(tb, "kdp_ff throttled " + device);
         const engine_outputs expected = engine_run(G, x, false, false);
-        assert_same(expected.phidp, phidp_sink->data(), G, device + " throttled PhiDP");
-        assert_same(expected.kdp, kdp_sink->data(), G, device + " throttled KDP");
+        qa::assert_same_floats(expected.phidp,
+                               phidp_sink->data(),
+                               G,
+                               device + " throttled PhiDP",
+                               "radial",
+                               "gate");
+        qa::assert_same_floats(expected.kdp,
+                               kdp_sink->data(),
+                               G,
+                               device + " throttled KDP",
+                               "radial",
+                               "gate");
     }
 
     void bad_parameters_are_named()

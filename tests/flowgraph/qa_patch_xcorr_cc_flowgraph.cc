@@ -14,6 +14,7 @@
 // its last line is in, one message per record. Known integer shifts give exact offsets.
 
 #include "qa_fft_reference.h"
+#include "qa_float_bits.h"
 #include "qa_message_collector.h"
 #include "qa_run_flowgraph.h"
 #include "qa_support.h"
@@ -439,17 +440,7 @@ block_output run_block(const params& p,
     return out;
 }
 
-std::uint32_t bits_of(float f)
-{
-    std::uint32_t u;
-    std::memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-bool same_float(float a, float b)
-{
-    return (std::isnan(a) && std::isnan(b)) || bits_of(a) == bits_of(b);
-}
+using qa::same_bits_or_nan;
 
 std::string record_text(const float* r)
 {
@@ -483,7 +474,7 @@ void assert_same_records(const expected_records& e,
     for (std::size_t i = 0; i < e.records.size(); ++i) {
         const float* b = got.stream.data() + 5 * i;
         for (int f = 0; f < 5; ++f)
-            if (!same_float(e.records[i][f], b[f]))
+            if (!same_bits_or_nan(e.records[i][f], b[f]))
                 CPPUNIT_FAIL(what + ": record " + std::to_string(i) + " (strip " +
                              std::to_string(e.strips[i]) + "): engine " +
                              record_text(e.records[i].data()) + ", block " +
@@ -500,7 +491,7 @@ void assert_same_records(const expected_records& e,
             m + ": keys", std::size_t(6), pmt::length(pmt::dict_keys(d)));
         for (int f = 0; f < 5; ++f) {
             const double v = number_in(d, keys[f], m);
-            if (!same_float(e.records[i][f], float(v)) ||
+            if (!same_bits_or_nan(e.records[i][f], float(v)) ||
                 (!std::isnan(v) && double(float(v)) != v))
                 CPPUNIT_FAIL(m + ": " + keys[f] + " " + std::to_string(v) + ", record " +
                              record_text(e.records[i].data()));

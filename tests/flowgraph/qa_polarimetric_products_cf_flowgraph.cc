@@ -14,6 +14,7 @@
 // the antenna's true position and time, computed here in float64 from the scan that
 // the input tags describe.
 
+#include "qa_float_bits.h"
 #include "qa_run_flowgraph.h"
 #include "qa_support.h"
 #include <gnuradio/blocks/throttle.h>
@@ -215,12 +216,7 @@ product_vectors engine_products(const params& p,
     return out;
 }
 
-std::uint32_t bits_of(float f)
-{
-    std::uint32_t u;
-    std::memcpy(&u, &f, sizeof u);
-    return u;
-}
+using qa::bits_of;
 
 //! Bit equality (NaN matching NaN) of every connected output port's stream.
 void assert_same_products(const product_vectors& expected,
