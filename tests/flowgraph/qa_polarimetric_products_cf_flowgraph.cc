@@ -219,7 +219,6 @@ product_vectors engine_products(const params& p,
     return out;
 }
 
-
 //! Bit equality (NaN matching NaN) of every connected output port's stream.
 void assert_same_products(const product_vectors& expected,
                           const std::vector<gr::blocks::vector_sink_f::sptr>& sinks,
