@@ -6,6 +6,9 @@
  */
 
 #include "batch_gate.h"
+#include <gnuradio/block_detail.h>
+#include <gnuradio/buffer.h>
+#include <gnuradio/buffer_reader.h>
 #include <algorithm>
 
 namespace gr {
@@ -13,10 +16,20 @@ namespace cudadsp {
 
 constexpr std::chrono::milliseconds batch_gate::max_wait;
 
-void batch_gate::start(int upstream_buffer_items,
-                       int inputs_per_output,
-                       gr::logger_ptr logger)
+void batch_gate::limit_work_calls(gr::block& block) const
 {
+    block.set_max_noutput_items(d_batch_items);
+    block.set_min_output_buffer(2 * d_batch_items);
+}
+
+void batch_gate::start(gr::block& block, int inputs_per_output, gr::logger_ptr logger)
+{
+    gr::block_detail& detail = *block.detail();
+    int upstream_buffer_items = static_cast<int>(detail.input(0)->buffer()->bufsize());
+    for (int i = 1; i < detail.ninputs(); ++i)
+        upstream_buffer_items =
+            std::min(upstream_buffer_items,
+                     static_cast<int>(detail.input(i)->buffer()->bufsize()));
     const int upstream_outputs = upstream_buffer_items / inputs_per_output;
     d_min_call_items = std::max(1, std::min(d_batch_items, upstream_outputs / 2));
     d_waiting = false;

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_CUDADSP_BATCH_GATE_H
 #define INCLUDED_CUDADSP_BATCH_GATE_H
 
+#include <gnuradio/block.h>
 #include <gnuradio/logger.h>
 #include <chrono>
 
@@ -34,12 +35,19 @@ public:
     explicit batch_gate(int batch_items) : d_batch_items(batch_items) {}
 
     /*!
-     * From the block's start() on the CUDA backend. \p upstream_buffer_items: the
-     * smallest upstream buffer, in input items; \p inputs_per_output: input items per
-     * output item (a decimator's decimation, else 1). Waiting then asks for at most
-     * half an upstream buffer, and a warning says how to enlarge a small one.
+     * From the block's constructor: hands work() at most a batch, so the GPU gets large
+     * transfers and launches and the block holds at most one batch (its latency), and
+     * asks for output buffers of two batches.
      */
-    void start(int upstream_buffer_items, int inputs_per_output, gr::logger_ptr logger);
+    void limit_work_calls(gr::block& block) const;
+
+    /*!
+     * From \p block's start() on the CUDA backend; \p inputs_per_output: input items
+     * per output item (a decimator's decimation, else 1). Waiting then asks for at
+     * most half of the smallest upstream buffer, and a warning says how to enlarge a
+     * small one.
+     */
+    void start(gr::block& block, int inputs_per_output, gr::logger_ptr logger);
 
     /*! True when work() should return 0 now, having \p available_items output items'
      *  worth of input. Never true on the CPU backend (start() not called). */

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "backend_log.h"
 #include "cross_correlator_cc_impl.h"
 #include "decimated_tags.h"
 #include <gnuradio/block_detail.h>
@@ -116,12 +117,7 @@ cross_correlator_cc_impl::cross_correlator_cc_impl(
       d_correlation_port(correlation_output ? peak_outputs + spectrum_output : -1),
       d_peaks(static_cast<std::size_t>(d_batch.batch_items()))
 {
-    const core::device_selection& selected = d_engine->device();
-    // The automatic choice is news to the user; an explicit one is not.
-    if (selected.chosen_automatically)
-        d_logger->info("backend {} (chosen by device=\"auto\")", selected.to_string());
-    else
-        d_logger->debug("backend {}", selected.to_string());
+    log_backend(d_logger, d_engine->device());
     d_logger->debug(
         "fft_len {}, transform_len {}, max_lag {}, interp {}, batch {} frames",
         config.fft_len,
@@ -130,10 +126,7 @@ cross_correlator_cc_impl::cross_correlator_cc_impl(
         config.interp,
         d_batch.batch_items());
 
-    // Frames handed to one work() call: up to a batch, so the GPU gets large
-    // transforms and transfers and the block holds at most one batch (its latency).
-    set_max_noutput_items(d_batch.batch_items());
-    set_min_output_buffer(2 * d_batch.batch_items());
+    d_batch.limit_work_calls(*this);
     // GNU Radio's own propagation rounds offset / decimation to the nearest frame; a
     // tagged sample belongs to the frame that contains it (see
     // copy_tags_to_containing_items()).
@@ -157,15 +150,13 @@ std::string cross_correlator_cc_impl::backend() const
 
 bool cross_correlator_cc_impl::start()
 {
-    // On CUDA, work() waits for a batch of frames (see batch_gate).
+    // On CUDA, work() waits for a batch of frames (see batch_gate), and the GNU
+    // Radio buffers it moves are page-locked.
     if (d_engine->device().backend == core::backend_kind::cuda) {
-        const int upstream = std::min(detail()->input(0)->buffer()->bufsize(),
-                                      detail()->input(1)->buffer()->bufsize());
-        d_batch.start(upstream, decimation(), d_logger);
-    }
-    if (d_engine->device().backend == core::backend_kind::cuda)
+        d_batch.start(*this, decimation(), d_logger);
         d_registered_buffers.register_buffers(
             *this, d_engine->device().cuda_ordinal, d_logger);
+    }
     return sync_decimator::start();
 }
 

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "backend_log.h"
 #include "kdp_ff_impl.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer.h>
@@ -104,17 +105,9 @@ kdp_ff_impl::kdp_ff_impl(const core::kdp_config& config, bool use_rhohv, bool us
       d_snr_port(use_snr ? (use_rhohv ? 2 : 1) : -1),
       d_batch(batch_radials(config, input_count(use_rhohv, use_snr)))
 {
-    const core::device_selection& selected = d_engine->device();
-    // The automatic choice is news to the user; an explicit one is not.
-    if (selected.chosen_automatically)
-        d_logger->info("backend {} (chosen by device=\"auto\")", selected.to_string());
-    else
-        d_logger->debug("backend {}", selected.to_string());
+    log_backend(d_logger, d_engine->device());
 
-    // Radials handed to one work() call: up to a batch, so the GPU gets large
-    // transfers and launches and the block holds at most one batch (its latency).
-    set_max_noutput_items(d_batch.batch_items());
-    set_min_output_buffer(2 * d_batch.batch_items());
+    d_batch.limit_work_calls(*this);
     // GNU Radio's default copies every input's tags to every output, which would
     // repeat the tags that the inputs share (polarimetric_products_cf tags every
     // product alike); pass_tags() passes each once.
@@ -123,12 +116,10 @@ kdp_ff_impl::kdp_ff_impl(const core::kdp_config& config, bool use_rhohv, bool us
 
 bool kdp_ff_impl::start()
 {
+    // On CUDA, work() waits for a batch of radials (see batch_gate), and the GNU
+    // Radio buffers it moves are page-locked.
     if (d_engine->device().backend == core::backend_kind::cuda) {
-        // On CUDA, work() waits for a batch of radials (see batch_gate).
-        auto upstream = detail()->input(0)->buffer()->bufsize();
-        for (int i = 1; i < detail()->ninputs(); ++i)
-            upstream = std::min(upstream, detail()->input(i)->buffer()->bufsize());
-        d_batch.start(static_cast<int>(upstream), 1, d_logger);
+        d_batch.start(*this, 1, d_logger);
         d_registered_buffers.register_buffers(
             *this, d_engine->device().cuda_ordinal, d_logger);
     }

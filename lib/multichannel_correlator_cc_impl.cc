@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "backend_log.h"
 #include "multichannel_correlator_cc_impl.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer.h>
@@ -205,13 +206,7 @@ multichannel_correlator_impl<Public>::multichannel_correlator_impl(
       d_events_port(pmt::intern("events")),
       d_event_tag_key(pmt::intern("channel_event"))
 {
-    const core::device_selection& selected = d_engine->device();
-    // The automatic choice is news to the user; an explicit one is not.
-    if (selected.chosen_automatically)
-        this->d_logger->info("backend {} (chosen by device=\"auto\")",
-                             selected.to_string());
-    else
-        this->d_logger->debug("backend {}", selected.to_string());
+    log_backend(this->d_logger, d_engine->device());
 
     // Initial channels were parsed by make(); an engine refusal here raises.
     for (const gnss_channel_request& request : setup.initial_channels) {
@@ -483,7 +478,7 @@ bool multichannel_correlator_impl<Public>::start()
     if (d_engine->device().backend == core::backend_kind::cuda) {
         // On CUDA, work() waits for a batch of samples (see batch_gate), and the GNU
         // Radio buffers it moves are page-locked.
-        d_batch.start(this->detail()->input(0)->buffer()->bufsize(), 1, this->d_logger);
+        d_batch.start(*this, 1, this->d_logger);
         d_registered_buffers.register_buffers(
             *this, d_engine->device().cuda_ordinal, this->d_logger);
     }

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "backend_log.h"
 #include "patch_xcorr_cc_impl.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
@@ -125,11 +126,7 @@ patch_xcorr_cc_impl::patch_xcorr_cc_impl(const core::patch_correlator_config& co
       d_geometry(geometry),
       d_port(pmt::intern("patches"))
 {
-    const core::device_selection& selected = d_engine->device();
-    if (selected.chosen_automatically)
-        d_logger->info("backend {} (chosen by device=\"auto\")", selected.to_string());
-    else
-        d_logger->debug("backend {}", selected.to_string());
+    log_backend(d_logger, d_engine->device());
     message_port_register_out(d_port);
     // Lines and patches are not in a fixed ratio; tags would have no item to go to.
     set_tag_propagation_policy(TPP_DONT);

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "backend_log.h"
 #include "phase_unwrap_2d_ff_impl.h"
 #include <gnuradio/io_signature.h>
 #include <cstdint>
@@ -117,16 +118,7 @@ phase_unwrap_2d_ff_impl::phase_unwrap_2d_ff_impl(
       d_key_iterations(pmt::intern("iterations")),
       d_key_relative_residual(pmt::intern("relative_residual"))
 {
-    const core::device_selection& selected = d_engine->device();
-    // The automatic choice is news to the user; an explicit one is not.
-    if (selected.chosen_automatically)
-        d_logger->info("backend {} (chosen by device=\"auto\"), method {}",
-                       selected.to_string(),
-                       core::to_string(config.method));
-    else
-        d_logger->debug("backend {}, method {}",
-                        selected.to_string(),
-                        core::to_string(config.method));
+    log_backend(d_logger, d_engine->device(), "method " + core::to_string(config.method));
 }
 
 bool phase_unwrap_2d_ff_impl::start()

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "backend_log.h"
 #include "phase_unwrap_ff_impl.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer.h>
@@ -68,17 +69,9 @@ phase_unwrap_ff_impl::phase_unwrap_ff_impl(int vlen,
       d_period(period),
       d_reset_tag_key(pmt::intern("unwrap_reset"))
 {
-    const core::device_selection& selected = d_engine->device();
-    // The automatic choice is news to the user; an explicit one is not.
-    if (selected.chosen_automatically)
-        d_logger->info("backend {} (chosen by device=\"auto\")", selected.to_string());
-    else
-        d_logger->debug("backend {}", selected.to_string());
+    log_backend(d_logger, d_engine->device());
 
-    // Items handed to one work() call: up to a batch, so the GPU gets large launches
-    // and the block holds at most one batch of samples (its added latency).
-    set_max_noutput_items(d_batch.batch_items());
-    set_min_output_buffer(2 * d_batch.batch_items());
+    d_batch.limit_work_calls(*this);
 
     message_port_register_in(pmt::intern("reset"));
     set_msg_handler(pmt::intern("reset"),
@@ -87,12 +80,13 @@ phase_unwrap_ff_impl::phase_unwrap_ff_impl(int vlen,
 
 bool phase_unwrap_ff_impl::start()
 {
-    // On CUDA, work() waits for a batch (see batch_gate).
-    if (d_engine->device().backend == core::backend_kind::cuda)
-        d_batch.start(detail()->input(0)->buffer()->bufsize(), 1, d_logger);
-    if (d_engine->device().backend == core::backend_kind::cuda)
+    // On CUDA, work() waits for a batch (see batch_gate), and the GNU Radio buffers it
+    // moves are page-locked.
+    if (d_engine->device().backend == core::backend_kind::cuda) {
+        d_batch.start(*this, 1, d_logger);
         d_registered_buffers.register_buffers(
             *this, d_engine->device().cuda_ordinal, d_logger);
+    }
     return sync_block::start();
 }
 

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "backend_log.h"
 #include "decimated_tags.h"
 #include "polarimetric_products_cf_impl.h"
 #include <gnuradio/block_detail.h>
@@ -214,17 +215,9 @@ polarimetric_products_cf_impl::polarimetric_products_cf_impl(
       d_scan(scan),
       d_geometry(config.pulses_per_radial, config.prt_s, scan)
 {
-    const core::device_selection& selected = d_engine->device();
-    // The automatic choice is news to the user; an explicit one is not.
-    if (selected.chosen_automatically)
-        d_logger->info("backend {} (chosen by device=\"auto\")", selected.to_string());
-    else
-        d_logger->debug("backend {}", selected.to_string());
+    log_backend(d_logger, d_engine->device());
 
-    // Radials handed to one work() call: up to a batch, so the GPU gets large
-    // transfers and launches and the block holds at most one batch (its latency).
-    set_max_noutput_items(d_batch.batch_items());
-    set_min_output_buffer(2 * d_batch.batch_items());
+    d_batch.limit_work_calls(*this);
     // GNU Radio's own propagation rounds offset / decimation to the nearest radial;
     // a tagged pulse belongs to the radial that contains it (see
     // copy_tags_to_containing_items()).
@@ -237,15 +230,13 @@ polarimetric_products_cf_impl::polarimetric_products_cf_impl(
 
 bool polarimetric_products_cf_impl::start()
 {
-    // On CUDA, work() waits for a batch of radials (see batch_gate).
+    // On CUDA, work() waits for a batch of radials (see batch_gate), and the GNU
+    // Radio buffers it moves are page-locked.
     if (d_engine->device().backend == core::backend_kind::cuda) {
-        const int upstream = std::min(detail()->input(0)->buffer()->bufsize(),
-                                      detail()->input(1)->buffer()->bufsize());
-        d_batch.start(upstream, decimation(), d_logger);
-    }
-    if (d_engine->device().backend == core::backend_kind::cuda)
+        d_batch.start(*this, decimation(), d_logger);
         d_registered_buffers.register_buffers(
             *this, d_engine->device().cuda_ordinal, d_logger);
+    }
     return sync_decimator::start();
 }
 

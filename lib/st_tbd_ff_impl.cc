@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "backend_log.h"
 #include "st_tbd_ff_impl.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer.h>
@@ -170,22 +171,11 @@ st_tbd_ff_impl::st_tbd_ff_impl(const core::st_tbd_config& config, int batch_fram
     }
     d_engine = core::st_tbd::make(engine_config);
 
-    const core::device_selection& selected = d_engine->device();
-    // The automatic choice is news to the user; an explicit one is not.
-    if (selected.chosen_automatically)
-        d_logger->info("backend {} (chosen by device=\"auto\"), {}",
-                       selected.to_string(),
-                       d_engine->implementation());
-    else
-        d_logger->debug(
-            "backend {}, {}", selected.to_string(), d_engine->implementation());
+    log_backend(d_logger, d_engine->device(), d_engine->implementation());
 
-    // Frames handed to one work() call: up to a batch, so the GPU gets large
-    // transfers and launches and the block holds at most one batch (its latency).
     // Frames of 1000 x 1000 are 4 MB each: the buffers hold two batches, not GNU
     // Radio's default of many items.
-    set_max_noutput_items(d_batch.batch_items());
-    set_min_output_buffer(2 * d_batch.batch_items());
+    d_batch.limit_work_calls(*this);
 
     message_port_register_out(d_port);
     message_port_register_in(pmt::intern("reset"));
@@ -196,7 +186,7 @@ bool st_tbd_ff_impl::start()
 {
     // On CUDA, work() waits for a batch of frames (see batch_gate).
     if (d_engine->device().backend == core::backend_kind::cuda) {
-        d_batch.start(detail()->input(0)->buffer()->bufsize(), 1, d_logger);
+        d_batch.start(*this, 1, d_logger);
         d_registered_buffers.register_buffers(
             *this, d_engine->device().cuda_ordinal, d_logger);
     }

@@ -626,6 +626,20 @@ row floor_d2h_pinned(std::size_t bytes, double samples, int repeats)
                       repeats);
 }
 
+void measure_round_trip_floors(section_report& report,
+                               std::size_t bytes,
+                               double samples,
+                               int repeats)
+{
+    report.measure(floor_row_d2d,
+                   [&](row& r) { r = floor_d2d_copy(bytes, samples, repeats); });
+    report.measure(floor_row_h2d,
+                   [&](row& r) { r = floor_h2d_pinned(bytes, samples, repeats); });
+    report.measure(floor_row_d2h,
+                   [&](row& r) { r = floor_d2h_pinned(bytes, samples, repeats); });
+    report.add_sum(floor_row_h2d_plus_d2h, floor_row_h2d, floor_row_d2h);
+}
+
 row floor_h2d_d2h_concurrent_pinned(std::size_t bytes, double samples, int repeats)
 {
     return floor_h2d_d2h_concurrent_pinned(bytes, bytes, samples, repeats);

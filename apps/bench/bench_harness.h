@@ -219,6 +219,7 @@ inline const std::string floor_row_d2d = "floor: d2d copy";
 inline const std::string floor_row_h2d = "floor: pinned H2D";
 inline const std::string floor_row_d2h = "floor: pinned D2H";
 inline const std::string floor_row_h2d_d2h_concurrent = "floor: pinned H2D || D2H";
+inline const std::string floor_row_h2d_plus_d2h = "floor: pinned H2D + D2H";
 
 row floor_h2d_pinned(std::size_t bytes, double samples, int repeats);
 row floor_d2h_pinned(std::size_t bytes, double samples, int repeats);
@@ -232,6 +233,13 @@ row floor_h2d_d2h_concurrent_pinned(std::size_t h2d_bytes,
                                     std::size_t d2h_bytes,
                                     double samples,
                                     int repeats);
+/*! The d2d, pinned H2D and pinned D2H floors of \p bytes, then their sum
+ *  (floor_row_h2d_plus_d2h): the floor of an engine that moves as much in as out, one
+ *  direction after the other. */
+void measure_round_trip_floors(section_report& report,
+                               std::size_t bytes,
+                               double samples,
+                               int repeats);
 
 //! A long step is under way (stderr, so that the table on stdout stays clean).
 void progress(const std::string& section, const std::string& message);

@@ -70,7 +70,7 @@ constexpr double target_flowgraph_msamples = 500.0;
 const std::string& row_d2d = floor_row_d2d;
 const std::string& row_h2d = floor_row_h2d;
 const std::string& row_d2h = floor_row_d2h;
-const std::string row_copies = "floor: pinned H2D + D2H";
+const std::string& row_copies = floor_row_h2d_plus_d2h;
 const std::string& row_concurrent = floor_row_h2d_d2h_concurrent;
 const std::string row_device = "cuda engine, device buffers";
 const std::string row_pinned = "cuda engine, pinned host buffers";
@@ -218,10 +218,7 @@ struct engine_rows_context {
 void measure_copy_floors(section_report& report, const engine_rows_context& c)
 {
     const double n = double(c.n);
-    report.measure(row_d2d, [&](row& r) { r = floor_d2d_copy(c.bytes, n, c.repeats); });
-    report.measure(row_h2d, [&](row& r) { r = floor_h2d_pinned(c.bytes, n, c.repeats); });
-    report.measure(row_d2h, [&](row& r) { r = floor_d2h_pinned(c.bytes, n, c.repeats); });
-    report.add_sum(row_copies, row_h2d, row_d2h);
+    measure_round_trip_floors(report, c.bytes, n, c.repeats);
     report.measure(row_concurrent, [&](row& r) {
         r = floor_h2d_d2h_concurrent_pinned(c.bytes, n, c.repeats);
     });

@@ -77,7 +77,7 @@ constexpr double weighted_min_agreement = 0.99;
 const std::string& row_d2d = floor_row_d2d;
 const std::string& row_h2d = floor_row_h2d;
 const std::string& row_d2h = floor_row_d2h;
-const std::string row_copies = "floor: pinned H2D + D2H";
+const std::string& row_copies = floor_row_h2d_plus_d2h;
 const std::string row_reliability_device = "cuda reliability, device buffers";
 const std::string row_reliability_host = "cuda reliability, host buffers";
 const std::string row_least_squares = "cuda least squares unweighted, device buffers";
@@ -394,10 +394,7 @@ void measure_cuda_rows(section_report& report,
     warn_if_cache_resident(section_name, bytes, device);
 
     progress(section_name, "copy floors");
-    report.measure(row_d2d, [&](row& r) { r = floor_d2d_copy(bytes, n, repeats); });
-    report.measure(row_h2d, [&](row& r) { r = floor_h2d_pinned(bytes, n, repeats); });
-    report.measure(row_d2h, [&](row& r) { r = floor_d2h_pinned(bytes, n, repeats); });
-    report.add_sum(row_copies, row_h2d, row_d2h);
+    measure_round_trip_floors(report, bytes, n, repeats);
 
     core::cuda_stream stream;
     const device_frame d(f);

@@ -35,6 +35,7 @@
 // must be those of the candidate the engine returned. The physical truth (delays,
 // phases, coherence) is checked as well, with the margins stated at each case.
 
+#include "qa_float_bits.h"
 #include "qa_support.h"
 #include "runtime/cuda_resources.h"
 #include <gnuradio/cudadsp/core/cross_correlator.h>
@@ -67,28 +68,13 @@ const double pi = 3.14159265358979323846;
 //! Model error of every correlation or spectrum value, relative to its peak scale.
 const double tol_rel = 1e-5;
 
-// Poison: a NaN with a payload no arithmetic produces.
-const std::uint32_t poison_bits = 0x7fbadbadu;
+using qa::bits_of;
+using qa::poison_nan;
+using qa::poisoned;
 
-float poison()
-{
-    float f;
-    std::memcpy(&f, &poison_bits, sizeof f);
-    return f;
-}
+peak_t poison_peak() { return { poison_nan(), poison_nan(), poison_nan() }; }
 
-std::uint32_t bits_of(float f)
-{
-    std::uint32_t u;
-    std::memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-bool poisoned(float f) { return bits_of(f) == poison_bits; }
-
-peak_t poison_peak() { return { poison(), poison(), poison() }; }
-
-cfloat poison_complex() { return { poison(), poison() }; }
+cfloat poison_complex() { return { poison_nan(), poison_nan() }; }
 
 // ---------------------------------------------------------------------------------
 // Signals

@@ -32,6 +32,7 @@
 // reference's own choices) and tie-aware; the tie-aware values must be < 1e-4.
 
 #include "qa_fft_reference.h"
+#include "qa_float_bits.h"
 #include "qa_support.h"
 #include "runtime/cuda_resources.h"
 #include <gnuradio/cudadsp/core/patch_correlator.h>
@@ -64,27 +65,14 @@ const double pi = 3.14159265358979323846;
 //! Relative difference below which two candidate peaks are a float32 tie.
 const double tie_rel = 2e-5;
 
-// Poison: a NaN with a payload no arithmetic produces.
-const std::uint32_t poison_bits = 0x7fbadbadu;
+using qa::poison_nan;
+using qa::poisoned;
+
 const std::int32_t poison_int = -2109876543;
-
-float poison()
-{
-    float f;
-    std::memcpy(&f, &poison_bits, sizeof f);
-    return f;
-}
-
-bool poisoned(float f)
-{
-    std::uint32_t u;
-    std::memcpy(&u, &f, sizeof u);
-    return u == poison_bits;
-}
 
 patch_result poison_result()
 {
-    return { poison_int, poison_int, poison(), poison(), poison() };
+    return { poison_int, poison_int, poison_nan(), poison_nan(), poison_nan() };
 }
 
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }

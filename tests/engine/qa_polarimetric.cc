@@ -30,6 +30,7 @@
 // pulses stays inside 1e-5, so the dynamic-range case (powers 1e-36 to 1e36, beyond
 // float32's range once squared and summed) is the one that shows the sums are float64.
 
+#include "qa_float_bits.h"
 #include "qa_support.h"
 #include "runtime/cuda_resources.h"
 #include <gnuradio/cudadsp/core/polarimetric.h>
@@ -68,23 +69,8 @@ const double moment_eps = 1e-5;
 //! dB per unit relative power error: 10 / ln 10.
 const double db_per_neper = 4.3429448190325182;
 
-// Poison: a NaN with a payload no arithmetic produces. A product that is legitimately NaN
-// (censored) has the default payload; one left unwritten keeps this bit pattern.
-const std::uint32_t poison_bits = 0x7fbadbadu;
-
-float poison()
-{
-    float f;
-    std::memcpy(&f, &poison_bits, sizeof f);
-    return f;
-}
-
-std::uint32_t bits_of(float f)
-{
-    std::uint32_t u;
-    std::memcpy(&u, &f, sizeof u);
-    return u;
-}
+using qa::bits_of;
+using qa::poison_nan;
 
 // ---------------------------------------------------------------------------------
 // Simulated echoes
@@ -501,7 +487,7 @@ struct product_set {
     explicit product_set(std::size_t n = 0)
     {
         for (auto& a : p)
-            a.assign(n, poison());
+            a.assign(n, poison_nan());
     }
     std::size_t size() const { return p[0].size(); }
     std::array<float*, nproducts> pointers()
@@ -580,7 +566,7 @@ void check_products(const std::vector<gate_expectation>& expected,
                     << got << ": " << why;
                 CPPUNIT_FAIL(msg.str());
             };
-            if (bits_of(got) == poison_bits)
+            if (bits_of(got) == qa::poison_nan_bits)
                 fail("never written");
             // Ranges, whatever the reference says.
             if (std::isfinite(got)) {
@@ -637,7 +623,7 @@ void assert_identical(const product_set& expected,
     for (int p = 0; p < nproducts; ++p) {
         for (std::size_t i = 0; i < expected.size(); ++i) {
             const float a = expected.p[p][i], b = actual.p[p][i];
-            if (bits_of(b) == poison_bits)
+            if (bits_of(b) == qa::poison_nan_bits)
                 CPPUNIT_FAIL(describe(what, p, i, ngates) + ": never written");
             if (std::isnan(a) && std::isnan(b))
                 continue;
@@ -687,7 +673,7 @@ void assert_close_to_cpu(const product_set& cpu,
     for (int p = 0; p < nproducts; ++p) {
         for (std::size_t i = 0; i < cpu.size(); ++i) {
             const float a = cpu.p[p][i], b = cuda.p[p][i];
-            if (bits_of(b) == poison_bits)
+            if (bits_of(b) == qa::poison_nan_bits)
                 CPPUNIT_FAIL(describe(what, p, i, c.ngates) + ": never written");
             if ((std::isnan(a) && std::isnan(b)) || bits_of(a) == bits_of(b))
                 continue;
@@ -1121,7 +1107,7 @@ public:
         engine->synchronize();
         for (int p = 0; p < nproducts; ++p)
             for (float f : out.p[p])
-                CPPUNIT_ASSERT_EQUAL(poison_bits, bits_of(f));
+                CPPUNIT_ASSERT_EQUAL(qa::poison_nan_bits, bits_of(f));
     }
 
     void unaligned_pointers_and_split_calls(const std::string& device)
@@ -1376,7 +1362,7 @@ public:
             std::copy(p.h.begin(), p.h.end(), h.get());
             std::copy(p.v.begin(), p.v.end(), v.get());
             for (std::size_t chunk : { std::size_t(0), std::size_t(5) }) {
-                std::fill(products.get(), products.get() + products.size(), poison());
+                std::fill(products.get(), products.get() + products.size(), poison_nan());
                 float* ptr[nproducts];
                 for (int q = 0; q < nproducts; ++q)
                     ptr[q] = products.get() + q * nout;
@@ -1396,7 +1382,7 @@ public:
                                what + " pinned in, pageable out");
             }
             // Pageable inputs, pinned outputs.
-            std::fill(products.get(), products.get() + products.size(), poison());
+            std::fill(products.get(), products.get() + products.size(), poison_nan());
             float* ptr[nproducts];
             for (int q = 0; q < nproducts; ++q)
                 ptr[q] = products.get() + q * nout;
@@ -1423,7 +1409,7 @@ public:
                 cudaMemcpy(d_h.get(), p.h.data(), d_h.bytes(), cudaMemcpyHostToDevice));
             CUDADSP_CUDA(
                 cudaMemcpy(d_v.get(), p.v.data(), d_v.bytes(), cudaMemcpyHostToDevice));
-            const std::vector<float> poisoned(nproducts * nout, poison());
+            const std::vector<float> poisoned(nproducts * nout, poison_nan());
             auto fetch = [&]() {
                 product_set out(nout);
                 for (int q = 0; q < nproducts; ++q)

@@ -21,6 +21,7 @@
 // without a filter the same check fails.
 
 #include "polarimetric/clutter_filter_tables.h"
+#include "qa_float_bits.h"
 #include "qa_support.h"
 #include <gnuradio/cudadsp/core/polarimetric.h>
 #include <cppunit/extensions/HelperMacros.h>
@@ -266,12 +267,6 @@ double zh_truth(const polarimetric_config& c, double power, std::size_t g)
 {
     return 10.0 * std::log10(power) + c.calibration.zcal_db +
            20.0 * std::log10(c.gate_range_m(g) / 1000.0);
-}
-
-//! The same float32 bits, or both NaN.
-bool same(float a, float b)
-{
-    return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b));
 }
 
 double mean_of(const std::vector<float>& x)
@@ -582,7 +577,8 @@ public:
             for (std::size_t i = 0; i < G * R; ++i)
                 if (detected.p[product_clutter_removed_db][i] == 0.0f)
                     for (int q = 0; q < nproducts; ++q)
-                        CPPUNIT_ASSERT(same(plain.p[q][i], detected.p[q][i]));
+                        CPPUNIT_ASSERT(
+                            qa::same_bits_or_nan(plain.p[q][i], detected.p[q][i]));
         }
     }
 
@@ -671,7 +667,7 @@ public:
                                int(product_rhohv),
                                int(product_snr_h),
                                int(product_cpa) })
-                    CPPUNIT_ASSERT(same(base.p[q][i], inverted.p[q][i]));
+                    CPPUNIT_ASSERT(qa::same_bits_or_nan(base.p[q][i], inverted.p[q][i]));
             }
         }
     }
@@ -695,7 +691,7 @@ public:
         const auto plain = run(c, in, R);
         for (int q = 0; q < nproducts; ++q)
             for (std::size_t i = 0; i < G * R; ++i)
-                CPPUNIT_ASSERT(same(plain.p[q][i], never.p[q][i]));
+                CPPUNIT_ASSERT(qa::same_bits_or_nan(plain.p[q][i], never.p[q][i]));
     }
 
     /*!

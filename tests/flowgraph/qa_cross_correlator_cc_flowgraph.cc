@@ -12,7 +12,9 @@
 // calls, the optional ports where the block documents them, the partial final frame
 // not emitted, input tags on the frame that holds the tagged sample.
 
+#include "qa_float_bits.h"
 #include "qa_run_flowgraph.h"
+#include "qa_stream_source.h"
 #include "qa_support.h"
 #include <gnuradio/blocks/throttle.h>
 #include <gnuradio/blocks/vector_sink.h>
@@ -145,35 +147,8 @@ outputs engine_outputs(const params& p, const signals& s)
     return out;
 }
 
-std::uint32_t bits_of(float f)
-{
-    std::uint32_t u;
-    std::memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-bool same_bits(float a, float b)
-{
-    return (std::isnan(a) && std::isnan(b)) || bits_of(a) == bits_of(b);
-}
-
-void assert_same_floats(const std::vector<float>& expected,
-                        const std::vector<float>& got,
-                        std::size_t per_frame,
-                        const std::string& what)
-{
-    CPPUNIT_ASSERT_EQUAL_MESSAGE(
-        what + ": frames", expected.size() / per_frame, got.size() / per_frame);
-    CPPUNIT_ASSERT_EQUAL_MESSAGE(what + ": items", expected.size(), got.size());
-    for (std::size_t i = 0; i < got.size(); ++i)
-        if (!same_bits(expected[i], got[i])) {
-            std::ostringstream msg;
-            msg.precision(9);
-            msg << what << ": frame " << i / per_frame << " element " << i % per_frame
-                << ": engine " << expected[i] << ", block " << got[i];
-            CPPUNIT_FAIL(msg.str());
-        }
-}
+using qa::assert_same_floats;
+using qa::bits_of;
 
 std::vector<float> as_floats(const std::vector<gr_complex>& v)
 {
@@ -273,60 +248,6 @@ void assert_same_outputs(const outputs& expected, const graph& g, const std::str
                            what + ": correlation (re, im)");
     }
 }
-
-/*!
- * \brief Test source: the two streams, with tags at absolute sample offsets.
- *
- * Written here because vector_source with tags and a small max_noutput_items
- * downstream deadlocked in GNU Radio 3.10.5 (see the polarimetric flowgraph test).
- */
-class tagged_source : public gr::sync_block
-{
-public:
-    struct input_tag {
-        int port;
-        std::uint64_t offset;
-        pmt::pmt_t key;
-        pmt::pmt_t value;
-    };
-    using sptr = std::shared_ptr<tagged_source>;
-
-    tagged_source(const signals& s, std::vector<input_tag> tags)
-        : gr::sync_block("tagged_source",
-                         gr::io_signature::make(0, 0, 0),
-                         gr::io_signature::make(2, 2, sizeof(gr_complex))),
-          d_s(s),
-          d_tags(std::move(tags))
-    {
-    }
-
-    static sptr make(const signals& s, std::vector<input_tag> tags)
-    {
-        return gnuradio::make_block_sptr<tagged_source>(s, std::move(tags));
-    }
-
-    int work(int noutput_items,
-             gr_vector_const_void_star&,
-             gr_vector_void_star& output_items) override
-    {
-        const std::uint64_t total = d_s.x.size();
-        if (d_pos >= total)
-            return WORK_DONE;
-        const std::uint64_t n = std::min<std::uint64_t>(noutput_items, total - d_pos);
-        std::memcpy(output_items[0], d_s.x.data() + d_pos, n * sizeof(gr_complex));
-        std::memcpy(output_items[1], d_s.y.data() + d_pos, n * sizeof(gr_complex));
-        for (const input_tag& t : d_tags)
-            if (t.offset >= d_pos && t.offset < d_pos + n)
-                add_item_tag(t.port, t.offset, t.key, t.value);
-        d_pos += n;
-        return static_cast<int>(n);
-    }
-
-private:
-    const signals d_s;
-    const std::vector<input_tag> d_tags;
-    std::uint64_t d_pos = 0;
-};
 
 std::string describe(const params& p, const std::string& extra = "")
 {
@@ -499,14 +420,14 @@ public:
                 // Offsets early in a frame, at its middle and past it (GNU Radio's
                 // own propagation would round s / N to the nearest frame), the last
                 // sample of a frame, and in the partial final frame.
-                std::vector<tagged_source::input_tag> tags;
+                std::vector<qa::stream_tag> tags;
                 const std::uint64_t port0[] = { 0, 5, 6, 11, 12, 18, 23, 100, 479, 482 };
                 const std::uint64_t port1[] = { 7, 250, 300, 481 };
                 for (std::uint64_t o : port0)
                     tags.push_back({ 0, o, pmt::intern("x_tag"), pmt::from_uint64(o) });
                 for (std::uint64_t o : port1)
                     tags.push_back({ 1, o, pmt::intern("y_tag"), pmt::from_uint64(o) });
-                auto src = tagged_source::make(s, tags);
+                auto src = qa::stream_source<gr_complex>::make(1, { s.x, s.y }, tags);
                 graph g = make_graph(p, src, 0, src, 1);
                 if (max_items > 0)
                     g.block->set_max_noutput_items(max_items);

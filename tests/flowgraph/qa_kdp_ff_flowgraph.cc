@@ -12,7 +12,9 @@
 // optional inputs on the documented ports, every input tag passed once on both
 // outputs at its radial.
 
+#include "qa_float_bits.h"
 #include "qa_run_flowgraph.h"
+#include "qa_stream_source.h"
 #include "qa_support.h"
 #include <gnuradio/blocks/throttle.h>
 #include <gnuradio/blocks/vector_sink.h>
@@ -36,72 +38,8 @@ namespace cudadsp {
 namespace {
 
 using qa::run_or_die;
-
-struct input_tag {
-    int port;
-    std::uint64_t offset;
-    pmt::pmt_t key;
-    pmt::pmt_t value;
-};
-
-/*!
- * \brief Test source: one stream of radials (vectors of ngates floats) per output port,
- * with tags at absolute radial offsets. Written here, as in the polarimetric flowgraph
- * test, because vector_source with tags and a small max_noutput_items downstream
- * deadlocked in GNU Radio 3.10.5.
- */
-class radial_source : public gr::sync_block
-{
-public:
-    using sptr = std::shared_ptr<radial_source>;
-
-    radial_source(std::size_t ngates,
-                  std::vector<std::vector<float>> streams,
-                  std::vector<input_tag> tags)
-        : gr::sync_block("radial_source",
-                         gr::io_signature::make(0, 0, 0),
-                         gr::io_signature::make(static_cast<int>(streams.size()),
-                                                static_cast<int>(streams.size()),
-                                                sizeof(float) * ngates)),
-          d_ngates(ngates),
-          d_streams(std::move(streams)),
-          d_tags(std::move(tags))
-    {
-    }
-
-    static sptr make(std::size_t ngates,
-                     std::vector<std::vector<float>> streams,
-                     std::vector<input_tag> tags = {})
-    {
-        return gnuradio::make_block_sptr<radial_source>(
-            ngates, std::move(streams), std::move(tags));
-    }
-
-    int work(int noutput_items,
-             gr_vector_const_void_star&,
-             gr_vector_void_star& output_items) override
-    {
-        const std::uint64_t total = d_streams[0].size() / d_ngates;
-        if (d_pos >= total)
-            return WORK_DONE;
-        const std::uint64_t n = std::min<std::uint64_t>(noutput_items, total - d_pos);
-        for (std::size_t s = 0; s < d_streams.size(); ++s)
-            std::memcpy(output_items[s],
-                        d_streams[s].data() + d_pos * d_ngates,
-                        n * d_ngates * sizeof(float));
-        for (const input_tag& t : d_tags)
-            if (t.offset >= d_pos && t.offset < d_pos + n)
-                add_item_tag(t.port, t.offset, t.key, t.value);
-        d_pos += n;
-        return static_cast<int>(n);
-    }
-
-private:
-    const std::size_t d_ngates;
-    const std::vector<std::vector<float>> d_streams;
-    const std::vector<input_tag> d_tags;
-    std::uint64_t d_pos = 0;
-};
+using qa::stream_tag;
+using radial_source = qa::stream_source<float>;
 
 //! Noisy PhiDP of rain: a rising profile from a random offset, wrapped, plus noise and
 //! a few NaN gates; RhoHV and SNR with some gates below the default thresholds.
@@ -162,23 +100,6 @@ engine_outputs engine_run(std::size_t ngates,
     return out;
 }
 
-void assert_same(const std::vector<float>& expected,
-                 const std::vector<float>& got,
-                 std::size_t ngates,
-                 const std::string& what)
-{
-    CPPUNIT_ASSERT_EQUAL_MESSAGE(
-        what + ": radials", expected.size() / ngates, got.size() / ngates);
-    CPPUNIT_ASSERT_EQUAL_MESSAGE(what + ": samples", expected.size(), got.size());
-    for (std::size_t i = 0; i < got.size(); ++i)
-        if (!(std::isnan(expected[i]) && std::isnan(got[i])) &&
-            std::memcmp(&expected[i], &got[i], sizeof(float)) != 0)
-            CPPUNIT_FAIL(what + ": radial " + std::to_string(i / ngates) + " gate " +
-                         std::to_string(i % ngates) + ": engine " +
-                         std::to_string(expected[i]) + ", block " +
-                         std::to_string(got[i]));
-}
-
 struct graph {
     gr::top_block_sptr tb;
     kdp_ff::sptr block;
@@ -221,7 +142,7 @@ public:
         // Every radial carries the same "radial_index" tag on all three inputs, as the
         // outputs of polarimetric_products_cf do; some radials carry a tag on one input
         // only, and one radial two different values of one key.
-        std::vector<input_tag> tags;
+        std::vector<stream_tag> tags;
         for (std::uint64_t r = 0; r < R; ++r)
             for (int port = 0; port < 3; ++port)
                 tags.push_back(
@@ -240,8 +161,10 @@ public:
                              g.block->backend());
         CPPUNIT_ASSERT_EQUAL(10, g.block->half_window_gates());
         const engine_outputs expected = engine_run(G, x, true, true);
-        assert_same(expected.phidp, g.phidp_sink->data(), G, device + " PhiDP");
-        assert_same(expected.kdp, g.kdp_sink->data(), G, device + " KDP");
+        qa::assert_same_floats(
+            expected.phidp, g.phidp_sink->data(), G, device + " PhiDP", "radial", "gate");
+        qa::assert_same_floats(
+            expected.kdp, g.kdp_sink->data(), G, device + " KDP", "radial", "gate");
 
         // Distinct tags, as (offset, key, value) text, each once per output.
         std::map<std::string, int> wanted;
@@ -249,7 +172,7 @@ public:
             return std::to_string(offset) + " " + pmt::symbol_to_string(key) + " " +
                    pmt::write_string(v);
         };
-        for (const input_tag& t : tags)
+        for (const stream_tag& t : tags)
             wanted[name(t.offset, t.key, t.value)] = 1;
         for (auto& sink : { g.phidp_sink, g.kdp_sink }) {
             std::map<std::string, int> seen;
@@ -286,8 +209,14 @@ public:
             const engine_outputs expected = engine_run(G, x, c.rhohv, c.snr, 2.0);
             const std::string what =
                 device + (c.rhohv ? " rhohv" : "") + (c.snr ? " snr" : "");
-            assert_same(expected.phidp, g.phidp_sink->data(), G, what + " PhiDP");
-            assert_same(expected.kdp, g.kdp_sink->data(), G, what + " KDP");
+            qa::assert_same_floats(expected.phidp,
+                                   g.phidp_sink->data(),
+                                   G,
+                                   what + " PhiDP",
+                                   "radial",
+                                   "gate");
+            qa::assert_same_floats(
+                expected.kdp, g.kdp_sink->data(), G, what + " KDP", "radial", "gate");
         }
     }
 
@@ -309,8 +238,18 @@ public:
         tb->connect(block, 1, kdp_sink, 0);
         run_or_die(tb, "kdp_ff throttled " + device);
         const engine_outputs expected = engine_run(G, x, false, false);
-        assert_same(expected.phidp, phidp_sink->data(), G, device + " throttled PhiDP");
-        assert_same(expected.kdp, kdp_sink->data(), G, device + " throttled KDP");
+        qa::assert_same_floats(expected.phidp,
+                               phidp_sink->data(),
+                               G,
+                               device + " throttled PhiDP",
+                               "radial",
+                               "gate");
+        qa::assert_same_floats(expected.kdp,
+                               kdp_sink->data(),
+                               G,
+                               device + " throttled KDP",
+                               "radial",
+                               "gate");
     }
 
     void bad_parameters_are_named()

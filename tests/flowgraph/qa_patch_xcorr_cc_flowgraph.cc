@@ -14,8 +14,10 @@
 // its last line is in, one message per record. Known integer shifts give exact offsets.
 
 #include "qa_fft_reference.h"
+#include "qa_float_bits.h"
 #include "qa_message_collector.h"
 #include "qa_run_flowgraph.h"
+#include "qa_stream_source.h"
 #include "qa_support.h"
 #include <gnuradio/blocks/vector_sink.h>
 #include <gnuradio/blocks/vector_source.h>
@@ -320,74 +322,6 @@ private:
     std::vector<record> d_records;
 };
 
-/*!
- * Lines of both images on two outputs; before producing line \p pause_at it waits
- * (bounded) until \p ready() and records whether it timed out. With no pause it is a
- * plain source of all lines.
- */
-class line_source : public gr::sync_block
-{
-public:
-    using sptr = std::shared_ptr<line_source>;
-    static sptr make(const image_pair& img,
-                     long pause_at = std::numeric_limits<long>::max(),
-                     std::function<bool()> ready = {})
-    {
-        return gnuradio::make_block_sptr<line_source>(img, pause_at, std::move(ready));
-    }
-
-    line_source(const image_pair& img, long pause_at, std::function<bool()> ready)
-        : gr::sync_block("line_source",
-                         gr::io_signature::make(0, 0, 0),
-                         gr::io_signature::make(2, 2, sizeof(gr_complex) * img.width)),
-          d_img(img),
-          d_pause_at(pause_at),
-          d_ready(std::move(ready))
-    {
-    }
-
-    bool pause_timed_out() const { return d_timed_out; }
-
-    int work(int noutput_items,
-             gr_vector_const_void_star&,
-             gr_vector_void_star& output_items) override
-    {
-        if (d_pos >= d_img.height)
-            return WORK_DONE;
-        long n = std::min<long>(noutput_items, d_img.height - d_pos);
-        if (!d_paused && d_pos < d_pause_at && d_pos + n > d_pause_at)
-            n = d_pause_at - d_pos;
-        if (!d_paused && d_pos == d_pause_at) {
-            const auto deadline =
-                std::chrono::steady_clock::now() + std::chrono::seconds(30);
-            while (!d_ready()) {
-                if (std::chrono::steady_clock::now() > deadline) {
-                    d_timed_out = true;
-                    break;
-                }
-                std::this_thread::sleep_for(std::chrono::milliseconds(1));
-            }
-            d_paused = true;
-        }
-        const std::size_t samples = std::size_t(n) * d_img.width;
-        const std::size_t at = std::size_t(d_pos) * d_img.width;
-        std::memcpy(
-            output_items[0], d_img.master.data() + at, samples * sizeof(gr_complex));
-        std::memcpy(
-            output_items[1], d_img.aligned.data() + at, samples * sizeof(gr_complex));
-        d_pos += n;
-        return int(n);
-    }
-
-private:
-    const image_pair d_img;
-    const long d_pause_at;
-    std::function<bool()> d_ready;
-    long d_pos = 0;
-    bool d_paused = false;
-    bool d_timed_out = false;
-};
-
 struct block_output {
     std::vector<float> stream; //!< 5 floats a record
     std::vector<pmt::pmt_t> messages;
@@ -439,17 +373,7 @@ block_output run_block(const params& p,
     return out;
 }
 
-std::uint32_t bits_of(float f)
-{
-    std::uint32_t u;
-    std::memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-bool same_float(float a, float b)
-{
-    return (std::isnan(a) && std::isnan(b)) || bits_of(a) == bits_of(b);
-}
+using qa::same_bits_or_nan;
 
 std::string record_text(const float* r)
 {
@@ -483,7 +407,7 @@ void assert_same_records(const expected_records& e,
     for (std::size_t i = 0; i < e.records.size(); ++i) {
         const float* b = got.stream.data() + 5 * i;
         for (int f = 0; f < 5; ++f)
-            if (!same_float(e.records[i][f], b[f]))
+            if (!same_bits_or_nan(e.records[i][f], b[f]))
                 CPPUNIT_FAIL(what + ": record " + std::to_string(i) + " (strip " +
                              std::to_string(e.strips[i]) + "): engine " +
                              record_text(e.records[i].data()) + ", block " +
@@ -500,7 +424,7 @@ void assert_same_records(const expected_records& e,
             m + ": keys", std::size_t(6), pmt::length(pmt::dict_keys(d)));
         for (int f = 0; f < 5; ++f) {
             const double v = number_in(d, keys[f], m);
-            if (!same_float(e.records[i][f], float(v)) ||
+            if (!same_bits_or_nan(e.records[i][f], float(v)) ||
                 (!std::isnan(v) && double(float(v)) != v))
                 CPPUNIT_FAIL(m + ": " + keys[f] + " " + std::to_string(v) + ", record " +
                              record_text(e.records[i].data()));
@@ -712,7 +636,8 @@ public:
                        collector->handled() >= std::size_t(p.nx * (K + 1));
             };
             auto tb = gr::make_top_block("patch_xcorr_cc_latency");
-            auto src = line_source::make(img, pause_at, ready);
+            auto src = qa::stream_source<gr_complex>::make(
+                img.width, { img.master, img.aligned }, {}, pause_at, ready);
             auto block = p.make_block();
             sink = gr::blocks::vector_sink_f::make(5);
             collector = message_collector::make();

@@ -14,7 +14,9 @@
 // the antenna's true position and time, computed here in float64 from the scan that
 // the input tags describe.
 
+#include "qa_float_bits.h"
 #include "qa_run_flowgraph.h"
+#include "qa_stream_source.h"
 #include "qa_support.h"
 #include <gnuradio/blocks/throttle.h>
 #include <gnuradio/blocks/vector_sink.h>
@@ -138,6 +140,8 @@ struct pulses {
     std::vector<gr_complex> h, v;
 };
 
+using pulse_source = qa::stream_source<gr_complex>;
+
 /*!
  * \p npulses pulses of \p ngates gates: per gate a correlated pair of AR(1) series with
  * its own Doppler phase, H/V correlation and SNR around the noise of \p p (some gates
@@ -215,13 +219,6 @@ product_vectors engine_products(const params& p,
     return out;
 }
 
-std::uint32_t bits_of(float f)
-{
-    std::uint32_t u;
-    std::memcpy(&u, &f, sizeof u);
-    return u;
-}
-
 //! Bit equality (NaN matching NaN) of every connected output port's stream.
 void assert_same_products(const product_vectors& expected,
                           const std::vector<gr::blocks::vector_sink_f::sptr>& sinks,
@@ -232,119 +229,9 @@ void assert_same_products(const product_vectors& expected,
         const std::vector<float> got = sinks[q]->data();
         const std::string port = what + ": output " + std::to_string(q) + " (" +
                                  core::product_name(int(q)) + ")";
-        CPPUNIT_ASSERT_EQUAL_MESSAGE(
-            port + ": radials", expected[q].size() / ngates, got.size() / ngates);
-        CPPUNIT_ASSERT_EQUAL_MESSAGE(port + ": samples", expected[q].size(), got.size());
-        for (std::size_t i = 0; i < got.size(); ++i) {
-            const float a = expected[q][i], b = got[i];
-            if ((std::isnan(a) && std::isnan(b)) || bits_of(a) == bits_of(b))
-                continue;
-            std::ostringstream msg;
-            msg.precision(9);
-            msg << port << ": radial " << i / ngates << " gate " << i % ngates
-                << ": engine " << a << ", block " << b;
-            CPPUNIT_FAIL(msg.str());
-        }
+        qa::assert_same_floats(expected[q], got, ngates, port, "radial", "gate");
     }
 }
-
-/*!
- * \brief Test source: two streams of pulses (vectors of ngates), optional tags at
- * absolute pulse offsets, and an optional pause: before producing pulse \p pause_at it
- * waits until \p ready() (bounded), then calls \p at_pause(), then goes on.
- *
- * Written here because vector_source with tags and a small max_noutput_items
- * downstream deadlocked in GNU Radio 3.10.5.
- */
-class pulse_source : public gr::sync_block
-{
-public:
-    struct input_tag {
-        int port;
-        std::uint64_t offset;
-        pmt::pmt_t key;
-        pmt::pmt_t value;
-    };
-    using sptr = std::shared_ptr<pulse_source>;
-
-    pulse_source(std::size_t ngates,
-                 const pulses& x,
-                 std::vector<input_tag> tags,
-                 std::uint64_t pause_at,
-                 std::function<bool()> ready,
-                 std::function<void()> at_pause)
-        : gr::sync_block("pulse_source",
-                         gr::io_signature::make(0, 0, 0),
-                         gr::io_signature::make(2, 2, sizeof(gr_complex) * ngates)),
-          d_ngates(ngates),
-          d_x(x),
-          d_tags(std::move(tags)),
-          d_pause_at(pause_at),
-          d_ready(std::move(ready)),
-          d_at_pause(std::move(at_pause))
-    {
-    }
-
-    static sptr make(std::size_t ngates,
-                     const pulses& x,
-                     std::vector<input_tag> tags = {},
-                     std::uint64_t pause_at = std::numeric_limits<std::uint64_t>::max(),
-                     std::function<bool()> ready = {},
-                     std::function<void()> at_pause = {})
-    {
-        return gnuradio::make_block_sptr<pulse_source>(
-            ngates, x, std::move(tags), pause_at, std::move(ready), std::move(at_pause));
-    }
-
-    bool pause_timed_out() const { return d_timed_out; }
-
-    int work(int noutput_items,
-             gr_vector_const_void_star&,
-             gr_vector_void_star& output_items) override
-    {
-        const std::uint64_t total = d_x.h.size() / d_ngates;
-        if (d_pos >= total)
-            return WORK_DONE;
-        std::uint64_t n = std::min<std::uint64_t>(noutput_items, total - d_pos);
-        if (!d_paused && d_pos < d_pause_at && d_pos + n > d_pause_at)
-            n = d_pause_at - d_pos;
-        if (!d_paused && d_pos == d_pause_at) {
-            const auto deadline =
-                std::chrono::steady_clock::now() + std::chrono::seconds(30);
-            while (!d_ready()) {
-                if (std::chrono::steady_clock::now() > deadline) {
-                    d_timed_out = true;
-                    break;
-                }
-                std::this_thread::sleep_for(std::chrono::milliseconds(1));
-            }
-            d_at_pause();
-            d_paused = true;
-        }
-        std::memcpy(output_items[0],
-                    d_x.h.data() + d_pos * d_ngates,
-                    n * d_ngates * sizeof(gr_complex));
-        std::memcpy(output_items[1],
-                    d_x.v.data() + d_pos * d_ngates,
-                    n * d_ngates * sizeof(gr_complex));
-        for (const input_tag& t : d_tags)
-            if (t.offset >= d_pos && t.offset < d_pos + n)
-                add_item_tag(t.port, t.offset, t.key, t.value);
-        d_pos += n;
-        return static_cast<int>(n);
-    }
-
-private:
-    const std::size_t d_ngates;
-    const pulses d_x;
-    const std::vector<input_tag> d_tags;
-    const std::uint64_t d_pause_at;
-    std::function<bool()> d_ready;
-    std::function<void()> d_at_pause;
-    std::uint64_t d_pos = 0;
-    bool d_paused = false;
-    bool d_timed_out = false;
-};
 
 //! The block between two pulse streams and vector sinks on its first outputs.
 struct graph {
@@ -612,14 +499,14 @@ public:
             // Offsets p within a radial early, at its middle and past it (GNU
             // Radio's own propagation would round p / M to the nearest radial), the
             // very last pulse of a radial, and one in the partial final radial.
-            std::vector<pulse_source::input_tag> tags;
+            std::vector<qa::stream_tag> tags;
             const std::uint64_t port0[] = { 0, 5, 6, 11, 12, 18, 23, 100, 479, 482 };
             const std::uint64_t port1[] = { 7, 250, 300 };
             for (std::uint64_t o : port0)
                 tags.push_back({ 0, o, pmt::intern("h_tag"), pmt::from_uint64(o) });
             for (std::uint64_t o : port1)
                 tags.push_back({ 1, o, pmt::intern("v_tag"), pmt::from_uint64(o) });
-            auto src = pulse_source::make(p.ngates, x, tags);
+            auto src = pulse_source::make(p.ngates, { x.h, x.v }, tags);
             graph g = make_graph(p, src, 0, src, 1);
             if (max_items > 0)
                 g.block->set_max_noutput_items(max_items);
@@ -706,7 +593,7 @@ public:
                 block->set_snr_threshold_db(after.snr_threshold_db);
             };
             auto src = pulse_source::make(
-                p.ngates, x, {}, K * p.pulses_per_radial, ready, change);
+                p.ngates, { x.h, x.v }, {}, K * p.pulses_per_radial, ready, change);
             graph g = make_graph(p, src, 0, src, 1);
             sinks = g.sinks;
             block = g.block.get();
@@ -887,7 +774,7 @@ public:
         const double time_base_fraction[] = { 0.25, 0.5 };
         const auto x = echoes(p, nradials * M + 5, 41);
 
-        std::vector<pulse_source::input_tag> tags;
+        std::vector<qa::stream_tag> tags;
         for (std::uint64_t k = 3; k < nradials * M + 5; k += 7)
             tags.push_back(
                 { 0,
@@ -929,7 +816,7 @@ public:
         std::vector<std::string> first_run;
         for (auto [block_items, source_items] :
              { std::pair{ 0, 0 }, { 1, 5 }, { 3, 7 }, { 2, 1 } }) {
-            auto src = pulse_source::make(p.ngates, x, tags);
+            auto src = pulse_source::make(p.ngates, { x.h, x.v }, tags);
             if (source_items > 0)
                 src->set_max_noutput_items(source_items);
             graph g = make_graph(p, src, 0, src, 1);
@@ -1035,7 +922,8 @@ public:
                     std::this_thread::sleep_for(std::chrono::milliseconds(1));
                 }
             };
-            auto src = pulse_source::make(p.ngates, x, {}, K * M, ready, change);
+            auto src =
+                pulse_source::make(p.ngates, { x.h, x.v }, {}, K * M, ready, change);
             graph g = make_graph(p, src, 0, src, 1, mandatory_outputs);
             sinks = g.sinks;
             block = g.block.get();

@@ -7,9 +7,8 @@
 
 #include "polarimetric/kdp_cpu.h"
 #include "polarimetric/kdp_rule.h"
-#include <algorithm>
+#include "runtime/parallel_ranges.h"
 #include <stdexcept>
-#include <thread>
 #include <vector>
 
 namespace gr {
@@ -52,23 +51,9 @@ void kdp_processor_cpu::process(const float* phidp_deg,
             }
         }
     };
-    // Radials are independent: one contiguous share per core. Small calls stay on the
-    // calling thread, where starting threads would cost more than it saves.
+    // Radials are independent.
     constexpr std::size_t min_gates_per_thread = std::size_t(1) << 16;
-    const std::size_t workers = std::min<std::size_t>(
-        { nradials,
-          std::max<std::size_t>(1, std::thread::hardware_concurrency()),
-          nradials * ngates / min_gates_per_thread });
-    if (workers <= 1) {
-        run(0, nradials);
-        return;
-    }
-    std::vector<std::thread> threads;
-    threads.reserve(workers);
-    for (std::size_t w = 0; w < workers; ++w)
-        threads.emplace_back(run, nradials * w / workers, nradials * (w + 1) / workers);
-    for (std::thread& t : threads)
-        t.join();
+    parallel_ranges(nradials, nradials * ngates / min_gates_per_thread, run);
 }
 
 void kdp_processor_cpu::process_device(

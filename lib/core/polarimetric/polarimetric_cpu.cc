@@ -7,9 +7,8 @@
 
 #include "polarimetric/polarimetric_cpu.h"
 #include "polarimetric/polarimetric_gate.h"
-#include <algorithm>
+#include "runtime/parallel_ranges.h"
 #include <stdexcept>
-#include <thread>
 #include <vector>
 
 namespace gr {
@@ -132,25 +131,10 @@ void polarimetric_processor_cpu::process(
             process_radials_of_mode<polarimetric_mode::simultaneous>(
                 d_config, constants, filter, h, v, first, end, products);
     };
-    // Radials are independent: one contiguous share per core. Small calls stay on the
-    // calling thread, where starting threads would cost more than it saves.
+    // Radials are independent.
     constexpr std::size_t min_samples_per_thread = std::size_t(1) << 18;
-    const std::size_t by_size =
-        nradials * d_config.samples_per_radial() / min_samples_per_thread;
-    const std::size_t workers = std::min<std::size_t>(
-        { nradials,
-          std::max<std::size_t>(1, std::thread::hardware_concurrency()),
-          by_size });
-    if (workers <= 1) {
-        run(0, nradials);
-        return;
-    }
-    std::vector<std::thread> threads;
-    threads.reserve(workers);
-    for (std::size_t w = 0; w < workers; ++w)
-        threads.emplace_back(run, nradials * w / workers, nradials * (w + 1) / workers);
-    for (std::thread& t : threads)
-        t.join();
+    parallel_ranges(
+        nradials, nradials * d_config.samples_per_radial() / min_samples_per_thread, run);
 }
 
 void polarimetric_processor_cpu::process_device(const std::complex<float>*,

@@ -651,6 +651,35 @@ struct least_squares_unwrap_cuda::workspace {
         CUDADSP_CUDA_LAUNCHED("reduce_partials_kernel");
     }
 
+    /*! The finish both solves share: the circular offset c of \p solution against the
+     *  wrapped phase (Reordered: \p solution is still in the transform's order), then
+     *  the outputs from solution + c; \p abandoned as output_kernel's. */
+    template <bool Reordered>
+    void enqueue_offset_and_output(const frame_inputs& in,
+                                   bool congruent,
+                                   const float* solution,
+                                   const int* abandoned,
+                                   const unwrap_2d_buffers& device,
+                                   cudaStream_t stream) const
+    {
+        phase_difference_sum_kernel<Reordered>
+            <<<pixel_blocks, block_threads, 0, stream>>>(
+                in, frame, period, solution, partials.get());
+        CUDADSP_CUDA_LAUNCHED("phase_difference_sum_kernel");
+        reduce(stream, slot_offset, reduction_finish::store_circular_offset);
+        output_kernel<Reordered>
+            <<<pixel_blocks, block_threads, 0, stream>>>(in,
+                                                         frame,
+                                                         period,
+                                                         congruent,
+                                                         solution,
+                                                         scalars.get(),
+                                                         abandoned,
+                                                         device.unwrapped,
+                                                         device.cycles);
+        CUDADSP_CUDA_LAUNCHED("output_kernel");
+    }
+
     //! Copy scalars[slot] to the host; waits for the stream.
     double2 read_scalar(cudaStream_t stream, int slot) const
     {
@@ -810,21 +839,12 @@ bool least_squares_unwrap_cuda::solve_unweighted(const unwrap_2d_buffers& device
         in, ws.frame, ws.period, ws.transformed.get(), ws.non_finite.get());
     CUDADSP_CUDA_LAUNCHED("divergence_kernel");
     enqueue_poisson_solve(stream);
-    phase_difference_sum_kernel<true><<<ws.pixel_blocks, block_threads, 0, stream>>>(
-        in, ws.frame, ws.period, ws.transformed.get(), ws.partials.get());
-    CUDADSP_CUDA_LAUNCHED("phase_difference_sum_kernel");
-    ws.reduce(stream, slot_offset, reduction_finish::store_circular_offset);
-    output_kernel<true>
-        <<<ws.pixel_blocks, block_threads, 0, stream>>>(in,
-                                                        ws.frame,
-                                                        ws.period,
-                                                        d_config.congruent,
-                                                        ws.transformed.get(),
-                                                        ws.scalars.get(),
-                                                        ws.non_finite.get(),
-                                                        device.unwrapped,
-                                                        device.cycles);
-    CUDADSP_CUDA_LAUNCHED("output_kernel");
+    ws.enqueue_offset_and_output<true>(in,
+                                       d_config.congruent,
+                                       ws.transformed.get(),
+                                       ws.non_finite.get(),
+                                       device,
+                                       stream);
     CUDADSP_CUDA(cudaMemcpyAsync(ws.host_flag.get(),
                                  ws.non_finite.get(),
                                  sizeof(int),
@@ -916,21 +936,8 @@ least_squares_unwrap_cuda::solve_weighted(const unwrap_2d_buffers& device,
             break;
     }
 
-    phase_difference_sum_kernel<false><<<ws.pixel_blocks, block_threads, 0, stream>>>(
-        in, ws.frame, ws.period, ws.solution.get(), ws.partials.get());
-    CUDADSP_CUDA_LAUNCHED("phase_difference_sum_kernel");
-    ws.reduce(stream, slot_offset, reduction_finish::store_circular_offset);
-    output_kernel<false>
-        <<<ws.pixel_blocks, block_threads, 0, stream>>>(in,
-                                                        ws.frame,
-                                                        ws.period,
-                                                        d_config.congruent,
-                                                        ws.solution.get(),
-                                                        ws.scalars.get(),
-                                                        nullptr,
-                                                        device.unwrapped,
-                                                        device.cycles);
-    CUDADSP_CUDA_LAUNCHED("output_kernel");
+    ws.enqueue_offset_and_output<false>(
+        in, d_config.congruent, ws.solution.get(), nullptr, device, stream);
     CUDADSP_CUDA(cudaStreamSynchronize(stream));
     return report;
 }
