@@ -184,7 +184,10 @@ pulses simulate(const polarimetric_config& c,
                 const std::size_t i = (r * M + n) * G + g;
                 const bool h_pulse = !alternating || n % 2 == 0;
                 out.h[i] = cfloat(h_pulse ? h[n] : v[n]);
-                out.v[i] = cfloat(0.1 * (h_pulse ? v[n] : h[n]));
+                // Simultaneous: the V receiver. Alternating: the cross-polar receive,
+                // which the products do not use (weak, as cross-polar returns are).
+                out.v[i] =
+                    alternating ? cfloat(0.1 * (h_pulse ? v[n] : h[n])) : cfloat(v[n]);
             }
         }
     }
