@@ -87,6 +87,45 @@ void sort_by_key(std::vector<std::uint64_t>& items,
 } // namespace
 
 /*!
+ * window_step_sum() of every pixel at once, separably: \p row_sums[i] sums \p steps
+ * along the row over the window's columns, \p sums[i] sums those over its rows, each
+ * neighbour found by the rule's unwrap_2d_neighbour() as the direct sum does. Integer
+ * sums, so the result is the direct sum's bit for bit, in O(window side) per pixel
+ * instead of O(window area).
+ */
+void box_sum(const gradient_step* steps,
+             gradient_step* row_sums,
+             gradient_step* sums,
+             std::int32_t half,
+             const unwrap_2d_geometry& g)
+{
+    for (std::int32_t row = 0; row < g.height; ++row)
+        for (std::int32_t col = 0; col < g.width; ++col) {
+            gradient_step sum = { 0, 0 };
+            for (std::int32_t c = -half; c <= half; ++c) {
+                std::int32_t a = 0;
+                if (unwrap_2d_neighbour(row, col, 0, c, g, &a)) {
+                    sum.re += steps[a].re;
+                    sum.im += steps[a].im;
+                }
+            }
+            row_sums[std::size_t(row) * g.width + col] = sum;
+        }
+    for (std::int32_t row = 0; row < g.height; ++row)
+        for (std::int32_t col = 0; col < g.width; ++col) {
+            gradient_step sum = { 0, 0 };
+            for (std::int32_t r = -half; r <= half; ++r) {
+                std::int32_t a = 0;
+                if (unwrap_2d_neighbour(row, col, r, 0, g, &a)) {
+                    sum.re += row_sums[a].re;
+                    sum.im += row_sums[a].im;
+                }
+            }
+            sums[std::size_t(row) * g.width + col] = sum;
+        }
+}
+
+/*!
  * The reliability method's arrays, one frame's worth, and the union-find forest.
  *
  * Every node of the forest holds K[node] - K[parent] (whole periods, int64: a path of
@@ -100,7 +139,9 @@ struct phase_unwrapper_2d_cpu::reliability_workspace {
     reliability_workspace(std::size_t pixels, bool guided)
         : valid(pixels),
           key(pixels),
-          phasors(guided ? pixels : 0),
+          steps(guided ? 2 * pixels : 0),
+          window_sums(guided ? 2 * pixels : 0),
+          row_sums(guided ? pixels : 0),
           edges(2 * pixels),
           scratch(2 * pixels),
           parent(pixels),
@@ -129,8 +170,10 @@ struct phase_unwrapper_2d_cpu::reliability_workspace {
         return root;
     }
 
-    //! Joins the trees of \p from and \p to so that K[to] - K[from] = \p cycles.
-    void join(std::int32_t from, std::int32_t to, std::int64_t cycles)
+    /*! Joins the trees of \p from and \p to, unless they are one, so that K[to] -
+     *  K[from] = cycles_of() (asked only then: the guided rule costs a window sum). */
+    template <typename CyclesOf>
+    void join(std::int32_t from, std::int32_t to, CyclesOf cycles_of)
     {
         std::int64_t from_cycles = 0;
         std::int64_t to_cycles = 0;
@@ -139,7 +182,7 @@ struct phase_unwrapper_2d_cpu::reliability_workspace {
         if (from_root == to_root)
             return;
         // K[to_root] - K[from_root]
-        const std::int64_t between = from_cycles + cycles - to_cycles;
+        const std::int64_t between = from_cycles + std::int64_t(cycles_of()) - to_cycles;
         if (from_root < to_root) {
             parent[to_root] = from_root;
             offset[to_root] = between;
@@ -151,8 +194,12 @@ struct phase_unwrapper_2d_cpu::reliability_workspace {
 
     std::vector<std::uint8_t> valid;
     std::vector<float> key;
-    std::vector<unwrap_phasor> phasors; //!< empty unless guided by the local gradient
-    std::vector<std::uint64_t> edges;   //!< edge_order_key << 32 | edge index
+    // Guided by the local gradient only (else empty): pair_step of each pixel and its
+    // window_step_sum, right then down; row_sums: the first pass of the box sum.
+    std::vector<gradient_step> steps;
+    std::vector<gradient_step> window_sums;
+    std::vector<gradient_step> row_sums;
+    std::vector<std::uint64_t> edges; //!< edge_order_key << 32 | edge index
     std::vector<std::uint64_t> scratch;
     std::vector<std::int32_t> parent;
     std::vector<std::int64_t> offset; //!< K[p] - K[parent[p]]
@@ -347,8 +394,18 @@ unwrap_2d_report phase_unwrapper_2d_cpu::unwrap_reliability(const unwrap_2d_buff
             if (!ws.valid[i])
                 continue;
             ws.key[i] = pixel_reliability_key(x, ws.valid.data(), row, col, g, p);
-            if (!ws.phasors.empty())
-                ws.phasors[i] = unit_phasor(x[i], p);
+        }
+    if (half_window > 0)
+        for (std::int32_t direction = 0; direction < 2; ++direction) {
+            gradient_step* steps = ws.steps.data() + direction * pixels;
+            for (std::size_t i = 0; i < pixels; ++i)
+                steps[i] = pair_step(
+                    x, ws.valid.data(), static_cast<std::int32_t>(i), direction, g, p);
+            box_sum(steps,
+                    ws.row_sums.data(),
+                    ws.window_sums.data() + direction * pixels,
+                    half_window,
+                    g);
         }
 
     // Edges in ascending index, each with its key above it; the sort is stable.
@@ -379,17 +436,16 @@ unwrap_2d_report phase_unwrapper_2d_cpu::unwrap_reliability(const unwrap_2d_buff
         std::int32_t to = 0;
         const std::uint32_t edge = static_cast<std::uint32_t>(ws.edges[k]);
         unwrap_2d_edge_ends(edge, g, &from, &to);
-        ws.join(from,
-                to,
-                guided_edge_cycles(x,
-                                   ws.phasors.data(),
-                                   ws.valid.data(),
-                                   from,
-                                   to,
-                                   static_cast<std::int32_t>(edge & 1u),
-                                   half_window,
-                                   g,
-                                   p));
+        const std::size_t direction_offset = (edge & 1u) * pixels;
+        ws.join(from, to, [&] {
+            if (half_window == 0)
+                return edge_cycles(x[from], x[to], p);
+            return guided_edge_cycles(x[from],
+                                      x[to],
+                                      ws.steps[direction_offset + from],
+                                      ws.window_sums[direction_offset + from],
+                                      p);
+        });
     }
 
     // Row-major, so that a component's root (its first pixel) is numbered before its

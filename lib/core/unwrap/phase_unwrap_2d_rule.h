@@ -265,81 +265,128 @@ CUDADSP_HOST_DEVICE unwrap_phasor unit_phasor(float x, const unwrap_period& p)
 #endif
 }
 
-//! A phasor sum in float64 (products of two float32 are exact in float64).
-struct unwrap_phasor_sum {
+//! A product of phasors in float64.
+struct unwrap_phasor_product {
     double re;
     double im;
 };
 
-//! to * conj(from), exactly.
-CUDADSP_HOST_DEVICE unwrap_phasor_sum phasor_step(unwrap_phasor from, unwrap_phasor to)
+/*! to * conj(from): each float32 product exact in float64, each component rounded
+ *  once where the two are added. */
+CUDADSP_HOST_DEVICE unwrap_phasor_product phasor_step(unwrap_phasor from,
+                                                      unwrap_phasor to)
 {
     return { rounded_add(rounded_mul(to.re, from.re), rounded_mul(to.im, from.im)),
              rounded_sub(rounded_mul(to.im, from.re), rounded_mul(to.re, from.im)) };
 }
 
-//! The angle of \p v lies in (0, pi] (else in (-pi, 0]).
-CUDADSP_HOST_DEVICE bool in_upper_half(const unwrap_phasor_sum& v)
+/*!
+ * A pair's phase step z[b] conj(z[a]) in fixed point: each component times 2^20,
+ * rounded to the nearest integer (ties to even). Window sums of steps are then exact
+ * integers, the same whatever order or method sums them (the CPU backend's separable
+ * box sums, the CUDA backend's direct loop); a window of at most 15 x 15 steps stays
+ * below 2^28 in magnitude, within int32.
+ */
+struct gradient_step {
+    std::int32_t re;
+    std::int32_t im;
+};
+
+CUDADSP_HOST_DEVICE std::int32_t step_fixed_point(double component)
 {
-    return v.im > 0.0 || (v.im == 0.0 && v.re < 0.0);
+    constexpr double scale = 1048576.0; // 2^20: the product is exact
+#ifdef __CUDA_ARCH__
+    return __double2int_rn(component * scale);
+#else
+    return static_cast<std::int32_t>(std::nearbyint(component * scale));
+#endif
 }
 
 /*!
- * Whole periods across the edge from \p from to \p to (its right neighbour for
- * direction 0, its lower one for direction 1), K[to] - K[from], guided by the local
- * phase gradient: G, the angle of the sum of z[b] conj(z[a]) over the pairs (a, b =
- * a's neighbour in the edge's direction) whose first pixel lies in the
- * (2 half + 1)^2 window centred on \p from, both pixels valid (z = unit_phasor()).
- * K[to] - K[from] is the whole number of periods that brings the pair's difference
- * x[to] - x[from] nearest to G. In noise, one pair's difference crosses half a period
- * far more often than the mean of a window of them, so this decides fewer edges wrongly
- * than edge_cycles() (docs/blocks/phase_unwrap_2d_ff.md, "Accuracy"); on a smooth field
- * whose gradient changes by less than half a period across the window both agree.
- *
- * Decided without atan2, from signs only, so that CPU and CUDA agree: with T = z[to]
- * conj(z[from]) (the pair's own step, angle d_T) and S the window's sum (angle G), the
- * count is -n_T (the whole periods between x[to] - x[from] and d_T) plus 1 if G - d_T
- * > pi, minus 1 if G - d_T < -pi, which the half planes of S and T and the sign of
- * their cross product tell. half == 0, or S == 0: edge_cycles().
+ * The step of the pair from pixel \p a to its right (direction 0) or lower (1)
+ * neighbour, unit_phasor() of each, in fixed point; {0, 0} when that neighbour is off
+ * the frame or either pixel is not valid (such pairs add nothing to a window).
  */
-CUDADSP_HOST_DEVICE std::int32_t guided_edge_cycles(const float* wrapped,
-                                                    const unwrap_phasor* phasors,
-                                                    const std::uint8_t* valid,
-                                                    std::int32_t from,
-                                                    std::int32_t to,
-                                                    std::int32_t direction,
-                                                    std::int32_t half,
-                                                    const unwrap_2d_geometry& g,
-                                                    const unwrap_period& p)
+CUDADSP_HOST_DEVICE gradient_step pair_step(const float* wrapped,
+                                            const std::uint8_t* valid,
+                                            std::int32_t a,
+                                            std::int32_t direction,
+                                            const unwrap_2d_geometry& g,
+                                            const unwrap_period& p)
 {
-    if (half == 0)
-        return edge_cycles(wrapped[from], wrapped[to], p);
-    const std::int32_t drow = direction == 0 ? 0 : 1;
-    const std::int32_t dcol = direction == 0 ? 1 : 0;
+    const std::int32_t row = a / g.width;
+    const std::int32_t col = a - row * g.width;
+    std::int32_t b = 0;
+    if (!valid[a] || !unwrap_2d_neighbour(row, col, direction, 1 - direction, g, &b) ||
+        !valid[b])
+        return { 0, 0 };
+    const unwrap_phasor_product step =
+        phasor_step(unit_phasor(wrapped[a], p), unit_phasor(wrapped[b], p));
+    return { step_fixed_point(step.re), step_fixed_point(step.im) };
+}
+
+/*!
+ * The sum of \p steps (one direction's pair_step() of every pixel) over the
+ * (2 half + 1)^2 pixels centred on \p from, through the wrap-around edges where
+ * configured (a window wider than the frame counts a wrapped pixel again). Integer
+ * sums: any other summation order gives the same value.
+ */
+CUDADSP_HOST_DEVICE gradient_step window_step_sum(const gradient_step* steps,
+                                                  std::int32_t from,
+                                                  std::int32_t half,
+                                                  const unwrap_2d_geometry& g)
+{
     const std::int32_t row = from / g.width;
     const std::int32_t col = from - row * g.width;
-    unwrap_phasor_sum sum = { 0.0, 0.0 };
+    gradient_step sum = { 0, 0 };
     for (std::int32_t r = -half; r <= half; ++r)
         for (std::int32_t c = -half; c <= half; ++c) {
             std::int32_t a = 0;
-            std::int32_t b = 0;
-            if (!unwrap_2d_neighbour(row, col, r, c, g, &a) || !valid[a] ||
-                !unwrap_2d_neighbour(row, col, r + drow, c + dcol, g, &b) || !valid[b])
+            if (!unwrap_2d_neighbour(row, col, r, c, g, &a))
                 continue;
-            const unwrap_phasor_sum step = phasor_step(phasors[a], phasors[b]);
-            sum.re = rounded_add(sum.re, step.re);
-            sum.im = rounded_add(sum.im, step.im);
+            sum.re += steps[a].re;
+            sum.im += steps[a].im;
         }
-    if (sum.re == 0.0 && sum.im == 0.0)
-        return edge_cycles(wrapped[from], wrapped[to], p);
+    return sum;
+}
+
+//! The angle of \p v lies in (0, pi] (else in (-pi, 0]).
+CUDADSP_HOST_DEVICE bool in_upper_half(const gradient_step& v)
+{
+    return v.im > 0 || (v.im == 0 && v.re < 0);
+}
+
+/*!
+ * Whole periods across an edge from \p from_value to \p to_value, K[to] - K[from],
+ * guided by the local phase gradient: G, the angle of \p window, the window_step_sum()
+ * of the edge's direction around its first pixel, and K[to] - K[from] is the whole
+ * number of periods that brings the pair's difference to_value - from_value nearest
+ * to G. In noise, one pair's difference crosses half a period far more often than the
+ * mean of a window of them, so this decides fewer edges wrongly than edge_cycles()
+ * (docs/blocks/phase_unwrap_2d_ff.md, "Accuracy"); on a smooth field whose gradient
+ * changes by less than half a period across the window both agree.
+ *
+ * Decided without atan2, from integer signs only, so that CPU and CUDA agree: with
+ * \p pair = T, the edge's own pair_step() (angle d_T) and S = \p window, the count is
+ * -n_T (the whole periods between to_value - from_value and d_T) plus 1 if G - d_T > pi,
+ * minus 1 if G - d_T < -pi, which the half planes of S and T and the sign of their
+ * (exact, int64) cross product tell. S == 0: edge_cycles().
+ */
+CUDADSP_HOST_DEVICE std::int32_t guided_edge_cycles(float from_value,
+                                                    float to_value,
+                                                    const gradient_step& pair,
+                                                    const gradient_step& window,
+                                                    const unwrap_period& p)
+{
+    if (window.re == 0 && window.im == 0)
+        return edge_cycles(from_value, to_value, p);
 
     // The pair's difference d = w + period * n with w in [-period/2, period/2); d_T,
-    // the pair phasor's angle, is w to float32 rounding, except that near -period/2
+    // the pair step's angle, is w to within rounding, except that near -period/2
     // (+period/2) it may be the other end of the range: then n_T is n - 1 (n + 1).
-    const double d = double(wrapped[to]) - double(wrapped[from]);
+    const double d = double(to_value) - double(from_value);
     const double n = wrap_turns(d, p);
     const double w = rounded_sub(d, rounded_mul(p.period, n));
-    const unwrap_phasor_sum pair = phasor_step(phasors[from], phasors[to]);
     const double edge_zone = rounded_mul(p.period, 1.0 / 1024.0);
     double n_pair = n;
     if (w < rounded_add(-p.half_period, edge_zone) && in_upper_half(pair))
@@ -347,13 +394,13 @@ CUDADSP_HOST_DEVICE std::int32_t guided_edge_cycles(const float* wrapped,
     else if (w > rounded_sub(p.half_period, edge_zone) && !in_upper_half(pair))
         n_pair = n + 1.0;
 
-    // sin(G - d_T) up to a positive factor.
-    const double cross =
-        rounded_sub(rounded_mul(pair.re, sum.im), rounded_mul(pair.im, sum.re));
+    // sin(G - d_T) up to a positive factor, exactly.
+    const std::int64_t cross =
+        std::int64_t(pair.re) * window.im - std::int64_t(pair.im) * window.re;
     double beyond = 0.0;
-    if (in_upper_half(sum) && !in_upper_half(pair) && cross < 0.0)
+    if (in_upper_half(window) && !in_upper_half(pair) && cross < 0)
         beyond = 1.0; // G - d_T in (pi, 2 pi)
-    else if (!in_upper_half(sum) && in_upper_half(pair) && cross > 0.0)
+    else if (!in_upper_half(window) && in_upper_half(pair) && cross > 0)
         beyond = -1.0; // G - d_T in (-2 pi, -pi)
     const double cycles = beyond - n_pair;
     const double limit = max_step_periods;

@@ -161,9 +161,9 @@ __global__ void __launch_bounds__(block_threads)
 
 /*!
  * key[p] = pixel_reliability_key of pixel p where valid (0 elsewhere, never read),
- * phasors[p] = unit_phasor of its phase when the edges are guided by the local
- * gradient (phasors != nullptr), and edge_exists[2p + d] = whether edge 2p + d (d = 0:
- * right, 1: down) exists: it has a far end (unwrap_2d_edge_ends) and both ends are
+ * steps[d * n + p] = pair_step of p in direction d when the edges are guided by the
+ * local gradient (steps != nullptr), and edge_exists[2p + d] = whether edge 2p + d (d =
+ * 0: right, 1: down) exists: it has a far end (unwrap_2d_edge_ends) and both ends are
  * valid. One thread per pixel of the frame.
  */
 __global__ void __launch_bounds__(block_threads)
@@ -172,7 +172,7 @@ __global__ void __launch_bounds__(block_threads)
                       unwrap_2d_geometry g,
                       unwrap_period period,
                       float* __restrict__ key,
-                      unwrap_phasor* __restrict__ phasors,
+                      gradient_step* __restrict__ steps,
                       std::uint8_t* __restrict__ edge_exists)
 {
     const unsigned int p = thread_item();
@@ -182,8 +182,12 @@ __global__ void __launch_bounds__(block_threads)
     const std::int32_t col = static_cast<std::int32_t>(p) - row * g.width;
     const bool here = valid[p] != 0;
     key[p] = here ? pixel_reliability_key(wrapped, valid, row, col, g, period) : 0.0f;
-    if (phasors != nullptr)
-        phasors[p] = here ? unit_phasor(wrapped[p], period) : unwrap_phasor{ 0.0f, 0.0f };
+    const unsigned int n =
+        static_cast<unsigned int>(g.width) * static_cast<unsigned int>(g.height);
+    if (steps != nullptr)
+        for (std::int32_t direction = 0; direction < 2; ++direction)
+            steps[direction * n + p] = pair_step(
+                wrapped, valid, static_cast<std::int32_t>(p), direction, g, period);
     for (std::int32_t direction = 0; direction < 2; ++direction) {
         const std::uint32_t edge =
             unwrap_2d_edge_index(static_cast<std::int32_t>(p), direction);
@@ -269,8 +273,7 @@ __global__ void __launch_bounds__(block_threads)
                       const std::int32_t* __restrict__ root_of,
                       const std::int64_t* __restrict__ offset,
                       const float* wrapped,
-                      const unwrap_phasor* __restrict__ phasors,
-                      const std::uint8_t* __restrict__ valid,
+                      const gradient_step* __restrict__ steps,
                       std::int32_t gradient_half_window,
                       unwrap_2d_geometry g,
                       unwrap_period period,
@@ -295,16 +298,19 @@ __global__ void __launch_bounds__(block_threads)
         if (hooks) {
             // K[to] - K[from] = guided_edge_cycles; K[a] = K[near] - offset[near], and
             // K[b] = K[far] - offset[far].
-            const std::int64_t across =
-                guided_edge_cycles(wrapped,
-                                   phasors,
-                                   valid,
-                                   from,
-                                   to,
-                                   static_cast<std::int32_t>(edge & 1u),
-                                   gradient_half_window,
-                                   g,
-                                   period);
+            std::int64_t across = 0;
+            if (gradient_half_window == 0) {
+                across = edge_cycles(wrapped[from], wrapped[to], period);
+            } else {
+                const gradient_step* direction_steps =
+                    steps + (edge & 1u) * static_cast<std::size_t>(n);
+                across = guided_edge_cycles(
+                    wrapped[from],
+                    wrapped[to],
+                    direction_steps[from],
+                    window_step_sum(direction_steps, from, gradient_half_window, g),
+                    period);
+            }
             const std::int64_t near_minus_far = near_is_from ? -across : across;
             const std::int64_t a_minus_b = near_minus_far - offset[near] + offset[far];
             for (int slot = 0; slot < 2; ++slot) {
@@ -478,7 +484,7 @@ struct reliability_unwrap_cuda::workspace {
     workspace(std::size_t pixels, bool guided)
         : valid(pixels),
           pixel_key(pixels),
-          phasors(guided ? pixels : 0),
+          steps(guided ? 2 * pixels : 0),
           edge_exists(2 * pixels),
           edges{ device_buffer<std::uint32_t>(2 * pixels),
                  device_buffer<std::uint32_t>(2 * pixels) },
@@ -545,7 +551,9 @@ struct reliability_unwrap_cuda::workspace {
 
     device_buffer<std::uint8_t> valid;
     device_buffer<float> pixel_key;
-    device_buffer<unwrap_phasor> phasors; //!< empty unless guided by the local gradient
+    //! pair_step of each pixel, right then down; empty unless guided by the local
+    //! gradient
+    device_buffer<gradient_step> steps;
     device_buffer<std::uint8_t> edge_exists; //!< per edge index
     device_buffer<std::uint32_t> edges[2];
     device_buffer<std::uint32_t> edge_words[2];
@@ -627,7 +635,7 @@ unwrap_2d_report reliability_unwrap_cuda::solve(const unwrap_2d_buffers& device,
                                                                   d_geometry,
                                                                   d_period,
                                                                   ws.pixel_key.get(),
-                                                                  ws.phasors.get(),
+                                                                  ws.steps.get(),
                                                                   ws.edge_exists.get());
     CUDADSP_CUDA_LAUNCHED("pixel_keys_kernel");
 
@@ -692,8 +700,7 @@ unwrap_2d_report reliability_unwrap_cuda::solve(const unwrap_2d_buffers& device,
                 ws.root_of.get(),
                 ws.offset.get(),
                 device.wrapped,
-                ws.phasors.get(),
-                ws.valid.get(),
+                ws.steps.get(),
                 d_gradient_half_window,
                 d_geometry,
                 d_period,
