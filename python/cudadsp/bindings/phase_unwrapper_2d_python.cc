@@ -191,7 +191,8 @@ void bind_phase_unwrapper_2d(py::module& m)
                  config.period = period;
                  config.wrap_around_x = wrap_around_x;
                  config.wrap_around_y = wrap_around_y;
-                 config.gradient_window = at_least_one(gradient_window, "gradient_window");
+                 config.gradient_window =
+                     at_least_one(gradient_window, "gradient_window");
                  config.congruent = congruent;
                  config.max_iterations = at_least_one(max_iterations, "max_iterations");
                  config.tolerance = tolerance;
