@@ -44,9 +44,23 @@ void batch_gate::start(gr::block& block, int inputs_per_output, gr::logger_ptr l
             2 * d_batch_items * inputs_per_output);
 }
 
-bool batch_gate::should_wait(int available_items, bool upstream_done)
+namespace {
+
+//! An upstream block has finished: no more input will come on one of the inputs.
+bool upstream_done(const gr::block& block)
 {
-    if (available_items >= d_min_call_items || upstream_done) {
+    gr::block_detail& detail = *block.detail();
+    for (int i = 0; i < detail.ninputs(); ++i)
+        if (detail.input(i)->done())
+            return true;
+    return false;
+}
+
+} // namespace
+
+bool batch_gate::should_wait(const gr::block& block, int available_items)
+{
+    if (available_items >= d_min_call_items || upstream_done(block)) {
         d_waiting = false;
         return false;
     }

@@ -49,9 +49,10 @@ public:
      */
     void start(gr::block& block, int inputs_per_output, gr::logger_ptr logger);
 
-    /*! True when work() should return 0 now, having \p available_items output items'
-     *  worth of input. Never true on the CPU backend (start() not called). */
-    bool should_wait(int available_items, bool upstream_done);
+    /*! True when \p block's work() should return 0 now, having \p available_items
+     *  output items' worth of input: a partial batch waits (at most max_wait) unless an
+     *  upstream block is done. Never true on the CPU backend (start() not called). */
+    bool should_wait(const gr::block& block, int available_items);
 
     int batch_items() const { return d_batch_items; }
 

@@ -8,9 +8,6 @@
 #include "backend_log.h"
 #include "cross_correlator_cc_impl.h"
 #include "decimated_tags.h"
-#include <gnuradio/block_detail.h>
-#include <gnuradio/buffer.h>
-#include <gnuradio/buffer_reader.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <stdexcept>
@@ -166,16 +163,11 @@ bool cross_correlator_cc_impl::stop()
     return sync_decimator::stop();
 }
 
-bool cross_correlator_cc_impl::upstream_done() const
-{
-    return detail()->input(0)->done() || detail()->input(1)->done();
-}
-
 int cross_correlator_cc_impl::work(int noutput_items,
                                    gr_vector_const_void_star& input_items,
                                    gr_vector_void_star& output_items)
 {
-    if (d_batch.should_wait(noutput_items, upstream_done()))
+    if (d_batch.should_wait(*this, noutput_items))
         return 0; // called again when more input arrives
     const auto nframes = static_cast<std::size_t>(noutput_items);
     if (d_peaks.size() < nframes)

@@ -36,8 +36,6 @@ public:
              gr_vector_void_star& output_items) override;
 
 private:
-    bool upstream_done() const;
-
     std::unique_ptr<core::cross_correlator> d_engine;
     batch_gate d_batch;
     registered_gr_buffers d_registered_buffers;

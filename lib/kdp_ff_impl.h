@@ -34,7 +34,6 @@ public:
 private:
     //! Every input tag of this call's radials, once, on both outputs.
     void pass_tags(int noutput_items);
-    bool upstream_done() const;
 
     std::unique_ptr<core::kdp_processor> d_engine;
     //! Input ports of the optional inputs, -1 when not used.

@@ -7,9 +7,6 @@
 
 #include "backend_log.h"
 #include "multichannel_correlator_cc_impl.h"
-#include <gnuradio/block_detail.h>
-#include <gnuradio/buffer.h>
-#include <gnuradio/buffer_reader.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <cmath>
@@ -501,12 +498,6 @@ void multichannel_correlator_impl<Public>::forecast(int,
 }
 
 template <class Public>
-bool multichannel_correlator_impl<Public>::upstream_done() const
-{
-    return this->detail()->input(0)->done();
-}
-
-template <class Public>
 std::size_t multichannel_correlator_impl<Public>::input_cap(int space,
                                                             std::size_t available) const
 {
@@ -642,7 +633,7 @@ int multichannel_correlator_impl<Public>::general_work(
     const std::size_t available = static_cast<std::size_t>(ninput_items[0] - held);
     const int space = noutput_items - produced;
     if (available > 0 && space > 0 &&
-        !d_batch.should_wait(static_cast<int>(available), upstream_done())) {
+        !d_batch.should_wait(*this, static_cast<int>(available))) {
         const std::size_t n = input_cap(space, available);
         const auto* in = static_cast<const char*>(input_items[0]) + held * d_item_bytes;
         d_results.clear();

@@ -102,7 +102,6 @@ private:
      *  at output items first_item on: an input tag on the first record whose epoch ends
      *  after its sample, a channel event on the first record. */
     void write_waiting_tags(std::uint64_t first_item, std::size_t count);
-    bool upstream_done() const;
 
     std::unique_ptr<core::multichannel_correlator> d_engine;
     const gnss_channel_defaults d_defaults;

@@ -7,9 +7,6 @@
 
 #include "backend_log.h"
 #include "phase_unwrap_ff_impl.h"
-#include <gnuradio/block_detail.h>
-#include <gnuradio/buffer.h>
-#include <gnuradio/buffer_reader.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <cmath>
@@ -138,7 +135,7 @@ int phase_unwrap_ff_impl::work(int noutput_items,
                                gr_vector_const_void_star& input_items,
                                gr_vector_void_star& output_items)
 {
-    if (d_batch.should_wait(noutput_items, detail()->input(0)->done()))
+    if (d_batch.should_wait(*this, noutput_items))
         return 0; // called again when more input arrives
     const auto* in = static_cast<const float*>(input_items[0]);
     auto* out = static_cast<float*>(output_items[0]);

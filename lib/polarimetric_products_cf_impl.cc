@@ -9,8 +9,6 @@
 #include "decimated_tags.h"
 #include "polarimetric_products_cf_impl.h"
 #include <gnuradio/block_detail.h>
-#include <gnuradio/buffer.h>
-#include <gnuradio/buffer_reader.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <cmath>
@@ -426,11 +424,6 @@ std::string polarimetric_products_cf_impl::backend() const
     return d_engine->device().to_string();
 }
 
-bool polarimetric_products_cf_impl::upstream_done() const
-{
-    return detail()->input(0)->done() || detail()->input(1)->done();
-}
-
 void polarimetric_products_cf_impl::point_products(
     gr_vector_void_star& output_items,
     int noutput_items,
@@ -515,7 +508,7 @@ int polarimetric_products_cf_impl::work(int noutput_items,
                                         gr_vector_const_void_star& input_items,
                                         gr_vector_void_star& output_items)
 {
-    if (d_batch.should_wait(noutput_items, upstream_done()))
+    if (d_batch.should_wait(*this, noutput_items))
         return 0; // called again when more input arrives
     {
         std::lock_guard<std::mutex> lock(d_calibration_mutex);

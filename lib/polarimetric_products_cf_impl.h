@@ -75,7 +75,6 @@ private:
     scan_settings requested_scan() const;
     //! The "scan" message port: a dict of any of set_scan()'s arguments.
     void handle_scan_message(const pmt::pmt_t& msg);
-    bool upstream_done() const;
     //! Where the engine writes each product: the output buffers of connected ports,
     //! scratch memory for the optional ports left unconnected.
     void point_products(gr_vector_void_star& output_items,

@@ -7,9 +7,6 @@
 
 #include "backend_log.h"
 #include "st_tbd_ff_impl.h"
-#include <gnuradio/block_detail.h>
-#include <gnuradio/buffer.h>
-#include <gnuradio/buffer_reader.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <cmath>
@@ -306,7 +303,7 @@ int st_tbd_ff_impl::work(int noutput_items,
                          gr_vector_const_void_star& input_items,
                          gr_vector_void_star& output_items)
 {
-    if (d_batch.should_wait(noutput_items, detail()->input(0)->done()))
+    if (d_batch.should_wait(*this, noutput_items))
         return 0; // called again when more input arrives
     apply_pending_changes();
     const auto* in = static_cast<const float*>(input_items[0]);
