@@ -8,8 +8,6 @@
 #include "backend_log.h"
 #include "kdp_ff_impl.h"
 #include <gnuradio/block_detail.h>
-#include <gnuradio/buffer.h>
-#include <gnuradio/buffer_reader.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <stdexcept>
@@ -139,42 +137,43 @@ int kdp_ff_impl::half_window_gates() const
 
 std::string kdp_ff_impl::backend() const { return d_engine->device().to_string(); }
 
-bool kdp_ff_impl::upstream_done() const
-{
-    for (int i = 0; i < detail()->ninputs(); ++i)
-        if (detail()->input(i)->done())
-            return true;
-    return false;
-}
-
 void kdp_ff_impl::pass_tags(int noutput_items)
 {
     const uint64_t first = nitems_read(0);
-    std::vector<gr::tag_t> passed;
     std::vector<gr::tag_t> tags;
+    std::vector<gr::tag_t> input_tags;
     for (int i = 0; i < detail()->ninputs(); ++i) {
-        get_tags_in_range(tags, i, first, first + noutput_items);
-        for (const gr::tag_t& tag : tags) {
-            const bool repeated =
-                std::any_of(passed.begin(), passed.end(), [&](const gr::tag_t& p) {
-                    return p.offset == tag.offset && pmt::eqv(p.key, tag.key) &&
-                           pmt::equal(p.value, tag.value);
-                });
-            if (!repeated)
-                passed.push_back(tag);
-        }
+        get_tags_in_range(input_tags, i, first, first + noutput_items);
+        tags.insert(tags.end(), input_tags.begin(), input_tags.end());
     }
-    // A sync block: input radial n is output radial n.
-    for (const gr::tag_t& tag : passed)
-        for (int o = 0; o < 2; ++o)
-            add_item_tag(o, tag);
+    // A tag that came on several inputs (polarimetric_products_cf tags every output)
+    // passes once: duplicates can only share an offset, so only tags of one radial are
+    // compared, and the stable sort keeps the first input's copy first.
+    std::stable_sort(tags.begin(), tags.end(), gr::tag_t::offset_compare);
+    for (std::size_t group = 0; group < tags.size();) {
+        std::size_t end = group;
+        while (end < tags.size() && tags[end].offset == tags[group].offset)
+            ++end;
+        for (std::size_t t = group; t < end; ++t) {
+            const bool repeated = std::any_of(
+                tags.begin() + group, tags.begin() + t, [&](const gr::tag_t& p) {
+                    return pmt::eqv(p.key, tags[t].key) &&
+                           pmt::equal(p.value, tags[t].value);
+                });
+            // A sync block: input radial n is output radial n.
+            if (!repeated)
+                for (int o = 0; o < 2; ++o)
+                    add_item_tag(o, tags[t]);
+        }
+        group = end;
+    }
 }
 
 int kdp_ff_impl::work(int noutput_items,
                       gr_vector_const_void_star& input_items,
                       gr_vector_void_star& output_items)
 {
-    if (d_batch.should_wait(noutput_items, upstream_done()))
+    if (d_batch.should_wait(*this, noutput_items))
         return 0; // called again when more input arrives
     auto input = [&](int port) {
         return port < 0 ? nullptr : static_cast<const float*>(input_items[port]);
