@@ -5,9 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
-#include "runtime/parallel_copy.h"
+#include "runtime/staged_device_array.h"
 #include "unwrap/least_squares_unwrap_cuda.h"
 #include "unwrap/phase_unwrap_2d_cuda.h"
 #include "unwrap/reliability_unwrap_cuda.h"
@@ -17,78 +16,14 @@ namespace gr {
 namespace cudadsp {
 namespace core {
 
-namespace {
-
-/*!
- * One array of a frame on the host path: its device copy and, for pageable host memory,
- * a pinned staging buffer (copies from and to pinned host memory are direct DMA). Both
- * are allocated on first use, so optional arrays cost nothing until a call gives them,
- * and reused.
- */
-template <typename T>
-struct frame_array {
-    device_buffer<T> device;
-    pinned_buffer<T> staging;
-
-    T* device_copy(std::size_t count)
-    {
-        if (!device.get())
-            device = device_buffer<T>(count);
-        return device.get();
-    }
-
-    //! Enqueues the copy of \p host to the device copy; \p host may be reused on return.
-    T* upload(const T* host, std::size_t count, cudaStream_t stream)
-    {
-        const T* source = host;
-        if (!is_pinned_host_pointer(host)) {
-            if (!staging.get())
-                staging = pinned_buffer<T>(count);
-            parallel_memcpy(staging.get(), host, count * sizeof(T));
-            source = staging.get();
-        }
-        CUDADSP_CUDA(cudaMemcpyAsync(device_copy(count),
-                                     source,
-                                     count * sizeof(T),
-                                     cudaMemcpyHostToDevice,
-                                     stream));
-        return device.get();
-    }
-
-    //! Enqueues the copy of the device copy towards \p host; finish_download() after
-    //! the stream is synchronised completes it.
-    void start_download(T* host, std::size_t count, cudaStream_t stream)
-    {
-        T* destination = host;
-        if (!is_pinned_host_pointer(host)) {
-            if (!staging.get())
-                staging = pinned_buffer<T>(count);
-            destination = staging.get();
-        }
-        CUDADSP_CUDA(cudaMemcpyAsync(destination,
-                                     device.get(),
-                                     count * sizeof(T),
-                                     cudaMemcpyDeviceToHost,
-                                     stream));
-    }
-
-    void finish_download(T* host, std::size_t count)
-    {
-        if (!is_pinned_host_pointer(host))
-            parallel_memcpy(host, staging.get(), count * sizeof(T));
-    }
-};
-
-} // namespace
-
 struct phase_unwrapper_2d_cuda::workspace {
     cuda_stream stream;
-    frame_array<float> wrapped;
-    frame_array<float> unwrapped;
-    frame_array<float> weight;
-    frame_array<std::uint8_t> mask;
-    frame_array<std::int32_t> cycles;
-    frame_array<std::int32_t> components;
+    staged_device_array<float> wrapped;
+    staged_device_array<float> unwrapped;
+    staged_device_array<float> weight;
+    staged_device_array<std::uint8_t> mask;
+    staged_device_array<std::int32_t> cycles;
+    staged_device_array<std::int32_t> components;
 };
 
 phase_unwrapper_2d_cuda::phase_unwrapper_2d_cuda(const phase_unwrap_2d_config& config,
