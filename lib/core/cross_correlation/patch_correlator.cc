@@ -33,11 +33,6 @@ void check_power_of_two(const char* field, int value, int lo, int hi)
                                     ", got " + std::to_string(value));
 }
 
-const char* type_name(slc_sample_type t)
-{
-    return t == slc_sample_type::complex_int16 ? "complex int16" : "complex float32";
-}
-
 } // namespace
 
 void patch_correlator_config::validate() const
@@ -113,7 +108,7 @@ void patch_correlator::check_pairs(const image_view& master,
                     << ", " << w.row + npy << ") x columns [" << w.col << ", "
                     << w.col + npx << "), leaves the " << w.name << " image ("
                     << w.view.width << " x " << w.view.height << ", "
-                    << type_name(w.view.type) << ")";
+                    << sample_type_name(w.view.type) << ")";
                 throw std::invalid_argument(msg.str());
             }
         }

@@ -10,6 +10,7 @@
 
 #include <gnuradio/cudadsp/core/api.h>
 #include <gnuradio/cudadsp/core/device.h>
+#include <gnuradio/cudadsp/core/image_view.h>
 #include <complex>
 #include <cstddef>
 #include <cstdint>
@@ -52,20 +53,6 @@ struct CUDADSP_CORE_API patch_correlator_config {
     int npx() const { return 4 * xsearch; }
     //! Patch height, rows.
     int npy() const { return 4 * ysearch; }
-};
-
-//! Sample type of an SLC image.
-enum class slc_sample_type {
-    complex_int16,  //!< interleaved int16 I, Q (GMTSAR's SLC files), host byte order
-    complex_float32 //!< interleaved float32 I, Q (complex64 rasters of other processors)
-};
-
-//! A row-major image in host memory: \p width samples a row, \p height rows.
-struct image_view {
-    const void* data = nullptr;
-    slc_sample_type type = slc_sample_type::complex_int16;
-    std::size_t width = 0;
-    std::size_t height = 0;
 };
 
 /*!

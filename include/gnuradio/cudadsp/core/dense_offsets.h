@@ -1,0 +1,225 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDADSP_CORE_DENSE_OFFSETS_H
+#define INCLUDED_CUDADSP_CORE_DENSE_OFFSETS_H
+
+#include <gnuradio/cudadsp/core/api.h>
+#include <gnuradio/cudadsp/core/device.h>
+#include <gnuradio/cudadsp/core/image_view.h>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gr {
+namespace cudadsp {
+namespace core {
+
+/*!
+ * How the phase ramp of each window is removed before oversampling (PyCuAmpcor's
+ * derampMethod; docs/design/pycuampcor_dense_offsets.md has the definitions).
+ */
+enum class deramp_method {
+    none,   //!< no deramping
+    average //!< the window's average phase gradient in both directions is removed
+};
+
+/*!
+ * \brief Configuration of a dense-offset estimator: ISCE PyCuAmpcor's frequency-domain
+ * amplitude cross-correlation, with its parameter names in the comments.
+ *
+ * "down" is the row (azimuth) direction, "across" the column (range) direction. All
+ * sizes are in pixels of the original images unless said otherwise.
+ */
+struct CUDADSP_CORE_API dense_offsets_config {
+    //! Reference window width across (windowSizeWidth), 4 .. 1024.
+    int window_width = 64;
+    //! Reference window height down (windowSizeHeight), 4 .. 1024.
+    int window_height = 64;
+    //! Half search range across (halfSearchRangeAcross), 1 .. 512: the secondary
+    //! window is window_width + 2 half_search_across wide.
+    int half_search_across = 20;
+    //! Half search range down (halfSearchRangeDown), 1 .. 512.
+    int half_search_down = 20;
+    //! Raw-data oversampling factor (rawDataOversamplingFactor), 1 .. 8.
+    int raw_oversampling = 2;
+    //! Correlation-surface oversampling factor (corrSurfaceOversamplingFactor), 1 .. 128.
+    int corr_oversampling = 16;
+    //! Correlation-surface zoom-in window (corrSurfaceZoomInWindow), in oversampled
+    //! correlation pixels; even, 2 .. 2 min(half search) raw_oversampling.
+    int zoom_window = 16;
+    //! Correlation-surface window for the SNR and covariance statistics
+    //! (corrStatWindowSize), odd, 3 .. 2 min(half search) + 1.
+    int corr_stat_window = 21;
+    //! Deramping (derampMethod).
+    deramp_method deramp = deramp_method::average;
+    //! "auto", "cpu", "cuda" or "cuda:N".
+    std::string device = "auto";
+    //! CUDA backend: windows per batch of transforms; 0: chosen by the engine from the
+    //! free device memory.
+    std::size_t batch_windows = 0;
+
+    //! Throws std::invalid_argument naming the offending field and its rule.
+    void validate() const;
+
+    //! Secondary (search) window width across, original pixels.
+    int search_width() const { return window_width + 2 * half_search_across; }
+    //! Secondary (search) window height down, original pixels.
+    int search_height() const { return window_height + 2 * half_search_down; }
+};
+
+/*!
+ * One window: the top-left pixel (row, column) of the reference window, and the gross
+ * offset (down, across) of the secondary window. The secondary window's top-left pixel
+ * is (reference_down + gross_down - half_search_down,
+ *     reference_across + gross_across - half_search_across).
+ */
+struct offset_window {
+    std::int64_t reference_down;
+    std::int64_t reference_across;
+    std::int32_t gross_down;
+    std::int32_t gross_across;
+};
+
+/*!
+ * The result of one window, as PyCuAmpcor writes its output rasters:
+ * offsets in original pixels of the secondary relative to the reference (the gross
+ * offset included), the SNR, the covariance of the offset estimate (down-down,
+ * across-across, down-across, pixels squared) and the normalised correlation peak.
+ * A window whose statistics cannot be formed (constant amplitude, a non-finite sample)
+ * is marked by the documented invalid values (docs/design/pycuampcor_dense_offsets.md).
+ */
+struct offset_result {
+    float offset_down;
+    float offset_across;
+    float snr;
+    float cov_down;
+    float cov_across;
+    float cov_cross;
+    float peak;
+};
+
+/*!
+ * A regular grid of windows as PyCuAmpcor lays it out: window (i, j), 0 <= i <
+ * number_down, 0 <= j < number_across, has its reference window at
+ * (start_down + i skip_down, start_across + j skip_across).
+ */
+struct CUDADSP_CORE_API offset_grid {
+    std::int64_t start_down = 0;
+    std::int64_t start_across = 0;
+    std::int64_t skip_down = 64;
+    std::int64_t skip_across = 64;
+    std::int64_t number_down = 0;
+    std::int64_t number_across = 0;
+
+    //! Throws std::invalid_argument naming the offending field.
+    void validate() const;
+};
+
+/*!
+ * The windows of \p grid in row-major order with the gross offsets given either as one
+ * constant (\p gross_down, \p gross_across of size 1) or per window (size
+ * number_down number_across, row-major). Throws std::invalid_argument naming
+ * "gross_offset" when the sizes fit neither.
+ */
+CUDADSP_CORE_API std::vector<offset_window>
+make_offset_windows(const offset_grid& grid,
+                    const std::vector<std::int32_t>& gross_down,
+                    const std::vector<std::int32_t>& gross_across);
+
+/*!
+ * Progress of an estimate() call: \p windows_done of \p nwindows have their results.
+ * Called on the thread that called estimate(), with increasing counts, the last one
+ * nwindows. It must not throw.
+ */
+using offsets_progress =
+    std::function<void(std::size_t windows_done, std::size_t nwindows)>;
+
+/*!
+ * Where the last estimate() call spent its time, milliseconds. CUDA: event-timed busy
+ * times of the upload stream, the computation and the download (they overlap); CPU:
+ * compute_ms is the call's wall time.
+ */
+struct offsets_timing {
+    double upload_ms = 0.0;
+    double compute_ms = 0.0;
+    double download_ms = 0.0;
+};
+
+/*!
+ * \brief Dense offsets between two complex images by PyCuAmpcor's frequency-domain
+ * method, CPU (FFTW) and CUDA (cuFFT) backends.
+ *
+ * Per window (docs/design/pycuampcor_dense_offsets.md has every step, its sizes and
+ * its source in PyCuAmpcor): load the reference window and the larger secondary
+ * window, deramp, oversample both by FFT (raw_oversampling), take amplitudes, correlate
+ * in the frequency domain and normalise, find the integer peak, estimate the SNR and
+ * the covariance from the correlation surface around it, oversample the zoom window
+ * around the peak (corr_oversampling) and find the fine peak; the offset is the fine
+ * peak's position in original pixels plus the gross offset.
+ *
+ * One engine serves any number of estimate() calls, images and sizes with the same
+ * configuration: the device context, the FFT plans and the buffers are made once
+ * (stacks of pairs reuse it).
+ */
+class CUDADSP_CORE_API dense_offsets_estimator
+{
+public:
+    //! Validates \p config (std::invalid_argument) and selects the backend.
+    static std::unique_ptr<dense_offsets_estimator>
+    make(const dense_offsets_config& config);
+    virtual ~dense_offsets_estimator();
+
+    /*!
+     * Estimate the offsets of \p nwindows windows of two host images (either sample
+     * type, each its own; pageable, pinned or mapped). Throws std::invalid_argument
+     * naming the window and the image when a reference or secondary window leaves its
+     * image, before any work. Reports progress to set_progress()'s callback and
+     * records last_timing().
+     */
+    virtual void estimate(const image_view& reference,
+                          const image_view& secondary,
+                          const offset_window* windows,
+                          std::size_t nwindows,
+                          offset_result* results) = 0;
+
+    //! Wait until all work this engine enqueued has finished (no-op on the CPU).
+    virtual void synchronize() = 0;
+
+    //! Progress callback of estimate() (an empty function: none).
+    void set_progress(offsets_progress progress) { d_progress = std::move(progress); }
+    //! The timing of the last estimate() call (zeros before the first).
+    const offsets_timing& last_timing() const { return d_timing; }
+
+    const dense_offsets_config& config() const { return d_config; }
+    const device_selection& device() const { return d_device; }
+
+protected:
+    dense_offsets_estimator(const dense_offsets_config& config,
+                            const device_selection& device);
+    /*! Throws std::invalid_argument for an image without data or size, and naming the
+     *  first window ("window K: ...") whose reference or secondary window leaves its
+     *  image. */
+    void check_windows(const image_view& reference,
+                       const image_view& secondary,
+                       const offset_window* windows,
+                       std::size_t nwindows) const;
+    dense_offsets_config d_config;
+    device_selection d_device;
+    offsets_progress d_progress;
+    offsets_timing d_timing;
+};
+
+} // namespace core
+} // namespace cudadsp
+} // namespace gr
+
+#endif /* INCLUDED_CUDADSP_CORE_DENSE_OFFSETS_H */
