@@ -138,7 +138,13 @@ def fir_gather(a, first, phase, table, axis):
 
 
 class scene:
-    def __init__(self, args):
+    """The speckle field S, the decorrelation field N and the offset field of one pair.
+
+    min_pad widens the column padding of the noise blocks and noise_field picks N's
+    random stream, so that a stack (tools/bench-xcorr-stack) builds several scenes on
+    one S (same seed and padding: one master) with independent N."""
+
+    def __init__(self, args, min_pad=0, noise_field=1):
         self.a = args
         self.taps = args.taps
         self.beta = args.kaiser_beta
@@ -150,9 +156,9 @@ class scene:
         # Column padding: the largest |dx| anywhere plus the kernel.
         corners = [(0, 0), (0, args.width), (args.height, 0), (args.height, args.width)]
         max_dx = max(abs(self.dx[0] + self.dx[1] * x + self.dx[2] * y) for y, x in corners)
-        self.pad = int(math.ceil(max_dx)) + self.taps + 2
+        self.pad = max(int(math.ceil(max_dx)) + self.taps + 2, min_pad)
         self.S = white_noise(args.seed, 0, args.width, self.pad)
-        self.N = white_noise(args.seed, 1, args.width, self.pad)
+        self.N = white_noise(args.seed, noise_field, args.width, self.pad)
         self.table_r = tap_weights(np.arange(PHASES + 1) / PHASES, self.br, self.taps, self.beta)
         self.table_a = tap_weights(np.arange(PHASES + 1) / PHASES, self.ba, self.taps, self.beta)
         # Per-component standard deviation of S (w has 1 per component).
@@ -231,6 +237,18 @@ class scene:
         hr = tap_weights(X - mx, self.br, t, self.beta)
         w = self.S.rows(my - h, my - h + t)[:, mx - h + self.pad:mx - h + self.pad + t]
         return complex(ha @ w.astype(np.complex128) @ hr)
+
+
+def quantise(img, scale, fmt):
+    """The bytes of a complex64 strip scaled by scale, as int16 I, Q (rounded, clipped to
+    +-32767) or float32 I, Q; and the number of clipped components."""
+    v = img.view(np.float32) * np.float32(scale)
+    if fmt != 'int16':
+        return v.astype(np.float32).tobytes(), 0
+    v = np.rint(v)
+    clipped = int(np.count_nonzero(np.abs(v) > 32767))
+    np.clip(v, -32767, 32767, out=v)
+    return v.astype(np.int16).tobytes(), clipped
 
 
 def write_prm(path, slc, width, height, prf, rshift, ashift):
@@ -335,15 +353,9 @@ def main():
             if g < 1.0:
                 s = g * s + np.complex64(gn) * sc.field_integer(sc.N, y0, y1)
             for i, (img, f) in enumerate(((m, fm), (s, fa))):
-                v = img.view(np.float32) * np.float32(scale)
-                if a.format == 'int16':
-                    v = np.rint(v)
-                    over = np.abs(v) > 32767
-                    clipped[i] += int(np.count_nonzero(over))
-                    np.clip(v, -32767, 32767, out=v)
-                    f.write(v.astype(np.int16).tobytes())
-                else:
-                    f.write(v.astype(np.float32).tobytes())
+                data, n_clipped = quantise(img, scale, a.format)
+                clipped[i] += n_clipped
+                f.write(data)
             if not a.quiet and (y1 == a.height or (y0 // a.rows) % 8 == 7):
                 print('rows %d / %d  (%.1f s)' % (y1, a.height, time.time() - t0),
                       file=sys.stderr)

@@ -6,11 +6,10 @@
  */
 
 #include "prm_file.h"
+#include "regular_file.h"
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <limits>
 #include <sstream>
 #include <vector>
@@ -57,14 +56,7 @@ std::string canonical_key(const std::string& key)
 
 prm_file prm_file::read(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw input_error(path + ": cannot open PRM file: " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad())
-        throw input_error(path + ": cannot read PRM file");
-    return parse(text.str(), path);
+    return parse(read_regular_file(path, "PRM file '" + path + "'"), path);
 }
 
 prm_file prm_file::parse(const std::string& text, const std::string& path)
@@ -161,6 +153,7 @@ prm_keys read_prm_keys(const prm_file& prm, const prm_read_options& options)
 
     if (options.require_prf || prm.has("PRF")) {
         k.prf = prm.get_double("PRF");
+        k.prf_text = prm.get_string("PRF");
         if (!(k.prf > 0.0))
             throw input_error(prm.path() + ": key 'PRF' = '" + prm.get_string("PRF") +
                               "' must be positive");
@@ -172,6 +165,14 @@ prm_keys read_prm_keys(const prm_file& prm, const prm_read_options& options)
         k.ashift = prm.get_int("ashift");
     }
     return k;
+}
+
+void check_prm_name(const std::string& name)
+{
+    if (name.size() < 4 || name.compare(name.size() - 4, 4, ".PRM") != 0)
+        throw input_error("'" + name +
+                          "': not a .PRM file (GMTSAR xcorr reads other names as GMT "
+                          "grids, which cudadsp_xcorr does not support)");
 }
 
 } // namespace xcorr

@@ -41,7 +41,8 @@ public:
 class prm_file
 {
 public:
-    //! Reads \p path; throws input_error when it cannot be opened or read.
+    //! Reads \p path; throws input_error when it is not a regular file or cannot be
+    //! opened or read (regular_file.h).
     static prm_file read(const std::string& path);
     //! Parses PRM text; \p path only names the file in messages.
     static prm_file parse(const std::string& text, const std::string& path);
@@ -79,6 +80,7 @@ struct prm_keys {
     std::int64_t height = 0;
     bool has_prf = false;
     double prf = 0.0;
+    std::string prf_text; //!< PRF as written in the file (for messages)
     std::int32_t rshift = 0;
     std::int32_t ashift = 0;
 };
@@ -92,6 +94,10 @@ struct prm_read_options {
 };
 
 prm_keys read_prm_keys(const prm_file& prm, const prm_read_options& options);
+
+//! Throws input_error unless \p name ends in ".PRM" (GMTSAR xcorr reads other names
+//! as GMT grids, which cudadsp_xcorr does not support).
+void check_prm_name(const std::string& name);
 
 } // namespace xcorr
 } // namespace cudadsp

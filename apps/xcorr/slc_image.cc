@@ -6,6 +6,7 @@
  */
 
 #include "prm_file.h"
+#include "regular_file.h"
 #include "slc_image.h"
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -50,15 +51,12 @@ slc_image::slc_image(const std::string& path,
     if (width <= 0 || height <= 0)
         throw input_error(who + ": image size " + std::to_string(width) + " x " +
                           std::to_string(height) + " is empty");
-    d_fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (d_fd < 0)
-        throw input_error(who + ": cannot open: " + std::strerror(errno));
+    d_fd = open_regular_file(path, who);
     struct stat st;
-    if (::fstat(d_fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (::fstat(d_fd, &st) != 0) {
         const int err = errno;
         ::close(d_fd);
-        throw input_error(who + ": not a regular file" +
-                          (err ? std::string(": ") + std::strerror(err) : ""));
+        throw input_error(who + ": cannot open: " + std::strerror(err));
     }
     d_file_bytes = static_cast<std::size_t>(st.st_size);
     d_map_bytes = static_cast<std::size_t>(width) * static_cast<std::size_t>(height) *

@@ -31,7 +31,7 @@ xcorr_grid make_grid(const grid_config& c)
             "the master SLC is too narrow for the grid: " + std::to_string(c.width) +
             " columns give x_inc = (width - 6*xsearch)/(nx + 3) = (" +
             std::to_string(c.width) + " - " + std::to_string(6 * c.xsearch) + ")/" +
-            std::to_string(c.nx + 3) + " = " + std::to_string(x_inc) +
+            std::to_string(std::int64_t(c.nx) + 3) + " = " + std::to_string(x_inc) +
             "; it needs at least " +
             std::to_string(6 * std::int64_t(c.xsearch) + c.nx + 3) +
             " columns (reduce -nx or -xsearch)");
@@ -40,12 +40,13 @@ xcorr_grid make_grid(const grid_config& c)
             "the master SLC is too short for the grid: " + std::to_string(c.height) +
             " rows give y_inc = (height - 6*ysearch)/(ny + 1) = (" +
             std::to_string(c.height) + " - " + std::to_string(6 * c.ysearch) + ")/" +
-            std::to_string(c.ny + 1) + " = " + std::to_string(y_inc) +
+            std::to_string(std::int64_t(c.ny) + 1) + " = " + std::to_string(y_inc) +
             "; it needs at least " +
             std::to_string(6 * std::int64_t(c.ysearch) + c.ny + 1) +
             " rows (reduce -ny or -ysearch)");
-    const std::int64_t last_x = 4 * std::int64_t(c.xsearch) + (c.nx + 1) * x_inc;
-    const std::int64_t last_y = 4 * std::int64_t(c.ysearch) + c.ny * y_inc;
+    const std::int64_t last_x =
+        4 * std::int64_t(c.xsearch) + (std::int64_t(c.nx) + 1) * x_inc;
+    const std::int64_t last_y = 4 * std::int64_t(c.ysearch) + std::int64_t(c.ny) * y_inc;
     if (last_x > 0x7fffffff || last_y > 0x7fffffff)
         throw input_error("the image is too large: patch centres exceed 32 bits");
 

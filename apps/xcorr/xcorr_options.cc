@@ -7,7 +7,6 @@
 
 #include "prm_file.h"
 #include "xcorr_options.h"
-#include <cerrno>
 #include <cstdlib>
 #include <limits>
 
@@ -17,11 +16,19 @@ namespace xcorr {
 
 const char* const usage_text =
     R"(usage: cudadsp_xcorr master.PRM aligned.PRM [options]
+       cudadsp_xcorr --pairs LIST [options]
 
 GMTSAR xcorr's frequency-domain patch correlation on the GPU (or the CPU). Reads the
 SLC files the two PRM files name (SLC_file, relative to the working directory) and
 writes freq_xcorr.dat in the working directory, one line per patch:
 " x dx y dy corr" as GMTSAR's xcorr writes it.
+
+--pairs LIST: a stack in one process, with one engine for all pairs. LIST (a file,
+or - for standard input) has one pair a line, "master.PRM aligned.PRM [FOLDER]",
+'#' to the end of the line a comment. Each pair's freq_xcorr.dat goes to FOLDER
+(created; default MASTER_ALIGNED, the PRM names without .PRM, in the working
+directory). A line on stderr per pair, a summary table at the end; a pair that
+fails is reported and the others still run.
 
 options (as GMTSAR xcorr's; a later option overrides an earlier one):
   -xsearch N        range search half-width, samples after range interpolation;
@@ -48,23 +55,26 @@ options of cudadsp_xcorr alone:
                     and PRF too (both or neither; neither: no azimuth stretch)
   -h, --help        this text
 
-Exit status: 0 on success; 1 on any error, with a message naming its cause.
+Exit status: 0 on success; 1 on any error, with a message naming its cause (with
+--pairs: an error in the list or the options, before any pair ran); 2 with --pairs
+when one or more pairs failed (the others' files are written).
 Documentation: docs/apps/cudadsp_xcorr.md.
 )";
 
 namespace {
 
+// A decimal integer ([+-]digits); one beyond 64 bits saturates, so that every range
+// check below rejects it and reports the text as given, never a wrapped value.
 std::int64_t parse_integer(const std::string& option, const std::string& text)
 {
     std::size_t i = (!text.empty() && (text[0] == '+' || text[0] == '-')) ? 1 : 0;
     bool ok = i < text.size();
     for (std::size_t k = i; k < text.size(); ++k)
         ok = ok && text[k] >= '0' && text[k] <= '9';
-    errno = 0;
-    const long long v = ok ? std::strtoll(text.c_str(), nullptr, 10) : 0;
-    if (!ok || errno == ERANGE || v < std::numeric_limits<std::int32_t>::min() ||
-        v > std::numeric_limits<std::int32_t>::max())
+    if (!ok)
         throw input_error(option + " '" + text + "': not an integer");
+    const long long v = std::strtoll(text.c_str(), nullptr, 10);
+    // strtoll saturates at the 64-bit limits on overflow (ERANGE).
     return v;
 }
 
@@ -80,19 +90,23 @@ xcorr_options parse_command_line(const std::vector<std::string>& args)
             o.help = true;
             return o;
         }
-    if (args.size() < 2)
-        throw input_error("expected two PRM files, master.PRM and aligned.PRM, "
-                          "before the options (-h for help)");
-    o.master_prm = args[0];
-    o.aligned_prm = args[1];
-    for (const std::string& prm : { o.master_prm, o.aligned_prm }) {
-        if (!prm.empty() && prm[0] == '-')
-            throw input_error("'" + prm +
-                              "': the two PRM files come first, then the options");
-        if (prm.size() < 4 || prm.compare(prm.size() - 4, 4, ".PRM") != 0)
-            throw input_error("'" + prm +
-                              "': not a .PRM file (GMTSAR xcorr reads other names as "
-                              "GMT grids, which cudadsp_xcorr does not support)");
+    if (!args.empty() && args[0] == "--pairs") {
+        if (args.size() < 2)
+            throw input_error("--pairs: missing value (a pair list file, or - for "
+                              "standard input)");
+        o.pairs_list = args[1];
+    } else {
+        if (args.size() < 2)
+            throw input_error("expected two PRM files, master.PRM and aligned.PRM, or "
+                              "--pairs LIST, before the options (-h for help)");
+        o.master_prm = args[0];
+        o.aligned_prm = args[1];
+        for (const std::string& prm : { o.master_prm, o.aligned_prm }) {
+            if (!prm.empty() && prm[0] == '-')
+                throw input_error("'" + prm +
+                                  "': the two PRM files come first, then the options");
+            check_prm_name(prm);
+        }
     }
 
     std::size_t n = 2;
@@ -113,8 +127,10 @@ xcorr_options parse_command_line(const std::vector<std::string>& args)
     auto positive = [&](const std::string& option) {
         const std::string& text = value(option);
         const std::int64_t v = parse_integer(option, text);
-        if (v < 1)
-            throw input_error(option + " " + text + ": must be at least 1");
+        const std::int64_t max = std::numeric_limits<std::int32_t>::max();
+        if (v < 1 || v > max)
+            throw input_error(option + " " + text + ": must be an integer from 1 to " +
+                              std::to_string(max));
         return v;
     };
     for (; n < args.size(); ++n) {
@@ -148,6 +164,9 @@ xcorr_options parse_command_line(const std::vector<std::string>& args)
         else if (a == "-real")
             throw input_error("-real: real float32 SLC files are not supported "
                               "(complex int16, or complex float32 with -cfloat32)");
+        else if (a == "--pairs")
+            throw input_error("--pairs LIST comes first, in place of the two PRM files "
+                              "(-h for help)");
         else if (a == "-device")
             o.device = value(a);
         else if (a == "-cfloat32") {

@@ -19,8 +19,9 @@ namespace cudadsp {
 namespace xcorr {
 
 struct xcorr_options {
-    std::string master_prm;
+    std::string master_prm; //!< the positional form: GMTSAR's two PRM files
     std::string aligned_prm;
+    std::string pairs_list; //!< --pairs LIST: a stack (pair_list.h); "" otherwise
     int xsearch = 64;
     int ysearch = 64;
     int nx = 16;
@@ -38,12 +39,13 @@ struct xcorr_options {
 };
 
 /*!
- * Parses arguments (without the program name) as GMTSAR does: the two PRM files first,
- * then the options in order, a later one overriding an earlier one (-norange then
- * -range_interp 4 gives 4; -nointerp then -interp 8 turns the step back on). Throws
- * input_error naming the option for unknown options, missing or malformed numbers, and
- * search sizes and factors outside the engine's ranges (powers of two: searches 8 to
- * 1024, range_interp 1 to 16, interp 1 to 64).
+ * Parses arguments (without the program name) as GMTSAR does: the two PRM files (or
+ * --pairs LIST) first, then the options in order, a later one overriding an earlier one
+ * (-norange then -range_interp 4 gives 4; -nointerp then -interp 8 turns the step back
+ * on). Throws input_error naming the option, its value as given and the rule it broke for
+ * unknown options, missing or malformed numbers, counts outside 1 .. 2^31 - 1, and search
+ * sizes and factors outside the engine's ranges (powers of two: searches 8 to 1024,
+ * range_interp 1 to 16, interp 1 to 64).
  */
 xcorr_options parse_command_line(const std::vector<std::string>& args);
 

@@ -12,15 +12,26 @@
 // message naming the cause, and a synthetic pair with a known integer shift gives
 // exactly that shift on every line of freq_xcorr.dat.
 //
+// The stack form (--pairs): its list format, and a stack with broken pairs whose good
+// pairs' files equal, byte for byte, those of single-pair runs. Hostile input (issue
+// 16): FIFOs and directories where files are expected, numbers beyond 32 bits, control
+// bytes in PRM values, each through the binary under a timeout, so that a hang fails.
+//
 // The binary run is the one built beside this test, or $CUDADSP_XCORR.
 
 #include "qa_support.h"
+#include "xcorr/output_file.h"
+#include "xcorr/pair_list.h"
+#include "xcorr/pair_setup.h"
+#include "xcorr/printable.h"
 #include "xcorr/prm_file.h"
+#include "xcorr/regular_file.h"
 #include "xcorr/slc_image.h"
 #include "xcorr/xcorr_grid.h"
 #include "xcorr/xcorr_options.h"
 #include "xcorr/xcorr_output.h"
 #include <cppunit/extensions/HelperMacros.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -111,6 +122,22 @@ bool file_exists(const std::string& path)
     return ::stat(path.c_str(), &st) == 0;
 }
 
+//! The names in folder \p path (without "." and ".."), sorted.
+std::vector<std::string> folder_names(const std::string& path)
+{
+    std::vector<std::string> names;
+    if (DIR* d = ::opendir(path.c_str())) {
+        while (const dirent* e = ::readdir(d)) {
+            const std::string name = e->d_name;
+            if (name != "." && name != "..")
+                names.push_back(name);
+        }
+        ::closedir(d);
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
 template <typename T>
 void write_binary(const std::string& path, const std::vector<T>& v)
 {
@@ -127,10 +154,16 @@ struct run_result {
     std::string err;
 };
 
+// A run that takes longer has hung (a FIFO opened without a writer, say): timeout(1)
+// ends it with status 124, so the test fails instead of hanging. Generous, for runs
+// under compute-sanitizer.
+const char* const run_time_limit_s = "300";
+
 // Runs the binary in \p dir with \p args (already shell-quoted where needed).
 run_result run_xcorr(const temp_dir& dir, const std::string& args)
 {
-    const std::string cmd = "cd '" + dir.path + "' && '" + xcorr_binary() + "' " + args +
+    const std::string cmd = "cd '" + dir.path + "' && timeout -k 5 " + run_time_limit_s +
+                            " '" + xcorr_binary() + "' " + args +
                             " > stdout.txt 2> stderr.txt";
     const int raw = std::system(cmd.c_str());
     run_result r;
@@ -399,6 +432,11 @@ class qa_xcorr_tool : public CppUnit::TestFixture
     CPPUNIT_TEST(grid_alos1_speed_case);
     CPPUNIT_TEST(grid_defaults);
     CPPUNIT_TEST(grid_errors);
+    CPPUNIT_TEST(prf_stretch_overflow);
+    CPPUNIT_TEST(printable_text);
+    CPPUNIT_TEST(regular_files);
+    CPPUNIT_TEST(pair_list_format);
+    CPPUNIT_TEST(output_files);
     CPPUNIT_TEST(pairs_and_bounds);
     CPPUNIT_TEST(output_format);
     CPPUNIT_TEST(output_arithmetic);
@@ -406,8 +444,11 @@ class qa_xcorr_tool : public CppUnit::TestFixture
     CPPUNIT_TEST(slc_mapping);
     CPPUNIT_TEST(binary_usage);
     CPPUNIT_TEST(binary_bad_inputs);
+    CPPUNIT_TEST(binary_hostile_inputs);
+    CPPUNIT_TEST(stack_failures);
     QA_BACKEND_TEST(end_to_end_integer_shift);
     QA_BACKEND_TEST(shared_cfloat32_pair);
+    QA_BACKEND_TEST(stack_of_pairs);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -511,8 +552,9 @@ public:
             prm_file::read("/nonexistent/dir/x.PRM");
             CPPUNIT_FAIL("a missing PRM file was accepted");
         } catch (const input_error& e) {
-            CPPUNIT_ASSERT(
-                contains(e.what(), "/nonexistent/dir/x.PRM: cannot open PRM file"));
+            CPPUNIT_ASSERT_EQUAL(std::string("PRM file '/nonexistent/dir/x.PRM': cannot "
+                                             "open: No such file or directory"),
+                                 std::string(e.what()));
         }
     }
 
@@ -716,6 +758,244 @@ public:
         c.height = 9216;
         c.nx = 0;
         CPPUNIT_ASSERT_THROW(make_grid(c), input_error);
+
+        // The largest -ny: the message's numbers are computed in 64 bits (ny + 1 =
+        // 2^31 and the rows needed), not wrapped to negative values.
+        c.nx = 16;
+        c.ny = 2147483647;
+        try {
+            make_grid(c);
+            CPPUNIT_FAIL("ny 2^31 - 1 was accepted");
+        } catch (const input_error& e) {
+            CPPUNIT_ASSERT_EQUAL(std::string("the master SLC is too short for the grid: "
+                                             "9216 rows give y_inc = (height - "
+                                             "6*ysearch)/(ny + 1) = (9216 - "
+                                             "384)/2147483648 = 0; it needs at least "
+                                             "2147484032 rows (reduce -ny or -ysearch)"),
+                                 std::string(e.what()));
+        }
+        c.ny = 32;
+        c.nx = 2147483647;
+        c.width = 11304;
+        try {
+            make_grid(c);
+            CPPUNIT_FAIL("nx 2^31 - 1 was accepted");
+        } catch (const input_error& e) {
+            CPPUNIT_ASSERT(contains(e.what(), "(11304 - 384)/2147483650 = 0"));
+            CPPUNIT_ASSERT(contains(e.what(), "at least 2147484034 columns"));
+        }
+    }
+
+    void prf_stretch_overflow()
+    {
+        // A PRF stretch whose row shift (int)(y * stretch) cannot be an int (GMTSAR's
+        // conversion is undefined there; it printed rows near -2^31): the error names
+        // PRF, both values as written and the rule. A stretch that fits passes.
+        temp_dir dir;
+        const std::string m = prm_text("m.slc", 400, 480, 1679.902, 0, 0);
+        write_text(dir.file("m.PRM"), m);
+        write_text(dir.file("a.PRM"), prm_text("a.slc", 400, 480, 1e300, 0, 0));
+        const xcorr_options o;
+        try {
+            read_pair_inputs(dir.file("m.PRM"), dir.file("a.PRM"), o);
+            CPPUNIT_FAIL("a PRF of 1e300 was accepted");
+        } catch (const input_error& e) {
+            const std::string what = e.what();
+            CPPUNIT_ASSERT(contains(what, "key 'PRF': the azimuth stretch"));
+            CPPUNIT_ASSERT(contains(what, "(1e+300 - 1679.9) / 1679.9"));
+            CPPUNIT_ASSERT(contains(what, "beyond a 32-bit integer"));
+            CPPUNIT_ASSERT(!contains(what, "-2147483"));
+        }
+        // 480 rows: the largest accepted |stretch| is just below 2^31 / 480 = 4473924.3.
+        write_text(dir.file("m.PRM"), prm_text("m.slc", 400, 480, 1000, 0, 0));
+        write_text(dir.file("a.PRM"), prm_text("a.slc", 400, 480, 4e9, 0, 0));
+        const pair_inputs in = read_pair_inputs(dir.file("m.PRM"), dir.file("a.PRM"), o);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(4e6 - 1.0, in.stretch, 1e-6);
+        write_text(dir.file("a.PRM"), prm_text("a.slc", 400, 480, 5e9, 0, 0));
+        CPPUNIT_ASSERT_THROW(read_pair_inputs(dir.file("m.PRM"), dir.file("a.PRM"), o),
+                             input_error);
+    }
+
+    // -----------------------------------------------------------------------------
+    void printable_text()
+    {
+        // Terminal controls become \xNN; printable ASCII and valid UTF-8 stay.
+        CPPUNIT_ASSERT_EQUAL(std::string("a.SLC"), printable("a.SLC"));
+        CPPUNIT_ASSERT_EQUAL(std::string("a\\x07b\\x1b[31mred\\x0d\\x0a\\x09"),
+                             printable("a\x07"
+                                       "b\x1b[31mred\r\n\t"));
+        CPPUNIT_ASSERT_EQUAL(std::string("\\x7f\\x00z"),
+                             printable(std::string("\x7f\0z", 3)));
+        CPPUNIT_ASSERT_EQUAL(std::string("B\xc3\xbc"
+                                         "cher/\xe6\x97\xa5.PRM \xf0\x9f\x9b\xb0"),
+                             printable("B\xc3\xbc"
+                                       "cher/\xe6\x97\xa5.PRM \xf0\x9f\x9b\xb0"));
+        // A lone CSI byte, a C1 control encoded in UTF-8, a truncated sequence, an
+        // overlong encoding and a surrogate are escaped byte by byte.
+        CPPUNIT_ASSERT_EQUAL(std::string("\\x9b2J"),
+                             printable("\x9b"
+                                       "2J"));
+        CPPUNIT_ASSERT_EQUAL(std::string("\\xc2\\x9b"), printable("\xc2\x9b"));
+        CPPUNIT_ASSERT_EQUAL(std::string("x\\xe6\\x97"), printable("x\xe6\x97"));
+        CPPUNIT_ASSERT_EQUAL(std::string("\\xc0\\xaf"), printable("\xc0\xaf"));
+        CPPUNIT_ASSERT_EQUAL(std::string("\\xed\\xa0\\x80"), printable("\xed\xa0\x80"));
+    }
+
+    void regular_files()
+    {
+        // Directories and FIFOs are named for what they are, before any open() (a FIFO
+        // without a writer would block it: this test would hang, so its FIFO case runs
+        // in a child process with a time limit).
+        temp_dir dir;
+        ::mkdir(dir.file("d.PRM").c_str(), 0755);
+        try {
+            prm_file::read(dir.file("d.PRM"));
+            CPPUNIT_FAIL("a directory was read as a PRM file");
+        } catch (const input_error& e) {
+            CPPUNIT_ASSERT_EQUAL("PRM file '" + dir.file("d.PRM") +
+                                     "': is a directory, not a file",
+                                 std::string(e.what()));
+        }
+        try {
+            slc_image img(dir.path,
+                          core::slc_sample_type::complex_int16,
+                          1,
+                          1,
+                          "SLC_file of m.PRM");
+            CPPUNIT_FAIL("a directory was mapped as an SLC file");
+        } catch (const input_error& e) {
+            CPPUNIT_ASSERT_EQUAL("SLC file '" + dir.path +
+                                     "' (SLC_file of m.PRM): is a directory, not a file",
+                                 std::string(e.what()));
+        }
+        CPPUNIT_ASSERT_EQUAL(0, ::mkfifo(dir.file("f.PRM").c_str(), 0600));
+        std::fflush(nullptr);
+        const pid_t child = ::fork();
+        if (child == 0) {
+            ::alarm(20); // a regression blocks in open(): SIGALRM ends the child
+            try {
+                prm_file::read(dir.file("f.PRM"));
+            } catch (const input_error& e) {
+                ::_exit(std::string(e.what()) == "PRM file '" + dir.file("f.PRM") +
+                                                     "': is a FIFO (named pipe), not a "
+                                                     "regular file"
+                            ? 0
+                            : 3);
+            }
+            ::_exit(4);
+        }
+        int status = 0;
+        CPPUNIT_ASSERT_EQUAL(child, ::waitpid(child, &status, 0));
+        CPPUNIT_ASSERT_MESSAGE("the FIFO check did not finish (blocked in open?)",
+                               WIFEXITED(status));
+        CPPUNIT_ASSERT_EQUAL_MESSAGE("the FIFO's message", 0, WEXITSTATUS(status));
+        try {
+            read_regular_file("/dev/null", "pair list '/dev/null'");
+            CPPUNIT_FAIL("a character device was read");
+        } catch (const input_error& e) {
+            CPPUNIT_ASSERT_EQUAL(std::string("pair list '/dev/null': is a character "
+                                             "device, not a regular file"),
+                                 std::string(e.what()));
+        }
+        write_text(dir.file("ok.txt"), "text\n");
+        CPPUNIT_ASSERT_EQUAL(std::string("text\n"),
+                             read_regular_file(dir.file("ok.txt"), "t"));
+    }
+
+    // -----------------------------------------------------------------------------
+    void pair_list_format()
+    {
+        const std::vector<pair_entry> p =
+            parse_pair_list("# a stack on one master\n"
+                            "master.PRM s1.PRM\n"
+                            "\n"
+                            "   \t \n"
+                            "master.PRM\tstack/s2.PRM   out/two/   # a comment\r\n"
+                            "../m/S1_20190704.PRM  ../a/S1_20190716.PRM#tight comment\n",
+                            "pairs.txt");
+        CPPUNIT_ASSERT_EQUAL(std::size_t(3), p.size());
+        CPPUNIT_ASSERT_EQUAL(std::string("master.PRM"), p[0].master_prm);
+        CPPUNIT_ASSERT_EQUAL(std::string("s1.PRM"), p[0].aligned_prm);
+        CPPUNIT_ASSERT_EQUAL(std::string("master_s1"), p[0].folder);
+        CPPUNIT_ASSERT_EQUAL(std::size_t(2), p[0].line);
+        CPPUNIT_ASSERT_EQUAL(std::string("stack/s2.PRM"), p[1].aligned_prm);
+        CPPUNIT_ASSERT_EQUAL(std::string("out/two/"), p[1].folder);
+        CPPUNIT_ASSERT_EQUAL(std::size_t(5), p[1].line);
+        CPPUNIT_ASSERT_EQUAL(std::string("S1_20190704_S1_20190716"), p[2].folder);
+        CPPUNIT_ASSERT_EQUAL(std::string("../a/S1_20190716.PRM"), p[2].aligned_prm);
+        CPPUNIT_ASSERT_EQUAL(std::size_t(6), p[2].line);
+        CPPUNIT_ASSERT_EQUAL(std::string("m_a"),
+                             default_pair_folder("x/m.PRM", "/y/a.PRM"));
+
+        auto error_of = [](const std::string& text) {
+            try {
+                parse_pair_list(text, "l.txt");
+            } catch (const input_error& e) {
+                return std::string(e.what());
+            }
+            return std::string();
+        };
+        CPPUNIT_ASSERT_EQUAL(std::string("l.txt line 2: expected 'master.PRM aligned.PRM "
+                                         "[FOLDER]', found 1 word"),
+                             error_of("m.PRM a.PRM\nm.PRM\n"));
+        CPPUNIT_ASSERT_EQUAL(std::string("l.txt line 1: expected 'master.PRM aligned.PRM "
+                                         "[FOLDER]', found 4 words"),
+                             error_of("m.PRM a.PRM f g\n"));
+        CPPUNIT_ASSERT(contains(error_of("m.PRM a.grd\n"),
+                                "l.txt line 1: 'a.grd': not a .PRM file"));
+        CPPUNIT_ASSERT_EQUAL(
+            std::string("l.txt line 3: folder 'm_a/' is also the folder "
+                        "of line 1 (each pair needs a folder of its own; "
+                        "give a third word)"),
+            error_of("m.PRM a.PRM\nm.PRM b.PRM\nx/m.PRM y/a.PRM m_a/\n"));
+        CPPUNIT_ASSERT(contains(error_of("m.PRM a.PRM out\nm.PRM b.PRM ./out\n"),
+                                "line 2: folder './out' is also the folder of line 1"));
+        CPPUNIT_ASSERT_EQUAL(std::string("l.txt: no pairs (one 'master.PRM aligned.PRM "
+                                         "[FOLDER]' a line is expected)"),
+                             error_of("# nothing\n\n"));
+    }
+
+    void output_files()
+    {
+        temp_dir dir;
+        // Folders are created with their parents; the file appears complete, only once
+        // committed, and no temporary file stays.
+        {
+            output_file out(dir.file("a/b/c"), "freq_xcorr.dat");
+            CPPUNIT_ASSERT(!file_exists(dir.file("a/b/c/freq_xcorr.dat")));
+            CPPUNIT_ASSERT_EQUAL(std::size_t(1), folder_names(dir.file("a/b/c")).size());
+            out.commit(" 1 2.000 3 4.000 99.00 \n");
+        }
+        CPPUNIT_ASSERT_EQUAL(std::string(" 1 2.000 3 4.000 99.00 \n"),
+                             read_text(dir.file("a/b/c/freq_xcorr.dat")));
+        CPPUNIT_ASSERT(folder_names(dir.file("a/b/c")) ==
+                       std::vector<std::string>{ "freq_xcorr.dat" });
+        // Not committed (a failure): the earlier file stays as it was, nothing else.
+        {
+            output_file out(dir.file("a/b/c"), "freq_xcorr.dat");
+        }
+        CPPUNIT_ASSERT_EQUAL(std::string(" 1 2.000 3 4.000 99.00 \n"),
+                             read_text(dir.file("a/b/c/freq_xcorr.dat")));
+        CPPUNIT_ASSERT(folder_names(dir.file("a/b/c")) ==
+                       std::vector<std::string>{ "freq_xcorr.dat" });
+        // A folder that is a file.
+        write_text(dir.file("plain"), "x");
+        try {
+            output_file out(dir.file("plain"), "freq_xcorr.dat");
+            CPPUNIT_FAIL("a file was used as a folder");
+        } catch (const std::runtime_error& e) {
+            CPPUNIT_ASSERT_EQUAL("folder '" + dir.file("plain") +
+                                     "': exists and is not a directory",
+                                 std::string(e.what()));
+        }
+        try {
+            output_file out(dir.file("plain/sub"), "freq_xcorr.dat");
+            CPPUNIT_FAIL("a folder below a file was accepted");
+        } catch (const std::runtime_error& e) {
+            CPPUNIT_ASSERT(contains(e.what(),
+                                    "cannot create folder '" + dir.file("plain/sub") +
+                                        "': Not a directory"));
+        }
     }
 
     void pairs_and_bounds()
@@ -934,8 +1214,44 @@ public:
             error_of({ "m.PRM", "a.PRM", "-interp", "128" }));
         CPPUNIT_ASSERT_EQUAL(std::string("-nx '2x': not an integer"),
                              error_of({ "m.PRM", "a.PRM", "-nx", "2x" }));
-        CPPUNIT_ASSERT_EQUAL(std::string("-ny 0: must be at least 1"),
-                             error_of({ "m.PRM", "a.PRM", "-ny", "0" }));
+        CPPUNIT_ASSERT_EQUAL(
+            std::string("-ny 0: must be an integer from 1 to 2147483647"),
+            error_of({ "m.PRM", "a.PRM", "-ny", "0" }));
+        // Beyond 32 (and 64) bits: the rule and the value as given, not "not an
+        // integer" and not a wrapped number.
+        CPPUNIT_ASSERT_EQUAL(
+            std::string("-ny 99999999999: must be an integer from 1 to 2147483647"),
+            error_of({ "m.PRM", "a.PRM", "-ny", "99999999999" }));
+        CPPUNIT_ASSERT_EQUAL(
+            std::string("-nx 2147483648: must be an integer from 1 to 2147483647"),
+            error_of({ "m.PRM", "a.PRM", "-nx", "2147483648" }));
+        CPPUNIT_ASSERT_EQUAL(
+            std::string("-xsearch 99999999999999999999999: must be a "
+                        "power of two from 8 to 1024"),
+            error_of({ "m.PRM", "a.PRM", "-xsearch", "99999999999999999999999" }));
+        CPPUNIT_ASSERT_EQUAL(
+            std::string("-interp -18446744073709551616: must be a power "
+                        "of two from 1 to 64"),
+            error_of({ "m.PRM", "a.PRM", "-interp", "-18446744073709551616" }));
+        CPPUNIT_ASSERT_EQUAL(
+            std::string("-cfloat32 4294967296: must be an integer from 1 "
+                        "to 2147483647"),
+            error_of({ "m.PRM", "a.PRM", "-cfloat32", "4294967296", "5" }));
+
+        // --pairs LIST in place of the two PRM files, options after it.
+        const xcorr_options st =
+            parse({ "--pairs", "list.txt", "-nx", "20", "-device", "cpu" });
+        CPPUNIT_ASSERT_EQUAL(std::string("list.txt"), st.pairs_list);
+        CPPUNIT_ASSERT(st.master_prm.empty() && st.aligned_prm.empty());
+        CPPUNIT_ASSERT_EQUAL(20, st.nx);
+        CPPUNIT_ASSERT_EQUAL(std::string("cpu"), st.device);
+        CPPUNIT_ASSERT(parse({ "m.PRM", "a.PRM" }).pairs_list.empty());
+        CPPUNIT_ASSERT_EQUAL(std::string("--pairs: missing value (a pair list file, or - "
+                                         "for standard input)"),
+                             error_of({ "--pairs" }));
+        CPPUNIT_ASSERT(
+            contains(error_of({ "m.PRM", "a.PRM", "--pairs", "l" }),
+                     "--pairs LIST comes first, in place of the two PRM files"));
         CPPUNIT_ASSERT_EQUAL(std::string("-nx: missing value"),
                              error_of({ "m.PRM", "a.PRM", "-nx" }));
         CPPUNIT_ASSERT_EQUAL(std::string("unknown option '-xsrch' (-h for help)"),
@@ -1148,6 +1464,209 @@ public:
     }
 
     // -----------------------------------------------------------------------------
+    // Issue 16: input a hostile user gives. Each case failed before its fix: the FIFO
+    // hung (here: timeout's status 124), the directory was "key 'SLC_file' is missing",
+    // the numbers were wrapped, the control bytes reached the terminal.
+    void binary_hostile_inputs()
+    {
+        temp_dir dir;
+        const long w = 400, h = 480;
+        const synthetic_pair p = make_pair(w, h, 0, 0, 7);
+        write_binary(dir.file("m.slc"), p.master);
+        write_binary(dir.file("a.slc"), p.aligned);
+        const std::string good_m = prm_text("m.slc", w, h, 1000.0, 0, 0);
+        const std::string good_a = prm_text("a.slc", w, h, 1000.0, 0, 0);
+        write_text(dir.file("m.PRM"), good_m);
+        write_text(dir.file("a.PRM"), good_a);
+        CPPUNIT_ASSERT_EQUAL(0, ::mkfifo(dir.file("fifo.slc").c_str(), 0600));
+        CPPUNIT_ASSERT_EQUAL(0, ::mkfifo(dir.file("fifo.PRM").c_str(), 0600));
+        CPPUNIT_ASSERT_EQUAL(0, ::mkfifo(dir.file("fifo.txt").c_str(), 0600));
+        ::mkdir(dir.file("d.PRM").c_str(), 0755);
+        ::mkdir(dir.file("d.slc").c_str(), 0755);
+        auto replace = [](std::string t, const std::string& from, const std::string& to) {
+            return t.replace(t.find(from), from.size(), to);
+        };
+        write_text(dir.file("fifo_slc.PRM"), replace(good_a, "a.slc", "fifo.slc"));
+        write_text(dir.file("dir_slc.PRM"), replace(good_m, "m.slc", "d.slc"));
+        write_text(dir.file("prf.PRM"),
+                   replace(good_a, "PRF                     = 1000", "PRF = 1e300"));
+        write_text(dir.file("ctl.PRM"),
+                   replace(good_m,
+                           "num_valid_az            = 480",
+                           "num_valid_az = 480\x07\x1b[2J\x9b"));
+        const std::string grid = " -xsearch 16 -ysearch 16 -nx 4 -ny 4 -device cpu";
+
+        struct hostile_case {
+            std::string what, args, message, absent;
+        };
+        const std::vector<hostile_case> cases = {
+            { "SLC_file a FIFO",
+              "m.PRM fifo_slc.PRM" + grid,
+              "error: SLC file 'fifo.slc' (SLC_file of fifo_slc.PRM): is a FIFO (named "
+              "pipe), not a regular file",
+              "" },
+            { "PRM file a FIFO",
+              "fifo.PRM a.PRM" + grid,
+              "error: PRM file 'fifo.PRM': is a FIFO (named pipe), not a regular file",
+              "" },
+            { "pair list a FIFO",
+              "--pairs fifo.txt" + grid,
+              "error: pair list 'fifo.txt': is a FIFO (named pipe), not a regular file",
+              "" },
+            { "PRM file a directory",
+              "m.PRM d.PRM" + grid,
+              "error: PRM file 'd.PRM': is a directory, not a file",
+              "missing" },
+            { "SLC_file a directory",
+              "dir_slc.PRM a.PRM" + grid,
+              "error: SLC file 'd.slc' (SLC_file of dir_slc.PRM): is a directory, not a "
+              "file",
+              "" },
+            { "-ny 2^31 - 1",
+              "m.PRM a.PRM" + grid + " -ny 2147483647",
+              "y_inc = (height - 6*ysearch)/(ny + 1) = (480 - 96)/2147483648 = 0; it "
+              "needs "
+              "at least 2147483744 rows",
+              "-2147483648" },
+            { "-ny beyond 32 bits",
+              "m.PRM a.PRM" + grid + " -ny 99999999999",
+              "error: -ny 99999999999: must be an integer from 1 to 2147483647",
+              "not an integer" },
+            { "PRF 1e300",
+              "m.PRM prf.PRM" + grid,
+              "error: key 'PRF': the azimuth stretch (PRF of prf.PRM - PRF of m.PRM) / "
+              "PRF "
+              "of m.PRM = (1e300 - 1000) / 1000 = 1e+297",
+              "-2147483" },
+            { "control bytes in a PRM value",
+              "ctl.PRM a.PRM" + grid,
+              "error: ctl.PRM: key 'num_valid_az' = '480\\x07\\x1b[2J\\x9b' is not an "
+              "integer",
+              "\x07" },
+        };
+        for (const auto& c : cases) {
+            const run_result r = run_xcorr(dir, c.args);
+            if (r.status != 1 || !contains(r.err, c.message))
+                std::cerr << c.what << ": status " << r.status << ", stderr: " << r.err;
+            CPPUNIT_ASSERT_MESSAGE(c.what + ": timed out (hung)", r.status != 124);
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(c.what, 1, r.status);
+            CPPUNIT_ASSERT_MESSAGE(c.what, contains(r.err, c.message));
+            if (!c.absent.empty())
+                CPPUNIT_ASSERT_MESSAGE(c.what + ": " + c.absent,
+                                       !contains(r.err, c.absent));
+            for (const char raw : { '\x07', '\x1b', '\x9b' })
+                CPPUNIT_ASSERT_MESSAGE(c.what + ": a raw control byte on stderr",
+                                       !contains(r.err, std::string(1, raw)));
+        }
+    }
+
+    // -----------------------------------------------------------------------------
+    // A stack (--pairs) with broken pairs: each failure is reported naming the pair and
+    // the parameter, the others run, the exit status is 2, and no failed pair leaves a
+    // file; list errors stop before any pair (status 1).
+    void stack_failures()
+    {
+        temp_dir dir;
+        const long w = 400, h = 480;
+        const synthetic_pair p = make_pair(w, h, 2, -3, 7);
+        write_binary(dir.file("m.slc"), p.master);
+        write_binary(dir.file("a.slc"), p.aligned);
+        std::vector<std::int16_t> short_file(p.aligned.begin(), p.aligned.end() - 2);
+        write_binary(dir.file("short.slc"), short_file);
+        const std::string good_a = prm_text("a.slc", w, h, 1000.0, 0, 0);
+        write_text(dir.file("m.PRM"), prm_text("m.slc", w, h, 1000.0, 0, 0));
+        write_text(dir.file("a.PRM"), good_a);
+        std::string no_key = good_a;
+        no_key.erase(no_key.find("num_rng_bins"),
+                     no_key.find('\n', no_key.find("num_rng_bins")) -
+                         no_key.find("num_rng_bins") + 1);
+        write_text(dir.file("nokey.PRM"), no_key);
+        write_text(dir.file("short.PRM"), prm_text("short.slc", w, h, 1000.0, 0, 0));
+        write_text(dir.file("taken"), "a file where a folder should be");
+        write_text(dir.file("list.txt"),
+                   "m.PRM a.PRM one\n"
+                   "m.PRM nokey.PRM two\n"
+                   "m.PRM short.PRM three\n"
+                   "m.PRM a.PRM taken\n"
+                   "m.PRM none.PRM\n"
+                   "m.PRM a.PRM six\n");
+        const std::string grid = " -xsearch 16 -ysearch 16 -nx 4 -ny 4 -device cpu";
+        const run_result r = run_xcorr(dir, "--pairs list.txt" + grid);
+        if (r.status != 2)
+            std::cerr << r.err;
+        CPPUNIT_ASSERT_EQUAL(2, r.status);
+        CPPUNIT_ASSERT(r.out.empty());
+        const std::vector<std::string> reasons = {
+            "pair 2 of 6 (m.PRM nokey.PRM, list.txt line 2) -> two: failed: nokey.PRM: "
+            "key "
+            "'num_rng_bins' is missing",
+            "pair 3 of 6 (m.PRM short.PRM, list.txt line 3) -> three: failed: SLC file "
+            "'short.slc' (SLC_file of short.PRM) holds 767996 bytes, fewer than the 400 "
+            "x "
+            "480 complex int16 samples (768000 bytes) it should hold",
+            "pair 4 of 6 (m.PRM a.PRM, list.txt line 4) -> taken: failed: folder "
+            "'taken': "
+            "exists and is not a directory",
+            "pair 5 of 6 (m.PRM none.PRM, list.txt line 5) -> m_none: failed: PRM file "
+            "'none.PRM': cannot open: No such file or directory",
+        };
+        for (const auto& reason : reasons)
+            CPPUNIT_ASSERT_MESSAGE(reason,
+                                   contains(r.err, "cudadsp_xcorr: " + reason + "\n"));
+        CPPUNIT_ASSERT(contains(
+            r.err,
+            "pair 1 of 6 (m.PRM a.PRM, list.txt line 1) -> one: ok, 16 patches, "));
+        CPPUNIT_ASSERT(contains(
+            r.err,
+            "pair 6 of 6 (m.PRM a.PRM, list.txt line 6) -> six: ok, 16 patches, "));
+        CPPUNIT_ASSERT(contains(
+            r.err, "cudadsp_xcorr: summary: 6 pairs, 2 ok, 4 failed; engine on cpu"));
+        CPPUNIT_ASSERT(
+            contains(r.err, "  pair  status  patches  seconds  folder: reason\n"));
+        CPPUNIT_ASSERT(contains(r.err, "     2  failed        -  "));
+        CPPUNIT_ASSERT(
+            contains(r.err, "  two: nokey.PRM: key 'num_rng_bins' is missing\n"));
+        // The good pairs' files, equal to each other (same pair); the failed pairs'
+        // folders absent (the setup failed before any folder was made).
+        const std::string one = read_text(dir.file("one/freq_xcorr.dat"));
+        CPPUNIT_ASSERT_EQUAL(std::size_t(16), split_lines(one).size());
+        for (const auto& line : split_lines(one)) {
+            // The known shift (aligned[y][x] = master[y - 2][x + 3]) within 0.2 px: 64 x
+            // 64 patches with range interpolation 2 put some a few sub-pixel steps off.
+            CPPUNIT_ASSERT_MESSAGE(line,
+                                   std::abs(std::stod(fields(line)[1]) + 3.0) < 0.2);
+            CPPUNIT_ASSERT_MESSAGE(line,
+                                   std::abs(std::stod(fields(line)[3]) - 2.0) < 0.2);
+        }
+        CPPUNIT_ASSERT_EQUAL(one, read_text(dir.file("six/freq_xcorr.dat")));
+        for (const std::string folder : { "two", "three", "m_none" })
+            CPPUNIT_ASSERT_MESSAGE(folder, !file_exists(dir.file(folder)));
+        CPPUNIT_ASSERT_EQUAL(std::string("a file where a folder should be"),
+                             read_text(dir.file("taken")));
+        CPPUNIT_ASSERT(folder_names(dir.file("one")) ==
+                       std::vector<std::string>{ "freq_xcorr.dat" });
+
+        // List errors: status 1 before any pair, no folder made.
+        write_text(dir.file("bad.txt"), "m.PRM a.PRM x\nm.PRM a.PRM x/\n");
+        const run_result dup = run_xcorr(dir, "--pairs bad.txt" + grid);
+        CPPUNIT_ASSERT_EQUAL(1, dup.status);
+        CPPUNIT_ASSERT(contains(dup.err,
+                                "cudadsp_xcorr: error: pair list 'bad.txt' line 2: "
+                                "folder 'x/' is also the folder of line 1"));
+        CPPUNIT_ASSERT(!file_exists(dir.file("x")));
+        const run_result missing = run_xcorr(dir, "--pairs nolist.txt" + grid);
+        CPPUNIT_ASSERT_EQUAL(1, missing.status);
+        CPPUNIT_ASSERT(contains(missing.err,
+                                "error: pair list 'nolist.txt': cannot open: No "
+                                "such file or directory"));
+        // Standard input.
+        const run_result piped = run_xcorr(dir, "--pairs - " + grid + " < list.txt");
+        CPPUNIT_ASSERT_EQUAL(2, piped.status);
+        CPPUNIT_ASSERT(
+            contains(piped.err, "(m.PRM a.PRM, standard input line 6) -> six: ok"));
+    }
+
+    // -----------------------------------------------------------------------------
     // A synthetic pair with a known integer shift (integer_shift_scene), run on each
     // backend: aligned[y][x] = master[y - 3][x + 5], so GMTSAR reports dx = -5, dy = +3
     // on every patch, whatever rshift/ashift pre-shift the windows (here -4 and 2,
@@ -1162,6 +1681,96 @@ public:
         check_cfloat32_matches_int16(scene);
         check_degenerate_patches(scene);
         check_verbose(scene);
+    }
+
+    // -----------------------------------------------------------------------------
+    // A stack of three pairs on one master, the second broken (its SLC missing), run
+    // on each backend with one engine: the other two files equal byte for byte those
+    // of single-pair runs, hold the known shifts, and replace an earlier (poisoned)
+    // file; the broken pair is reported and leaves nothing; the exit status is 2.
+    void stack_of_pairs(const std::string& device)
+    {
+        temp_dir dir;
+        const long w = 640, h = 768;
+        // aligned[y][x] = master[y - drow][x - dcol]: GMTSAR's dx = dcol, dy = drow.
+        const synthetic_pair p1 = make_pair(w, h, 3, -5, 11);
+        const synthetic_pair p3 = make_pair(w, h, -2, 4, 11);
+        CPPUNIT_ASSERT(p1.master == p3.master);
+        write_binary(dir.file("m.slc"), p1.master);
+        write_binary(dir.file("a1.slc"), p1.aligned);
+        write_binary(dir.file("a3.slc"), p3.aligned);
+        write_text(dir.file("m.PRM"), prm_text("m.slc", w, h, 1679.9, 0, 0));
+        write_text(dir.file("a1.PRM"), prm_text("a1.slc", w, h, 1679.9, -4, 2));
+        write_text(dir.file("a2.PRM"), prm_text("a2.slc", w, h, 1679.9, 0, 0));
+        write_text(dir.file("a3.PRM"), prm_text("a3.slc", w, h, 1679.9, 3, -1));
+        write_text(dir.file("list.txt"),
+                   "# three pairs on one master\n"
+                   "m.PRM a1.PRM\n"
+                   "m.PRM a2.PRM    # a2.slc is missing\n"
+                   "m.PRM a3.PRM third\n");
+        ::mkdir(dir.file("m_a1").c_str(), 0755);
+        write_text(dir.file("m_a1/freq_xcorr.dat"), "poison\n");
+        const std::string grid =
+            " -norange -xsearch 32 -ysearch 32 -nx 4 -ny 5 -device " + device;
+
+        const run_result r = run_xcorr(dir, "--pairs list.txt -v" + grid);
+        if (r.status != 2)
+            std::cerr << r.err;
+        CPPUNIT_ASSERT_EQUAL(2, r.status);
+        CPPUNIT_ASSERT(r.out.empty());
+        CPPUNIT_ASSERT(
+            contains(r.err,
+                     "cudadsp_xcorr: pair 2 of 3 (m.PRM a2.PRM, list.txt line 3) "
+                     "-> m_a2: failed: SLC file 'a2.slc' (SLC_file of a2.PRM): "
+                     "cannot open: No such file or directory\n"));
+        CPPUNIT_ASSERT(contains(
+            r.err,
+            "pair 1 of 3 (m.PRM a1.PRM, list.txt line 2) -> m_a1: ok, 20 patches, "));
+        CPPUNIT_ASSERT(contains(
+            r.err,
+            "pair 3 of 3 (m.PRM a3.PRM, list.txt line 4) -> third: ok, 20 patches, "));
+        CPPUNIT_ASSERT(contains(r.err, "summary: 3 pairs, 2 ok, 1 failed; engine on "));
+        CPPUNIT_ASSERT(contains(r.err, "created once in"));
+        for (const std::string k : { "1", "2", "3" })
+            CPPUNIT_ASSERT(
+                contains(r.err, "cudadsp_xcorr: pair " + k + " of 3: time: setup "));
+        CPPUNIT_ASSERT(contains(r.err, "20 of 20 patches done"));
+        CPPUNIT_ASSERT(!file_exists(dir.file("m_a2")));
+        CPPUNIT_ASSERT(folder_names(dir.file("m_a1")) ==
+                       std::vector<std::string>{ "freq_xcorr.dat" });
+        CPPUNIT_ASSERT(folder_names(dir.file("third")) ==
+                       std::vector<std::string>{ "freq_xcorr.dat" });
+        const std::string stack1 = read_text(dir.file("m_a1/freq_xcorr.dat"));
+        const std::string stack3 = read_text(dir.file("third/freq_xcorr.dat"));
+
+        // The same pairs alone, GMTSAR's form, in the working directory.
+        auto single = [&](const std::string& aligned_prm) {
+            ::unlink(dir.file("freq_xcorr.dat").c_str());
+            const run_result s1 = run_xcorr(dir, "m.PRM " + aligned_prm + grid);
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(s1.err, 0, s1.status);
+            return read_text(dir.file("freq_xcorr.dat"));
+        };
+        CPPUNIT_ASSERT_EQUAL(single("a1.PRM"), stack1);
+        CPPUNIT_ASSERT_EQUAL(single("a3.PRM"), stack3);
+
+        // The known shifts: every line within one sub-pixel step (1/16), the means
+        // within 0.01 px.
+        auto check_shift = [&](const std::string& text, double dx, double dy) {
+            const auto lines = split_lines(text);
+            CPPUNIT_ASSERT_EQUAL(std::size_t(20), lines.size());
+            double sdx = 0, sdy = 0;
+            for (const auto& line : lines) {
+                const auto f = fields(line);
+                CPPUNIT_ASSERT_MESSAGE(line, std::abs(std::stod(f[1]) - dx) < 0.063);
+                CPPUNIT_ASSERT_MESSAGE(line, std::abs(std::stod(f[3]) - dy) < 0.063);
+                sdx += std::stod(f[1]) - dx;
+                sdy += std::stod(f[3]) - dy;
+            }
+            CPPUNIT_ASSERT_MESSAGE(text, std::abs(sdx / 20) < 0.01);
+            CPPUNIT_ASSERT_MESSAGE(text, std::abs(sdy / 20) < 0.01);
+        };
+        check_shift(stack1, -5.0, 3.0);
+        check_shift(stack3, 4.0, -2.0);
     }
 
 private:
