@@ -78,7 +78,7 @@ void note_pair(const xc::xcorr_options& o, const xc::prepared_pair& p)
          mk.slc_file.c_str(),
          static_cast<long long>(mk.width),
          static_cast<long long>(mk.height),
-         xc::slc_image::type_name(p.type),
+         core::sample_type_name(p.type),
          p.master->image_bytes() / 1e6);
     NOTE(o.verbose,
          "aligned %s: %s, %lld x %lld %s (%.1f MB); rshift %d, ashift %d%s, "
@@ -87,7 +87,7 @@ void note_pair(const xc::xcorr_options& o, const xc::prepared_pair& p)
          ak.slc_file.c_str(),
          static_cast<long long>(ak.width),
          static_cast<long long>(ak.height),
-         xc::slc_image::type_name(p.type),
+         core::sample_type_name(p.type),
          p.aligned->image_bytes() / 1e6,
          p.in.rshift,
          p.in.ashift,

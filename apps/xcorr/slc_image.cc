@@ -34,12 +34,6 @@ std::size_t slc_image::bytes_per_sample(core::slc_sample_type type)
                                                         : 2 * sizeof(float);
 }
 
-const char* slc_image::type_name(core::slc_sample_type type)
-{
-    return type == core::slc_sample_type::complex_int16 ? "complex int16"
-                                                        : "complex float32";
-}
-
 slc_image::slc_image(const std::string& path,
                      core::slc_sample_type type,
                      std::int64_t width,
@@ -65,8 +59,9 @@ slc_image::slc_image(const std::string& path,
         ::close(d_fd);
         throw input_error(who + " holds " + std::to_string(d_file_bytes) +
                           " bytes, fewer than the " + std::to_string(width) + " x " +
-                          std::to_string(height) + " " + type_name(type) + " samples (" +
-                          std::to_string(d_map_bytes) + " bytes) it should hold");
+                          std::to_string(height) + " " + core::sample_type_name(type) +
+                          " samples (" + std::to_string(d_map_bytes) +
+                          " bytes) it should hold");
     }
     d_map = ::mmap(nullptr, d_map_bytes, PROT_READ, MAP_SHARED, d_fd, 0);
     if (d_map == MAP_FAILED) {

@@ -43,7 +43,6 @@ public:
     slc_image& operator=(const slc_image&) = delete;
 
     static std::size_t bytes_per_sample(core::slc_sample_type type);
-    static const char* type_name(core::slc_sample_type type);
 
     core::image_view view() const;
     const std::string& path() const { return d_path; }
