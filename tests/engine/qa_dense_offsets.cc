@@ -564,19 +564,32 @@ void compare_with_reference(const dense_offsets_config& cfg,
     CPPUNIT_ASSERT_MESSAGE(what + ": more than 1 % ties", ties * 100 <= windows.size());
 }
 
-dense_offsets_config small_config(const std::string& device)
+//! A configuration with equal half searches and deramp average.
+dense_offsets_config make_config(const std::string& device,
+                                 int h,
+                                 int w,
+                                 int half_search,
+                                 int r,
+                                 int q,
+                                 int zoom,
+                                 int stat)
 {
     dense_offsets_config c;
-    c.window_height = 24;
-    c.window_width = 32;
-    c.half_search_down = c.half_search_across = 6;
-    c.raw_oversampling = 2;
-    c.corr_oversampling = 16;
-    c.zoom_window = 8;
-    c.corr_stat_window = 9;
+    c.window_height = h;
+    c.window_width = w;
+    c.half_search_down = c.half_search_across = half_search;
+    c.raw_oversampling = r;
+    c.corr_oversampling = q;
+    c.zoom_window = zoom;
+    c.corr_stat_window = stat;
     c.deramp = deramp_method::average;
     c.device = device;
     return c;
+}
+
+dense_offsets_config small_config(const std::string& device)
+{
+    return make_config(device, 24, 32, 6, 2, 16, 8, 9);
 }
 
 //! Mean and standard deviation of est - truth.
@@ -970,16 +983,9 @@ public:
             p.ref.v[i] = cdouble(r[i]);
             p.sec.v[i] = cdouble(s[i]);
         }
-        dense_offsets_config c;
-        c.window_width = 64;
-        c.window_height = 32;
-        c.half_search_down = c.half_search_across = 20;
-        c.raw_oversampling = 2;
-        c.corr_oversampling = 64;
-        c.zoom_window = 8;
-        c.corr_stat_window = 21;
-        c.deramp = deramp_method::average;
-        c.device = device;
+        // Window 64 across x 32 down, half search 20, raw oversampling 2, correlation
+        // oversampling 64, zoom 8, statistics window 21.
+        const dense_offsets_config c = make_config(device, 32, 64, 20, 2, 64, 8, 21);
         offset_grid g;
         g.start_down = g.start_across = 20;
         g.skip_down = g.skip_across = 32;
