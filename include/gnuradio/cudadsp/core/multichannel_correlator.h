@@ -150,6 +150,10 @@ enum gnss_record_flag : std::uint32_t {
     gnss_flag_cn0_valid = 2u,    //!< cn0_dbhz and carrier_lock hold an estimate
     gnss_flag_code_lock = 4u,    //!< cn0_dbhz >= cn0_lock_threshold_dbhz
     gnss_flag_carrier_lock = 8u, //!< carrier_lock >= carrier_lock_threshold
+    /*! This epoch's tap sums were NaN, infinite or beyond float32's range (non-finite
+     *  or overflowing input samples): the loops and indicators skipped it, its
+     *  discriminators are NaN (lib/core/gnss/gnss_tracking.h states the rule). */
+    gnss_flag_invalid_sums = 16u,
 };
 
 /*!
@@ -171,8 +175,8 @@ struct gnss_epoch_record {
     double carrier_cycles;       //!< accumulated (NCO - IF) phase since start, cycles
     float cn0_dbhz;              //!< latest C/N0 (SNV) estimate; NaN before the first
     float carrier_lock;          //!< latest cos(2 phi) estimate; NaN before the first
-    float pll_discriminator_rad; //!< this epoch's Costas phase error
-    float dll_discriminator_chips; //!< this epoch's code phase error
+    float pll_discriminator_rad; //!< this epoch's Costas phase error; NaN when held
+    float dll_discriminator_chips; //!< this epoch's code phase error; NaN when held
 };
 
 /*!
