@@ -26,8 +26,9 @@ constexpr double output_records_margin = 2.0;
 constexpr double max_output_buffer_bytes = 64.0 * 1024 * 1024;
 //! Most samples one work() call hands the engine (a batch longer than this is capped).
 constexpr double max_batch_samples = double(1 << 26);
-//! Largest block-wide tap offset: half the longest code table a channel can have.
-constexpr double max_tap_offset_chips = double(1 << 29);
+//! Largest block-wide tap offset: the longest code period a channel can have (its
+//! table holds fewer than 2^30 entries, at least one per chip).
+constexpr double max_tap_offset_chips = double(1 << 30);
 //! Refused items of one message that its error names (the rest are counted).
 constexpr std::size_t named_refusals = 3;
 
@@ -114,11 +115,11 @@ multichannel_correlator_setup make_setup(double sample_rate_hz,
     config.device = device;
     config.validate();
     for (std::size_t k = 0; k < tap_offsets_chips.size(); ++k)
-        if (!(std::fabs(tap_offsets_chips[k]) <= max_tap_offset_chips))
+        if (!(std::fabs(tap_offsets_chips[k]) < max_tap_offset_chips))
             throw std::invalid_argument(
                 "tap_offsets_chips[" + std::to_string(k) +
-                "]: must be finite and at most 2^29 chips in magnitude (half the longest "
-                "code table a channel can have; each channel allows half its own code "
+                "]: must be finite and below 2^30 chips in magnitude (the longest code "
+                "period a channel can have; each channel allows less than its own code "
                 "period), got " +
                 number_text(tap_offsets_chips[k]));
     if (!std::isfinite(intermediate_frequency_hz) ||

@@ -277,49 +277,46 @@ public:
     {
         auto blk = multichannel_correlator_cc::make(
             4e6, offsets, 4, list_of({ channel(1, 1), channel(2, 2) }), 0.0, 1.0, "cpu");
-        const auto unchanged = [&] {
+        using method = void (multichannel_correlator_base::*)(const pmt::pmt_t&);
+        const method add = &multichannel_correlator_base::add_channels;
+        const method reinit = &multichannel_correlator_base::reinit_channels;
+        const method remove = &multichannel_correlator_base::remove_channels;
+        const struct {
+            method call;
+            pmt::pmt_t items;
+            const char* needle;
+        } refused[] = {
+            { add,
+              list_of({ channel(3, 3), channel(4, 4), channel(5, 5) }),
+              "1 of 3 channels refused, none applied (all or nothing): channels[2].id: "
+              "channel 5 would exceed max_channels = 4" },
+            { add,
+              list_of({ channel(3, 3), channel(3, 4) }),
+              "channels[1].id: channel 3 already exists" },
+            { add,
+              list_of({ channel(3, 3), channel(1, 4) }),
+              "channels[1].id: channel 1 already exists" },
+            { reinit,
+              list_of({ channel(2, 3), channel(9, 4) }),
+              "channels[1].id: no channel 9" },
+            { remove,
+              list_of({ pmt::from_long(1), pmt::from_long(99) }),
+              "ids[1].id: no channel 99" },
+            // A parse error in one item refuses the others too.
+            { add, list_of({ channel(3, 3), channel(4, 40) }), "channels[1].prn" },
+        };
+        for (const auto& r : refused) {
+            assert_contains(refusal_of([&] { ((*blk).*r.call)(r.items); }), r.needle);
             CPPUNIT_ASSERT((blk->channel_ids() == std::vector<std::uint32_t>{ 1, 2 }));
             CPPUNIT_ASSERT_EQUAL(std::size_t(0), blk->pending_changes());
-        };
-        std::string text = refusal_of([&] {
-            blk->add_channels(list_of({ channel(3, 3), channel(4, 4), channel(5, 5) }));
-        });
-        assert_contains(text, "1 of 3 channels refused, none applied");
-        assert_contains(text, "channels[2].id: channel 5 would exceed max_channels = 4");
-        unchanged();
-        text = refusal_of([&] {
-            blk->add_channels(list_of({ channel(3, 3), channel(3, 4) }));
-        });
-        assert_contains(text, "channels[1].id: channel 3 already exists");
-        unchanged();
-        text = refusal_of([&] {
-            blk->add_channels(list_of({ channel(3, 3), channel(1, 4) }));
-        });
-        assert_contains(text, "channels[1].id: channel 1 already exists");
-        unchanged();
-        text = refusal_of([&] {
-            blk->reinit_channels(list_of({ channel(2, 3), channel(9, 4) }));
-        });
-        assert_contains(text, "channels[1].id: no channel 9");
-        unchanged();
-        text = refusal_of([&] {
-            blk->remove_channels(list_of({ pmt::from_long(1), pmt::from_long(99) }));
-        });
-        assert_contains(text, "ids[1].id: no channel 99");
-        unchanged();
-        // A parse error in one item refuses the others too.
-        text = refusal_of([&] {
-            blk->add_channels(list_of({ channel(3, 3), channel(4, 40) }));
-        });
-        assert_contains(text, "channels[1].prn");
-        unchanged();
+        }
 
         // Checks count what is queued: remove 1, then 1 may be added again, but not 3
         // beyond the capacity.
         blk->remove_channels(pmt::from_long(1));
         blk->add_channels(list_of({ channel(1, 5), channel(3, 3), channel(4, 4) }));
         CPPUNIT_ASSERT_EQUAL(std::size_t(4), blk->pending_changes());
-        text = refusal_of([&] { blk->add_channels(channel(5, 5)); });
+        std::string text = refusal_of([&] { blk->add_channels(channel(5, 5)); });
         assert_contains(text, "id: channel 5 would exceed max_channels = 4");
         text = refusal_of([&] { blk->remove_channels(list_of({ pmt::from_long(7) })); });
         assert_contains(text, "id: no channel 7");

@@ -224,12 +224,10 @@ void gnss_channel::validate(const multichannel_correlator_config& config) const
             "tap_offsets_chips: must hold taps = " + std::to_string(config.taps) +
             " offsets, got " + std::to_string(tap_offsets_chips.size()));
     for (std::size_t k = 0; k < tap_offsets_chips.size(); ++k) {
-        // Beyond half a period a tap is the same as one on the prompt's other side.
         const double offset = tap_offsets_chips[k];
-        if (!std::isfinite(offset) || std::fabs(offset) > 0.5 * chips)
+        if (!std::isfinite(offset) || std::fabs(offset) >= chips)
             fail("tap_offsets_chips[" + std::to_string(k) + "]",
-                 "finite and at most half a code period (" + number(0.5 * chips) +
-                     " chips) in magnitude",
+                 "finite and shorter than one code period (" + number(chips) + " chips)",
                  offset);
     }
     for (const auto& [index, name] :

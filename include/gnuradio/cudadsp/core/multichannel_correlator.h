@@ -139,7 +139,7 @@ struct CUDADSP_CORE_API gnss_channel {
     double intermediate_frequency_hz = 0.0;    //!< |IF| < sample_rate / 2
     double carrier_frequency_hz = 0.0;         //!< IF + Doppler, |f| < sample_rate / 2
     double carrier_phase_rad = 0.0;            //!< at start_sample
-    //! config.taps values, each at most half a code period (chips / 2) in magnitude.
+    //! config.taps values, each shorter than one code period in magnitude.
     std::vector<double> tap_offsets_chips = { -0.5, 0.0, 0.5 };
     std::size_t early_tap = 0;  //!< DLL early tap (tracking: smaller offset than late)
     std::size_t prompt_tap = 1; //!< PLL, FLL, C/N0, lock and bit-sign tap
