@@ -211,7 +211,8 @@ class dense_offsets_engine:
         started = time.monotonic()
         reference = _image(reference, "reference")
         secondary = _image(secondary, "secondary")
-        if reference.shape != secondary.shape or reference.dtype != secondary.dtype:
+        if (reference.shape != secondary.shape
+                or reference.dtype.newbyteorder("=") != secondary.dtype.newbyteorder("=")):
             raise ValueError(
                 f"reference and secondary: must have one size and sample type, got "
                 f"{_describe(reference)} and {_describe(secondary)}")
