@@ -184,20 +184,23 @@ class dense_offsets_engine:
         start_across = (margin + e.half_search_across if start_across is None
                         else _integer(start_across, "start_across", 0))
         counts = {}
-        for name, given, size, start, half, window, skip in (
-                ("number_down", number_down, height, start_down, e.half_search_down,
+        for axis, given, size, start, half, window, skip in (
+                ("down", number_down, height, start_down, e.half_search_down,
                  e.window_height, skip_down),
-                ("number_across", number_across, width, start_across,
-                 e.half_search_across, e.window_width, skip_across)):
+                ("across", number_across, width, start_across, e.half_search_across,
+                 e.window_width, skip_across)):
+            name = f"number_{axis}"
             if given is not None:
                 counts[name] = _integer(given, name, 1)
                 continue
             counts[name] = (size - start - half - margin - window) // skip
             if counts[name] < 1:
+                size_name = "window_height" if axis == "down" else "window_width"
                 raise ValueError(
-                    f"{name}: no window fits: the image has {size} pixels, a window "
-                    f"{window} plus the half search {half} and margin {margin} on each "
-                    f"side, starting at {start}, with skip {skip}")
+                    f"{name}: no window fits {axis} the image's {size} pixels: start_{axis} "
+                    f"{start}, {size_name} {window}, half_search_{axis} {half}, margin "
+                    f"(constant gross offset) {margin} and skip_{axis} {skip} leave "
+                    f"room for {counts[name]}")
         return dense_offsets_grid(start_down, start_across, skip_down, skip_across,
                                   counts["number_down"], counts["number_across"],
                                   e.window_height, e.window_width)
