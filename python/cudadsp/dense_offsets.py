@@ -24,6 +24,14 @@ from .cudadsp_python import dense_offsets_estimator
 # oversampling without deramping; the engine's names for them.
 DERAMP_METHODS = {0: "none", 1: "average", 2: "complex"}
 
+# What one engine is made for (dense_offsets_engine's arguments); the other arguments
+# of dense_offsets() may change from pair to pair.
+ENGINE_PARAMETERS = ("window_width", "window_height", "half_search_across",
+                     "half_search_down", "raw_oversampling", "corr_oversampling",
+                     "zoom_window", "corr_stat_window", "deramp", "device")
+LAYOUT_PARAMETERS = ("skip_across", "skip_down", "start_across", "start_down",
+                     "number_across", "number_down")
+
 # The engine's result columns, in the order of dense_offsets_estimator.result_fields.
 RESULT_FIELDS = ("offset_down", "offset_across", "snr", "cov_down", "cov_across",
                  "cov_cross", "peak")
@@ -156,14 +164,8 @@ class dense_offsets_engine:
 
     def configuration(self):
         """The engine's parameters as dense_offsets() names them."""
-        e = self._engine
-        return dict(window_width=e.window_width, window_height=e.window_height,
-                    half_search_across=e.half_search_across,
-                    half_search_down=e.half_search_down,
-                    raw_oversampling=e.raw_oversampling,
-                    corr_oversampling=e.corr_oversampling, zoom_window=e.zoom_window,
-                    corr_stat_window=e.corr_stat_window, deramp=self.deramp,
-                    device=e.device)
+        return {name: self.deramp if name == "deramp" else getattr(self._engine, name)
+                for name in ENGINE_PARAMETERS}
 
     def backend(self):
         """"cpu" or "cuda:N"."""
@@ -356,12 +358,8 @@ def dense_offsets(reference, secondary, *, window_width=64, window_height=64,
         TypeError: an image that is not complex nor int16 I, Q pairs.
         RuntimeError: CUDA asked for but absent, or failing.
     """
-    configuration = dict(window_width=window_width, window_height=window_height,
-                         half_search_across=half_search_across,
-                         half_search_down=half_search_down,
-                         raw_oversampling=raw_oversampling,
-                         corr_oversampling=corr_oversampling, zoom_window=zoom_window,
-                         corr_stat_window=corr_stat_window, deramp=deramp, device=device)
+    arguments = locals()
+    configuration = {name: arguments[name] for name in ENGINE_PARAMETERS}
     if engine is None:
         engine = dense_offsets_engine(**configuration)
     else:
@@ -370,10 +368,8 @@ def dense_offsets(reference, secondary, *, window_width=64, window_height=64,
             if held[name] != value:
                 raise ValueError(f"{name}: {value!r} differs from the engine's "
                                  f"{held[name]!r}")
-    return engine.estimate(reference, secondary, skip_across=skip_across,
-                           skip_down=skip_down, start_across=start_across,
-                           start_down=start_down, number_across=number_across,
-                           number_down=number_down, gross_offset_down=gross_offset_down,
+    return engine.estimate(reference, secondary,
+                           **{name: arguments[name] for name in LAYOUT_PARAMETERS},
+                           gross_offset_down=gross_offset_down,
                            gross_offset_across=gross_offset_across,
                            merge_gross_offset=merge_gross_offset, progress=progress)
-
