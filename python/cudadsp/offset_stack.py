@@ -353,7 +353,6 @@ def run_pair(pair, options, engine_cache, log=None):
                 log.info(f"{pair.name}: {done} of {total} windows")
 
         result = engine.estimate(reference, secondary, **options.grid_arguments(),
-                                 merge_gross_offset=options.merge_gross_offset,
                                  progress=progress, **gross)
         summary = dict(pair=pair.name, reference=os.path.abspath(pair.reference),
                        secondary=os.path.abspath(pair.secondary),
