@@ -68,7 +68,8 @@ class qa_offsets_tool(unittest.TestCase):
         return os.path.join(self.dir, *names)
 
     def run_tool(self, *arguments, expect=0):
-        completed = subprocess.run([sys.executable, TOOL, *arguments, '--device', 'cpu'],
+        # --device cpu first, so that a case's own --device comes after it and counts.
+        completed = subprocess.run([sys.executable, TOOL, '--device', 'cpu', *arguments],
                                    capture_output=True, text=True, timeout=240)
         self.assertEqual(completed.returncode, expect,
                          f'{arguments}: {completed.stdout}\n{completed.stderr}')
@@ -246,20 +247,19 @@ class qa_offsets_tool(unittest.TestCase):
             ([*pair, '--window-width', '300'], 'window_width'),
             ([*pair, '--start-down', '0', '--number-down', '2'],
              'secondary pixels down'),
-            ([*pair, '--gross-offset', '0', '200', '--start-down', '8', '--number-down',
-              '1', '--start-across', '8', '--number-across', '1'], 'gross_offset_across'),
+            ([*pair, '--gross-offset', '0', '200', '--start-down', '20', '--number-down',
+              '1', '--start-across', '20', '--number-across', '1'], 'gross_offset_across'),
             ([*pair, '--zoom', '3'], 'zoom_window'),
             ([*pair, '--corr-stat-window', '1'], 'corr_stat_window'),
             ([*pair, '--device', 'gpu0'], 'device'),
             (['--pairs', self.path('bad_pairs.txt')], 'line 1'),
         ]
-        for arguments, named in cases:
+        for index, (arguments, named) in enumerate(cases):
             with self.subTest(arguments=arguments):
-                output = self.run_tool(*arguments, '-o', self.path('bad'), expect=1)
+                folder = self.path('bad', str(index))
+                output = self.run_tool(*arguments, '-o', folder, expect=1)
                 self.assertIn(named, output)
-                leftovers = (os.listdir(self.path('bad'))
-                             if os.path.isdir(self.path('bad')) else [])
-                self.assertEqual(leftovers, [])
+                self.assertEqual(os.listdir(folder) if os.path.isdir(folder) else [], [])
 
 
 if __name__ == '__main__':

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(core/dense_offsets.h)                                      */
-/* BINDTOOL_HEADER_FILE_HASH(056af60d1d2ec00359f7099ebbca2c23)                     */
+/* BINDTOOL_HEADER_FILE_HASH(d3047c798ad9044ab994f5258808e25e)                     */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
