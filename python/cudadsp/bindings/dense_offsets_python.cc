@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(core/dense_offsets.h)                                      */
-/* BINDTOOL_HEADER_FILE_HASH(d3047c798ad9044ab994f5258808e25e)                     */
+/* BINDTOOL_HEADER_FILE_HASH(05922ed4adf65e789b811e5631924dfe)                     */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
