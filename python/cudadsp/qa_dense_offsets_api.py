@@ -53,7 +53,7 @@ def shifted_pair(shape, shift, seed, band=0.5):
             np.fft.ifft2(spectrum * ramp).astype(np.complex64))
 
 
-class qa_dense_offsets(gr_unittest.TestCase):
+class qa_dense_offsets_api(gr_unittest.TestCase):
 
     def assert_matches_oracle(self, result, oracle, fine_step):
         for name in ("gross_down", "gross_across"):
