@@ -22,6 +22,7 @@ summary table (Markdown and CSV). docs/apps/cudadsp_stack.md is the user's guide
 
 import argparse
 import csv
+import dataclasses
 import io
 import logging
 import os
@@ -34,7 +35,6 @@ import sys
 import threading
 import time
 import uuid
-from dataclasses import astuple, dataclass, fields
 
 from . import offset_stack, xcorr_pair
 from .raster_io import write_atomically
@@ -46,7 +46,7 @@ _CUDA_LINE = re.compile(r'^cuda:\d+\s', re.MULTILINE)
 _NVIDIA_SMI_LINE = re.compile(r'^GPU \d+:', re.MULTILINE)
 
 
-@dataclass
+@dataclasses.dataclass
 class stack_report:
     '''One pair's row of the summary table.'''
     pair: str
@@ -57,7 +57,7 @@ class stack_report:
     message: str
 
 
-@dataclass
+@dataclasses.dataclass
 class stack_settings:
     '''What every task needs besides its pair; sent with each task.'''
     kind: str                # 'xcorr' or 'offsets'
@@ -65,13 +65,17 @@ class stack_settings:
     xcorr_program: str = ''
     xcorr_options: tuple = ()
     slc_base: str = ''       # where a relative SLC_file is found: the driver's folder
-    offsets_options: object = None
+    offsets_options: offset_stack.offsets_options = None
 
 
 # One engine cache a worker process, kept between its tasks; and one pair at a time in
 # it, should a worker have been started with several threads.
 _engine_cache = None
 _pair_lock = threading.Lock()
+# The pair runner's own messages stay in the worker: the driver reports each pair.
+_quiet = logging.getLogger('cudadsp_stack.pair')
+_quiet.addHandler(logging.NullHandler())
+_quiet.propagate = False
 
 
 def _worker_names():
@@ -105,9 +109,12 @@ def run_pair_task(pair, settings):
         else:
             if _engine_cache is None:
                 _engine_cache = offset_stack.engine_cache()
-            report = offset_stack.run_pair(pair, settings.offsets_options, _engine_cache)
+            options = settings.offsets_options
+            report = offset_stack.run_pair(pair, options, _engine_cache, log=_quiet)
             status, message = report.status, report.message
-            device = _engine_cache.device_name() if status == 'ok' else ''
+            device = ''
+            if status == 'ok':
+                device = _engine_cache.get(options.engine_configuration()).backend()
         return stack_report(pair.name, status, worker, _device_name(device, pinned),
                             time.monotonic() - started, message)
 
@@ -242,22 +249,22 @@ def run_stack(client, pairs, settings, log):
 def write_summary(reports, prefix, heading):
     '''PREFIX.md and PREFIX.csv: one row a pair (pair, status, worker, device, seconds,
     message), each file written whole or not at all.'''
-    names = [f.name for f in fields(stack_report)]
+    names = [f.name for f in dataclasses.fields(stack_report)]
+    rows = [(r.pair, r.status, r.worker, r.device, f'{r.seconds:.3f}', r.message)
+            for r in reports]
+    os.makedirs(os.path.dirname(os.path.abspath(prefix)), exist_ok=True)
     table = io.StringIO()
     writer = csv.writer(table, lineterminator='\n')
     writer.writerow(names)
-    for report in reports:
-        writer.writerow(astuple(report)[:4] + (f'{report.seconds:.3f}', report.message))
+    writer.writerows(rows)
     write_atomically(prefix + '.csv', lambda f: f.write(table.getvalue().encode()))
 
     def cell(text):
-        return str(text).replace('|', '\\|').replace('\n', ' ')
+        return text.replace('|', '\\|').replace('\n', ' ')
 
     lines = [f'# {heading}', '', '| ' + ' | '.join(names) + ' |',
              '|---|---|---|---|---:|---|']
-    for r in reports:
-        lines.append('| ' + ' | '.join(cell(v) for v in (
-            r.pair, r.status, r.worker, r.device, f'{r.seconds:.3f}', r.message)) + ' |')
+    lines += ['| ' + ' | '.join(cell(c) for c in row) + ' |' for row in rows]
     text = '\n'.join(lines) + '\n'
     write_atomically(prefix + '.md', lambda f: f.write(text.encode()))
 
@@ -286,19 +293,34 @@ def parse_arguments(argv):
     parser.add_argument('--workers', type=int,
                         help='local cluster without GPUs (or --device cpu): the number '
                              'of CPU workers (default 1)')
-    parser.add_argument('--device', default='auto', choices=('auto', 'cpu', 'cuda'),
-                        help='what pairs run on (default auto: a local cluster has GPU '
-                             'workers where there are GPUs, else CPU workers)')
     parser.add_argument('--xcorr', help='the cudadsp_xcorr program (default: next to '
                                         'this tool, on PATH, or in the build tree)')
     parser.add_argument('--xcorr-options', default='',
                         help='xcorr: cudadsp_xcorr options for every pair, one string '
                              '("-nx 20 -ny 50 -xsearch 128 -ysearch 128")')
+    # Its --device (auto, cpu or cuda here) is what every pair runs on: auto gives a
+    # local cluster GPU workers where there are GPUs, else CPU workers.
     offset_stack.add_offsets_arguments(parser)
     return parser.parse_args(argv)
 
 
+def _offsets_options(arguments):
+    '''The dense-offset options; with --kind xcorr, none may be given.'''
+    options = offset_stack.options_from_arguments(arguments)
+    if arguments.kind == 'offsets':
+        return options
+    defaults = offset_stack.offsets_options(device=options.device)
+    given = [f.name for f in dataclasses.fields(options)
+             if getattr(options, f.name) != getattr(defaults, f.name)]
+    if given:
+        raise ValueError(f'{", ".join(given)}: dense-offset options, for --kind offsets')
+    return None
+
+
 def _resolve_settings(arguments, tool_path):
+    if arguments.device not in ('auto', 'cpu', 'cuda'):
+        raise ValueError(f'--device: {arguments.device}: auto, cpu or cuda (a worker '
+                         f'sees one GPU, its own; choose GPUs with --gpus)')
     xcorr_program = ''
     xcorr_options = ()
     if arguments.kind == 'xcorr':
@@ -314,8 +336,7 @@ def _resolve_settings(arguments, tool_path):
         kind=arguments.kind, device=arguments.device,
         xcorr_program=os.path.abspath(xcorr_program) if xcorr_program else '',
         xcorr_options=xcorr_options, slc_base=os.getcwd(),
-        offsets_options=(offset_stack.offsets_options_from_arguments(arguments)
-                         if arguments.kind == 'offsets' else None))
+        offsets_options=_offsets_options(arguments))
 
 
 def _local_workers(arguments, tool_path, log):
@@ -343,18 +364,6 @@ def _local_workers(arguments, tool_path, log):
     return [], arguments.workers or 1, 'cpu'
 
 
-def _unique_outputs(pairs):
-    seen = {}
-    for pair in pairs:
-        pair.output = os.path.abspath(pair.output)
-        pair.reference = os.path.abspath(pair.reference)
-        pair.secondary = os.path.abspath(pair.secondary)
-        if pair.output in seen:
-            raise ValueError(f'--pairs: pairs {seen[pair.output]} and {pair.name} both '
-                             f'write to {pair.output}')
-        seen[pair.output] = pair.name
-
-
 def main(argv, tool_path):
     from distributed import Client
 
@@ -365,10 +374,8 @@ def main(argv, tool_path):
     started = time.monotonic()
     try:
         settings = _resolve_settings(arguments, tool_path)
+        # Paths come back absolute: workers elsewhere see the same files.
         pairs = offset_stack.read_pair_list(arguments.pairs, arguments.output_root)
-        if not pairs:
-            raise ValueError(f'--pairs: {arguments.pairs}: no pairs')
-        _unique_outputs(pairs)
         summary = arguments.summary or os.path.join(arguments.output_root, 'stack_summary')
         if arguments.scheduler:
             if arguments.gpus or arguments.workers is not None:
@@ -379,6 +386,8 @@ def main(argv, tool_path):
             where = f'scheduler {arguments.scheduler}'
         else:
             pins, cpu_workers, settings.device = _local_workers(arguments, tool_path, log)
+            if settings.offsets_options is not None:
+                settings.offsets_options.device = settings.device
             cluster = start_local_cluster(pins, cpu_workers)
             client = Client(cluster)
             where = (f'local cluster, GPUs {",".join(pins)}' if pins

@@ -27,7 +27,7 @@ cluster of two workers:
 - bad arguments end with status 1 and a message naming the argument.
 
 Usage (ctest passes them): qa_stack_dask.py --tool apps/cudadsp_stack --xcorr BINARY
---offsets TOOL --generator tools/make_synthetic_slc.py. About 30 s on two cores.
+--offsets apps/cudadsp_offsets --generator tools/make_synthetic_slc.py. About 30 s on two cores.
 '''
 
 import argparse
@@ -37,6 +37,8 @@ import subprocess
 import sys
 import tempfile
 import unittest
+
+import numpy
 
 ARGS = None
 SIZE = 512
@@ -226,7 +228,9 @@ exec {ARGS.xcorr} "$@"
                 (['--workers', '0'], '--workers'),
                 (['--xcorr-options', '-nx 4 -device cuda'], '--xcorr-options'),
                 (['--xcorr', os.path.join(self.slc, 'p1', 'master.PRM')], '--xcorr'),
-                (['--scheduler', 'tcp://127.0.0.1:1', '--gpus', '0'], '--gpus')):
+                (['--scheduler', 'tcp://127.0.0.1:1', '--gpus', '0'], '--gpus'),
+                (['--device', 'cuda:1'], '--device'),
+                (['--window-width', '32'], 'window_width')):
             completed = subprocess.run(
                 [sys.executable, ARGS.tool, '--kind', 'xcorr', '--pairs', pair_list,
                  '--xcorr', ARGS.xcorr, *arguments], cwd=self.slc,
@@ -240,7 +244,68 @@ exec {ARGS.xcorr} "$@"
              '--xcorr', ARGS.xcorr], cwd=self.slc, capture_output=True, text=True,
             timeout=60)
         self.assertEqual(completed.returncode, 1)
-        self.assertIn('both write to', completed.stderr)
+        self.assertIn('--pairs', completed.stderr)
+        self.assertIn('line 1', completed.stderr)
+
+
+class qa_stack_offsets(unittest.TestCase):
+    '''Dense offsets of small complex64 rasters: the stack against one process.'''
+
+    OPTIONS = ['--window-width', '32', '--window-height', '32', '--half-search-across',
+               '8', '--half-search-down', '8', '--skip-across', '32', '--skip-down', '32',
+               '--device', 'cpu']
+    # Integer and sub-pixel shifts (down, across), one a pair: outputs all different.
+    SHIFTS = [(1.0, 2.0), (-2.5, 0.75), (0.25, -1.5)]
+
+    @staticmethod
+    def shifted(field, down, across):
+        '''field moved by (down, across) pixels, by a phase ramp in frequency.'''
+        rows, cols = field.shape
+        ramp = numpy.exp(-2j * numpy.pi * (numpy.fft.fftfreq(rows)[:, None] * down +
+                                           numpy.fft.fftfreq(cols)[None, :] * across))
+        return numpy.fft.ifft2(numpy.fft.fft2(field) * ramp).astype(numpy.complex64)
+
+    def test_offsets_stack_matches_single_process(self):
+        from gnuradio.cudadsp import offset_stack, raster_io
+        rng = numpy.random.default_rng(11)
+        with tempfile.TemporaryDirectory() as folder:
+            lines = []
+            for n, (down, across) in enumerate(self.SHIFTS, 1):
+                field = rng.standard_normal((192, 224)) + 1j * rng.standard_normal((192, 224))
+                raster_io.write_raster(os.path.join(folder, f'ref{n}.slc'),
+                                       field.astype(numpy.complex64))
+                raster_io.write_raster(os.path.join(folder, f'sec{n}.slc'),
+                                       self.shifted(field, down, across))
+                lines.append(f'../ref{n}.slc ../sec{n}.slc pair{n}')
+            for root in ('stack', 'alone'):
+                os.makedirs(os.path.join(folder, root))
+                with open(os.path.join(folder, root, 'pairs.txt'), 'w') as f:
+                    f.write('\n'.join(lines) + '\n')
+            stack = subprocess.run(
+                [sys.executable, ARGS.tool, '--kind', 'offsets', '--workers', '2',
+                 '--pairs', os.path.join(folder, 'stack', 'pairs.txt'), *self.OPTIONS],
+                cwd=folder, capture_output=True, text=True, timeout=120)
+            self.assertEqual(stack.returncode, 0, stack.stderr)
+            alone = subprocess.run(
+                [sys.executable, ARGS.offsets, '--pairs',
+                 os.path.join(folder, 'alone', 'pairs.txt'), *self.OPTIONS],
+                cwd=folder, capture_output=True, text=True, timeout=120)
+            self.assertEqual(alone.returncode, 0, alone.stderr)
+            summary = read_summary(os.path.join(folder, 'stack_summary'))
+            self.assertEqual(set(summary), {'pair1', 'pair2', 'pair3'})
+            self.assertEqual({row['status'] for row in summary.values()}, {'ok'})
+            self.assertEqual({row['device'] for row in summary.values()}, {'cpu'})
+            outputs = {}
+            for n in range(1, len(self.SHIFTS) + 1):
+                for path in offset_stack.output_paths(f'pair{n}', 'dense_offsets')[:-1]:
+                    with open(os.path.join(folder, 'stack', path), 'rb') as f:
+                        outputs[path] = f.read()
+                    with open(os.path.join(folder, 'alone', path), 'rb') as f:
+                        self.assertEqual(outputs[path], f.read(), path)
+            offsets = [outputs[os.path.join(f'pair{n}', 'dense_offsets.bip')]
+                       for n in range(1, len(self.SHIFTS) + 1)]
+            self.assertEqual(len(set(offsets)), len(offsets),
+                             'two pairs give the same offsets: a mixed-up pair would not show')
 
 
 class qa_stack_gpu_pinning(unittest.TestCase):
@@ -286,9 +351,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument('--tool', required=True)
     parser.add_argument('--xcorr', required=True)
+    parser.add_argument('--offsets', required=True)
     parser.add_argument('--generator', required=True)
     ARGS, rest = parser.parse_known_args()
-    for name in ('tool', 'xcorr', 'generator'):
+    for name in ('tool', 'xcorr', 'offsets', 'generator'):
         setattr(ARGS, name, os.path.abspath(getattr(ARGS, name)))
     unittest.main(argv=[sys.argv[0], *rest], verbosity=2)
 
