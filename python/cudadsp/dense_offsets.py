@@ -20,9 +20,14 @@ import numpy
 
 from .cudadsp_python import dense_offsets_estimator
 
-# PyCuAmpcor's derampMethod: 0 amplitudes only, 1 its phase-gradient removal, 2 complex
-# oversampling without deramping; the engine's names for them.
-DERAMP_METHODS = {0: "none", 1: "average", 2: "complex"}
+# What one engine is made for (dense_offsets_engine's arguments); the other arguments
+# of dense_offsets() may change from pair to pair.
+ENGINE_PARAMETERS = ("window_width", "window_height", "half_search_across",
+                     "half_search_down", "raw_oversampling", "corr_oversampling",
+                     "zoom_window", "corr_stat_window", "deramp", "merge_gross_offset",
+                     "device")
+LAYOUT_PARAMETERS = ("skip_across", "skip_down", "start_across", "start_down",
+                     "number_across", "number_down")
 
 # The engine's result columns, in the order of dense_offsets_estimator.result_fields.
 RESULT_FIELDS = ("offset_down", "offset_across", "snr", "cov_down", "cov_across",
@@ -142,28 +147,21 @@ class dense_offsets_engine:
 
     def __init__(self, *, window_width=64, window_height=64, half_search_across=20,
                  half_search_down=20, raw_oversampling=2, corr_oversampling=16,
-                 zoom_window=16, corr_stat_window=21, deramp=1, device="auto"):
-        if deramp not in DERAMP_METHODS:
+                 zoom_window=16, corr_stat_window=21, deramp=1, merge_gross_offset=False,
+                 device="auto"):
+        if isinstance(deramp, bool) or deramp not in (0, 1, 2):
             raise ValueError(f"deramp: must be 0, 1 or 2 (PyCuAmpcor's derampMethod), "
                              f"got {deramp!r}")
-        self.deramp = deramp
         self._engine = dense_offsets_estimator(
             window_width=window_width, window_height=window_height,
             half_search_across=half_search_across, half_search_down=half_search_down,
             raw_oversampling=raw_oversampling, corr_oversampling=corr_oversampling,
-            zoom_window=zoom_window, corr_stat_window=corr_stat_window,
-            deramp=DERAMP_METHODS[deramp], device=device)
+            zoom_window=zoom_window, corr_stat_window=corr_stat_window, deramp=deramp,
+            merge_gross_offset=bool(merge_gross_offset), device=device)
 
     def configuration(self):
         """The engine's parameters as dense_offsets() names them."""
-        e = self._engine
-        return dict(window_width=e.window_width, window_height=e.window_height,
-                    half_search_across=e.half_search_across,
-                    half_search_down=e.half_search_down,
-                    raw_oversampling=e.raw_oversampling,
-                    corr_oversampling=e.corr_oversampling, zoom_window=e.zoom_window,
-                    corr_stat_window=e.corr_stat_window, deramp=self.deramp,
-                    device=e.device)
+        return {name: getattr(self._engine, name) for name in ENGINE_PARAMETERS}
 
     def backend(self):
         """"cpu" or "cuda:N"."""
@@ -184,20 +182,23 @@ class dense_offsets_engine:
         start_across = (margin + e.half_search_across if start_across is None
                         else _integer(start_across, "start_across", 0))
         counts = {}
-        for name, given, size, start, half, window, skip in (
-                ("number_down", number_down, height, start_down, e.half_search_down,
+        for axis, given, size, start, half, window, skip in (
+                ("down", number_down, height, start_down, e.half_search_down,
                  e.window_height, skip_down),
-                ("number_across", number_across, width, start_across,
-                 e.half_search_across, e.window_width, skip_across)):
+                ("across", number_across, width, start_across, e.half_search_across,
+                 e.window_width, skip_across)):
+            name = f"number_{axis}"
             if given is not None:
                 counts[name] = _integer(given, name, 1)
                 continue
             counts[name] = (size - start - half - margin - window) // skip
             if counts[name] < 1:
+                size_name = "window_height" if axis == "down" else "window_width"
                 raise ValueError(
-                    f"{name}: no window fits: the image has {size} pixels, a window "
-                    f"{window} plus the half search {half} and margin {margin} on each "
-                    f"side, starting at {start}, with skip {skip}")
+                    f"{name}: no window fits {axis} the image's {size} pixels: start_{axis} "
+                    f"{start}, {size_name} {window}, half_search_{axis} {half}, margin "
+                    f"(constant gross offset) {margin} and skip_{axis} {skip} leave "
+                    f"room for {counts[name]}")
         return dense_offsets_grid(start_down, start_across, skip_down, skip_across,
                                   counts["number_down"], counts["number_across"],
                                   e.window_height, e.window_width)
@@ -205,13 +206,14 @@ class dense_offsets_engine:
     def estimate(self, reference, secondary, *, skip_across=64, skip_down=64,
                  start_across=None, start_down=None, number_across=None,
                  number_down=None, gross_offset_down=0, gross_offset_across=0,
-                 merge_gross_offset=False, progress=None):
+                 progress=None):
         """Dense offsets of one pair with this engine's configuration; the per-pair
-        arguments and the result as dense_offsets()."""
+        arguments (layout, gross offsets, progress) and the result as dense_offsets()."""
         started = time.monotonic()
         reference = _image(reference, "reference")
         secondary = _image(secondary, "secondary")
-        if reference.shape != secondary.shape or reference.dtype != secondary.dtype:
+        if (reference.shape != secondary.shape
+                or reference.dtype.newbyteorder("=") != secondary.dtype.newbyteorder("=")):
             raise ValueError(
                 f"reference and secondary: must have one size and sample type, got "
                 f"{_describe(reference)} and {_describe(secondary)}")
@@ -235,12 +237,9 @@ class dense_offsets_engine:
             numpy.ascontiguousarray(gross_across.ravel()), progress)
         fields = {name: results[:, column].reshape(grid.shape).copy()
                   for column, name in enumerate(RESULT_FIELDS)}
-        if merge_gross_offset:
-            fields["offset_down"] += gross_down
-            fields["offset_across"] += gross_across
         report = dict(backend=self.backend(), windows=int(results.shape[0]),
                       invalid_windows=int(numpy.isnan(fields["peak"]).sum()),
-                      merge_gross_offset=bool(merge_gross_offset),
+                      merge_gross_offset=self._engine.merge_gross_offset,
                       seconds=time.monotonic() - started, timing=timing)
         return dense_offsets_result(gross_down=gross_down.astype(numpy.float32),
                                     gross_across=gross_across.astype(numpy.float32),
@@ -352,12 +351,8 @@ def dense_offsets(reference, secondary, *, window_width=64, window_height=64,
         TypeError: an image that is not complex nor int16 I, Q pairs.
         RuntimeError: CUDA asked for but absent, or failing.
     """
-    configuration = dict(window_width=window_width, window_height=window_height,
-                         half_search_across=half_search_across,
-                         half_search_down=half_search_down,
-                         raw_oversampling=raw_oversampling,
-                         corr_oversampling=corr_oversampling, zoom_window=zoom_window,
-                         corr_stat_window=corr_stat_window, deramp=deramp, device=device)
+    arguments = locals()
+    configuration = {name: arguments[name] for name in ENGINE_PARAMETERS}
     if engine is None:
         engine = dense_offsets_engine(**configuration)
     else:
@@ -366,10 +361,7 @@ def dense_offsets(reference, secondary, *, window_width=64, window_height=64,
             if held[name] != value:
                 raise ValueError(f"{name}: {value!r} differs from the engine's "
                                  f"{held[name]!r}")
-    return engine.estimate(reference, secondary, skip_across=skip_across,
-                           skip_down=skip_down, start_across=start_across,
-                           start_down=start_down, number_across=number_across,
-                           number_down=number_down, gross_offset_down=gross_offset_down,
-                           gross_offset_across=gross_offset_across,
-                           merge_gross_offset=merge_gross_offset, progress=progress)
-
+    return engine.estimate(reference, secondary,
+                           **{name: arguments[name] for name in LAYOUT_PARAMETERS},
+                           gross_offset_down=gross_offset_down,
+                           gross_offset_across=gross_offset_across, progress=progress)

@@ -30,7 +30,7 @@ import time
 import numpy
 
 from . import raster_io
-from .dense_offsets import dense_offsets_engine
+from .dense_offsets import ENGINE_PARAMETERS, LAYOUT_PARAMETERS, dense_offsets_engine
 
 # Output rasters of one pair: (suffix after the prefix, result fields as bands, what
 # they are). The names and band orders are cuDenseOffsets.py's (<prefix>.bip,
@@ -72,19 +72,11 @@ class offsets_options:
 
     def engine_configuration(self):
         """The arguments of dense_offsets_engine: what one engine is made for."""
-        return dict(window_width=self.window_width, window_height=self.window_height,
-                    half_search_across=self.half_search_across,
-                    half_search_down=self.half_search_down,
-                    raw_oversampling=self.raw_oversampling,
-                    corr_oversampling=self.corr_oversampling,
-                    zoom_window=self.zoom_window, corr_stat_window=self.corr_stat_window,
-                    deramp=self.deramp, device=self.device)
+        return {name: getattr(self, name) for name in ENGINE_PARAMETERS}
 
     def grid_arguments(self):
         """The per-pair layout arguments of dense_offsets_engine.estimate()."""
-        return dict(skip_across=self.skip_across, skip_down=self.skip_down,
-                    start_across=self.start_across, start_down=self.start_down,
-                    number_across=self.number_across, number_down=self.number_down)
+        return {name: getattr(self, name) for name in LAYOUT_PARAMETERS}
 
 
 def add_offsets_arguments(parser):
@@ -361,7 +353,6 @@ def run_pair(pair, options, engine_cache, log=None):
                 log.info(f"{pair.name}: {done} of {total} windows")
 
         result = engine.estimate(reference, secondary, **options.grid_arguments(),
-                                 merge_gross_offset=options.merge_gross_offset,
                                  progress=progress, **gross)
         summary = dict(pair=pair.name, reference=os.path.abspath(pair.reference),
                        secondary=os.path.abspath(pair.secondary),

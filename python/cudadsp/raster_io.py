@@ -245,7 +245,7 @@ def write_bands(path, bands, descriptions, like=None, description=''):
                 f'    <Description>{xml_escape(text)}</Description>',
                 f'    <SourceFilename relativeToVRT="1">{xml_escape(name)}'
                 '</SourceFilename>',
-                f'    <ByteOrder>LSB</ByteOrder>',
+                '    <ByteOrder>LSB</ByteOrder>',
                 f'    <ImageOffset>{4 * index}</ImageOffset>',
                 f'    <PixelOffset>{4 * count}</PixelOffset>',
                 f'    <LineOffset>{4 * count * width}</LineOffset>',

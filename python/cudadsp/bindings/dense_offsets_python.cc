@@ -84,19 +84,15 @@ private:
     std::mutex d_mutex;
 };
 
-core::deramp_method parse_deramp(const std::string& name)
+//! PyCuAmpcor's derampMethod, whose integers the enum keeps.
+core::deramp_method deramp_of(int value)
 {
-    if (name == "average")
-        return core::deramp_method::average;
-    if (name == "none")
-        return core::deramp_method::none;
-    throw py::value_error("deramp: must be \"average\" or \"none\", got \"" + name +
-                          "\"");
-}
-
-const char* deramp_name(core::deramp_method method)
-{
-    return method == core::deramp_method::average ? "average" : "none";
+    if (value < 0 || value > 2)
+        throw py::value_error(
+            "deramp: must be 0 (amplitudes), 1 (PyCuAmpcor's phase-gradient removal) or "
+            "2 (complex, no deramping), got " +
+            std::to_string(value));
+    return static_cast<core::deramp_method>(value);
 }
 
 std::string describe(const py::array& array)
@@ -263,7 +259,8 @@ void bind_dense_offsets(py::module& m)
                          int corr_oversampling,
                          int zoom_window,
                          int corr_stat_window,
-                         const std::string& deramp,
+                         int deramp,
+                         bool merge_gross_offset,
                          const std::string& device,
                          long long batch_windows) {
                  if (batch_windows < 0)
@@ -278,7 +275,8 @@ void bind_dense_offsets(py::module& m)
                  config.corr_oversampling = corr_oversampling;
                  config.zoom_window = zoom_window;
                  config.corr_stat_window = corr_stat_window;
-                 config.deramp = parse_deramp(deramp);
+                 config.deramp = deramp_of(deramp);
+                 config.merge_gross_offset = merge_gross_offset;
                  config.device = device;
                  config.batch_windows = static_cast<std::size_t>(batch_windows);
                  return std::make_unique<estimator_handle>(config);
@@ -291,7 +289,8 @@ void bind_dense_offsets(py::module& m)
              py::arg("corr_oversampling") = 16,
              py::arg("zoom_window") = 16,
              py::arg("corr_stat_window") = 21,
-             py::arg("deramp") = "average",
+             py::arg("deramp") = 1,
+             py::arg("merge_gross_offset") = false,
              py::arg("device") = "auto",
              py::arg("batch_windows") = 0,
              D(core, dense_offsets_estimator, dense_offsets_estimator))
@@ -334,7 +333,10 @@ void bind_dense_offsets(py::module& m)
             [](const estimator_handle& e) { return e.config().corr_stat_window; })
         .def_property_readonly(
             "deramp",
-            [](const estimator_handle& e) { return deramp_name(e.config().deramp); })
+            [](const estimator_handle& e) { return static_cast<int>(e.config().deramp); })
+        .def_property_readonly(
+            "merge_gross_offset",
+            [](const estimator_handle& e) { return e.config().merge_gross_offset; })
         .def_property_readonly(
             "device", [](const estimator_handle& e) { return e.config().device; })
         .def_property_readonly(

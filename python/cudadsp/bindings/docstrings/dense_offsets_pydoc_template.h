@@ -22,7 +22,7 @@ calls take turns and release the GIL while computing.
 
 Read-only attributes mirror the configuration: window_width, window_height,
 half_search_across, half_search_down, raw_oversampling, corr_oversampling,
-zoom_window, corr_stat_window, deramp, device (as asked for; backend() tells what was
+zoom_window, corr_stat_window, deramp, merge_gross_offset, device (as asked for; backend() tells what was
 chosen), batch_windows. result_fields names the columns of estimate()'s results.
 docs/design/pycuampcor_dense_offsets.md defines every step.)doc";
 
@@ -40,7 +40,10 @@ Args:
     zoom_window: correlation-surface zoom-in window, oversampled correlation pixels
         (corrSurfaceZoomInWindow).
     corr_stat_window: window of the SNR and covariance statistics (corrStatWindowSize).
-    deramp: "average" or "none" (derampMethod 1 or 0).
+    deramp: PyCuAmpcor's derampMethod: 0 amplitudes only, 1 its phase-gradient
+        removal, 2 complex windows without deramping.
+    merge_gross_offset: add each window's gross offset to its offsets
+        (mergeGrossOffset).
     device: "auto", "cpu", "cuda" or "cuda:N".
     batch_windows: CUDA: windows per batch of transforms; 0 lets the engine choose
         from the free device memory.
@@ -69,7 +72,8 @@ Args:
 Returns:
     (results, timing): results a float32 array (windows, 7) whose columns are
     result_fields (offset_down, offset_across, snr, cov_down, cov_across, cov_cross,
-    peak; offsets in pixels, gross offset included); timing a dict of upload_ms,
+    peak; offsets in pixels, the gross offset included only with
+    merge_gross_offset); timing a dict of upload_ms,
     compute_ms and download_ms.
 
 Raises:
