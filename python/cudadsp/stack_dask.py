@@ -408,9 +408,12 @@ def main(argv, tool_path):
         else:
             client.close()
     failed = sum(r.status != 'ok' for r in reports)
-    heading = (f'cudadsp_stack: {len(reports)} pairs ({arguments.kind}), '
-               f'{len(reports) - failed} ok, {failed} failed, '
-               f'{time.monotonic() - started:.1f} s ({where})')
-    write_summary(reports, summary, heading)
-    log(f'{heading[len("cudadsp_stack: "):]}; summary in {summary}.md and {summary}.csv')
+    outcome = (f'{len(reports)} pairs ({arguments.kind}), {len(reports) - failed} ok, '
+               f'{failed} failed, {time.monotonic() - started:.1f} s ({where})')
+    try:
+        write_summary(reports, summary, f'cudadsp_stack: {outcome}')
+    except OSError as error:
+        log(f'{outcome}; error: --summary: {summary}: {error.strerror}')
+        return 1
+    log(f'{outcome}; summary in {summary}.md and {summary}.csv')
     return 1 if failed else 0
