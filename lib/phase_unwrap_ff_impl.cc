@@ -7,6 +7,7 @@
 
 #include "backend_log.h"
 #include "phase_unwrap_ff_impl.h"
+#include "item_size.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <cmath>
@@ -20,10 +21,6 @@ namespace {
 core::phase_unwrap_config
 make_config(int vlen, double period, const std::string& device, int batch_samples)
 {
-    if (vlen < 1)
-        throw std::invalid_argument("vlen: must be >= 1 (1 for a stream, else the vector "
-                                    "length), got " +
-                                    std::to_string(vlen));
     if (batch_samples < vlen)
         throw std::invalid_argument("batch_samples: must be >= vlen (" +
                                     std::to_string(vlen) + "), got " +
@@ -57,8 +54,9 @@ phase_unwrap_ff_impl::phase_unwrap_ff_impl(int vlen,
                                            const std::string& device,
                                            int batch_samples)
     : gr::sync_block("phase_unwrap_ff",
-                     gr::io_signature::make(1, 1, sizeof(float) * std::max(vlen, 1)),
-                     gr::io_signature::make(1, 1, sizeof(float) * std::max(vlen, 1))),
+                     gr::io_signature::make(
+                         1, 1, checked_item_size("vlen", vlen, sizeof(float))),
+                     gr::io_signature::make(1, 1, sizeof(float) * vlen)),
       d_vlen(vlen),
       d_batch(std::max(1, batch_samples / std::max(vlen, 1))),
       d_engine(
@@ -112,6 +110,11 @@ double phase_unwrap_ff_impl::period() const
 void phase_unwrap_ff_impl::reset() { d_reset_requested = true; }
 
 void phase_unwrap_ff_impl::handle_reset_message(const pmt::pmt_t&) { reset(); }
+
+std::uint64_t phase_unwrap_ff_impl::out_of_range_samples()
+{
+    return d_engine->out_of_range_samples();
+}
 
 std::string phase_unwrap_ff_impl::backend() const
 {

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(phase_unwrap_ff.h)                                         */
-/* BINDTOOL_HEADER_FILE_HASH(be56e1547bc59674661b66f4f19faaaa)                     */
+/* BINDTOOL_HEADER_FILE_HASH(b89d9854deaad01e65788b5e5a3f1128)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -48,6 +48,10 @@ void bind_phase_unwrap_ff(py::module& m)
         .def("period", &phase_unwrap_ff::period, D(phase_unwrap_ff, period))
 
         .def("reset", &phase_unwrap_ff::reset, D(phase_unwrap_ff, reset))
+
+        .def("out_of_range_samples",
+             &phase_unwrap_ff::out_of_range_samples,
+             D(phase_unwrap_ff, out_of_range_samples))
 
         .def("backend", &phase_unwrap_ff::backend, D(phase_unwrap_ff, backend));
 }

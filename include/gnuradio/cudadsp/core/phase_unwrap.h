@@ -98,6 +98,13 @@ public:
      *  Synchronises with the device on the CUDA backend. */
     virtual std::int64_t wrap_count() = 0;
 
+    /*! Finite samples so far that were not phases: of magnitude 2^24 periods or more
+     *  (max_sample_periods in the rule), where float32 cannot hold a phase. Each gave
+     *  NaN and took no part in the unwrapping, as a NaN sample does. Counts since the
+     *  engine was made; reset() and set_period() keep it. Synchronises with the device
+     *  on the CUDA backend. */
+    virtual std::uint64_t out_of_range_samples() = 0;
+
 protected:
     phase_unwrapper(const phase_unwrap_config& config, const device_selection& device);
     //! d_config.period has changed: update what derives from it and reset.
