@@ -18,7 +18,9 @@ std::int64_t max_item_elements(std::size_t element_bytes)
     return std::numeric_limits<int>::max() / static_cast<std::int64_t>(element_bytes);
 }
 
-int checked_item_size(const char* parameter, std::int64_t count, std::size_t element_bytes)
+int checked_item_size(const char* parameter,
+                      std::int64_t count,
+                      std::size_t element_bytes)
 {
     const std::int64_t most = max_item_elements(element_bytes);
     if (count < 1 || count > most)

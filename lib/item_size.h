@@ -25,9 +25,12 @@ std::int64_t max_item_elements(std::size_t element_bytes);
  * before it reaches gr::io_signature (whose own error, "gr::io_signature(3)", names
  * nothing the user set): std::invalid_argument naming \p parameter unless \p count is
  * from 1 to max_item_elements(element_bytes). Blocks call it in their base-class
- * initialiser, where the signatures are built.
+ * initialiser, where the signatures are built, for every signature of that size: the
+ * compiler may build them in either order.
  */
-int checked_item_size(const char* parameter, std::int64_t count, std::size_t element_bytes);
+int checked_item_size(const char* parameter,
+                      std::int64_t count,
+                      std::size_t element_bytes);
 
 } // namespace cudadsp
 } // namespace gr

@@ -6,6 +6,7 @@
  */
 
 #include "backend_log.h"
+#include "item_size.h"
 #include "patch_xcorr_cc_impl.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
@@ -120,7 +121,8 @@ patch_xcorr_cc::sptr patch_xcorr_cc::make(int width,
 patch_xcorr_cc_impl::patch_xcorr_cc_impl(const core::patch_correlator_config& config,
                                          const patch_strip_geometry& geometry)
     : gr::block("patch_xcorr_cc",
-                gr::io_signature::make(2, 2, sizeof(gr_complex) * geometry.width),
+                gr::io_signature::make(
+                    2, 2, checked_item_size("width", geometry.width, sizeof(gr_complex))),
                 gr::io_signature::make(1, 1, sizeof(float) * 5)),
       d_engine(core::patch_correlator::make(config)),
       d_geometry(geometry),

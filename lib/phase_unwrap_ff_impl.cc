@@ -6,8 +6,8 @@
  */
 
 #include "backend_log.h"
-#include "phase_unwrap_ff_impl.h"
 #include "item_size.h"
+#include "phase_unwrap_ff_impl.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <cmath>
@@ -53,10 +53,10 @@ phase_unwrap_ff_impl::phase_unwrap_ff_impl(int vlen,
                                            double period,
                                            const std::string& device,
                                            int batch_samples)
-    : gr::sync_block("phase_unwrap_ff",
-                     gr::io_signature::make(
-                         1, 1, checked_item_size("vlen", vlen, sizeof(float))),
-                     gr::io_signature::make(1, 1, sizeof(float) * vlen)),
+    : gr::sync_block(
+          "phase_unwrap_ff",
+          gr::io_signature::make(1, 1, checked_item_size("vlen", vlen, sizeof(float))),
+          gr::io_signature::make(1, 1, checked_item_size("vlen", vlen, sizeof(float)))),
       d_vlen(vlen),
       d_batch(std::max(1, batch_samples / std::max(vlen, 1))),
       d_engine(

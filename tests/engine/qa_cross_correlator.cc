@@ -1294,9 +1294,8 @@ public:
                 std::ostringstream msg;
                 msg << frame_name(what, k) << ": (" << p.lag << ", " << p.magnitude
                     << ", " << p.phase << ")";
-                const auto m = std::find_if(marked.begin(), marked.end(), [&](auto& e) {
-                    return e.first == k;
-                });
+                const auto m = std::find_if(
+                    marked.begin(), marked.end(), [&](auto& e) { return e.first == k; });
                 if (m == marked.end()) {
                     CPPUNIT_ASSERT_MESSAGE(msg.str(),
                                            std::fabs(p.lag - f.truth[k]) <= 0.25f);

@@ -8,12 +8,13 @@
 // Phase unwrapping as one scan over the data.
 //
 // The wrap count K[i] is a prefix "sum" of per-sample corrections, but a correction
-// depends on the previous sample that is a phase (finite, in range: the rule), and vectors (vector mode) restart the count.
-// Both fit one associative operator over segment summaries (unwrap_summary, below), so
-// the whole problem is a single scan: each block reduces its tile, publishes the tile
-// aggregate, looks back over its predecessors' published aggregates / inclusive
-// prefixes (decoupled look-back, Merrill & Garland 2016), then writes its outputs. Each
-// sample is read once and written once; no atomics touch the data.
+// depends on the previous sample that is a phase (finite, in range: the rule), and
+// vectors (vector mode) restart the count. Both fit one associative operator over segment
+// summaries (unwrap_summary, below), so the whole problem is a single scan: each block
+// reduces its tile, publishes the tile aggregate, looks back over its predecessors'
+// published aggregates / inclusive prefixes (decoupled look-back, Merrill & Garland
+// 2016), then writes its outputs. Each sample is read once and written once; no atomics
+// touch the data.
 
 #include "unwrap/phase_unwrap_cuda.h"
 #include <cuda_runtime.h>

@@ -122,7 +122,8 @@ public:
     const device_selection& device() const { return d_device; }
 
 protected:
-    cross_correlator(const cross_correlator_config& config, const device_selection& device);
+    cross_correlator(const cross_correlator_config& config,
+                     const device_selection& device);
     cross_correlator_config d_config;
     device_selection d_device;
 };
