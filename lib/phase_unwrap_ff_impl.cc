@@ -10,7 +10,6 @@
 #include "phase_unwrap_ff_impl.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
-#include <cmath>
 #include <stdexcept>
 
 namespace gr {
@@ -93,9 +92,7 @@ bool phase_unwrap_ff_impl::stop()
 
 void phase_unwrap_ff_impl::set_period(double period)
 {
-    if (!std::isfinite(period) || !(period > 0.0))
-        throw std::invalid_argument("period: must be finite and > 0, got " +
-                                    std::to_string(period));
+    core::validate_phase_period(period);
     std::lock_guard<std::mutex> lock(d_settings_mutex);
     d_period = period;
     d_period_changed = true;

@@ -344,6 +344,7 @@ public:
                     device + " set_period(360)");
         CPPUNIT_ASSERT_EQUAL(360.0, engine->period());
         CPPUNIT_ASSERT_THROW(engine->set_period(-1.0), std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(engine->set_period(1e300), std::invalid_argument);
         CPPUNIT_ASSERT_EQUAL(360.0, engine->period());
     }
 
@@ -405,10 +406,15 @@ public:
             }
             CPPUNIT_FAIL("no std::invalid_argument for a bad " + parameter);
         };
+        // Beyond 1e-30 .. 1e30 float32 samples resolve no phase (issue 16 item 9).
         for (double bad : { 0.0,
                             -1.0,
                             std::numeric_limits<double>::quiet_NaN(),
-                            std::numeric_limits<double>::infinity() }) {
+                            std::numeric_limits<double>::infinity(),
+                            std::numeric_limits<double>::denorm_min(),
+                            9.9e-31,
+                            1.01e30,
+                            1e300 }) {
             phase_unwrap_config c = config;
             c.period = bad;
             expect_error(c, "period");

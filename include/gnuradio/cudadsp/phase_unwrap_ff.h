@@ -45,10 +45,10 @@ public:
 
     /*!
      * \param vlen 1 for a stream, or the length of the vectors unwrapped one by one.
-     * \param period period of the phase (2*pi radians, 360 degrees, 1 cycle); > 0,
-     * finite. \param device "auto", "cpu", "cuda" or "cuda:N". \param batch_samples most
-     * samples handed to the engine at once (GPU batch, and the latency the block adds);
-     * at least vlen.
+     * \param period period of the phase (2*pi radians, 360 degrees, 1 cycle); 1e-30
+     * to 1e30 (float32 samples resolve no phase outside). \param device "auto", "cpu",
+     * "cuda" or "cuda:N". \param batch_samples most samples handed to the engine at once
+     * (GPU batch, and the latency the block adds); at least vlen.
      */
     static sptr make(int vlen = 1,
                      double period = 6.283185307179586476925286766559,

@@ -33,7 +33,8 @@ static const char* __doc_gr_cudadsp_phase_unwrap_ff_make = R"doc(Make a phase un
 Args:
     vlen: 1 for a stream, or the length of the vectors unwrapped one by one
         (1 to 536870911: an item of vlen floats must fit GNU Radio's int item size).
-    period: period of the phase: 2*pi radians, 360 degrees, 1 cycle (> 0, finite).
+    period: period of the phase: 2*pi radians, 360 degrees, 1 cycle
+        (1e-30 to 1e30: float32 samples resolve no phase of a period outside).
     device: "auto", "cpu", "cuda" or "cuda:N".
     batch_samples: most samples handed to the engine at once: the GPU batch and the
         latency the block adds (>= vlen).
@@ -45,7 +46,7 @@ Raises:
 
 static const char* __doc_gr_cudadsp_phase_unwrap_ff_set_period = R"doc(Period for the samples that follow; restarts the unwrapping (like a reset).
 
-Raises ValueError unless period is finite and > 0.)doc";
+Raises ValueError unless 1e-30 <= period <= 1e30.)doc";
 
 
 static const char* __doc_gr_cudadsp_phase_unwrap_ff_period = R"doc(The current period.)doc";
