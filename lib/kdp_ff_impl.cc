@@ -6,6 +6,7 @@
  */
 
 #include "backend_log.h"
+#include "item_size.h"
 #include "kdp_ff_impl.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/io_signature.h>
@@ -93,11 +94,18 @@ kdp_ff::sptr kdp_ff::make(int ngates,
 }
 
 kdp_ff_impl::kdp_ff_impl(const core::kdp_config& config, bool use_rhohv, bool use_snr)
-    : gr::sync_block("kdp_ff",
-                     gr::io_signature::make(input_count(use_rhohv, use_snr),
-                                            input_count(use_rhohv, use_snr),
-                                            sizeof(float) * config.ngates),
-                     gr::io_signature::make(2, 2, sizeof(float) * config.ngates)),
+    : gr::sync_block(
+          "kdp_ff",
+          gr::io_signature::make(
+              input_count(use_rhohv, use_snr),
+              input_count(use_rhohv, use_snr),
+              checked_item_size(
+                  "ngates", static_cast<std::int64_t>(config.ngates), sizeof(float))),
+          gr::io_signature::make(
+              2,
+              2,
+              checked_item_size(
+                  "ngates", static_cast<std::int64_t>(config.ngates), sizeof(float)))),
       d_engine(core::kdp_processor::make(config)),
       d_rhohv_port(use_rhohv ? 1 : -1),
       d_snr_port(use_snr ? (use_rhohv ? 2 : 1) : -1),

@@ -6,6 +6,7 @@
  */
 
 #include "backend_log.h"
+#include "item_size.h"
 #include "patch_xcorr_cc_impl.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
@@ -37,7 +38,8 @@ patch_strip_geometry make_geometry(int width,
     g.ashift = ashift;
     g.npx = config.npx();
     g.npy = config.npy();
-    const long long earliest = g.npy / 2 + std::max(0, -ashift);
+    // In 64 bits: -ashift overflows an int for ashift = INT_MIN.
+    const long long earliest = g.npy / 2 + std::max(0LL, -static_cast<long long>(ashift));
     g.first_line = first_line < 0 ? earliest : first_line;
     if (g.first_line < earliest)
         throw std::invalid_argument(
@@ -46,16 +48,19 @@ patch_strip_geometry make_geometry(int width,
             " and ashift " + std::to_string(ashift) + "), got " +
             std::to_string(first_line));
     // GMTSAR's columns for an image of this width (get_locations).
-    const int x_inc = (width - 6 * config.xsearch) / (nx + 3);
+    // In 64 bits: nx + 3 overflows an int for nx near INT_MAX.
+    const long long x_inc =
+        (static_cast<long long>(width) - 6LL * config.xsearch) / (nx + 3LL);
     if (x_inc < 1)
         throw std::invalid_argument("width: " + std::to_string(width) +
                                     " samples is too narrow for " + std::to_string(nx) +
                                     " patches with xsearch " +
                                     std::to_string(config.xsearch) + " (needs > " +
-                                    std::to_string(6 * config.xsearch + nx + 2) + ")");
+                                    std::to_string(6LL * config.xsearch + nx + 2) + ")");
     for (int i = 2; i <= nx + 1; ++i) {
-        const int x = g.npx + i * x_inc;
-        const int aligned_left = x + rshift - g.npx / 2;
+        const int x = g.npx + i * static_cast<int>(x_inc);
+        // In 64 bits: x + rshift overflows an int for rshift near INT_MAX.
+        const long long aligned_left = static_cast<long long>(x) + rshift - g.npx / 2;
         if (aligned_left < 0 || aligned_left + g.npx > width)
             throw std::invalid_argument("rshift: " + std::to_string(rshift) +
                                         " moves the aligned window of column " +
@@ -108,8 +113,8 @@ patch_xcorr_cc::sptr patch_xcorr_cc::make(int width,
                                           int ashift,
                                           const std::string& device)
 {
-    if (width < 1)
-        throw std::invalid_argument("width: must be >= 1, got " + std::to_string(width));
+    // First: the geometry's int arithmetic relies on a line that fits an item.
+    checked_item_size("width", width, sizeof(gr_complex));
     const core::patch_correlator_config config =
         make_config(xsearch, ysearch, range_interp, interp, device);
     const patch_strip_geometry geometry =
@@ -120,7 +125,8 @@ patch_xcorr_cc::sptr patch_xcorr_cc::make(int width,
 patch_xcorr_cc_impl::patch_xcorr_cc_impl(const core::patch_correlator_config& config,
                                          const patch_strip_geometry& geometry)
     : gr::block("patch_xcorr_cc",
-                gr::io_signature::make(2, 2, sizeof(gr_complex) * geometry.width),
+                gr::io_signature::make(
+                    2, 2, checked_item_size("width", geometry.width, sizeof(gr_complex))),
                 gr::io_signature::make(1, 1, sizeof(float) * 5)),
       d_engine(core::patch_correlator::make(config)),
       d_geometry(geometry),

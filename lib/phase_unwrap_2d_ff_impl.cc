@@ -6,6 +6,7 @@
  */
 
 #include "backend_log.h"
+#include "item_size.h"
 #include "phase_unwrap_2d_ff_impl.h"
 #include <gnuradio/io_signature.h>
 #include <cstdint>
@@ -16,12 +17,6 @@ namespace gr {
 namespace cudadsp {
 
 namespace {
-
-/*! The largest frame the block takes: GNU Radio sizes an item in bytes as an int, so a
- *  frame of floats may have at most INT_MAX / 4 pixels, fewer than the engine's limit
- *  of 2^30. */
-constexpr std::int64_t max_frame_pixels =
-    std::numeric_limits<int>::max() / static_cast<std::int64_t>(sizeof(float));
 
 core::phase_unwrap_2d_config make_config(int width,
                                          int height,
@@ -42,6 +37,8 @@ core::phase_unwrap_2d_config make_config(int width,
                                     std::to_string(height));
     // In 64 bits: the product of two ints cannot overflow it.
     const std::int64_t pixels = std::int64_t(width) * std::int64_t(height);
+    // GNU Radio's int item size allows fewer pixels than the engine's limit of 2^30.
+    const std::int64_t max_frame_pixels = max_item_elements(sizeof(float));
     if (pixels > max_frame_pixels)
         throw std::invalid_argument(
             "width, height: a frame may have at most " +

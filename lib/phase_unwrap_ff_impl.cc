@@ -6,10 +6,10 @@
  */
 
 #include "backend_log.h"
+#include "item_size.h"
 #include "phase_unwrap_ff_impl.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
-#include <cmath>
 #include <stdexcept>
 
 namespace gr {
@@ -20,10 +20,6 @@ namespace {
 core::phase_unwrap_config
 make_config(int vlen, double period, const std::string& device, int batch_samples)
 {
-    if (vlen < 1)
-        throw std::invalid_argument("vlen: must be >= 1 (1 for a stream, else the vector "
-                                    "length), got " +
-                                    std::to_string(vlen));
     if (batch_samples < vlen)
         throw std::invalid_argument("batch_samples: must be >= vlen (" +
                                     std::to_string(vlen) + "), got " +
@@ -56,9 +52,10 @@ phase_unwrap_ff_impl::phase_unwrap_ff_impl(int vlen,
                                            double period,
                                            const std::string& device,
                                            int batch_samples)
-    : gr::sync_block("phase_unwrap_ff",
-                     gr::io_signature::make(1, 1, sizeof(float) * std::max(vlen, 1)),
-                     gr::io_signature::make(1, 1, sizeof(float) * std::max(vlen, 1))),
+    : gr::sync_block(
+          "phase_unwrap_ff",
+          gr::io_signature::make(1, 1, checked_item_size("vlen", vlen, sizeof(float))),
+          gr::io_signature::make(1, 1, checked_item_size("vlen", vlen, sizeof(float)))),
       d_vlen(vlen),
       d_batch(std::max(1, batch_samples / std::max(vlen, 1))),
       d_engine(
@@ -95,9 +92,7 @@ bool phase_unwrap_ff_impl::stop()
 
 void phase_unwrap_ff_impl::set_period(double period)
 {
-    if (!std::isfinite(period) || !(period > 0.0))
-        throw std::invalid_argument("period: must be finite and > 0, got " +
-                                    std::to_string(period));
+    core::validate_phase_period(period);
     std::lock_guard<std::mutex> lock(d_settings_mutex);
     d_period = period;
     d_period_changed = true;
@@ -112,6 +107,11 @@ double phase_unwrap_ff_impl::period() const
 void phase_unwrap_ff_impl::reset() { d_reset_requested = true; }
 
 void phase_unwrap_ff_impl::handle_reset_message(const pmt::pmt_t&) { reset(); }
+
+std::uint64_t phase_unwrap_ff_impl::out_of_range_samples()
+{
+    return d_engine->out_of_range_samples();
+}
 
 std::string phase_unwrap_ff_impl::backend() const
 {

@@ -30,6 +30,7 @@ public:
     void set_period(double period) override;
     double period() const override;
     void reset() override;
+    std::uint64_t out_of_range_samples() override;
     std::string backend() const override;
     bool start() override;
     bool stop() override;

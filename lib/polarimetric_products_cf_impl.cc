@@ -7,6 +7,7 @@
 
 #include "backend_log.h"
 #include "decimated_tags.h"
+#include "item_size.h"
 #include "polarimetric_products_cf_impl.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/io_signature.h>
@@ -202,7 +203,12 @@ polarimetric_products_cf::make(int ngates,
 polarimetric_products_cf_impl::polarimetric_products_cf_impl(
     const core::polarimetric_config& config, const scan_settings& scan)
     : gr::sync_decimator("polarimetric_products_cf",
-                         gr::io_signature::make(2, 2, sizeof(gr_complex) * config.ngates),
+                         gr::io_signature::make(
+                             2,
+                             2,
+                             checked_item_size("ngates",
+                                               static_cast<std::int64_t>(config.ngates),
+                                               sizeof(gr_complex))),
                          gr::io_signature::make(mandatory_outputs,
                                                 core::polarimetric_product_count,
                                                 sizeof(float) * config.ngates),

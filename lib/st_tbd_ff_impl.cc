@@ -6,6 +6,7 @@
  */
 
 #include "backend_log.h"
+#include "item_size.h"
 #include "st_tbd_ff_impl.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
@@ -126,8 +127,18 @@ st_tbd_ff::sptr st_tbd_ff::make(int width,
 
 st_tbd_ff_impl::st_tbd_ff_impl(const core::st_tbd_config& config, int batch_frames)
     : gr::sync_block("st_tbd_ff",
-                     gr::io_signature::make(1, 1, sizeof(float) * config.cells()),
-                     gr::io_signature::make(1, 2, sizeof(float) * config.cells())),
+                     gr::io_signature::make(
+                         1,
+                         1,
+                         checked_item_size("width * height",
+                                           static_cast<std::int64_t>(config.cells()),
+                                           sizeof(float))),
+                     gr::io_signature::make(
+                         1,
+                         2,
+                         checked_item_size("width * height",
+                                           static_cast<std::int64_t>(config.cells()),
+                                           sizeof(float)))),
       d_cells(config.cells()),
       d_batch(batch_frames),
       d_alpha(config.alpha),

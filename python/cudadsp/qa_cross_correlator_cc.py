@@ -403,6 +403,13 @@ class qa_cross_correlator_cc_params(gr_unittest.TestCase):
             self.expect_value_error("max_lag", 64, max_lag=max_lag, device="cpu")
         for device in ("gpu", "cuda:x", "cuda:-1", ""):
             self.expect_value_error("device", 64, device=device)
+        # Beyond a C++ int (issue 16 item 8): named, not pybind11's generic TypeError.
+        self.expect_value_error("^fft_len: must be at most 2147483647", 2**31, device="cpu")
+        self.expect_value_error("^interp: must be at most", 64, interp=2**40, device="cpu")
+        self.expect_value_error("^max_lag: must be at least", 64, max_lag=-2**31 - 1,
+                                device="cpu")
+        with self.assertRaisesRegex(ValueError, "^fft_len: must be at most"):
+            cudadsp.cross_correlator_cc.upstream_buffer_items(2**32)
 
     def test_002_good_extremes_accepted(self):
         cudadsp.cross_correlator_cc(2, interp=1, max_lag=1, device="cpu")

@@ -222,6 +222,9 @@ class qa_kdp_ff(gr_unittest.TestCase):
             (dict(ngates=100, min_rhohv=1.5), "min_rhohv"),
             (dict(ngates=100, min_snr_db=float("nan")), "min_snr_db"),
             (dict(ngates=100, device="gpu"), "device"),
+            # Beyond a C++ int (issue 16 item 8): named, not pybind11's TypeError.
+            (dict(ngates=2**31), "ngates"),
+            (dict(ngates=-2**63), "ngates"),
         ):
             with self.subTest(name=name):
                 with self.assertRaises(ValueError) as context:

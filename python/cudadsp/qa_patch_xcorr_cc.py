@@ -270,6 +270,12 @@ class qa_patch_xcorr_cc_params(gr_unittest.TestCase):
             self.expect_value_error("interp", interp=interp)
         for device in ("gpu", "cuda:x", "cuda:-1", ""):
             self.expect_value_error("device", device=device)
+        # Beyond a C++ int (issue 16 item 8): named, not pybind11's generic TypeError.
+        self.expect_value_error("width", 2**31)
+        for name in ("nx", "first_line", "line_step", "xsearch", "ysearch", "range_interp",
+                     "interp", "rshift", "ashift"):
+            self.expect_value_error(name, **{name: 2**31})
+            self.expect_value_error(name, **{name: -2**31 - 1})
 
     def test_002_good_extremes_accepted(self):
         for kwargs in (dict(rshift=-76), dict(rshift=50), dict(first_line=16),

@@ -210,6 +210,13 @@ class qa_phase_unwrap_2d_ff(unwrap_2d_case):
             ("width, height", dict(width=46341, height=46341)),
             ("method", dict(width=5, height=5, method="goldstein")),
             ("period", dict(width=5, height=5, period=-1.0)),
+            ("period", dict(width=5, height=5, period=1e-31)),
+            ("period", dict(width=5, height=5, period=1e31)),
+            # Beyond a C++ int (issue 16 item 8): named, not pybind11's generic TypeError.
+            ("width", dict(width=2**32, height=5)),
+            ("height", dict(width=5, height=-2**31 - 1)),
+            ("gradient_window", dict(width=5, height=5, gradient_window=2**31)),
+            ("max_iterations", dict(width=5, height=5, max_iterations=2**64 + 1)),
             ("wrap_around_x", dict(width=5, height=5, method="least_squares", wrap_around_x=True)),
             ("wrap_around_y", dict(width=5, height=2, wrap_around_y=True)),
             ("gradient_window", dict(width=5, height=5, gradient_window=0)),

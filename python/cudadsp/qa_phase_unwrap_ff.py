@@ -393,6 +393,71 @@ class qa_phase_unwrap_ff_edges(unwrap_case):
 
 
 # --------------------------------------------------------------------------------------
+# Glitches: finite samples of 2^24 periods or more (out_of_range_samples())
+# --------------------------------------------------------------------------------------
+class qa_phase_unwrap_ff_glitches(unwrap_case):
+
+    @staticmethod
+    def glitches(x, period):
+        """Where x is finite but not a phase, decided in float64 from the documented
+        bound |x| >= 2^24 periods (independently of the block's float32 limit)."""
+        x64 = np.asarray(x, dtype=np.float32).astype(np.float64)
+        return np.isfinite(x64) & (np.abs(x64) >= 2.0**24 * period)
+
+    def devices(self):
+        return ["cpu"] + (["cuda"] if cuda_device_present() else [])
+
+    def test_001_counted_skipped_and_no_offset(self):
+        rng = np.random.default_rng(1601)
+        for device in self.devices():
+            for period in (TWO_PI, 360.0, 1e-3):
+                x = wrapped_random_walk(rng, 20000, period, 0.05 * period)
+                limit = 2.0**24 * period
+                # Opposite glitches near FLT_MAX (the issue's case), glitches just at the
+                # bound, samples just below it (phases, not counted), NaN and Inf
+                # (skipped, not counted).
+                x[[100, 101]] = (3e38, -3e38)
+                x[[5000, 5001, 5002]] = (-3.3e38, 3.4e38, -3.4e38)
+                at = np.float32(limit)  # the float32 nearest the bound, then the
+                if float(at) < limit:  # first at or above it and the last below it
+                    at = np.nextafter(at, np.float32(np.inf))
+                below = np.nextafter(at, np.float32(0))
+                x[[7000, 7001]] = (at, -at)
+                x[[9000, 9500]] = (below, -below)
+                x[[12000, 12001]] = (np.nan, np.inf)
+                expected = self.glitches(x, period)
+                self.assertEqual(np.count_nonzero(expected), 7)
+                self.assertFalse(expected[[9000, 9500, 12000, 12001]].any())
+                for batch in (None, 4099):
+                    label = f"{device} P={period} batch={batch}"
+                    blk_kwargs = {} if batch is None else {"batch_samples": batch}
+                    blk = cudadsp.phase_unwrap_ff(period=period, device=device, **blk_kwargs)
+                    self.assertEqual(blk.out_of_range_samples(), 0, label)
+                    out, _, _ = run_block(x, block=blk)
+                    self.assertEqual(blk.out_of_range_samples(), 7, label)
+                    # The output is numpy.unwrap of the stream with the glitches as NaN:
+                    # no offset is left after them.
+                    masked = np.where(expected, np.float32(np.nan), x)
+                    self.assert_unwrapped(masked, out, period, label=label)
+
+    def test_002_reset_keeps_count_vectors_count_too(self):
+        for device in self.devices():
+            x = np.array([0.0, 3e38, 1.0, -2e30, 2.0, 3.0], dtype=np.float32)
+            blk = cudadsp.phase_unwrap_ff(device=device)
+            run_block(x, block=blk)
+            self.assertEqual(blk.out_of_range_samples(), 2, device)
+            blk.reset()
+            out, _, _ = run_block(x, block=blk)
+            self.assertEqual(blk.out_of_range_samples(), 4, device)
+            np.testing.assert_array_equal(np.isnan(out), [False, True, False, True, False,
+                                                          False])
+            vec = cudadsp.phase_unwrap_ff(vlen=3, device=device)
+            out, _, _ = run_block(x, vlen=3, block=vec)
+            self.assertEqual(vec.out_of_range_samples(), 2, device)
+            self.assertTrue(np.isnan(out[[1, 3]]).all(), out)
+
+
+# --------------------------------------------------------------------------------------
 # Vector mode
 # --------------------------------------------------------------------------------------
 class qa_phase_unwrap_ff_vector(unwrap_case):
@@ -560,7 +625,7 @@ class qa_phase_unwrap_ff_reset(unwrap_case):
 
     def test_009_set_period_rejects_bad_values(self):
         blk = cudadsp.phase_unwrap_ff(device="cpu")
-        for bad in (0.0, -1.0, math.inf, -math.inf, math.nan):
+        for bad in (0.0, -1.0, math.inf, -math.inf, math.nan, 1e-31, 1e31):
             with self.assertRaisesRegex(ValueError, "period", msg=repr(bad)):
                 blk.set_period(bad)
         self.assertEqual(blk.period(), TWO_PI)
@@ -614,9 +679,15 @@ class qa_phase_unwrap_ff_params(gr_unittest.TestCase):
                 cudadsp.phase_unwrap_ff(vlen=vlen, device="cpu")
 
     def test_002_bad_period(self):
-        for period in (0.0, -0.0, -1.0, -TWO_PI, math.inf, -math.inf, math.nan):
-            with self.assertRaisesRegex(ValueError, "period", msg=repr(period)):
+        # 1e-30 .. 1e30: outside, float32 samples resolve no phase (issue 16 item 9).
+        for period in (0.0, -0.0, -1.0, -TWO_PI, math.inf, -math.inf, math.nan,
+                       5e-324, 9.9e-31, 1.01e30, 1e300):
+            with self.assertRaisesRegex(ValueError, r"^period: must be from 1e-30 to 1e\+30",
+                                        msg=repr(period)):
                 cudadsp.phase_unwrap_ff(period=period, device="cpu")
+        for period in (1e-30, 1e30):
+            self.assertEqual(cudadsp.phase_unwrap_ff(period=period, device="cpu").period(),
+                             period)
 
     def test_003_bad_device_string(self):
         for device in ("cuda:x", "cuda:", "cuda:-1", "gpu", ""):
@@ -635,6 +706,20 @@ class qa_phase_unwrap_ff_params(gr_unittest.TestCase):
                                           batch_samples=batch)
             self.assertEqual(blk.period(), period)
             self.assertEqual(blk.backend(), "cpu")
+
+    def test_008_integers_beyond_int_name_themselves(self):
+        # Issue 16 item 8: pybind11's own TypeError for these named no parameter.
+        for kwargs, rule in ((dict(vlen=2**32), "at most 2147483647"),
+                             (dict(vlen=-2**31 - 1), "at least -2147483648"),
+                             (dict(batch_samples=2**64 + 1), "at most 2147483647"),
+                             (dict(vlen=np.int64(2**40)), "at most 2147483647")):
+            name = next(iter(kwargs))
+            with self.assertRaisesRegex(ValueError, f"^{name}: must be {rule} .*, got ",
+                                        msg=repr(kwargs)):
+                cudadsp.phase_unwrap_ff(device="cpu", **kwargs)
+        # NumPy integers and ints at the edge of the range still reach make().
+        self.assertEqual(cudadsp.phase_unwrap_ff(vlen=np.uint8(4), device="cpu",
+                                                 batch_samples=2**31 - 1).backend(), "cpu")
 
     def test_006_cuda_without_device(self):
         if cuda_device_present():

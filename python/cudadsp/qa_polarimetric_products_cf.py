@@ -55,6 +55,7 @@ except ImportError:
     import weather_echo
 
 LAMBDA = 0.0531  # C band, m
+FLT_MAX_SQUARED = float(np.finfo(np.float32).max) ** 2  # the noise powers' bound
 PRT = 1e-3  # s
 PRODUCTS = ("Zh", "ZDR", "V", "W", "PhiDP", "RhoHV", "SNRh")
 ZH, ZDR, VEL, WIDTH, PHIDP, RHOHV, SNRH = range(len(PRODUCTS))
@@ -959,9 +960,12 @@ class qa_polarimetric_products_cf_control(polar_case):
 
     def test_004_setters_reject_bad_values(self):
         blk = make_block(block_config(noise_h=0.5, noise_v=0.25), self.DEVICE)
-        for name in ("noise_h", "noise_v"):
+        for name, bad_values in (("noise_h", (-1.0, -1e-30, 1e78)),
+                                 ("noise_v", (-1.0, -1e-30, 1e78)),
+                                 ("zcal_db", (1000.5, -1e300)), ("zdr_cal_db", (100.5,)),
+                                 ("phidp_offset_deg", (-360.5, 1e300))):
             before = getattr(blk, name)()
-            for bad in (-1.0, -1e-30):
+            for bad in bad_values:
                 with self.assertRaisesRegex(ValueError, name, msg=f"{name} {bad}"):
                     getattr(blk, "set_" + name)(bad)
                 self.assertEqual(getattr(blk, name)(), before, name)
@@ -1181,6 +1185,12 @@ class qa_polarimetric_products_cf_params(gr_unittest.TestCase):
             self.assert_rejected("pulses_per_radial", pulses_per_radial=m)
         for m in (2, 3, 5, 7, 37, 0, -4):
             self.assert_rejected("pulses_per_radial", pulses_per_radial=m, mode="alternating")
+        # Beyond a C++ int (issue 16 item 8): named, not pybind11's generic TypeError.
+        self.assert_rejected("^ngates: must be at most 2147483647", ngates=2**31)
+        self.assert_rejected("^pulses_per_radial: must be at least", pulses_per_radial=-2**40)
+        for args, name in (((2**32, 36), "ngates"), ((4, 2**32), "pulses_per_radial")):
+            with self.assertRaisesRegex(ValueError, f"^{name}: must be at most"):
+                cudadsp.polarimetric_products_cf.upstream_buffer_pulses(*args)
 
     def test_002_bad_radar_parameters(self):
         for bad in (0.0, -0.0531, math.nan):
@@ -1193,6 +1203,15 @@ class qa_polarimetric_products_cf_params(gr_unittest.TestCase):
         for bad in (-1.0, -1e-30, math.nan):
             self.assert_rejected("noise_h", noise_h=bad)
             self.assert_rejected("noise_v", noise_v=bad)
+        # Physical bounds (issue 16 item 9): finite but absurd values are refused.
+        for name, lo, hi in (("wavelength_m", 1e-4, 1e3), ("prt_s", 1e-7, 10.0),
+                             ("zcal_db", -1000.0, 1000.0), ("zdr_cal_db", -100.0, 100.0),
+                             ("phidp_offset_deg", -360.0, 360.0),
+                             ("noise_h", 0.0, FLT_MAX_SQUARED), ("noise_v", 0.0, FLT_MAX_SQUARED)):
+            for bad in (lo - max(1e-9, abs(lo) * 1e-6), hi * (1 + 1e-6), -1e300, 1e300):
+                self.assert_rejected(f"^{name}: must be from ", **{name: bad})
+            for good in (lo, hi):
+                cudadsp.polarimetric_products_cf(4, device="cpu", **{name: good})
 
     def test_003_bad_mode_and_device(self):
         for mode in ("", "alternate", "Simultaneous", "stagger"):

@@ -528,6 +528,26 @@ class qa_st_tbd_ff(gr_unittest.TestCase):
             (dict(hypotheses=[("a", 0.0, [(0, 0.0, 0.0, 0.5)])]), r"hypotheses\[0\]\.vx"),
             (dict(hypotheses=[(0.0, float("inf"), [(0, 0.0, 0.0, 0.5)])]),
              r"hypotheses\[0\]\.vy"),
+            # Beyond a C++ int or float32 (issue 16 item 8): named, not a TypeError.
+            (dict(width=2**31), "^width: must be at most 2147483647"),
+            (dict(height=-2**31 - 1), "^height: must be at least"),
+            (dict(max_detections_per_frame=2**40), "^max_detections_per_frame: must be at"),
+            (dict(batch_frames=2**32), "^batch_frames: must be at most"),
+            (dict(hypotheses=[(0.0, 0.0, [(2**31, 0.0, 0.0, 0.5)])]),
+             r"^hypotheses\[0\]\.transitions\[0\]\.source: must be at most"),
+            (dict(hypotheses=[(0.0, 0.0, [(0, 0.0, 0.0, 1e300)])]),
+             r"^hypotheses\[0\]\.transitions\[0\]\.weight: must be within float32"),
+            (dict(hypotheses=[(0.0, 0.0, [(0, 0.0, 0.0, 10**400)])]),
+             r"^hypotheses\[0\]\.transitions\[0\]\.weight: must be within float32"),
+            # Physical bounds (issue 16 item 9): weights that create mass, velocities no
+            # transition can follow.
+            (dict(hypotheses=[(0.0, 0.0, [(0, 0.0, 0.0, 1e30)])]),
+             r"^hypotheses\[0\]\.transitions: the magnitudes of the weights must sum"),
+            (dict(hypotheses=[(0.0, 0.0, [(0, 0.0, 0.0, 0.6), (0, 1.0, 0.0, -0.6)])]),
+             r"^hypotheses\[0\]\.transitions: .* at most 1 .*got 1\.2"),
+            (dict(hypotheses=[(65.0, 0.0, [(0, 0.0, 0.0, 0.5)])]),
+             r"^hypotheses\[0\]\.vx: must be finite with magnitude <= 64"),
+            (dict(hypotheses=[(0.0, -1e30, [(0, 0.0, 0.0, 0.5)])]), r"^hypotheses\[0\]\.vy"),
         ]
         for change, name in cases:
             args = dict(width=8, height=6, hypotheses=good, device="cpu")

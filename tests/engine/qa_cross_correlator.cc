@@ -750,6 +750,7 @@ class qa_cross_correlator : public CppUnit::TestFixture
     QA_BACKEND_TEST(linear_not_circular);
     QA_BACKEND_TEST(frames_and_calls);
     QA_BACKEND_TEST(non_finite_frames);
+    QA_BACKEND_TEST(frames_beyond_float32_range);
     CPPUNIT_TEST(cpu_engine_has_no_device_entry);
     QA_CUDA_TEST(pinned_and_pageable_buffers);
     QA_CUDA_TEST(device_pointers_and_streams);
@@ -1247,6 +1248,68 @@ public:
             check_peak(expect_peak(ref, c), p, c, frame_name(what, k));
             CPPUNIT_ASSERT_MESSAGE(frame_name(what, k),
                                    std::fabs(p.lag - f.truth[k]) <= 0.25f);
+        }
+    }
+
+    /*!
+     * Finite frames the float32 transforms cannot hold: samples near FLT_MAX are bad
+     * frames (NaN lag, magnitude and phase, as a NaN sample gives), frames of
+     * denormals are zero frames (lag 0, magnitude 0, phase 0); the frames around them
+     * keep their true lags. Each kind in x, in y and in both.
+     */
+    void frames_beyond_float32_range(const std::string& device)
+    {
+        const std::size_t N = 100;
+        gaussian_source g(4242);
+        frame_data f(N);
+        enum class kind { huge, tiny };
+        std::vector<std::pair<std::size_t, kind>> marked;
+        for (kind k : { kind::huge, kind::tiny }) {
+            for (int which = 0; which < 3; ++which) {
+                add_white_delay(f, 4, 1.0, 0.1, g);
+                add_white_delay(f, -3, 1.0, 0.1, g);
+                const std::size_t frame = f.nframes() - 1;
+                // 3e38 with random signs (the float32 transforms overflow), or
+                // denormals of about 1e-40 (their products underflow to zero).
+                const double scale = k == kind::huge ? 3e38 : 1e-40;
+                for (std::size_t n = 0; n < N; ++n) {
+                    const cdouble z = g.complex_normal();
+                    const cfloat v(float(z.real() > 0 ? scale : -scale),
+                                   float(z.imag() > 0 ? scale : -scale));
+                    if (which != 1)
+                        f.x_frame(frame)[n] = v;
+                    if (which != 0)
+                        f.y_frame(frame)[n] = v;
+                }
+                marked.push_back({ frame, k });
+            }
+        }
+        add_white_delay(f, 2, 1.0, 0.1, g);
+        for (std::size_t interp : { 1, 4 }) {
+            const auto c = make_config(device, N, interp, 10);
+            const auto r = run(c, f, true, true);
+            const std::string what = describe(c, " beyond float32 range");
+            for (std::size_t k = 0; k < f.nframes(); ++k) {
+                const peak_t& p = r.peaks[k];
+                std::ostringstream msg;
+                msg << frame_name(what, k) << ": (" << p.lag << ", " << p.magnitude
+                    << ", " << p.phase << ")";
+                const auto m = std::find_if(
+                    marked.begin(), marked.end(), [&](auto& e) { return e.first == k; });
+                if (m == marked.end()) {
+                    CPPUNIT_ASSERT_MESSAGE(msg.str(),
+                                           std::fabs(p.lag - f.truth[k]) <= 0.25f);
+                    CPPUNIT_ASSERT_MESSAGE(msg.str(), p.magnitude > 0.5f);
+                } else if (m->second == kind::huge) {
+                    CPPUNIT_ASSERT_MESSAGE(msg.str(),
+                                           std::isnan(p.lag) && std::isnan(p.magnitude) &&
+                                               std::isnan(p.phase));
+                } else {
+                    CPPUNIT_ASSERT_MESSAGE(msg.str(),
+                                           p.lag == 0.0f && p.magnitude == 0.0f &&
+                                               p.phase == 0.0f);
+                }
+            }
         }
     }
 

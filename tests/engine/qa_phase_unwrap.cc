@@ -112,6 +112,7 @@ class qa_phase_unwrap : public CppUnit::TestFixture
     QA_BACKEND_TEST(wrap_at_every_sample_and_near_ties);
     QA_BACKEND_TEST(exact_half_period_is_kept);
     QA_BACKEND_TEST(non_finite_samples);
+    QA_BACKEND_TEST(out_of_range_samples);
     QA_BACKEND_TEST(chunking_invariance);
     QA_BACKEND_TEST(vector_mode);
     QA_BACKEND_TEST(reset_and_set_period);
@@ -214,6 +215,63 @@ public:
             std::all_of(y.begin(), y.end(), [](float v) { return std::isnan(v); }));
     }
 
+    void out_of_range_samples(const std::string& device)
+    {
+        // Finite glitches of 2^24 periods or more (near FLT_MAX, opposite signs in a
+        // row) are not phases: the output must be numpy.unwrap of the stream with them
+        // as NaN, so nothing is offset after them, and the engine counts them.
+        const float fmax = std::numeric_limits<float>::max();
+        const float glitches[] = { 3e38f, -3e38f, fmax, -fmax, 1e30f, -2e8f };
+        for (std::size_t n : { std::size_t(7), std::size_t(300001) }) {
+            auto x = qa::wrapped_walk(n, two_pi, 1.0, d_rng);
+            auto as_nan = x;
+            std::uniform_int_distribution<std::size_t> where(0, n - 1);
+            std::uniform_int_distribution<std::size_t> burst(1, 4);
+            std::size_t count = 0;
+            for (int g = 0; g < (n > 100 ? 300 : 2); ++g) {
+                const std::size_t at = where(d_rng);
+                for (std::size_t j = at; j < std::min(n, at + burst(d_rng)); ++j) {
+                    count += std::isfinite(x[j]) && std::fabs(x[j]) < 1e8f ? 1 : 0;
+                    x[j] = glitches[d_rng() % 6];
+                    as_nan[j] = std::numeric_limits<float>::quiet_NaN();
+                }
+            }
+            auto engine = make_engine(device, two_pi);
+            assert_same(qa::reference_unwrap(as_nan, two_pi),
+                        run_engine(*engine, x),
+                        device + " glitches n=" + std::to_string(n));
+            CPPUNIT_ASSERT_EQUAL(std::uint64_t(count), engine->out_of_range_samples());
+            engine->reset();
+            CPPUNIT_ASSERT_EQUAL(std::uint64_t(count), engine->out_of_range_samples());
+        }
+
+        // The bound itself: samples just below 2^24 periods are phases (steps of up
+        // to 2^25 periods, corrected exactly), the next float32 up is not.
+        for (double P : { two_pi, 1.0, 360.0 }) {
+            const double bound = 16777216.0 * P;
+            float below = static_cast<float>(bound);
+            while (static_cast<double>(below) >= bound)
+                below = std::nextafter(below, 0.0f);
+            const float above = std::nextafter(below, INFINITY);
+            std::vector<float> x;
+            for (int i = 0; i < 5000; ++i) {
+                const float base = static_cast<float>((i % 7) * 0.13 * P - 0.4 * P);
+                x.insert(x.end(), { base, below, -below, base, -below });
+            }
+            auto as_nan = x;
+            for (std::size_t i = 0; i < x.size(); i += 997) {
+                x[i] = i % 2 ? above : -above;
+                as_nan[i] = std::numeric_limits<float>::quiet_NaN();
+            }
+            auto engine = make_engine(device, P);
+            assert_same(qa::reference_unwrap(as_nan, P),
+                        run_engine(*engine, x),
+                        device + " bound, P=" + std::to_string(P));
+            CPPUNIT_ASSERT_EQUAL(std::uint64_t((x.size() + 996) / 997),
+                                 engine->out_of_range_samples());
+        }
+    }
+
     void chunking_invariance(const std::string& device)
     {
         const std::size_t n = device == "cuda" ? 3000017 : 500000;
@@ -286,6 +344,7 @@ public:
                     device + " set_period(360)");
         CPPUNIT_ASSERT_EQUAL(360.0, engine->period());
         CPPUNIT_ASSERT_THROW(engine->set_period(-1.0), std::invalid_argument);
+        CPPUNIT_ASSERT_THROW(engine->set_period(1e300), std::invalid_argument);
         CPPUNIT_ASSERT_EQUAL(360.0, engine->period());
     }
 
@@ -347,10 +406,15 @@ public:
             }
             CPPUNIT_FAIL("no std::invalid_argument for a bad " + parameter);
         };
+        // Beyond 1e-30 .. 1e30 float32 samples resolve no phase (issue 16 item 9).
         for (double bad : { 0.0,
                             -1.0,
                             std::numeric_limits<double>::quiet_NaN(),
-                            std::numeric_limits<double>::infinity() }) {
+                            std::numeric_limits<double>::infinity(),
+                            std::numeric_limits<double>::denorm_min(),
+                            9.9e-31,
+                            1.01e30,
+                            1e300 }) {
             phase_unwrap_config c = config;
             c.period = bad;
             expect_error(c, "period");

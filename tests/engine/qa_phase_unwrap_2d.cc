@@ -575,6 +575,15 @@ public:
         c = good;
         c.period = std::numeric_limits<double>::quiet_NaN();
         expect_error(c, "period");
+        // Beyond 1e-30 .. 1e30 float32 samples resolve no phase (issue 16 item 9).
+        for (double bad : { 1e-31, 1e31, 1e300 }) {
+            c.period = bad;
+            expect_error(c, "period");
+        }
+        for (double good_period : { 1e-30, 1e30 }) {
+            c.period = good_period;
+            phase_unwrapper_2d::make(c);
+        }
         c = good;
         c.method = unwrap_2d_method::least_squares;
         c.wrap_around_x = true;

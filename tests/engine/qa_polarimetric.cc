@@ -1299,6 +1299,55 @@ public:
         c = good;
         c.calibration.snr_threshold_db = nan;
         expect_error(c, "snr_threshold_db");
+        // Physical bounds (issue 16 item 9): finite but absurd values are refused, the
+        // bounds themselves accepted.
+        const struct {
+            const char* field;
+            double polarimetric_config::*config_field;
+            double polarimetric_calibration::*calibration_field;
+            double lo, hi;
+        } bounded[] = {
+            { "wavelength_m", &polarimetric_config::wavelength_m, nullptr, 1e-4, 1e3 },
+            { "prt_s", &polarimetric_config::prt_s, nullptr, 1e-7, 10.0 },
+            { "zcal_db", nullptr, &polarimetric_calibration::zcal_db, -1000.0, 1000.0 },
+            { "zdr_cal_db",
+              nullptr,
+              &polarimetric_calibration::zdr_cal_db,
+              -100.0,
+              100.0 },
+            { "phidp_offset_deg",
+              nullptr,
+              &polarimetric_calibration::phidp_offset_deg,
+              -360.0,
+              360.0 },
+            { "noise_h",
+              nullptr,
+              &polarimetric_calibration::noise_h,
+              0.0,
+              max_noise_power },
+            { "noise_v",
+              nullptr,
+              &polarimetric_calibration::noise_v,
+              0.0,
+              max_noise_power },
+        };
+        for (const auto& b : bounded) {
+            auto with = [&](double value) {
+                polarimetric_config v = good;
+                if (b.config_field)
+                    v.*b.config_field = value;
+                else
+                    v.calibration.*b.calibration_field = value;
+                return v;
+            };
+            for (double bad : { b.lo - std::max(1e-9, std::fabs(b.lo) * 1e-6),
+                                b.hi * (1.0 + 1e-6),
+                                -1e300,
+                                1e300 })
+                expect_error(with(bad), b.field);
+            for (double ok : { b.lo, b.hi })
+                polarimetric_processor::make(with(ok));
+        }
         for (double bad : { -1.0, nan, inf }) {
             c = good;
             c.first_gate_m = bad;

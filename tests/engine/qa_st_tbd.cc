@@ -525,6 +525,31 @@ public:
         bad([](st_tbd_config& c) { c.hypotheses[0].transitions[0].weight = inff_; },
             "hypotheses[0].transitions[0].weight");
         bad([](st_tbd_config& c) { c.hypotheses[4].vx = nanf_; }, "hypotheses[4].vx");
+        // Physical bounds (issue 16 item 9): a velocity no transition can follow, and
+        // weights that create mass.
+        bad([](st_tbd_config& c) { c.hypotheses[4].vy = 64.5f; }, "hypotheses[4].vy");
+        bad([](st_tbd_config& c) { c.hypotheses[1].vx = -1e30f; }, "hypotheses[1].vx");
+        bad([](st_tbd_config& c) { c.hypotheses[0].transitions[0].weight = 1e30f; },
+            "hypotheses[0].transitions");
+        bad(
+            [](st_tbd_config& c) {
+                c.hypotheses[2].transitions.assign(
+                    2, { 2, 0.0f, 0.0f, std::nextafter(0.5f, 1.0f) * 1.00001f });
+            },
+            "hypotheses[2].transitions");
+        bad(
+            [](st_tbd_config& c) {
+                c.hypotheses[3].transitions.assign(3, { 3, 0.0f, 0.0f, -0.34f });
+            },
+            "hypotheses[3].transitions");
+        {
+            // Weights meant to sum to 1, as float32 rounds them (3 x 0.33333334f is
+            // 1.00000003), and velocities at the limit, pass.
+            st_tbd_config c = good;
+            c.hypotheses[2].transitions.assign(3, { 2, 0.0f, 0.0f, 1.0f / 3.0f });
+            c.hypotheses[4].vx = -tbd_max_shift_px;
+            c.validate();
+        }
         bad([](st_tbd_config& c) { c.alpha = 0.0f; }, "alpha");
         bad([](st_tbd_config& c) { c.alpha = 1.0f; }, "alpha");
         bad([](st_tbd_config& c) { c.alpha = nanf_; }, "alpha");

@@ -265,6 +265,10 @@ public:
             CPPUNIT_FAIL(field + ": accepted");
         };
         expect("ngates", [] { kdp_ff::make(0); });
+        // Within the rule's bound but 2^31 bytes an item: beyond GNU Radio's item size.
+        expect("ngates", [] {
+            kdp_ff::make(1 << 29, 150.0, 3.0, 1.0, false, false, 0.8, 3.0, "cpu");
+        });
         expect("gate_spacing_m", [] { kdp_ff::make(100, -150.0); });
         expect("window_km", [] { kdp_ff::make(100, 150.0, 0.1); });
         expect("max_gap_km", [] { kdp_ff::make(100, 150.0, 3.0, -1.0); });

@@ -776,7 +776,7 @@ public:
             set(p);
             expect_error(p, name);
         };
-        for (int width : { 0, -5, 96, 96 + 6 })
+        for (int width : { 0, -5, 96, 96 + 6, 1 << 28, 1 << 30 })
             bad("width", [=](params& p) { p.width = width; });
         for (int nx : { 0, -1 })
             bad("nx", [=](params& p) { p.nx = nx; });

@@ -172,6 +172,18 @@ public:
                              std::invalid_argument);
         CPPUNIT_ASSERT_THROW(phase_unwrap_ff::make(8, two_pi, "cpu", 4),
                              std::invalid_argument);
+        // An item of 2^29 floats is 2^31 bytes, beyond GNU Radio's int item size: the
+        // error names vlen and its bound, not gr::io_signature.
+        for (int vlen : { 1 << 29, 1 << 30 }) {
+            try {
+                phase_unwrap_ff::make(vlen, two_pi, "cpu", vlen);
+                CPPUNIT_FAIL("vlen " + std::to_string(vlen) + " accepted");
+            } catch (const std::invalid_argument& e) {
+                const std::string msg = e.what();
+                CPPUNIT_ASSERT_MESSAGE(msg,
+                                       msg.rfind("vlen: must be 1 to 536870911", 0) == 0);
+            }
+        }
         auto block = phase_unwrap_ff::make(1, two_pi, "cpu");
         CPPUNIT_ASSERT_THROW(block->set_period(0.0), std::invalid_argument);
         CPPUNIT_ASSERT_EQUAL(two_pi, block->period());

@@ -986,6 +986,8 @@ public:
         expect_error(p, "ngates");
         p.ngates = -3;
         expect_error(p, "ngates");
+        p.ngates = 1 << 28; // 2^31 bytes an item: beyond GNU Radio's item size
+        expect_error(p, "ngates: must be 1 to 268435455");
         for (int M : { -1, 0, 1 }) {
             p = params();
             p.pulses_per_radial = M;

@@ -347,6 +347,14 @@ public:
         CPPUNIT_ASSERT_THROW(
             st_tbd_ff::make(8, 8, hyps, 0.9f, 1.0f, "cpu", "auto", "auto", false, 16, -1),
             std::invalid_argument);
+        try {
+            // 2^30 cells, within the engine's bounds, but 2^32 bytes an item.
+            st_tbd_ff::make(1 << 15, 1 << 15, hyps, 0.9f, 1.0f, "cpu");
+            CPPUNIT_FAIL("2^30 cells accepted");
+        } catch (const std::invalid_argument& e) {
+            CPPUNIT_ASSERT_MESSAGE(
+                e.what(), std::string(e.what()).rfind("width * height: ", 0) == 0);
+        }
         auto bad = hyps;
         bad[3].transitions[0].source = 99;
         try {

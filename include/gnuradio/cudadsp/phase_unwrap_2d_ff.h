@@ -63,8 +63,8 @@ public:
      * \param width, height frame size in pixels (>= 1 each; width * height at most
      * 536870911, the largest frame whose item size in bytes fits GNU Radio's int).
      * \param method "reliability" or "least_squares".
-     * \param period period of the phase (2*pi radians, 360 degrees, 1 cycle); > 0,
-     * finite.
+     * \param period period of the phase (2*pi radians, 360 degrees, 1 cycle); 1e-30
+     * to 1e30 (float32 samples resolve no phase outside).
      * \param wrap_around_x, wrap_around_y reliability only: the first and last column
      * (row) are neighbours; needs width (height) >= 3.
      * \param gradient_window reliability only: side of the window whose mean phase

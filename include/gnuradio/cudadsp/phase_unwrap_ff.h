@@ -10,6 +10,7 @@
 
 #include <gnuradio/cudadsp/api.h>
 #include <gnuradio/sync_block.h>
+#include <cstdint>
 #include <string>
 
 namespace gr {
@@ -29,7 +30,8 @@ namespace cudadsp {
  * vlen > 1: every vector (an image line, a spectrum) is unwrapped on its own.
  *
  * NaN or Inf in gives NaN out at that sample only; the next finite sample is
- * unwrapped against the last finite one.
+ * unwrapped against the last finite one. So does a finite sample of 2^24 periods or
+ * more in magnitude (see out_of_range_samples()).
  *
  * Reset: a message of any content on the "reset" port, applied at the start of the
  * next work() call; or a stream tag with key "unwrap_reset" on the input, applied
@@ -43,10 +45,10 @@ public:
 
     /*!
      * \param vlen 1 for a stream, or the length of the vectors unwrapped one by one.
-     * \param period period of the phase (2*pi radians, 360 degrees, 1 cycle); > 0,
-     * finite. \param device "auto", "cpu", "cuda" or "cuda:N". \param batch_samples most
-     * samples handed to the engine at once (GPU batch, and the latency the block adds);
-     * at least vlen.
+     * \param period period of the phase (2*pi radians, 360 degrees, 1 cycle); 1e-30
+     * to 1e30 (float32 samples resolve no phase outside). \param device "auto", "cpu",
+     * "cuda" or "cuda:N". \param batch_samples most samples handed to the engine at once
+     * (GPU batch, and the latency the block adds); at least vlen.
      */
     static sptr make(int vlen = 1,
                      double period = 6.283185307179586476925286766559,
@@ -59,6 +61,12 @@ public:
 
     //! Restart the unwrapping at the next sample processed.
     virtual void reset() = 0;
+
+    /*! Finite input samples so far that were not phases: of magnitude 2^24 periods or
+     *  more, where float32 cannot hold a phase (a glitch such as 3e38). Each gave NaN
+     *  and was skipped, as a NaN is. Counts since the block was made; resets keep it.
+     *  Waits for the GPU on the CUDA backend. */
+    virtual std::uint64_t out_of_range_samples() = 0;
 
     //! The backend in use: "cpu" or "cuda:N".
     virtual std::string backend() const = 0;

@@ -62,7 +62,8 @@ public:
     /*!
      * \param width, height grid size in pixels (>= 1 each).
      * \param hypotheses the M motion hypotheses, each with its velocity (reported with
-     * detections) and its transitions (source, dx, dy, weight); see
+     * detections) and its transitions (source, dx, dy, weight): |vx|, |vy|, |dx|, |dy|
+     * <= 64 pixels per frame, each hypothesis' |weight|s summing to at most 1; see
      * core::st_tbd_config::velocity_grid() for a generated set.
      * \param alpha forgetting factor, 0 < alpha < 1: about 3 / (1 - alpha) frames to
      * settle on a new target.

@@ -63,6 +63,20 @@
  * Non-finite input: |r|^2 of NaN ranks below every number, so a NaN never wins a
  * search and both backends rank the same values the same way. A frame with a
  * non-finite sample (a non-finite energy) gives NaN lag, magnitude and phase.
+ *
+ * Range (frame_range()): the transforms are float32, so a frame must neither overflow
+ * nor underflow them, and that is decided from the float64 energies E_x, E_y before
+ * any result is read. Every value of the forward transforms is at most
+ * sum |x| <= sqrt(L E_x), and every value of the cross-spectrum and of the inverse
+ * transform at most sum_k |X_k Y_k| <= L sqrt(E_x E_y) (Cauchy-Schwarz, Parseval).
+ * With L E_x, L E_y and L^2 E_x E_y at most max_transform_energy = 2^250 they all stay
+ * below 2^125, under float32's 2^128 with room for rounding; a frame beyond that
+ * (samples near FLT_MAX) is a bad frame, as one with a NaN. Below min_frame_energy =
+ * 2^-200 in E_x, E_y or E_x E_y the bins are denormal or zero (samples of 1e-40
+ * multiply to 0 in float32), so the frame is a zero frame. In between the bins are
+ * normal float32 values at least 2^-100, and the result is that of the scaled frame.
+ * The backends sum the energies in different orders, so for a frame within a float64
+ * rounding of either bound they may decide differently.
  */
 
 #include "runtime/host_device.h"
@@ -270,14 +284,46 @@ CUDADSP_HOST_DEVICE void add_fine_point(fine_peak& p, int j, double re, double i
     }
 }
 
+//! Bounds of the range rule (see the top of this file).
+constexpr double max_transform_energy = 0x1p250;
+constexpr double min_frame_energy = 0x1p-200;
+
+//! What the range rule makes of a frame.
+enum class frame_kind { bad, zero, normal };
+
+/*!
+ * The frame's kind from its energies \p energy_x, \p energy_y (float64 sums of |x|^2,
+ * |y|^2) and the transform length: bad when an energy is not finite or the
+ * transforms could overflow, zero when they would underflow (or an energy is 0).
+ */
+CUDADSP_HOST_DEVICE frame_kind frame_range(double energy_x,
+                                           double energy_y,
+                                           const peak_grid& g)
+{
+    // Multiplying by L (a power of two) is exact; no sum to contract on the device.
+    const double L = static_cast<double>(g.transform_len);
+    const double scaled_x = L * energy_x;
+    const double scaled_y = L * energy_y;
+    const double product = energy_x * energy_y;
+    // Written so that NaN fails the test.
+    if (!(scaled_x <= max_transform_energy && scaled_y <= max_transform_energy &&
+          scaled_x * scaled_y <= max_transform_energy))
+        return frame_kind::bad;
+    if (energy_x < min_frame_energy || energy_y < min_frame_energy ||
+        product < min_frame_energy)
+        return frame_kind::zero;
+    return frame_kind::normal;
+}
+
 /*!
  * The frame's result from its integer peak \p l0, its fine-grid search and its
  * energies \p energy_x, \p energy_y (float64 sums of |x|^2, |y|^2).
  *
  * The lag is the fine argmax l0 + j / I; if that lies beyond +-M (possible only when
  * |l0| = M), it is limited to l0 itself, and magnitude and phase are those of r(l0).
- * magnitude = |r(lag)| / sqrt(E_x E_y), 0 when an energy is 0, and at most 1 (only
- * rounding could take it above); phase = arg r(lag) in (-pi, pi].
+ * magnitude = |r(lag)| / sqrt(E_x E_y), at most 1 (only rounding could take it above);
+ * phase = arg r(lag) in (-pi, pi]. A bad frame (frame_range()) gives NaN for all
+ * three, a zero frame 0 for all three.
  */
 CUDADSP_HOST_DEVICE cross_correlation_peak finish_peak(const fine_peak& p,
                                                        long long l0,
@@ -286,12 +332,12 @@ CUDADSP_HOST_DEVICE cross_correlation_peak finish_peak(const fine_peak& p,
                                                        const peak_grid& g)
 {
     constexpr double pi = 3.14159265358979323846264338327950288;
-    if (!std::isfinite(energy_x) || !std::isfinite(energy_y)) {
+    const frame_kind kind = frame_range(energy_x, energy_y, g);
+    if (kind == frame_kind::bad)
         return { NAN, NAN, NAN };
-    }
     // A frame of zeros correlates with nothing: r is 0 at every lag, so no lag is
     // preferred; report lag 0 rather than the first of the tied lags.
-    if (energy_x == 0.0 || energy_y == 0.0)
+    if (kind == frame_kind::zero)
         return { 0.0f, 0.0f, 0.0f };
     int j = p.j;
     double re = p.re, im = p.im;
@@ -303,13 +349,10 @@ CUDADSP_HOST_DEVICE cross_correlation_peak finish_peak(const fine_peak& p,
         im = p.im0;
     }
     const double lag = static_cast<double>(l0) + static_cast<double>(j) / g.interp;
-    double magnitude = 0.0;
-    if (energy_x > 0.0 && energy_y > 0.0) {
-        // A NaN r (from a transform that overflowed) has key -1: magnitude NaN.
-        magnitude = std::sqrt(peak_key(re, im)) / std::sqrt(energy_x * energy_y);
-        if (magnitude > 1.0)
-            magnitude = 1.0;
-    }
+    // In range, the transforms cannot overflow, so r is finite and the energies > 0.
+    double magnitude = std::sqrt(peak_key(re, im)) / std::sqrt(energy_x * energy_y);
+    if (magnitude > 1.0)
+        magnitude = 1.0;
     double phase = std::atan2(im, re);
     if (phase <= -pi) // -pi, or a value rounded to it: the interval is (-pi, pi]
         phase = pi;

@@ -27,13 +27,6 @@ std::string number(double value)
     return text.str();
 }
 
-void require_finite(double value, const char* field)
-{
-    if (!std::isfinite(value))
-        throw std::invalid_argument(std::string(field) + ": must be finite, got " +
-                                    number(value));
-}
-
 void require_positive(double value, const char* field)
 {
     if (!std::isfinite(value) || !(value > 0.0))
@@ -46,6 +39,20 @@ void require_non_negative(double value, const char* field)
     if (!std::isfinite(value) || value < 0.0)
         throw std::invalid_argument(std::string(field) +
                                     ": must be finite and >= 0, got " + number(value));
+}
+
+//! std::invalid_argument naming \p field, its unit and \p why unless lo <= value <= hi.
+void require_within(double value,
+                    double lo,
+                    double hi,
+                    const char* field,
+                    const char* unit,
+                    const char* why)
+{
+    if (!(value >= lo && value <= hi))
+        throw std::invalid_argument(std::string(field) + ": must be from " + number(lo) +
+                                    " to " + number(hi) + " " + unit + " (" + why +
+                                    "), got " + number(value));
 }
 
 } // namespace
@@ -154,11 +161,36 @@ double clutter_filter_config::clutter_width_m_s(double wavelength_m) const
 
 void polarimetric_calibration::validate() const
 {
-    require_finite(zcal_db, "zcal_db");
-    require_finite(zdr_cal_db, "zdr_cal_db");
-    require_finite(phidp_offset_deg, "phidp_offset_deg");
-    require_non_negative(noise_h, "noise_h");
-    require_non_negative(noise_v, "noise_v");
+    require_within(zcal_db,
+                   -max_zcal_db,
+                   max_zcal_db,
+                   "zcal_db",
+                   "dB",
+                   "powers of float32 samples span less than that");
+    require_within(zdr_cal_db,
+                   -max_zdr_cal_db,
+                   max_zdr_cal_db,
+                   "zdr_cal_db",
+                   "dB",
+                   "a gain ratio of 10^10 between the receivers");
+    require_within(phidp_offset_deg,
+                   -360.0,
+                   360.0,
+                   "phidp_offset_deg",
+                   "degrees",
+                   "one turn either way");
+    require_within(noise_h,
+                   0.0,
+                   max_noise_power,
+                   "noise_h",
+                   "in |x|^2 units",
+                   "at most the largest |x|^2 of a float32 sample");
+    require_within(noise_v,
+                   0.0,
+                   max_noise_power,
+                   "noise_v",
+                   "in |x|^2 units",
+                   "at most the largest |x|^2 of a float32 sample");
     // An infinite threshold is meaningful (-inf: keep everything, +inf: censor all).
     if (std::isnan(snr_threshold_db))
         throw std::invalid_argument("snr_threshold_db: must not be NaN");
@@ -178,8 +210,14 @@ void polarimetric_config::validate() const
         throw std::invalid_argument("pulses_per_radial: must be >= 2, got " +
                                     std::to_string(pulses_per_radial));
     }
-    require_positive(wavelength_m, "wavelength_m");
-    require_positive(prt_s, "prt_s");
+    require_within(wavelength_m,
+                   min_wavelength_m,
+                   max_wavelength_m,
+                   "wavelength_m",
+                   "m",
+                   "3 THz to 300 kHz");
+    require_within(
+        prt_s, min_prt_s, max_prt_s, "prt_s", "s", "a PRF of 10 MHz to 0.1 Hz");
     require_non_negative(first_gate_m, "first_gate_m");
     require_positive(gate_spacing_m, "gate_spacing_m");
     calibration.validate();

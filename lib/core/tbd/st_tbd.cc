@@ -99,8 +99,10 @@ void st_tbd_config::validate() const
     const std::size_t m_count = hypotheses.size();
     for (std::size_t m = 0; m < m_count; ++m) {
         const std::string h = "hypotheses[" + std::to_string(m) + "]";
-        require_finite(hypotheses[m].vx, h + ".vx");
-        require_finite(hypotheses[m].vy, h + ".vy");
+        // A velocity no transition can follow (|shift| <= tbd_max_shift_px) is no
+        // hypothesis this filter can hold.
+        require_shift(hypotheses[m].vx, h + ".vx");
+        require_shift(hypotheses[m].vy, h + ".vy");
         const auto& transitions = hypotheses[m].transitions;
         if (transitions.empty())
             throw std::invalid_argument(h + ".transitions: must hold at least one "
@@ -116,6 +118,21 @@ void st_tbd_config::validate() const
             require_shift(tr.dy, t + ".dy");
             require_finite(tr.weight, t + ".weight");
         }
+        // The weights are the fractions of the sources' mass the hypothesis receives:
+        // in magnitude at most all of it, the bound under which the state stays finite
+        // (alpha < 1). Allowed beyond 1: half a float32 ulp per weight, so weights meant
+        // to sum to 1 pass after rounding.
+        double mass = 0.0;
+        for (const tbd_transition& tr : transitions)
+            mass += std::fabs(double(tr.weight));
+        const double mass_limit = 1.0 + double(transitions.size()) * 0x1p-24;
+        if (!(mass <= mass_limit))
+            throw std::invalid_argument(
+                h +
+                ".transitions: the magnitudes of the weights must sum to at most 1 "
+                "(the fraction of the sources' mass the hypothesis receives; beyond "
+                "it the state grows without bound), got " +
+                number(mass));
     }
     if (!(alpha > 0.0f && alpha < 1.0f))
         throw std::invalid_argument("alpha: must be in (0, 1), got " + number(alpha));

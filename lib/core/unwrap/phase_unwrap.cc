@@ -7,12 +7,22 @@
 
 #include "unwrap/phase_unwrap_cpu.h"
 #include "unwrap/phase_unwrap_cuda.h"
-#include <cmath>
+#include <sstream>
 #include <stdexcept>
 
 namespace gr {
 namespace cudadsp {
 namespace core {
+
+void validate_phase_period(double period)
+{
+    if (!(period >= min_phase_period && period <= max_phase_period)) {
+        std::ostringstream text;
+        text << "period: must be from " << min_phase_period << " to " << max_phase_period
+             << " (a period float32 phases can resolve), got " << period;
+        throw std::invalid_argument(text.str());
+    }
+}
 
 void phase_unwrap_config::validate() const
 {
@@ -20,9 +30,7 @@ void phase_unwrap_config::validate() const
         throw std::invalid_argument("vlen: must be >= 1 (1 for a stream, else the vector "
                                     "length), got " +
                                     std::to_string(vlen));
-    if (!std::isfinite(period) || !(period > 0.0))
-        throw std::invalid_argument("period: must be finite and > 0, got " +
-                                    std::to_string(period));
+    validate_phase_period(period);
     if (chunk_samples < 1)
         throw std::invalid_argument("chunk_samples: must be >= 1");
 }

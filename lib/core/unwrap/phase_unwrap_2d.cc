@@ -8,6 +8,7 @@
 #include "unwrap/phase_unwrap_2d_cpu.h"
 #include "unwrap/phase_unwrap_2d_cuda.h"
 #include "unwrap/phase_unwrap_2d_rule.h"
+#include <gnuradio/cudadsp/core/phase_unwrap.h>
 #include <cmath>
 #include <stdexcept>
 
@@ -46,9 +47,7 @@ void phase_unwrap_2d_config::validate() const
     if (method != unwrap_2d_method::reliability &&
         method != unwrap_2d_method::least_squares)
         throw std::invalid_argument("method: not a known unwrapping method");
-    if (!std::isfinite(period) || !(period > 0.0))
-        throw std::invalid_argument("period: must be finite and > 0, got " +
-                                    std::to_string(period));
+    validate_phase_period(period);
     if (method != unwrap_2d_method::reliability && (wrap_around_x || wrap_around_y))
         throw std::invalid_argument(
             std::string(wrap_around_x ? "wrap_around_x" : "wrap_around_y") +

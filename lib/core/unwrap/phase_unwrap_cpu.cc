@@ -6,6 +6,7 @@
  */
 
 #include "unwrap/phase_unwrap_cpu.h"
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -19,17 +20,19 @@ phase_unwrapper_cpu::phase_unwrapper_cpu(const phase_unwrap_config& config,
 {
 }
 
-void phase_unwrapper_cpu::unwrap_run(const float* in,
-                                     float* out,
-                                     std::size_t n,
-                                     carried_state& state,
-                                     const unwrap_period& p)
+std::size_t phase_unwrapper_cpu::unwrap_run(const float* in,
+                                            float* out,
+                                            std::size_t n,
+                                            carried_state& state,
+                                            const unwrap_period& p)
 {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     double offset = wrap_offset(state.wraps, p);
+    std::size_t out_of_range = 0;
     for (std::size_t i = 0; i < n; ++i) {
         const float x = in[i];
-        if (!is_finite_sample(x)) {
+        if (!is_phase_sample(x, p)) {
+            out_of_range += std::isfinite(x) ? 1 : 0;
             out[i] = nan;
             continue;
         }
@@ -44,6 +47,7 @@ void phase_unwrapper_cpu::unwrap_run(const float* in,
         state.has_finite = true;
         out[i] = unwrapped_value(x, offset);
     }
+    return out_of_range;
 }
 
 void phase_unwrapper_cpu::unwrap(const float* in, float* out, std::size_t n)
@@ -51,12 +55,12 @@ void phase_unwrapper_cpu::unwrap(const float* in, float* out, std::size_t n)
     check_whole_vectors(n);
     const std::size_t vlen = d_config.vlen;
     if (vlen == 1) {
-        unwrap_run(in, out, n, d_state, d_period);
+        d_out_of_range += unwrap_run(in, out, n, d_state, d_period);
         return;
     }
     for (std::size_t offset = 0; offset < n; offset += vlen) {
         carried_state fresh;
-        unwrap_run(in + offset, out + offset, vlen, fresh, d_period);
+        d_out_of_range += unwrap_run(in + offset, out + offset, vlen, fresh, d_period);
     }
 }
 

@@ -31,6 +31,7 @@ public:
     void reset() override;
     void period_changed() override;
     std::int64_t wrap_count() override { return d_state.wraps; }
+    std::uint64_t out_of_range_samples() override { return d_out_of_range; }
 
 private:
     // State carried across calls in stream mode; per vector in vector mode.
@@ -39,14 +40,16 @@ private:
         bool has_finite = false;
         std::int64_t wraps = 0;
     };
-    static void unwrap_run(const float* in,
-                           float* out,
-                           std::size_t n,
-                           carried_state& state,
-                           const unwrap_period& p);
+    //! Returns the number of finite samples out of range.
+    static std::size_t unwrap_run(const float* in,
+                                  float* out,
+                                  std::size_t n,
+                                  carried_state& state,
+                                  const unwrap_period& p);
 
     unwrap_period d_period;
     carried_state d_state;
+    std::uint64_t d_out_of_range = 0;
 };
 
 } // namespace core

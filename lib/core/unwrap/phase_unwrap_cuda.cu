@@ -8,12 +8,13 @@
 // Phase unwrapping as one scan over the data.
 //
 // The wrap count K[i] is a prefix "sum" of per-sample corrections, but a correction
-// depends on the previous *finite* sample, and vectors (vector mode) restart the count.
-// Both fit one associative operator over segment summaries (unwrap_summary, below), so
-// the whole problem is a single scan: each block reduces its tile, publishes the tile
-// aggregate, looks back over its predecessors' published aggregates / inclusive
-// prefixes (decoupled look-back, Merrill & Garland 2016), then writes its outputs. Each
-// sample is read once and written once; no atomics touch the data.
+// depends on the previous sample that is a phase (finite, in range: the rule), and
+// vectors (vector mode) restart the count. Both fit one associative operator over segment
+// summaries (unwrap_summary, below), so the whole problem is a single scan: each block
+// reduces its tile, publishes the tile aggregate, looks back over its predecessors'
+// published aggregates / inclusive prefixes (decoupled look-back, Merrill & Garland
+// 2016), then writes its outputs. Each sample is read once and written once; no atomics
+// touch the data.
 
 #include "unwrap/phase_unwrap_cuda.h"
 #include <cuda_runtime.h>
@@ -86,7 +87,7 @@ __device__ __forceinline__ unwrap_summary fold_samples(const float (&x)[N],
     for (int j = 0; j < N; ++j) {
         if ((starts >> j) & 1u)
             s = { 0, s.head_first, s.tail_last, (s.flags & head_finite) | has_reset };
-        if (!is_finite_sample(x[j]))
+        if (!is_phase_sample(x[j], p))
             continue;
         if (!(s.flags & (head_finite | has_reset))) {
             s.head_first = x[j];
@@ -101,7 +102,7 @@ __device__ __forceinline__ unwrap_summary fold_samples(const float (&x)[N],
 }
 
 /*!
- * The common case: every sample of the thread finite and no vector start among them.
+ * The common case: every sample of the thread a phase and no vector start among them.
  * The fold records each step's correction as two bit masks (+1, -1) so that the replay
  * does not decide the steps again; \p all_unit is false when some |k| > 1.
  */
@@ -117,7 +118,7 @@ __device__ __forceinline__ unwrap_summary fold_clean_samples(const float (&x)[N]
                                                              clean_steps<N>& steps,
                                                              const unwrap_period& p)
 {
-    int wraps = 0; // at most N * max_step_periods: fits 32 bits
+    int wraps = 0; // below 2 * max_sample_periods + N / 2 (the rule): fits 32 bits
 #pragma unroll
     for (int j = 1; j < N; ++j) {
         const int k = unwrap_step(x[j - 1], x[j], p);
@@ -188,7 +189,7 @@ struct general_combine {
 };
 
 /*!
- * combine() for two runs that are all finite and hold no vector start (a clean tile's
+ * combine() for two runs that are all phases and hold no vector start (a clean tile's
  * threads): a quarter of the general operator's work. It has no identity, so scans
  * with it never combine with a missing neighbour.
  */
@@ -254,9 +255,10 @@ __device__ __forceinline__ unwrap_summary block_exclusive_scan(
  * What a tile publishes for the tiles after it, each in one 16-byte word written and
  * read with single 16-byte accesses (one transaction on every CUDA GPU; CUB's look-back
  * relies on the same), so a reader sees a descriptor whole or not at all and needs no
- * fence. The aggregate (the tile alone) fits its wrap count in 32 bits because that is
- * at most max_step_periods (where unwrap_step saturates) times tile_samples; the
- * inclusive prefix (everything up to the tile) needs 64 bits but no head.
+ * fence. The aggregate (the tile alone) fits its wrap count in 32 bits: the steps
+ * between samples of at most max_sample_periods telescope to below
+ * 2 * max_sample_periods + tile_samples / 2 (phase_unwrap_rule.h); the inclusive
+ * prefix (everything up to the tile) needs 64 bits but no head.
  */
 struct __align__(16) aggregate_descriptor
 {
@@ -271,7 +273,7 @@ struct __align__(16) inclusive_descriptor
     float tail_last;
     unsigned int epoch_flags;
 };
-static_assert(max_step_periods * tile_samples < 2147483648.0,
+static_assert(2.0 * max_sample_periods + tile_samples < 2147483648.0,
               "a tile's wrap count must fit the aggregate descriptor");
 
 /*
@@ -579,7 +581,7 @@ __device__ __forceinline__ void resolve_tile_prefix(const lookback_workspace& ws
 }
 
 /*!
- * Replays clean samples (all finite, no vector start) from the state \p before them:
+ * Replays clean samples (all phases, no vector start) from the state \p before them:
  * the wrap count K as a float64 (exact: |K| < 2^53), stepped by +-1 without an integer
  * conversion per sample, so that P * K is the product wrap_offset() forms.
  */
@@ -606,13 +608,19 @@ __device__ __forceinline__ void replay_clean(const float (&x)[items_per_thread],
     }
 }
 
-//! Replays samples with non-finite values or vector starts from the state \p before.
+/*!
+ * Replays samples with values that are not phases (NaN, Inf, out of range) or vector
+ * starts from the state \p before; adds the finite samples out of range to
+ * \p out_of_range.
+ */
 __device__ __forceinline__ void replay_general(const float (&x)[items_per_thread],
                                                unsigned int starts,
                                                const unwrap_summary& before,
                                                const unwrap_period& period,
-                                               float (&y)[items_per_thread])
+                                               float (&y)[items_per_thread],
+                                               unsigned long long* out_of_range)
 {
+    unsigned int rejected = 0u;
     long long wraps = before.wraps;
     double offset = wrap_offset(wraps, period);
     float last = before.tail_last;
@@ -624,7 +632,7 @@ __device__ __forceinline__ void replay_general(const float (&x)[items_per_thread
             offset = 0.0;
             has_last = false;
         }
-        if (is_finite_sample(x[j])) {
+        if (is_phase_sample(x[j], period)) {
             if (has_last) {
                 const int k = unwrap_step(last, x[j], period);
                 if (k != 0) {
@@ -636,9 +644,13 @@ __device__ __forceinline__ void replay_general(const float (&x)[items_per_thread
             has_last = true;
             y[j] = unwrapped_value(x[j], offset);
         } else {
+            rejected += isfinite(x[j]) ? 1u : 0u;
             y[j] = CUDART_NAN_F;
         }
     }
+    // Glitches are rare: one atomic per thread that saw any, none otherwise.
+    if (rejected != 0u)
+        atomicAdd(out_of_range, static_cast<unsigned long long>(rejected));
 }
 
 /*!
@@ -647,6 +659,7 @@ __device__ __forceinline__ void replay_general(const float (&x)[items_per_thread
  *   position of in[0] within its vector.
  * - state_in: summary of everything before in[0]; the last tile writes the summary of
  *   everything up to in[n-1] to state_out (a different buffer).
+ * - out_of_range: counts the finite samples that are not phases (is_phase_sample()).
  * - ALIGNED: in and out are 16-byte aligned, so full tiles move as float4.
  * Grid: one block per tile of tile_samples, at most max_launch_tiles. Tiles are taken
  * in launch order from a ticket counter, so a block only ever waits for blocks that are
@@ -664,7 +677,8 @@ __global__ void __launch_bounds__(block_threads, blocks_per_sm)
                        const unwrap_summary* state_in,
                        unwrap_summary* state_out,
                        unsigned int epoch,
-                       unsigned int num_tiles)
+                       unsigned int num_tiles,
+                       unsigned long long* out_of_range)
 {
     __shared__ unsigned int tile_ticket;
     __shared__ __align__(16) float warp_stage[warps_per_block][staged_floats_per_warp];
@@ -695,7 +709,7 @@ __global__ void __launch_bounds__(block_threads, blocks_per_sm)
     bool clean = starts == 0u;
 #pragma unroll
     for (int j = 0; j < items_per_thread; ++j)
-        clean &= is_finite_sample(x[j]);
+        clean &= is_phase_sample(x[j], period);
     // One path per block, so the barriers below are reached by all threads alike.
     clean = __syncthreads_and(clean);
     clean_steps<items_per_thread> steps;
@@ -724,7 +738,7 @@ __global__ void __launch_bounds__(block_threads, blocks_per_sm)
     if (clean)
         replay_clean(x, steps, before, period, y);
     else
-        replay_general(x, starts, before, period, y);
+        replay_general(x, starts, before, period, y, out_of_range);
     store_samples<ALIGNED>(out, n, first, warp_first, full_tile, lane, stage, y);
 }
 
@@ -736,11 +750,14 @@ struct phase_unwrapper_cuda::workspace {
           inclusive(max_launch_tiles),
           ticket(1),
           state(2),
+          out_of_range(1),
           pipeline(chunk_samples, { sizeof(float) }, { sizeof(float) })
     {
         clear_descriptors(stream.get());
         CUDADSP_CUDA(cudaMemsetAsync(ticket.get(), 0, ticket.bytes(), stream.get()));
         CUDADSP_CUDA(cudaMemsetAsync(state.get(), 0, state.bytes(), stream.get()));
+        CUDADSP_CUDA(
+            cudaMemsetAsync(out_of_range.get(), 0, out_of_range.bytes(), stream.get()));
         stream.synchronize();
     }
     void clear_descriptors(cudaStream_t on)
@@ -754,6 +771,7 @@ struct phase_unwrapper_cuda::workspace {
     device_buffer<inclusive_descriptor> inclusive;
     device_buffer<unsigned int> ticket;
     device_buffer<unwrap_summary> state; // all-zero bytes == empty_summary()
+    device_buffer<unsigned long long> out_of_range;
     host_pipeline pipeline;
 };
 
@@ -818,7 +836,8 @@ void phase_unwrapper_cuda::enqueue_at(const float* d_in,
                                                     state_in,
                                                     state_out,
                                                     d_epoch,
-                                                    tiles);
+                                                    tiles,
+                                                    d_ws->out_of_range.get());
         CUDADSP_CUDA_LAUNCHED("unwrap_scan_kernel");
         d_state_slot ^= 1;
     }
@@ -898,6 +917,19 @@ std::int64_t phase_unwrapper_cuda::wrap_count()
                                  d_order.last()));
     CUDADSP_CUDA(cudaStreamSynchronize(d_order.last()));
     return state.wraps;
+}
+
+std::uint64_t phase_unwrapper_cuda::out_of_range_samples()
+{
+    device_guard guard(d_device.cuda_ordinal);
+    unsigned long long count = 0;
+    CUDADSP_CUDA(cudaMemcpyAsync(&count,
+                                 d_ws->out_of_range.get(),
+                                 sizeof(count),
+                                 cudaMemcpyDeviceToHost,
+                                 d_order.last()));
+    CUDADSP_CUDA(cudaStreamSynchronize(d_order.last()));
+    return count;
 }
 
 } // namespace core

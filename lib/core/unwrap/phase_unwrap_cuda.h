@@ -39,6 +39,7 @@ public:
     void reset() override;
     void period_changed() override;
     std::int64_t wrap_count() override;
+    std::uint64_t out_of_range_samples() override;
 
 private:
     struct workspace;

@@ -15,10 +15,24 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 namespace gr {
 namespace cudadsp {
 namespace core {
+
+/*!
+ * Largest magnitude of a sample that is a phase, in periods. From 2^24 periods on, the
+ * spacing of float32 values is more than a period (ulp(x) >= 2^(1 + floor(log2 P)) > P),
+ * so such a sample holds no phase within a period: it is a glitch (a saturated or
+ * corrupted value, 3e38 from an overflow) and is treated as NaN is. Bounding the
+ * samples bounds every step by 2^25 periods, and the steps of a run telescope: a run's
+ * wrap count is -(x_last - x_first) / P plus at most 1/2 per step, so a tile's count
+ * fits 32 bits in the CUDA backend's look-back, and K the 64 bits it is kept in, with
+ * no step ever capped. (Exact counts for any finite float32 would need integers of
+ * hundreds of bits: a step of 6.8e38 with P = 2 pi is 1e38 periods.)
+ */
+constexpr double max_sample_periods = 16777216.0; // 2^24
 
 //! Period-dependent constants, computed once per configuration.
 struct unwrap_period {
@@ -27,22 +41,35 @@ struct unwrap_period {
     double inverse_period;
     float half_period_f;
     float inverse_period_f;
+    //! The largest float32 below max_sample_periods * period (FLT_MAX if none is
+    //! above it): a sample is a phase when its magnitude is at most this.
+    float sample_limit;
 };
 
 inline unwrap_period make_unwrap_period(double period)
 {
     const double half = 0.5 * period;
+    const double bound = max_sample_periods * period;
+    float limit = std::numeric_limits<float>::max();
+    if (bound <= static_cast<double>(limit)) {
+        limit = static_cast<float>(bound);
+        while (static_cast<double>(limit) >= bound)
+            limit = std::nextafter(limit, 0.0f);
+    }
     return { period,
              half,
              1.0 / period,
              static_cast<float>(half),
-             static_cast<float>(1.0 / period) };
+             static_cast<float>(1.0 / period),
+             limit };
 }
 
-/*! Largest correction one step can make, in periods. Only input that is not a wrapped
- *  phase (a jump of over 65536 periods) reaches it; bounding it lets a 16384-sample
- *  tile's wrap count fit 32 bits in the CUDA backend's look-back. */
-constexpr double max_step_periods = 65536.0;
+/*! Largest correction unwrap_step_exact() returns, in periods: keeps the conversion to
+ *  32 bits defined for the 2-D rule's callers, whose input is not bounded. The 1-D
+ *  engine never reaches it: its steps are below 2 * max_sample_periods. */
+constexpr double max_step_periods = 1073741824.0; // 2^30
+static_assert(2.0 * max_sample_periods < max_step_periods,
+              "1-D steps must never be capped");
 
 //! The exact decision of unwrap_step(), in float64 (where float32 differences are exact).
 CUDADSP_HOST_DEVICE std::int32_t
@@ -119,14 +146,12 @@ CUDADSP_HOST_DEVICE float unwrapped_value(float x, double offset)
 #endif
 }
 
-CUDADSP_HOST_DEVICE bool is_finite_sample(float x)
+/*! Whether \p x takes part in the unwrapping: finite and below max_sample_periods
+ *  periods in magnitude. False for NaN (the comparison fails), both infinities and
+ *  finite glitches alike. */
+CUDADSP_HOST_DEVICE bool is_phase_sample(float x, const unwrap_period& p)
 {
-    // False for NaN and both infinities.
-#ifdef __CUDA_ARCH__
-    return isfinite(x);
-#else
-    return std::isfinite(x);
-#endif
+    return std::fabs(x) <= p.sample_limit;
 }
 
 } // namespace core

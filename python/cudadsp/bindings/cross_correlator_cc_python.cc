@@ -19,6 +19,8 @@
 
 namespace py = pybind11;
 
+#include "integer_argument.h"
+
 #include <gnuradio/cudadsp/cross_correlator_cc.h>
 // pydoc.h is automatically generated in the build directory
 #include <cross_correlator_cc_pydoc.h>
@@ -26,6 +28,7 @@ namespace py = pybind11;
 void bind_cross_correlator_cc(py::module& m)
 {
     using block = gr::cudadsp::cross_correlator_cc;
+    using gr::cudadsp::bindings::checked_integers;
 
     py::class_<block,
                gr::sync_decimator,
@@ -34,7 +37,7 @@ void bind_cross_correlator_cc(py::module& m)
                gr::basic_block,
                std::shared_ptr<block>>(m, "cross_correlator_cc", D(cross_correlator_cc))
 
-        .def(py::init(&block::make),
+        .def(py::init(checked_integers(&block::make, "fft_len", "interp", "max_lag")),
              py::arg("fft_len"),
              py::arg("interp") = 16,
              py::arg("max_lag") = 0,
@@ -44,7 +47,7 @@ void bind_cross_correlator_cc(py::module& m)
              D(cross_correlator_cc, make))
 
         .def_static("upstream_buffer_items",
-                    &block::upstream_buffer_items,
+                    checked_integers(&block::upstream_buffer_items, "fft_len"),
                     py::arg("fft_len"),
                     D(cross_correlator_cc, upstream_buffer_items))
         .def(

@@ -19,6 +19,8 @@
 
 namespace py = pybind11;
 
+#include "integer_argument.h"
+
 #include <gnuradio/cudadsp/kdp_ff.h>
 // pydoc.h is automatically generated in the build directory
 #include <kdp_ff_pydoc.h>
@@ -26,6 +28,7 @@ namespace py = pybind11;
 void bind_kdp_ff(py::module& m)
 {
     using kdp_ff = gr::cudadsp::kdp_ff;
+    using gr::cudadsp::bindings::checked_integers;
 
     py::class_<kdp_ff,
                gr::sync_block,
@@ -33,7 +36,7 @@ void bind_kdp_ff(py::module& m)
                gr::basic_block,
                std::shared_ptr<kdp_ff>>(m, "kdp_ff", D(kdp_ff))
 
-        .def(py::init(&kdp_ff::make),
+        .def(py::init(checked_integers(&kdp_ff::make, "ngates")),
              py::arg("ngates"),
              py::arg("gate_spacing_m") = 150.0,
              py::arg("window_km") = 3.0,

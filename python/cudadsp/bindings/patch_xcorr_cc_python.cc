@@ -19,6 +19,8 @@
 
 namespace py = pybind11;
 
+#include "integer_argument.h"
+
 #include <gnuradio/cudadsp/patch_xcorr_cc.h>
 // pydoc.h is automatically generated in the build directory
 #include <patch_xcorr_cc_pydoc.h>
@@ -26,11 +28,24 @@ namespace py = pybind11;
 void bind_patch_xcorr_cc(py::module& m)
 {
     using block = gr::cudadsp::patch_xcorr_cc;
+    using gr::cudadsp::bindings::checked_integers;
+    using gr::cudadsp::bindings::integer_argument;
+    using gr::cudadsp::bindings::narrow;
 
     py::class_<block, gr::block, gr::basic_block, std::shared_ptr<block>>(
         m, "patch_xcorr_cc", D(patch_xcorr_cc))
 
-        .def(py::init(&block::make),
+        .def(py::init(checked_integers(&block::make,
+                                       "width",
+                                       "nx",
+                                       "first_line",
+                                       "line_step",
+                                       "xsearch",
+                                       "ysearch",
+                                       "range_interp",
+                                       "interp",
+                                       "rshift",
+                                       "ashift")),
              py::arg("width"),
              py::arg("nx") = 16,
              py::arg("first_line") = -1,
@@ -43,10 +58,19 @@ void bind_patch_xcorr_cc(py::module& m)
              py::arg("ashift") = 0,
              py::arg("device") = "auto",
              D(patch_xcorr_cc, make))
-        .def("patch_column",
-             &block::patch_column,
-             py::arg("i"),
-             D(patch_xcorr_cc, patch_column))
-        .def("strip_line", &block::strip_line, py::arg("k"), D(patch_xcorr_cc, strip_line))
+        .def(
+            "patch_column",
+            [](const block& self, integer_argument i) {
+                return self.patch_column(narrow<int>("i", i));
+            },
+            py::arg("i"),
+            D(patch_xcorr_cc, patch_column))
+        .def(
+            "strip_line",
+            [](const block& self, integer_argument k) {
+                return self.strip_line(narrow<long long>("k", k));
+            },
+            py::arg("k"),
+            D(patch_xcorr_cc, strip_line))
         .def("backend", &block::backend, D(patch_xcorr_cc, backend));
 }

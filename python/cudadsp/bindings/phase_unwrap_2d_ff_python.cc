@@ -11,13 +11,15 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(phase_unwrap_2d_ff.h)                                      */
-/* BINDTOOL_HEADER_FILE_HASH(39fe7d0423da123f6a0fc98a30c7d05d)                     */
+/* BINDTOOL_HEADER_FILE_HASH(1ac94322274001ba9550ba6ace39e0c3)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 namespace py = pybind11;
+
+#include "integer_argument.h"
 
 #include <gnuradio/cudadsp/phase_unwrap_2d_ff.h>
 // pydoc.h is automatically generated in the build directory
@@ -26,6 +28,7 @@ namespace py = pybind11;
 void bind_phase_unwrap_2d_ff(py::module& m)
 {
     using phase_unwrap_2d_ff = gr::cudadsp::phase_unwrap_2d_ff;
+    using gr::cudadsp::bindings::checked_integers;
 
     py::class_<phase_unwrap_2d_ff,
                gr::sync_block,
@@ -34,7 +37,11 @@ void bind_phase_unwrap_2d_ff(py::module& m)
                std::shared_ptr<phase_unwrap_2d_ff>>(
         m, "phase_unwrap_2d_ff", D(phase_unwrap_2d_ff))
 
-        .def(py::init(&phase_unwrap_2d_ff::make),
+        .def(py::init(checked_integers(&phase_unwrap_2d_ff::make,
+                                       "width",
+                                       "height",
+                                       "gradient_window",
+                                       "max_iterations")),
              py::arg("width"),
              py::arg("height"),
              py::arg("method") = "reliability",

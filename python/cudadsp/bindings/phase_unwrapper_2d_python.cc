@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(core/phase_unwrap_2d.h)                                    */
-/* BINDTOOL_HEADER_FILE_HASH(bce5e55796d159e254bbae0aa5990968)                     */
+/* BINDTOOL_HEADER_FILE_HASH(76d65bd1d255e94f0bceb99b31bd4593)                     */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

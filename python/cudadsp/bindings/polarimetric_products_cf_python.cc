@@ -19,6 +19,8 @@
 
 namespace py = pybind11;
 
+#include "integer_argument.h"
+
 #include <gnuradio/cudadsp/polarimetric_products_cf.h>
 // pydoc.h is automatically generated in the build directory
 #include <polarimetric_products_cf_pydoc.h>
@@ -26,6 +28,7 @@ namespace py = pybind11;
 void bind_polarimetric_products_cf(py::module& m)
 {
     using block = gr::cudadsp::polarimetric_products_cf;
+    using gr::cudadsp::bindings::checked_integers;
 
     py::class_<block,
                gr::sync_decimator,
@@ -35,7 +38,7 @@ void bind_polarimetric_products_cf(py::module& m)
                std::shared_ptr<block>>(
         m, "polarimetric_products_cf", D(polarimetric_products_cf))
 
-        .def(py::init(&block::make),
+        .def(py::init(checked_integers(&block::make, "ngates", "pulses_per_radial")),
              py::arg("ngates"),
              py::arg("pulses_per_radial") = 36,
              py::arg("wavelength_m") = 0.0531,
@@ -62,7 +65,8 @@ void bind_polarimetric_products_cf(py::module& m)
              D(polarimetric_products_cf, make))
 
         .def_static("upstream_buffer_pulses",
-                    &block::upstream_buffer_pulses,
+                    checked_integers(
+                        &block::upstream_buffer_pulses, "ngates", "pulses_per_radial"),
                     py::arg("ngates"),
                     py::arg("pulses_per_radial"),
                     D(polarimetric_products_cf, upstream_buffer_pulses))

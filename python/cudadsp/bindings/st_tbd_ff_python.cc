@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(st_tbd_ff.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(8a688eb7b9fc3dbc9c21ac0d8619308e)                     */
+/* BINDTOOL_HEADER_FILE_HASH(2ba99086b7d9f9ea0ef0d7953478081f)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -19,17 +19,24 @@
 
 namespace py = pybind11;
 
+#include "integer_argument.h"
+
 #include <gnuradio/cudadsp/st_tbd_ff.h>
 // pydoc.h is automatically generated in the build directory
 #include <st_tbd_ff_pydoc.h>
 
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <string>
 #include <vector>
 
 namespace {
 
+using gr::cudadsp::bindings::checked_integers;
+using gr::cudadsp::bindings::integer_argument;
+using gr::cudadsp::bindings::narrow;
 using gr::cudadsp::core::tbd_hypothesis;
 using gr::cudadsp::core::tbd_transition;
 
@@ -51,7 +58,22 @@ float float_of(py::handle object, const std::string& name)
     if (!py::isinstance<py::float_>(object) && !py::isinstance<py::int_>(object) &&
         !py::hasattr(object, "__float__"))
         throw py::value_error(name + ": must be a number, got " + describe(object));
-    return static_cast<float>(py::float_(py::reinterpret_borrow<py::object>(object)));
+    // A number beyond float32's range would become inf (10**400 raises OverflowError),
+    // and the engine's message would no longer show the value given: refused here.
+    // NaN and inf pass, for the engine to name.
+    const std::string beyond = name +
+                               ": must be within float32's range (magnitude at most "
+                               "3.4028235e38), got " +
+                               describe(object);
+    double value = 0.0;
+    try {
+        value = py::float_(py::reinterpret_borrow<py::object>(object));
+    } catch (const py::error_already_set&) {
+        throw py::value_error(beyond);
+    }
+    if (std::isfinite(value) && std::fabs(value) > std::numeric_limits<float>::max())
+        throw py::value_error(beyond);
+    return static_cast<float>(value);
 }
 
 int int_of(py::handle object, const std::string& name)
@@ -59,7 +81,8 @@ int int_of(py::handle object, const std::string& name)
     // An index: Python int or NumPy integer, never a float (2.5 is no hypothesis).
     if (!py::hasattr(object, "__index__"))
         throw py::value_error(name + ": must be an integer, got " + describe(object));
-    return py::int_(py::reinterpret_borrow<py::object>(object)).cast<int>();
+    return narrow<int>(
+        name, integer_argument{ py::int_(py::reinterpret_borrow<py::object>(object)) });
 }
 
 /*!
@@ -136,8 +159,8 @@ void bind_st_tbd_ff(py::module& m)
                gr::basic_block,
                std::shared_ptr<st_tbd_ff>>(m, "st_tbd_ff", D(st_tbd_ff))
 
-        .def(py::init([](int width,
-                         int height,
+        .def(py::init([](integer_argument width,
+                         integer_argument height,
                          py::object hypotheses,
                          float alpha,
                          float threshold,
@@ -145,19 +168,20 @@ void bind_st_tbd_ff(py::module& m)
                          const std::string& kernel,
                          const std::string& bilinear,
                          bool autotune,
-                         int max_detections_per_frame,
-                         int batch_frames) {
-                 return st_tbd_ff::make(width,
-                                        height,
-                                        hypotheses_from_python(hypotheses),
-                                        alpha,
-                                        threshold,
-                                        device,
-                                        kernel,
-                                        bilinear,
-                                        autotune,
-                                        max_detections_per_frame,
-                                        batch_frames);
+                         integer_argument max_detections_per_frame,
+                         integer_argument batch_frames) {
+                 return st_tbd_ff::make(
+                     narrow<int>("width", width),
+                     narrow<int>("height", height),
+                     hypotheses_from_python(hypotheses),
+                     alpha,
+                     threshold,
+                     device,
+                     kernel,
+                     bilinear,
+                     autotune,
+                     narrow<int>("max_detections_per_frame", max_detections_per_frame),
+                     narrow<int>("batch_frames", batch_frames));
              }),
              py::arg("width"),
              py::arg("height"),
@@ -173,7 +197,7 @@ void bind_st_tbd_ff(py::module& m)
              D(st_tbd_ff, make))
 
         .def_static("default_batch_frames",
-                    &st_tbd_ff::default_batch_frames,
+                    checked_integers(&st_tbd_ff::default_batch_frames, "width", "height"),
                     py::arg("width"),
                     py::arg("height"),
                     D(st_tbd_ff, default_batch_frames))

@@ -75,6 +75,9 @@ struct cross_correlation_peak {
  * that grid's argmax of |r|, limited to +-max_lag. magnitude = |r(lag)| / sqrt(E_x E_y)
  * with E the frame energies; phase = arg r(lag). A frame with zero energy in either
  * input gives lag 0, magnitude 0, phase 0; one with a non-finite sample gives NaN.
+ * Finite frames beyond float32's range follow the same rules: L E_x, L E_y or
+ * L^2 E_x E_y above 2^250 gives NaN, E_x, E_y or E_x E_y below 2^-200 gives zeros
+ * (frame_range() in cross_correlation_peak_rule.h).
  *
  * Optional per-frame outputs: the cross-spectrum X conj(Y) (L bins, FFT order) and
  * the correlation vector r[-max_lag .. max_lag].
@@ -119,7 +122,8 @@ public:
     const device_selection& device() const { return d_device; }
 
 protected:
-    cross_correlator(const cross_correlator_config& config, const device_selection& device);
+    cross_correlator(const cross_correlator_config& config,
+                     const device_selection& device);
     cross_correlator_config d_config;
     device_selection d_device;
 };

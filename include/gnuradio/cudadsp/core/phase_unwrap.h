@@ -22,12 +22,27 @@ namespace core {
 /*!
  * \brief Configuration of a phase unwrapper.
  */
+/*!
+ * The periods the 1-D and 2-D unwrappers take, 1e-30 to 1e30. Within them float32
+ * samples can hold phases: 2^-24 of a period is a normal float32 (above FLT_MIN,
+ * 1.2e-38), so a phase keeps its full 24 bits, and 2^24 periods, the 1-D rule's limit
+ * for a phase, stay below FLT_MAX (3.4e38). Outside them every sample would be a
+ * glitch or the phase denormal noise: such a period is a mistake, not a unit.
+ */
+constexpr double min_phase_period = 1e-30;
+constexpr double max_phase_period = 1e30;
+
+//! std::invalid_argument naming "period" unless min_phase_period <= period <=
+//! max_phase_period (NaN and infinities fail too).
+CUDADSP_CORE_API void validate_phase_period(double period);
+
 struct CUDADSP_CORE_API phase_unwrap_config {
     /*! 1: the input is one continuous stream, unwrapped across calls (state carried);
      *  >1: the input is a sequence of vectors of vlen samples, each unwrapped on its own.
      */
     std::size_t vlen = 1;
-    //! Period of the wrapped quantity (2*pi for radians, 360 for degrees, 1 for cycles).
+    /*! Period of the wrapped quantity (2*pi for radians, 360 for degrees, 1 for cycles),
+     *  1e-30 to 1e30: float32 samples resolve no phase of a period outside. */
     double period = 6.283185307179586476925286766559;
     //! "auto", "cpu", "cuda" or "cuda:N".
     std::string device = "auto";
@@ -87,7 +102,8 @@ public:
     virtual void reset() = 0;
 
     /*! New period for the samples that follow; also resets the carried state. Throws
-     *  std::invalid_argument (and keeps the old period) unless finite and > 0. */
+     *  std::invalid_argument (and keeps the old period) unless 1e-30 <= period <= 1e30.
+     */
     void set_period(double period);
     double period() const { return d_config.period; }
 
@@ -97,6 +113,13 @@ public:
     /*! K of the last finite sample processed so far (stream mode; 0 after reset).
      *  Synchronises with the device on the CUDA backend. */
     virtual std::int64_t wrap_count() = 0;
+
+    /*! Finite samples so far that were not phases: of magnitude 2^24 periods or more
+     *  (max_sample_periods in the rule), where float32 cannot hold a phase. Each gave
+     *  NaN and took no part in the unwrapping, as a NaN sample does. Counts since the
+     *  engine was made; reset() and set_period() keep it. Synchronises with the device
+     *  on the CUDA backend. */
+    virtual std::uint64_t out_of_range_samples() = 0;
 
 protected:
     phase_unwrapper(const phase_unwrap_config& config, const device_selection& device);

@@ -43,7 +43,8 @@ struct CUDADSP_CORE_API phase_unwrap_2d_config {
     //! Rows of a frame.
     std::size_t height = 0;
     unwrap_2d_method method = unwrap_2d_method::reliability;
-    //! Period of the wrapped quantity (2*pi for radians, 360 for degrees, 1 for cycles).
+    /*! Period of the wrapped quantity (2*pi for radians, 360 for degrees, 1 for cycles),
+     *  1e-30 to 1e30: float32 samples resolve no phase of a period outside. */
     double period = 6.283185307179586476925286766559;
     //! Reliability method: column 0 and column width-1 are neighbours.
     bool wrap_around_x = false;

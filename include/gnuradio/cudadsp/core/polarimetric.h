@@ -12,6 +12,7 @@
 #include <gnuradio/cudadsp/core/device.h>
 #include <complex>
 #include <cstddef>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -65,6 +66,27 @@ CUDADSP_CORE_API const char* product_name(int product);
 //! Unit of a product ("dBZ", "dB", "m/s", "m/s", "deg", "", "dB", "dB", "").
 CUDADSP_CORE_API const char* product_unit(int product);
 
+/*
+ * Physical bounds of the radar parameters (validate() rejects values outside, naming
+ * the field): a value beyond them is a mistake (a unit slip, a garbage number), not a
+ * radar.
+ */
+//! |zcal_db| limit, dB: powers |x|^2 of float32 samples span -897 to +771 dB, so no
+//! scaling of the input needs a larger radar constant.
+constexpr double max_zcal_db = 1000.0;
+//! |zdr_cal_db| limit, dB: a power ratio of 10^10 between the receivers, far beyond
+//! any real gain imbalance (a few dB).
+constexpr double max_zdr_cal_db = 100.0;
+//! noise_h, noise_v limit in |x|^2 units: the largest |x|^2 of a float32 sample.
+constexpr double max_noise_power =
+    double(std::numeric_limits<float>::max()) * double(std::numeric_limits<float>::max());
+//! wavelength_m range, m: 3 THz to 300 kHz.
+constexpr double min_wavelength_m = 1e-4;
+constexpr double max_wavelength_m = 1e3;
+//! prt_s range, s: a pulse repetition frequency of 10 MHz to 0.1 Hz.
+constexpr double min_prt_s = 1e-7;
+constexpr double max_prt_s = 10.0;
+
 /*!
  * \brief Calibration, noise and censoring: may change between calls.
  *
@@ -73,11 +95,11 @@ CUDADSP_CORE_API const char* product_unit(int product);
  * and on V pulses).
  */
 struct CUDADSP_CORE_API polarimetric_calibration {
-    double zcal_db = 0.0;           //!< added to Zh (radar constant), dB
-    double zdr_cal_db = 0.0;        //!< added to ZDR, dB
-    double phidp_offset_deg = 0.0;  //!< system differential phase, subtracted
-    double noise_h = 0.0;           //!< H noise power, >= 0
-    double noise_v = 0.0;           //!< V noise power, >= 0
+    double zcal_db = 0.0;           //!< added to Zh (radar constant), dB, |x| <= 1000
+    double zdr_cal_db = 0.0;        //!< added to ZDR, dB, |x| <= 100
+    double phidp_offset_deg = 0.0;  //!< system differential phase, subtracted, |x| <= 360
+    double noise_h = 0.0;           //!< H noise power, 0 to max_noise_power
+    double noise_v = 0.0;           //!< V noise power, 0 to max_noise_power
     double snr_threshold_db = -1e9; //!< below this SNRh, products 0 to 5 are NaN
 
     //! Throws std::invalid_argument naming the offending field.
@@ -161,8 +183,8 @@ struct CUDADSP_CORE_API clutter_filter_config {
 struct CUDADSP_CORE_API polarimetric_config {
     std::size_t ngates = 0;             //!< range gates per pulse, >= 1
     std::size_t pulses_per_radial = 36; //!< >= 2; alternating: even and >= 4
-    double wavelength_m = 0.0531;       //!< > 0
-    double prt_s = 1e-3;                //!< pulse repetition time, > 0
+    double wavelength_m = 0.0531;       //!< min_wavelength_m to max_wavelength_m
+    double prt_s = 1e-3;                //!< pulse repetition time, min_prt_s to max_prt_s
     double first_gate_m = 0.0;          //!< range of gate 0, >= 0
     double gate_spacing_m = 150.0;      //!< > 0
     polarimetric_calibration calibration;

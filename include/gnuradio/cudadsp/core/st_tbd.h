@@ -110,7 +110,10 @@ struct CUDADSP_CORE_API st_tbd_config {
     /*! Throws std::invalid_argument naming the offending field (e.g.
      *  "hypotheses[3].transitions[1].source"). Limits beyond those above: width and
      *  height <= 2^18 and width * height <= 2^31 - 1 (cell indices fit int32);
-     *  |dx|, |dy| <= tbd_max_shift_px; weights finite; every string one of its
+     *  |dx|, |dy|, |vx|, |vy| <= tbd_max_shift_px; weights finite, and for every
+     *  hypothesis sum_k |w_k| <= 1 (the fraction of the sources' mass it receives; up
+     *  to half a float32 ulp per weight more, for weights meant to sum to 1, checked
+     *  against 1 + K 2^-24); every string one of its
      *  documented values; M * width * height * 4 bytes of state must be addressable. */
     void validate() const;
 
@@ -170,8 +173,8 @@ struct tbd_detection {
  * with its existing neighbours only). When more than max_detections_per_frame cells
  * qualify, the kept ones are the first in the order (value descending, then y, then
  * x). A non-finite input sample (NaN, +-Inf) counts as 0: no evidence, so a bad pixel
- * never poisons the recursive state. With every hypothesis' weights summing to at most
- * 1 in magnitude the state stays finite for finite inputs.
+ * never poisons the recursive state. Every hypothesis' weights sum to at most 1 in
+ * magnitude (validate() requires it), so the state stays finite for finite inputs.
  *
  * Implementations (implementation() names the one in use):
  * - "cpu": float32 state, rows of the grid shared among the host's cores.

@@ -43,7 +43,8 @@ static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_make = R"doc(Make a two-d
 Args:
     width, height: frame size in pixels (>= 1 each, width * height <= 536870911).
     method: "reliability" or "least_squares".
-    period: period of the phase: 2*pi radians, 360 degrees, 1 cycle (> 0, finite).
+    period: period of the phase: 2*pi radians, 360 degrees, 1 cycle
+        (1e-30 to 1e30: float32 samples resolve no phase of a period outside).
     wrap_around_x, wrap_around_y: reliability only: the first and last column (row)
         are neighbours; needs width (height) >= 3.
     gradient_window: reliability only: side of the window whose mean phase gradient

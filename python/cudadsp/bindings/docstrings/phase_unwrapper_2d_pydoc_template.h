@@ -29,7 +29,7 @@ Args:
     width, height: frame size (>= 1 each, at most 2^30 pixels).
     method: "reliability" (Herraez et al. 2002) or "least_squares" (Ghiglia and
         Romero 1994).
-    period: period of the phase (> 0, finite).
+    period: period of the phase (1e-30 to 1e30).
     wrap_around_x, wrap_around_y: reliability only: the first and last column (row)
         are neighbours; needs width (height) >= 3.
     congruent: least squares: output congruent to the input, or the smooth solution.

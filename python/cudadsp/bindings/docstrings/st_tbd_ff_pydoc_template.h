@@ -42,7 +42,8 @@ Args:
     width, height: grid size in pixels (>= 1 each).
     hypotheses: list of hypotheses, each (vx, vy, [(source, dx, dy, weight), ...]):
         the hypothesis' velocity in pixels per frame (reported with detections) and
-        its transitions, weight * P[source](x - dx, y - dy) summed; e.g.
+        its transitions, weight * P[source](x - dx, y - dy) summed (|vx|, |vy|, |dx|,
+        |dy| <= 64; each hypothesis' |weight|s sum to at most 1); e.g.
         cudadsp.tbd_velocity_grid(1.0, 0.5, 0.3).
     alpha: forgetting factor, 0 < alpha < 1 (settles in about 3 / (1 - alpha) frames).
     threshold: detection threshold on D (finite).
