@@ -603,68 +603,72 @@ struct patch_correlator_cuda::workspace {
     {
         const int N = g.npx, M = g.range_len(), npy = g.npy;
         if (g.ri > 1) {
-            range_forward.make(cufft_plan_family::power_of_two_counts(2 * batch), [&](int count) {
-                const int n[1] = { N }, embed[1] = { M };
-                return cufft_plan(1,
-                                  n,
-                                  embed,
-                                  1,
-                                  M,
-                                  embed,
-                                  1,
-                                  M,
-                                  CUFFT_C2C,
-                                  count * npy,
-                                  cufft_plan::external_work_area{});
-            });
+            range_forward.make(cufft_plan_family::power_of_two_counts(2 * batch),
+                               [&](int count) {
+                                   const int n[1] = { N }, embed[1] = { M };
+                                   return cufft_plan(1,
+                                                     n,
+                                                     embed,
+                                                     1,
+                                                     M,
+                                                     embed,
+                                                     1,
+                                                     M,
+                                                     CUFFT_C2C,
+                                                     count * npy,
+                                                     cufft_plan::external_work_area{});
+                               });
             // The caller's patches, rows of npx, transformed out of place into the
             // first npx samples of rows of M.
-            range_forward_patches.make(cufft_plan_family::power_of_two_counts(batch), [&](int count) {
-                const int n[1] = { N }, in_embed[1] = { N }, out_embed[1] = { M };
-                return cufft_plan(1,
-                                  n,
-                                  in_embed,
-                                  1,
-                                  N,
-                                  out_embed,
-                                  1,
-                                  M,
-                                  CUFFT_C2C,
-                                  count * npy,
-                                  cufft_plan::external_work_area{});
-            });
-            range_inverse.make(cufft_plan_family::power_of_two_counts(2 * batch), [&](int count) {
-                const int n[1] = { M };
-                return cufft_plan(1,
-                                  n,
-                                  n,
-                                  1,
-                                  M,
-                                  n,
-                                  1,
-                                  M,
-                                  CUFFT_C2C,
-                                  count * npy,
-                                  cufft_plan::external_work_area{});
-            });
+            range_forward_patches.make(
+                cufft_plan_family::power_of_two_counts(batch), [&](int count) {
+                    const int n[1] = { N }, in_embed[1] = { N }, out_embed[1] = { M };
+                    return cufft_plan(1,
+                                      n,
+                                      in_embed,
+                                      1,
+                                      N,
+                                      out_embed,
+                                      1,
+                                      M,
+                                      CUFFT_C2C,
+                                      count * npy,
+                                      cufft_plan::external_work_area{});
+                });
+            range_inverse.make(cufft_plan_family::power_of_two_counts(2 * batch),
+                               [&](int count) {
+                                   const int n[1] = { M };
+                                   return cufft_plan(1,
+                                                     n,
+                                                     n,
+                                                     1,
+                                                     M,
+                                                     n,
+                                                     1,
+                                                     M,
+                                                     CUFFT_C2C,
+                                                     count * npy,
+                                                     cufft_plan::external_work_area{});
+                               });
         }
         const int n2[2] = { npy, N };
         const int real_embed[2] = { npy, N + 2 };
         const int complex_embed[2] = { npy, N / 2 + 1 };
         const int real_dist = npy * (N + 2), complex_dist = npy * (N / 2 + 1);
-        forward_2d.make(cufft_plan_family::power_of_two_counts(2 * batch), [&](int count) {
-            return cufft_plan(2,
-                              n2,
-                              real_embed,
-                              1,
-                              real_dist,
-                              complex_embed,
-                              1,
-                              complex_dist,
-                              CUFFT_R2C,
-                              count,
-                              cufft_plan::external_work_area{});
-        });
+        forward_2d.make(cufft_plan_family::power_of_two_counts(2 * batch),
+                        [&](int count) {
+                            return cufft_plan(2,
+                                              n2,
+                                              real_embed,
+                                              1,
+                                              real_dist,
+                                              complex_embed,
+                                              1,
+                                              complex_dist,
+                                              CUFFT_R2C,
+                                              count,
+                                              cufft_plan::external_work_area{});
+                        });
         inverse_2d.make(cufft_plan_family::power_of_two_counts(batch), [&](int count) {
             return cufft_plan(2,
                               n2,
@@ -685,10 +689,10 @@ struct patch_correlator_cuda::workspace {
                                             inverse_2d.work_size() });
         fft_work = device_buffer<unsigned char>(work);
         for (const cufft_plan_family* f : { &range_forward,
-                                      &range_forward_patches,
-                                      &range_inverse,
-                                      &forward_2d,
-                                      &inverse_2d })
+                                            &range_forward_patches,
+                                            &range_inverse,
+                                            &forward_2d,
+                                            &inverse_2d })
             f->set_work_area(fft_work.get());
         const std::size_t shared = peak_shared_bytes(g);
         if (shared > 48 * 1024)

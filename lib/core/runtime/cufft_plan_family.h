@@ -95,9 +95,8 @@ public:
     std::vector<std::size_t> launches(std::size_t count) const
     {
         std::vector<std::size_t> out;
-        for_each_launch(count, [&](std::size_t plan, std::size_t) {
-            out.push_back(d_counts[plan]);
-        });
+        for_each_launch(
+            count, [&](std::size_t plan, std::size_t) { out.push_back(d_counts[plan]); });
         return out;
     }
 

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "runtime/staged_upload.h"
 #include "runtime/parallel_copy.h"
+#include "runtime/staged_upload.h"
 #include <algorithm>
 
 namespace gr {
