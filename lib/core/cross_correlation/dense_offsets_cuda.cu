@@ -301,25 +301,31 @@ __device__ gradient_sums block_gradient(const gradient_sums& g, block_shared& s)
 
 /*!
  * Launch shape of the element-wise kernels over \p n windows of a rows x cols array: a
- * 2D block as wide as a row needs (32 .. element_threads), grid y over rows, z over
- * windows; the kernels loop where the grid is bounded.
+ * 2D block as wide as a row needs (a multiple of 32, at most element_threads), grid z
+ * over windows and y over rows, with at most about element_blocks blocks in all; the
+ * kernels loop over what the grid does not cover, so a block does many rows of a
+ * large batch instead of the grid holding a block for each.
  */
 struct element_launch {
     dim3 grid, block;
 };
 
+//! Blocks of an element-wise launch: enough to fill any GPU several times over.
+constexpr unsigned element_blocks = 32768;
+
 element_launch launch_over(int rows, int cols, std::size_t n)
 {
-    unsigned bx = 32;
-    while (bx < static_cast<unsigned>(cols) && bx < element_threads)
-        bx *= 2;
-    const unsigned by = element_threads / bx;
+    const unsigned bx =
+        std::min<unsigned>(element_threads, (unsigned(cols) + 31) / 32 * 32);
+    const unsigned by = std::max<unsigned>(1, element_threads / bx);
+    const unsigned gx = (unsigned(cols) + bx - 1) / bx;
+    const unsigned gz = static_cast<unsigned>(std::min<std::size_t>(n, grid_yz_max));
+    const unsigned row_blocks = (unsigned(rows) + by - 1) / by;
+    const unsigned gy = std::clamp<unsigned>(
+        element_blocks / (gx * gz), 1, std::min(row_blocks, grid_yz_max));
     element_launch l;
     l.block = dim3(bx, by, 1);
-    l.grid =
-        dim3((static_cast<unsigned>(cols) + bx - 1) / bx,
-             std::min<unsigned>((static_cast<unsigned>(rows) + by - 1) / by, grid_yz_max),
-             static_cast<unsigned>(std::min<std::size_t>(n, grid_yz_max)));
+    l.grid = dim3(gx, gy, gz);
     return l;
 }
 
@@ -978,13 +984,18 @@ struct dense_offsets_cuda::workspace {
           big(capacity * std::size_t(l.big_dist)),
           trimmed(capacity * std::size_t(l.trimmed_dist))
     {
-        // Padded launches transform slots no window wrote: zeros, not uninitialised
-        // memory.
+        // Padded launches transform slots no window wrote, and the zoom stage's kernels
+        // (windows without a raw peak leave theirs unwritten too) read zeros, not
+        // uninitialised memory.
         CUDADSP_CUDA(cudaMemset(corr.get(), 0, corr.bytes()));
+        CUDADSP_CUDA(cudaMemset(colsums.get(), 0, colsums.bytes()));
+        CUDADSP_CUDA(cudaMemset(sums.get(), 0, sums.bytes()));
+        CUDADSP_CUDA(cudaMemset(t2.get(), 0, t2.bytes()));
+        CUDADSP_CUDA(cudaMemset(surface.get(), 0, surface.bytes()));
+        CUDADSP_CUDA(cudaMemset(coarse.get(), 0, coarse.bytes()));
         CUDADSP_CUDA(cudaMemset(compact.get(), 0, compact.bytes()));
         CUDADSP_CUDA(cudaMemset(big.get(), 0, big.bytes()));
         CUDADSP_CUDA(cudaMemset(trimmed.get(), 0, trimmed.bytes()));
-        CUDADSP_CUDA(cudaMemset(coarse.get(), 0, coarse.bytes()));
 
         const std::vector<std::size_t> counts =
             cufft_plan_family::halving_counts(batch, plan_levels);
