@@ -8,6 +8,7 @@
 #include "cross_correlation/dense_offsets_cpu.h"
 #include "cross_correlation/dense_offsets_cuda.h"
 #include "cross_correlation/dense_offsets_rule.h"
+#include "cross_correlation/image_checks.h"
 #include <sstream>
 #include <stdexcept>
 
@@ -140,21 +141,8 @@ void dense_offsets_estimator::check_windows(const image_view& reference,
     if (windows == nullptr)
         throw std::invalid_argument("windows: nullptr for " + std::to_string(nwindows) +
                                     " windows");
-    const struct {
-        const char* name;
-        const image_view& view;
-    } images[] = { { "reference", reference }, { "secondary", secondary } };
-    for (const auto& im : images) {
-        if (im.view.data == nullptr || im.view.width == 0 || im.view.height == 0)
-            throw std::invalid_argument(std::string(im.name) +
-                                        " image: no data or zero size (" +
-                                        std::to_string(im.view.width) + " x " +
-                                        std::to_string(im.view.height) + ")");
-        if (im.view.type != slc_sample_type::complex_int16 &&
-            im.view.type != slc_sample_type::complex_float32)
-            throw std::invalid_argument(std::string(im.name) +
-                                        " image: unknown sample type");
-    }
+    check_image_view("reference", reference);
+    check_image_view("secondary", secondary);
     const dense_offsets_config& c = d_config;
     for (std::size_t i = 0; i < nwindows; ++i) {
         const offset_window& win = windows[i];

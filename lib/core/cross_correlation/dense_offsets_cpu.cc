@@ -451,6 +451,27 @@ void normalized_surface(const correlation_plans& p,
                                        h * w);
 }
 
+//! Section 4.5 (4.12) on \p n values: the winner of offer() over all of them (a total
+//! order), found by a plain maximum scan and then the tie rule among the values equal
+//! to it, which is the same winner at a fraction of the comparisons.
+surface_max surface_argmax(const float* v, int n)
+{
+    bool any = false;
+    float top = 0.0f;
+    for (int i = 0; i < n; ++i)
+        if (v[i] > top || (!any && v[i] == v[i])) {
+            top = v[i];
+            any = true;
+        }
+    surface_max best;
+    if (!any)
+        return best;
+    for (int i = 0; i < n; ++i)
+        if (v[i] == top)
+            offer(best, v[i], i);
+    return best;
+}
+
 //! One window, sections 4.1 - 4.12.
 offset_result estimate_window(const plans_t& plans,
                               workspace_t& ws,
@@ -490,9 +511,7 @@ offset_result estimate_window(const plans_t& plans,
     normalized_surface(plans.raw, ws, tmpl, b_amp, g.h, g.w, t2, rows, cols, surface);
 
     // 4.5 - 4.8
-    surface_max raw;
-    for (int i = 0; i < rows * cols; ++i)
-        offer(raw, surface[i], i);
+    const surface_max raw = surface_argmax(surface, rows * cols);
     if (raw.index < 0)
         return invalid_offset_result();
     const int p_d = raw.index / cols, p_a = raw.index % cols;
@@ -595,9 +614,7 @@ offset_result estimate_window(const plans_t& plans,
     fftwf_execute_dft_c2r(plans.fine_rows, fs, fine);
 
     // 4.12
-    surface_max best;
-    for (int i = 0; i < m * m; ++i)
-        offer(best, fine[i], i);
+    const surface_max best = surface_argmax(fine, m * m);
     return finish_window(
         raw, snr, cov, s_d, s_a, best, win.gross_down, win.gross_across, g);
 }

@@ -123,9 +123,10 @@ struct offset_window {
  *
  * Degenerate windows keep PyCuAmpcor's float arithmetic (design note, section 6): a
  * constant-amplitude reference window gives a zero surface, so peak 0 at the first lag,
- * SNR NaN (0/0), covariance 99 and the offsets (-half_search_down,
- * -half_search_across). A window whose raw surface has no number (a NaN or infinite
- * sample in either window) gives NaN in all seven fields.
+ * SNR NaN (0/0) and covariance 99; the zoom pass still runs from that lag and its
+ * offsets (inside the search range) carry no information: the NaN SNR flags them. A
+ * window whose raw surface has no number (a NaN or infinite sample in either window)
+ * gives NaN in all seven fields.
  */
 struct offset_result {
     float offset_down;
