@@ -20,11 +20,11 @@
 // reference (dx and dy equal, corr within 1e-3 percent).
 
 #include "bench_harness.h"
-#include "speckle_field.h"
 #include "cross_correlation/patch_correlator_cuda.h"
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
 #include "runtime/cufft_plan.h"
+#include "speckle_field.h"
 #include "xcorr/xcorr_grid.h"
 #include <gnuradio/cudadsp/core/patch_correlator.h>
 #include <algorithm>

@@ -34,7 +34,8 @@ std::vector<double> taps_at(double f)
 {
     std::vector<double> taps(2 * speckle_kernel_half + 1);
     for (int j = -speckle_kernel_half; j <= speckle_kernel_half; ++j)
-        taps[std::size_t(j + speckle_kernel_half)] = lowpass(j + f, speckle_bandwidth, speckle_kernel_half);
+        taps[std::size_t(j + speckle_kernel_half)] =
+            lowpass(j + f, speckle_bandwidth, speckle_kernel_half);
     return taps;
 }
 
