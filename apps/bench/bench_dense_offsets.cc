@@ -199,32 +199,8 @@ void make_pair(image_pair& pair, const bench_device& device)
                            std::size_t(image_side) };
     }
     const int P = image_tile;
-    const noise_field W(P, P, input_seed);
-    std::vector<cfloat> tiles[2] = { std::vector<cfloat>(std::size_t(P) * P),
-                                     std::vector<cfloat>(std::size_t(P) * P) };
-    const double scale = field_scale(component_std);
-    const int strip = 128;
-    parallel_for(2 * std::size_t(P / strip), [&](std::size_t i) {
-        const int img = int(i % 2);
-        const int r0 = int(i / 2) * strip;
-        cfloat* out = tiles[img].data() + std::size_t(r0) * P;
-        if (img == 0)
-            render(W, r0, 0, 0, 0, strip, P, scale, 1.0, 0.0, 0, out, P);
-        else
-            render(W,
-                   r0,
-                   0,
-                   image_dy,
-                   image_dx,
-                   strip,
-                   P,
-                   scale,
-                   coherence,
-                   decorrelation_std(coherence),
-                   input_seed + 1000 + i,
-                   out,
-                   P);
-    });
+    const auto tiles = speckle_tile_pair(
+        P, input_seed, input_seed + 1000, component_std, image_dy, image_dx, coherence);
     parallel_for(std::size_t(image_side), [&](std::size_t y) {
         for (int img = 0; img < 2; ++img) {
             const cfloat* src = tiles[img].data() + (y % P) * P;
@@ -356,18 +332,26 @@ std::string per_window(const row& r, std::size_t windows)
 // Rows
 // ---------------------------------------------------------------------------------
 
+//! The CPU engine of a case and the windows of its sample.
+std::unique_ptr<core::dense_offsets_estimator>
+cpu_engine(const offsets_case& c, std::vector<offset_window>& windows)
+{
+    core::dense_offsets_config config = c.config;
+    config.device = "cpu";
+    windows.clear();
+    for (const std::size_t k : c.sample)
+        windows.push_back(c.windows[k]);
+    return core::dense_offsets_estimator::make(config);
+}
+
 //! The CPU engine on the sample, one call: the reference of the CUDA rows.
 std::vector<offset_result> cpu_reference(const offsets_case& c, const image_pair& pair)
 {
     progress(section_name,
              "reference: cpu engine on " + std::to_string(c.sample.size()) +
                  " windows, " + c.label);
-    core::dense_offsets_config config = c.config;
-    config.device = "cpu";
-    auto engine = core::dense_offsets_estimator::make(config);
     std::vector<offset_window> windows;
-    for (const std::size_t k : c.sample)
-        windows.push_back(c.windows[k]);
+    auto engine = cpu_engine(c, windows);
     std::vector<offset_result> out(windows.size());
     std::memset(out.data(), poison_byte, out.size() * sizeof(offset_result));
     engine->estimate(
@@ -380,12 +364,8 @@ void measure_cpu(row& r,
                  const image_pair& pair,
                  const std::vector<offset_result>& reference)
 {
-    core::dense_offsets_config config = c.config;
-    config.device = "cpu";
-    auto engine = core::dense_offsets_estimator::make(config);
     std::vector<offset_window> windows;
-    for (const std::size_t k : c.sample)
-        windows.push_back(c.windows[k]);
+    auto engine = cpu_engine(c, windows);
     std::vector<offset_result> out(windows.size());
     r.clock = "wall";
     r.samples = double(windows.size());

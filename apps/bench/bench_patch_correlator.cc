@@ -198,33 +198,13 @@ void make_patch_pair(std::size_t k, int npy, int npx, cfloat* master, cfloat* al
 void make_image_pair(std::int16_t* master, std::int16_t* aligned)
 {
     const int P = image_tile;
-    const noise_field W(P, P, input_seed + 31);
-    std::vector<cfloat> tiles[2] = { std::vector<cfloat>(std::size_t(P) * P),
-                                     std::vector<cfloat>(std::size_t(P) * P) };
-    const double scale = field_scale(component_std);
-    // Each tile in row strips, one a thread (the field is periodic: the strips join).
-    const int strip = 128;
-    parallel_for(2 * std::size_t(P / strip), [&](std::size_t i) {
-        const int img = int(i % 2);
-        const int r0 = int(i / 2) * strip;
-        cfloat* out = tiles[img].data() + std::size_t(r0) * P;
-        if (img == 0)
-            render(W, r0, 0, 0, 0, strip, P, scale, 1.0, 0.0, 0, out, P);
-        else
-            render(W,
-                   r0,
-                   0,
-                   image_dy,
-                   image_dx,
-                   strip,
-                   P,
-                   scale,
-                   coherence,
-                   decorrelation_std(coherence),
-                   input_seed + 1000 + i,
-                   out,
-                   P);
-    });
+    const auto tiles = speckle_tile_pair(P,
+                                         input_seed + 31,
+                                         input_seed + 1000,
+                                         component_std,
+                                         image_dy,
+                                         image_dx,
+                                         coherence);
     std::int16_t* images[2] = { master, aligned };
     parallel_for(std::size_t(image_height), [&](std::size_t y) {
         for (int img = 0; img < 2; ++img) {

@@ -135,6 +135,47 @@ void parallel_for(std::size_t n, const std::function<void(std::size_t)>& work)
 }
 
 
+std::array<std::vector<std::complex<float>>, 2>
+speckle_tile_pair(int period,
+                  std::uint64_t field_seed,
+                  std::uint64_t noise_seed,
+                  double component_std,
+                  double dy,
+                  double dx,
+                  double coherence)
+{
+    const int P = period;
+    const noise_field W(P, P, field_seed);
+    std::array<std::vector<std::complex<float>>, 2> tiles = {
+        std::vector<std::complex<float>>(std::size_t(P) * P),
+        std::vector<std::complex<float>>(std::size_t(P) * P)
+    };
+    const double scale = field_scale(component_std);
+    const int strip = 128;
+    parallel_for(2 * std::size_t(P / strip), [&](std::size_t i) {
+        const int img = int(i % 2);
+        const int r0 = int(i / 2) * strip;
+        std::complex<float>* out = tiles[img].data() + std::size_t(r0) * P;
+        if (img == 0)
+            render(W, r0, 0, 0, 0, strip, P, scale, 1.0, 0.0, 0, out, P);
+        else
+            render(W,
+                   r0,
+                   0,
+                   dy,
+                   dx,
+                   strip,
+                   P,
+                   scale,
+                   coherence,
+                   decorrelation_std(coherence),
+                   noise_seed + i,
+                   out,
+                   P);
+    });
+    return tiles;
+}
+
 } // namespace bench
 } // namespace cudadsp
 } // namespace gr

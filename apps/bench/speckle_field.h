@@ -14,6 +14,7 @@
 // real position, so that a second image can be the same field moved by a sub-pixel
 // offset), quantised like an int16 SLC.
 
+#include <array>
 #include <complex>
 #include <cstddef>
 #include <cstdint>
@@ -83,6 +84,23 @@ double field_scale(double component_std);
 
 //! The decorrelation noise's standard deviation (before scaling) for coherence g.
 double decorrelation_std(double g);
+
+/*!
+ * Two \p period x \p period tiles of one periodic speckle field (white noise seeded by
+ * \p field_seed, \p component_std per component): the first is the field, the second
+ * the field moved by (\p dy, \p dx) with decorrelation noise at \p coherence (seeded
+ * by \p noise_seed + the index of its row strip), so that a feature at (y, x) of the
+ * first lies at (y + dy, x + dx) of the second. Rendered in row strips on the host's
+ * threads (the field is periodic: the strips join); \p period is a multiple of 128.
+ */
+std::array<std::vector<std::complex<float>>, 2>
+speckle_tile_pair(int period,
+                  std::uint64_t field_seed,
+                  std::uint64_t noise_seed,
+                  double component_std,
+                  double dy,
+                  double dx,
+                  double coherence);
 
 //! Runs \p work(i) for i in [0, n) on the host's hardware threads.
 void parallel_for(std::size_t n, const std::function<void(std::size_t)>& work);

@@ -7,6 +7,7 @@
 
 #include "cross_correlation/dense_offsets_cuda.h"
 #include "cross_correlation/dense_offsets_rule.h"
+#include "runtime/batch_progress.h"
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
 #include "runtime/cufft_plan.h"
@@ -552,14 +553,36 @@ __global__ void __launch_bounds__(element_threads)
 // Raw surface: peak, SNR, covariance, zoom start (4.4 - 4.8)
 // ---------------------------------------------------------------------------------
 
-struct raw_peak_args {
-    const float* corr; //!< the inverse transforms, in the template slots
+/*!
+ * One stage's normalised surface (4.4): the inverse transforms in the template slots,
+ * the window sums (S1, S2) of each lag and T2; value() is normalized_correlation() of a
+ * lag.
+ */
+struct surface_source {
+    const float* corr;
     long long corr_dist;
-    int pitch;
+    int pitch; //!< floats a row of the inverse transforms
     long long transform_size;
     const double2* sums;
     long long sums_dist;
+    int lag_cols; //!< lags a row of the sums
     const double* t2;
+    int template_pixels;
+
+    __device__ float value(unsigned i, int u, int v) const
+    {
+        const double2 s = sums[i * sums_dist + u * lag_cols + v];
+        return normalized_correlation(corr[i * corr_dist + u * pitch + v],
+                                      transform_size,
+                                      s.x,
+                                      s.y,
+                                      t2[i],
+                                      template_pixels);
+    }
+};
+
+struct raw_peak_args {
+    surface_source src;
     float* surface;
     long long surface_dist;
     coarse_peak* coarse;
@@ -578,23 +601,14 @@ __global__ void __launch_bounds__(block_threads) raw_peak_kernel(raw_peak_args a
     const unsigned i = blockIdx.x;
     const offsets_geometry& g = a.g;
     const int rows = g.surface_rows(), cols = g.surface_cols();
-    const float* corr = a.corr + i * a.corr_dist;
-    const double2* sums = a.sums + i * a.sums_dist;
     float* surface = a.surface + i * a.surface_dist;
-    const double t2 = a.t2[i];
     const int template_pixels = g.h * g.w;
 
     surface_max best;
     {
         strided_cursor e(threadIdx.x, block_threads, cols);
         for (int k = threadIdx.x; k < rows * cols; k += block_threads, e.advance()) {
-            const double2 s = sums[k];
-            const float c = normalized_correlation(corr[e.row * a.pitch + e.col],
-                                                   a.transform_size,
-                                                   s.x,
-                                                   s.y,
-                                                   t2,
-                                                   template_pixels);
+            const float c = a.src.value(i, e.row, e.col);
             surface[k] = c;
             offer(best, c, k);
         }
@@ -766,14 +780,7 @@ __global__ void __launch_bounds__(element_threads)
 // ---------------------------------------------------------------------------------
 
 struct trimmed_args {
-    const float* corr;
-    long long corr_dist;
-    int pitch;
-    long long transform_size;
-    const double2* sums;
-    long long sums_dist;
-    const double* t2;
-    int template_pixels;
+    surface_source src;
     int side; //!< trimmed side, 2 r hz
     int zoom; //!< Z
     float* out;
@@ -788,16 +795,7 @@ __global__ void __launch_bounds__(element_threads) trimmed_surface_kernel(trimme
 {
     CUDADSP_FOR_ELEMENTS(i, a.n, row, a.zoom, col, a.zoom)
     {
-        float v = 0.0f;
-        if (row < a.side && col < a.side) {
-            const double2 s = a.sums[i * a.sums_dist + row * a.side + col];
-            v = normalized_correlation(a.corr[i * a.corr_dist + row * a.pitch + col],
-                                       a.transform_size,
-                                       s.x,
-                                       s.y,
-                                       a.t2[i],
-                                       a.template_pixels);
-        }
+        const float v = row < a.side && col < a.side ? a.src.value(i, row, col) : 0.0f;
         a.out[i * a.out_dist + row * a.out_pitch + col] = v;
     }
 }
@@ -1132,6 +1130,15 @@ struct dense_offsets_cuda::workspace {
         }
     }
 
+    //! A stage's normalised surface: inverse transforms of rows x cols (rows of \p pitch
+    //! floats), sums of \p lag_cols lags a row, a template of \p template_pixels.
+    surface_source
+    surface_of(int pitch, int rows, int cols, int lag_cols, int template_pixels) const
+    {
+        return { corr.get(),  l.corr_dist, pitch,    area(rows, cols), sums.get(),
+                 l.sums_dist, lag_cols,    t2.get(), template_pixels };
+    }
+
     // Slot addresses (window i of the batch).
     float* template_slots() const { return corr.get(); }
     long long search_offset() const
@@ -1191,6 +1198,48 @@ struct dense_offsets_cuda::workspace {
     cuda_event download_begin{ true }, download_end{ true };
 };
 
+namespace {
+
+/*!
+ * One stage's normalised-correlation steps (4.2 - 4.4) for the first \p n windows: the
+ * input kernel on \p src (amplitudes into both slots, T2, the window sums), the real
+ * transforms of the templates and the search windows, the cross spectrum, the inverse.
+ */
+template <typename Source>
+void enqueue_correlation(const dense_offsets_cuda::workspace& ws,
+                         const Source& src,
+                         const correlation_shape& s,
+                         batch_transform forward_template,
+                         batch_transform forward_search,
+                         batch_transform inverse,
+                         std::size_t n,
+                         cudaStream_t stream)
+{
+    const offsets_layout& l = ws.l;
+    const correlation_buffers buffers{ ws.template_slots(), l.corr_dist,
+                                       ws.search_offset(),  ws.colsums.get(),
+                                       l.colsum_dist,       ws.sums.get(),
+                                       l.sums_dist,         ws.t2.get() };
+    const auto count = static_cast<unsigned>(n);
+    correlation_input_kernel<<<count, block_threads, 0, stream>>>(src, s, buffers);
+    CUDADSP_CUDA_LAUNCHED("correlation_input_kernel");
+    ws.run(forward_template, n, stream);
+    ws.run(forward_search, n, stream);
+    const int cols = s.cols / 2 + 1;
+    const element_launch e = launch_over(s.rows, cols, n);
+    cross_spectrum_kernel<<<e.grid, e.block, 0, stream>>>(
+        reinterpret_cast<float2*>(ws.template_slots()),
+        l.corr_dist / 2,
+        ws.search_offset() / 2,
+        s.rows,
+        cols,
+        count);
+    CUDADSP_CUDA_LAUNCHED("cross_spectrum_kernel");
+    ws.run(inverse, n, stream);
+}
+
+} // namespace
+
 // ---------------------------------------------------------------------------------
 // Engine
 // ---------------------------------------------------------------------------------
@@ -1242,12 +1291,7 @@ void dense_offsets_cuda::enqueue_batch(std::size_t first, std::size_t n)
     cudaStream_t stream = ws.stream.get();
     const auto count = static_cast<unsigned>(n);
     const offset_window* windows = ws.call_windows + first;
-    float* corr = ws.template_slots();
     const long long search_offset = ws.search_offset();
-    correlation_buffers buffers{ corr,          l.corr_dist,
-                                 search_offset, ws.colsums.get(),
-                                 l.colsum_dist, ws.sums.get(),
-                                 l.sums_dist,   ws.t2.get() };
 
     // 4.1 - 4.4: the raw correlation.
     const raw_source raw{ ws.rows[0].view, ws.rows[1].view, windows, g.hd, g.ha };
@@ -1255,34 +1299,19 @@ void dense_offsets_cuda::enqueue_batch(std::size_t first, std::size_t n)
         g.search_rows(),  g.search_cols(), l.raw_pitch, g.h, g.w,
         g.surface_rows(), g.surface_cols()
     };
-    correlation_input_kernel<<<count, block_threads, 0, stream>>>(
-        raw, raw_shape, buffers);
-    CUDADSP_CUDA_LAUNCHED("correlation_input_kernel (raw)");
-    ws.run(batch_transform::raw_template, n, stream);
-    ws.run(batch_transform::raw_search, n, stream);
-    {
-        const int cols = g.search_cols() / 2 + 1;
-        const element_launch e = launch_over(g.search_rows(), cols, n);
-        cross_spectrum_kernel<<<e.grid, e.block, 0, stream>>>(
-            reinterpret_cast<float2*>(corr),
-            l.corr_dist / 2,
-            search_offset / 2,
-            g.search_rows(),
-            cols,
-            count);
-        CUDADSP_CUDA_LAUNCHED("cross_spectrum_kernel (raw)");
-    }
-    ws.run(batch_transform::raw_inverse, n, stream);
+    enqueue_correlation(ws,
+                        raw,
+                        raw_shape,
+                        batch_transform::raw_template,
+                        batch_transform::raw_search,
+                        batch_transform::raw_inverse,
+                        n,
+                        stream);
 
     // 4.4 - 4.8: the raw surface's peak and statistics.
     raw_peak_args peak;
-    peak.corr = corr;
-    peak.corr_dist = l.corr_dist;
-    peak.pitch = l.raw_pitch;
-    peak.transform_size = area(g.search_rows(), g.search_cols());
-    peak.sums = ws.sums.get();
-    peak.sums_dist = l.sums_dist;
-    peak.t2 = ws.t2.get();
+    peak.src = ws.surface_of(
+        l.raw_pitch, g.search_rows(), g.search_cols(), g.surface_cols(), g.h * g.w);
     peak.surface = ws.surface.get();
     peak.surface_dist = l.surface_dist;
     peak.coarse = ws.coarse.get();
@@ -1348,37 +1377,24 @@ void dense_offsets_cuda::enqueue_batch(std::size_t first, std::size_t n)
                                         l.over_pitch,       g.over_ref_rows(),
                                         g.over_ref_cols(),  g.trimmed_side(),
                                         g.trimmed_side() };
-    correlation_input_kernel<<<count, block_threads, 0, stream>>>(
-        over, over_shape, buffers);
-    CUDADSP_CUDA_LAUNCHED("correlation_input_kernel (oversampled)");
-    ws.run(batch_transform::over_template, n, stream);
-    ws.run(batch_transform::over_search, n, stream);
-    {
-        const int cols = g.over_zoom_cols() / 2 + 1;
-        const element_launch e = launch_over(g.over_zoom_rows(), cols, n);
-        cross_spectrum_kernel<<<e.grid, e.block, 0, stream>>>(
-            reinterpret_cast<float2*>(corr),
-            l.corr_dist / 2,
-            search_offset / 2,
-            g.over_zoom_rows(),
-            cols,
-            count);
-        CUDADSP_CUDA_LAUNCHED("cross_spectrum_kernel (oversampled)");
-    }
-    ws.run(batch_transform::over_inverse, n, stream);
+    enqueue_correlation(ws,
+                        over,
+                        over_shape,
+                        batch_transform::over_template,
+                        batch_transform::over_search,
+                        batch_transform::over_inverse,
+                        n,
+                        stream);
 
     // 4.11: the trimmed surface, its real transform, the fine half spectrum, the fine
     // surface.
     {
         trimmed_args t;
-        t.corr = corr;
-        t.corr_dist = l.corr_dist;
-        t.pitch = l.over_pitch;
-        t.transform_size = area(g.over_zoom_rows(), g.over_zoom_cols());
-        t.sums = ws.sums.get();
-        t.sums_dist = l.sums_dist;
-        t.t2 = ws.t2.get();
-        t.template_pixels = g.over_ref_rows() * g.over_ref_cols();
+        t.src = ws.surface_of(l.over_pitch,
+                              g.over_zoom_rows(),
+                              g.over_zoom_cols(),
+                              g.trimmed_side(),
+                              g.over_ref_rows() * g.over_ref_cols());
         t.side = g.trimmed_side();
         t.zoom = g.zoom;
         t.out = reinterpret_cast<float*>(ws.trimmed.get());
@@ -1511,27 +1527,9 @@ void dense_offsets_cuda::run_call(const image_view& reference,
     ws.call_windows = ws.windows.get();
     ws.call_results = ws.results.get();
 
-    // Progress: batches whose results are known are reported in order, polled without
-    // waiting between enqueues (\p wait: waiting for the rest at the end).
-    std::vector<std::size_t> batch_end; // windows done after each batch
-    std::size_t reported = 0;
-    auto report = [&](bool wait) {
-        while (d_progress && reported < batch_end.size()) {
-            const cudaEvent_t done = ws.batches[reported].compute_end.get();
-            if (wait) {
-                CUDADSP_CUDA(cudaEventSynchronize(done));
-            } else {
-                const cudaError_t status = cudaEventQuery(done);
-                if (status == cudaErrorNotReady) {
-                    (void)cudaGetLastError(); // not an error: clear it
-                    return;
-                }
-                CUDADSP_CUDA(status);
-            }
-            d_progress(batch_end[reported], nwindows);
-            ++reported;
-        }
-    };
+    // Progress as the batches complete (the callback on this thread).
+    batch_progress progress(d_progress, nwindows);
+    std::size_t nbatches = 0;
 
     long long need[2] = { lo[0], lo[1] }; // rows the batches so far need, per image
     std::vector<bool> uploaded;           // whether a batch uploaded rows
@@ -1542,9 +1540,9 @@ void dense_offsets_cuda::run_call(const image_view& reference,
                 long long row = 0;
                 need[img] = std::max(need[img], window_rows(windows[k], img, row));
             }
-        if (ws.batches.size() <= batch_end.size())
+        if (ws.batches.size() <= nbatches)
             ws.batches.emplace_back();
-        const workspace::batch_events& ev = ws.batches[batch_end.size()];
+        const workspace::batch_events& ev = ws.batches[nbatches];
 
         // The rows this batch needs that earlier batches did not: rows are only ever
         // appended during a call, so earlier batches still computing never see them
@@ -1573,8 +1571,9 @@ void dense_offsets_cuda::run_call(const image_view& reference,
         ev.compute_begin.record(stream);
         enqueue_batch(first, n);
         ev.compute_end.record(stream);
-        batch_end.push_back(first + n);
-        report(false);
+        progress.add(ev.compute_end.get(), first + n);
+        ++nbatches;
+        progress.poll();
     }
     ws.download_begin.record(stream);
     CUDADSP_CUDA(cudaMemcpyAsync(ws.results_staging.get(),
@@ -1583,12 +1582,12 @@ void dense_offsets_cuda::run_call(const image_view& reference,
                                  cudaMemcpyDeviceToHost,
                                  stream));
     ws.download_end.record(stream);
-    report(true);
+    progress.finish();
     CUDADSP_CUDA(cudaStreamSynchronize(stream));
     std::memcpy(results, ws.results_staging.get(), nwindows * sizeof(offset_result));
 
     // Every event above has completed: the stream waited for each upload.
-    for (std::size_t b = 0; b < batch_end.size(); ++b) {
+    for (std::size_t b = 0; b < nbatches; ++b) {
         const workspace::batch_events& ev = ws.batches[b];
         if (uploaded[b])
             d_timing.upload_ms += ev.upload_end.elapsed_ms_since(ev.upload_begin);

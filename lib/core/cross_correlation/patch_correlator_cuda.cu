@@ -7,6 +7,7 @@
 
 #include "cross_correlation/patch_correlation_rule.h"
 #include "cross_correlation/patch_correlator_cuda.h"
+#include "runtime/batch_progress.h"
 #include "runtime/cuda_check.h"
 #include "runtime/cufft_plan.h"
 #include "runtime/cufft_plan_family.h"
@@ -994,27 +995,9 @@ void patch_correlator_cuda::correlate(const image_view& master,
     auto row_of = [&](int img, std::size_t k) {
         return img == 0 ? pairs[k].master_row : pairs[k].aligned_row;
     };
-    // Progress: batches whose results are known are reported in order, polled without
-    // waiting between enqueues (\p wait: waiting for the rest at the end).
-    std::vector<std::size_t> batch_end; // patches done after each batch
-    std::size_t reported = 0;
-    auto report = [&](bool wait) {
-        while (d_progress && reported < batch_end.size()) {
-            const cudaEvent_t done = rings.batches[reported].compute_end.get();
-            if (wait) {
-                CUDADSP_CUDA(cudaEventSynchronize(done));
-            } else {
-                const cudaError_t status = cudaEventQuery(done);
-                if (status == cudaErrorNotReady) {
-                    (void)cudaGetLastError(); // not an error: clear it
-                    return;
-                }
-                CUDADSP_CUDA(status);
-            }
-            d_progress(batch_end[reported], npatches);
-            ++reported;
-        }
-    };
+    // Progress as the batches complete (the callback on this thread).
+    batch_progress progress(d_progress, npatches);
+    std::size_t nbatches = 0;
     std::size_t first = 0;
     while (first < npatches) {
         // The batch: consecutive pairs whose rows fit each ring.
@@ -1041,9 +1024,9 @@ void patch_correlator_cuda::correlate(const image_view& master,
             ++end;
         }
 
-        if (rings.batches.size() <= batch_end.size())
+        if (rings.batches.size() <= nbatches)
             rings.batches.emplace_back();
-        const image_rings::batch_events& ev = rings.batches[batch_end.size()];
+        const image_rings::batch_events& ev = rings.batches[nbatches];
 
         // Its rows: after the previous batch has read the rings.
         rings.extracted.wait_on(rings.upload_stream.get());
@@ -1063,8 +1046,9 @@ void patch_correlator_cuda::correlate(const image_view& master,
         enqueue_batch(
             src, end - first, rings.results.get() + first, stream, rings.extracted.get());
         ev.compute_end.record(stream);
-        batch_end.push_back(end);
-        report(false);
+        progress.add(ev.compute_end.get(), end);
+        ++nbatches;
+        progress.poll();
         first = end;
     }
     rings.download_begin.record(stream);
@@ -1074,13 +1058,13 @@ void patch_correlator_cuda::correlate(const image_view& master,
                                  cudaMemcpyDeviceToHost,
                                  stream));
     rings.download_end.record(stream);
-    report(true);
+    progress.finish();
     CUDADSP_CUDA(cudaStreamSynchronize(stream));
     std::memcpy(results, rings.results_staging.get(), npatches * sizeof(patch_result));
 
     // Every event above has completed: each upload is waited for by the stream.
     d_timing = patch_correlator_timing{};
-    for (std::size_t b = 0; b < batch_end.size(); ++b) {
+    for (std::size_t b = 0; b < nbatches; ++b) {
         const image_rings::batch_events& ev = rings.batches[b];
         d_timing.upload_ms += ev.upload_end.elapsed_ms_since(ev.upload_begin);
         d_timing.compute_ms += ev.compute_end.elapsed_ms_since(ev.compute_begin);
