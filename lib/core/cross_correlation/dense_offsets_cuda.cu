@@ -984,16 +984,17 @@ struct dense_offsets_cuda::workspace {
     {
         // Padded launches transform slots no window wrote, and the zoom stage's kernels
         // (windows without a raw peak leave theirs unwritten too) read zeros, not
-        // uninitialised memory.
-        CUDADSP_CUDA(cudaMemset(corr.get(), 0, corr.bytes()));
-        CUDADSP_CUDA(cudaMemset(colsums.get(), 0, colsums.bytes()));
-        CUDADSP_CUDA(cudaMemset(sums.get(), 0, sums.bytes()));
-        CUDADSP_CUDA(cudaMemset(t2.get(), 0, t2.bytes()));
-        CUDADSP_CUDA(cudaMemset(surface.get(), 0, surface.bytes()));
-        CUDADSP_CUDA(cudaMemset(coarse.get(), 0, coarse.bytes()));
-        CUDADSP_CUDA(cudaMemset(compact.get(), 0, compact.bytes()));
-        CUDADSP_CUDA(cudaMemset(big.get(), 0, big.bytes()));
-        CUDADSP_CUDA(cudaMemset(trimmed.get(), 0, trimmed.bytes()));
+        // uninitialised memory. On the engine's stream: it does not wait for the legacy
+        // default stream.
+        CUDADSP_CUDA(cudaMemsetAsync(corr.get(), 0, corr.bytes(), stream.get()));
+        CUDADSP_CUDA(cudaMemsetAsync(colsums.get(), 0, colsums.bytes(), stream.get()));
+        CUDADSP_CUDA(cudaMemsetAsync(sums.get(), 0, sums.bytes(), stream.get()));
+        CUDADSP_CUDA(cudaMemsetAsync(t2.get(), 0, t2.bytes(), stream.get()));
+        CUDADSP_CUDA(cudaMemsetAsync(surface.get(), 0, surface.bytes(), stream.get()));
+        CUDADSP_CUDA(cudaMemsetAsync(coarse.get(), 0, coarse.bytes(), stream.get()));
+        CUDADSP_CUDA(cudaMemsetAsync(compact.get(), 0, compact.bytes(), stream.get()));
+        CUDADSP_CUDA(cudaMemsetAsync(big.get(), 0, big.bytes(), stream.get()));
+        CUDADSP_CUDA(cudaMemsetAsync(trimmed.get(), 0, trimmed.bytes(), stream.get()));
 
         const std::vector<std::size_t> counts =
             cufft_plan_family::halving_counts(batch, plan_levels);
