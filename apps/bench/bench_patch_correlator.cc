@@ -24,6 +24,7 @@
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
 #include "runtime/cufft_plan.h"
+#include "speckle_field.h"
 #include "xcorr/xcorr_grid.h"
 #include <gnuradio/cudadsp/core/patch_correlator.h>
 #include <algorithm>
@@ -51,7 +52,6 @@ namespace {
 
 constexpr const char* section_name = "patch";
 
-constexpr double pi = 3.14159265358979323846264338327950;
 
 using cfloat = std::complex<float>;
 using core::patch_result;
@@ -92,8 +92,6 @@ constexpr int image_repeats_max = 10;
 // evaluated at any real position), scaled to int16-like amplitudes and rounded to
 // integers. The aligned patch is the same field moved by (dy, dx), uniform in
 // +-max_shift pixels per patch, plus white decorrelation noise at coherence 0.9.
-constexpr double bandwidth = 0.8;
-constexpr int kernel_half = 8;
 constexpr double component_std = 800.0;
 constexpr double coherence = 0.9;
 constexpr double max_shift = 6.0;
@@ -153,136 +151,6 @@ std::size_t engine_batch(const core::patch_correlator& engine)
 // Synthetic speckle
 // ---------------------------------------------------------------------------------
 
-//! Blackman-windowed sinc of bandwidth \p b (cycles/sample), support |t| < half.
-double lowpass(double t, double b, int half)
-{
-    if (std::fabs(t) >= half)
-        return 0.0;
-    const double w =
-        0.42 + 0.5 * std::cos(pi * t / half) + 0.08 * std::cos(2 * pi * t / half);
-    const double a = pi * b * t;
-    const double s = std::fabs(a) < 1e-12 ? b : std::sin(a) / (pi * t);
-    return s * w;
-}
-
-//! Taps h(j + f), j = -half .. half: the kernel between samples at fraction f.
-std::vector<double> taps_at(double f)
-{
-    std::vector<double> taps(2 * kernel_half + 1);
-    for (int j = -kernel_half; j <= kernel_half; ++j)
-        taps[std::size_t(j + kernel_half)] = lowpass(j + f, bandwidth, kernel_half);
-    return taps;
-}
-
-//! Energy of the kernel's integer taps: the field's variance per unit white variance,
-//! per axis.
-double kernel_energy()
-{
-    double e = 0;
-    for (const double h : taps_at(0.0))
-        e += h * h;
-    return e;
-}
-
-//! White complex Gaussian noise (unit variance per component), periodic.
-struct noise_field {
-    int rows = 0, cols = 0;
-    std::vector<std::complex<double>> w;
-
-    noise_field(int r, int c, std::uint64_t seed)
-        : rows(r), cols(c), w(std::size_t(r) * c)
-    {
-        std::mt19937_64 rng(seed);
-        std::normal_distribution<double> normal(0.0, 1.0);
-        for (auto& v : w)
-            v = { normal(rng), normal(rng) };
-    }
-    const std::complex<double>& at(long long r, long long c) const
-    {
-        r %= rows;
-        c %= cols;
-        if (r < 0)
-            r += rows;
-        if (c < 0)
-            c += cols;
-        return w[std::size_t(r) * cols + std::size_t(c)];
-    }
-};
-
-/*!
- * out[r][c] = S(oy + r - dy, ox + c - dx) for r < out_rows, c < out_cols (rows of
- * \p stride samples), S(Y, X) = sum_{m,n} W[m][n] h(Y - m) h(X - n) the band-limited
- * field of \p W (periodic), scaled by \p scale; with \p decorrelation > 0, plus white
- * Gaussian noise of that standard deviation per component (before scaling, seeded by
- * \p noise_seed), the field weighted by \p signal. Rounded to integers and clipped to
- * int16, like a quantised SLC.
- */
-void render(const noise_field& W,
-            long long oy,
-            long long ox,
-            double dy,
-            double dx,
-            int out_rows,
-            int out_cols,
-            double scale,
-            double signal,
-            double decorrelation,
-            std::uint64_t noise_seed,
-            cfloat* out,
-            std::size_t stride)
-{
-    const double y0 = double(oy) - dy, x0 = double(ox) - dx;
-    const long long by = (long long)std::floor(y0), bx = (long long)std::floor(x0);
-    const std::vector<double> ty = taps_at(y0 - double(by));
-    const std::vector<double> tx = taps_at(x0 - double(bx));
-    const int H = kernel_half;
-    // Range pass over the rows the azimuth pass needs: T[m][c] = sum_i W[by - H + m]
-    // [bx + c - i] tx[i + H].
-    const int trows = out_rows + 2 * H;
-    std::vector<std::complex<double>> T(std::size_t(trows) * out_cols);
-    for (int m = 0; m < trows; ++m) {
-        const long long wr = by - H + m;
-        for (int c = 0; c < out_cols; ++c) {
-            std::complex<double> acc = 0;
-            for (int i = -H; i <= H; ++i)
-                acc += W.at(wr, bx + c - i) * tx[std::size_t(i + H)];
-            T[std::size_t(m) * out_cols + c] = acc;
-        }
-    }
-    std::mt19937_64 rng(noise_seed);
-    std::normal_distribution<double> normal(0.0, 1.0);
-    // Azimuth pass: out[r][c] = sum_j T[r - j + H][c] ty[j + H].
-    std::vector<std::complex<double>> acc(out_cols);
-    for (int r = 0; r < out_rows; ++r) {
-        std::fill(acc.begin(), acc.end(), std::complex<double>(0));
-        for (int j = -H; j <= H; ++j) {
-            const double t = ty[std::size_t(j + H)];
-            if (t == 0.0)
-                continue;
-            const std::complex<double>* row = &T[std::size_t(r - j + H) * out_cols];
-            for (int c = 0; c < out_cols; ++c)
-                acc[c] += row[c] * t;
-        }
-        for (int c = 0; c < out_cols; ++c) {
-            std::complex<double> v = signal * acc[c];
-            if (decorrelation > 0) {
-                const double re = normal(rng), im = normal(rng);
-                v += decorrelation * std::complex<double>(re, im);
-            }
-            const auto quantise = [&](double x) {
-                return float(std::clamp(std::nearbyint(x * scale), -32768.0, 32767.0));
-            };
-            out[std::size_t(r) * stride + c] = { quantise(v.real()), quantise(v.imag()) };
-        }
-    }
-}
-
-//! The scale that gives the field component_std per component.
-double field_scale() { return component_std / kernel_energy(); }
-
-//! The decorrelation noise's standard deviation (before scaling) for coherence g.
-double decorrelation_std(double g) { return std::sqrt(1 - g * g) * kernel_energy(); }
-
 //! Planted offset of patch \p k (pixels of the original grid): non-zero, sub-pixel.
 void planted_shift(std::size_t k, double& dy, double& dx)
 {
@@ -300,11 +168,11 @@ void planted_shift(std::size_t k, double& dy, double& dx)
  */
 void make_patch_pair(std::size_t k, int npy, int npx, cfloat* master, cfloat* aligned)
 {
-    const int pad = int(std::ceil(max_shift)) + kernel_half + 2;
+    const int pad = int(std::ceil(max_shift)) + speckle_kernel_half + 2;
     const noise_field W(npy + 2 * pad, npx + 2 * pad, input_seed + 7919 * (k + 1));
     double dy, dx;
     planted_shift(k, dy, dx);
-    const double scale = field_scale();
+    const double scale = field_scale(component_std);
     render(W, pad, pad, 0, 0, npy, npx, scale, 1.0, 0.0, 0, master, npx);
     render(W,
            pad,
@@ -321,21 +189,6 @@ void make_patch_pair(std::size_t k, int npy, int npx, cfloat* master, cfloat* al
            npx);
 }
 
-//! Runs \p work(i) for i in [0, n) on the host's hardware threads.
-void parallel_for(std::size_t n, const std::function<void(std::size_t)>& work)
-{
-    const std::size_t threads =
-        std::min<std::size_t>(n, std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<std::thread> pool;
-    for (std::size_t t = 0; t < threads; ++t)
-        pool.emplace_back([&, t] {
-            for (std::size_t i = t; i < n; i += threads)
-                work(i);
-        });
-    for (auto& th : pool)
-        th.join();
-}
-
 /*!
  * An int16 SLC pair (interleaved I, Q) of image_width x image_height tiling a periodic
  * speckle field (period image_tile): the master is the field, the aligned the field
@@ -345,33 +198,13 @@ void parallel_for(std::size_t n, const std::function<void(std::size_t)>& work)
 void make_image_pair(std::int16_t* master, std::int16_t* aligned)
 {
     const int P = image_tile;
-    const noise_field W(P, P, input_seed + 31);
-    std::vector<cfloat> tiles[2] = { std::vector<cfloat>(std::size_t(P) * P),
-                                     std::vector<cfloat>(std::size_t(P) * P) };
-    const double scale = field_scale();
-    // Each tile in row strips, one a thread (the field is periodic: the strips join).
-    const int strip = 128;
-    parallel_for(2 * std::size_t(P / strip), [&](std::size_t i) {
-        const int img = int(i % 2);
-        const int r0 = int(i / 2) * strip;
-        cfloat* out = tiles[img].data() + std::size_t(r0) * P;
-        if (img == 0)
-            render(W, r0, 0, 0, 0, strip, P, scale, 1.0, 0.0, 0, out, P);
-        else
-            render(W,
-                   r0,
-                   0,
-                   image_dy,
-                   image_dx,
-                   strip,
-                   P,
-                   scale,
-                   coherence,
-                   decorrelation_std(coherence),
-                   input_seed + 1000 + i,
-                   out,
-                   P);
-    });
+    const auto tiles = speckle_tile_pair(P,
+                                         input_seed + 31,
+                                         input_seed + 1000,
+                                         component_std,
+                                         image_dy,
+                                         image_dx,
+                                         coherence);
     std::int16_t* images[2] = { master, aligned };
     parallel_for(std::size_t(image_height), [&](std::size_t y) {
         for (int img = 0; img < 2; ++img) {
@@ -898,7 +731,7 @@ void add_parameters(section_report& report, const patch_case& p, const image_cas
     report.add_parameter("image_repeats", std::to_string(p.image_repeats));
     report.add_parameter("cpu_image_patches", std::to_string(c.image_sample.size()));
     std::ostringstream os;
-    os << "band-limited complex speckle (bandwidth " << bandwidth << "), std "
+    os << "band-limited complex speckle (bandwidth " << speckle_bandwidth << "), std "
        << component_std << " per component rounded to integers, "
        << "aligned moved by uniform +-" << max_shift << " px per patch, coherence "
        << coherence << ", seed " << input_seed << "; image: offset (" << image_dx << ", "

@@ -7,9 +7,11 @@
 
 #include "cross_correlation/patch_correlation_rule.h"
 #include "cross_correlation/patch_correlator_cuda.h"
+#include "runtime/batch_progress.h"
 #include "runtime/cuda_check.h"
 #include "runtime/cufft_plan.h"
-#include "runtime/parallel_copy.h"
+#include "runtime/cufft_plan_family.h"
+#include "runtime/staged_upload.h"
 #include <cub/block/block_reduce.cuh>
 #include <algorithm>
 #include <cstring>
@@ -40,9 +42,6 @@ constexpr int peak_threads = 256;
 
 //! Rows of the image ring per patch height: the largest row span of a batch.
 constexpr long long ring_rows_per_npy = 4;
-//! Pinned staging of pageable image rows: chunks in flight and their size.
-constexpr int staging_chunks = 3;
-constexpr std::size_t staging_chunk_bytes = std::size_t(8) << 20;
 
 //! Bytes of batch buffers per patch.
 std::size_t bytes_per_patch(const patch_geometry& g)
@@ -587,58 +586,6 @@ unsigned int row_blocks(std::size_t npatches, const patch_geometry& g)
     return static_cast<unsigned int>((rows + row_warps - 1) / row_warps);
 }
 
-/*!
- * Plans of one transform kind for 1, 2, 4, ... units (an image patch's rows, or one 2D
- * transform) and for the batch's count itself; a full batch runs in one launch, a
- * partial one as a sum of powers of two.
- */
-struct plan_family {
-    std::vector<cufft_plan> plans;
-    std::vector<std::size_t> counts;
-    std::size_t unit_in = 0, unit_out = 0; //!< elements of a unit, input and output
-
-    template <typename Make>
-    void make(std::size_t largest, Make&& maker)
-    {
-        for (std::size_t count = 1; count <= largest; count *= 2) {
-            plans.push_back(maker(static_cast<int>(count)));
-            counts.push_back(count);
-        }
-        // A full batch in one launch.
-        if (counts.back() != largest) {
-            plans.push_back(maker(static_cast<int>(largest)));
-            counts.push_back(largest);
-        }
-    }
-    std::size_t work_size() const
-    {
-        std::size_t bytes = 0;
-        for (const auto& p : plans)
-            bytes = std::max(bytes, p.work_size());
-        return bytes;
-    }
-    void set_work_area(void* area) const
-    {
-        for (const auto& p : plans)
-            if (p.work_size() > 0)
-                p.set_work_area(area);
-    }
-    //! exec(plan, offset in units, count) for \p count units.
-    template <typename Exec>
-    void run(std::size_t count, cudaStream_t stream, Exec&& exec) const
-    {
-        std::size_t done = 0;
-        std::size_t p = plans.size();
-        while (done < count) {
-            while (counts[p - 1] > count - done)
-                --p;
-            plans[p - 1].set_stream(stream);
-            exec(plans[p - 1].get(), done);
-            done += counts[p - 1];
-        }
-    }
-};
-
 } // namespace
 
 // ---------------------------------------------------------------------------------
@@ -657,69 +604,73 @@ struct patch_correlator_cuda::workspace {
     {
         const int N = g.npx, M = g.range_len(), npy = g.npy;
         if (g.ri > 1) {
-            range_forward.make(2 * batch, [&](int count) {
-                const int n[1] = { N }, embed[1] = { M };
-                return cufft_plan(1,
-                                  n,
-                                  embed,
-                                  1,
-                                  M,
-                                  embed,
-                                  1,
-                                  M,
-                                  CUFFT_C2C,
-                                  count * npy,
-                                  cufft_plan::external_work_area{});
-            });
+            range_forward.make(cufft_plan_family::power_of_two_counts(2 * batch),
+                               [&](int count) {
+                                   const int n[1] = { N }, embed[1] = { M };
+                                   return cufft_plan(1,
+                                                     n,
+                                                     embed,
+                                                     1,
+                                                     M,
+                                                     embed,
+                                                     1,
+                                                     M,
+                                                     CUFFT_C2C,
+                                                     count * npy,
+                                                     cufft_plan::external_work_area{});
+                               });
             // The caller's patches, rows of npx, transformed out of place into the
             // first npx samples of rows of M.
-            range_forward_patches.make(batch, [&](int count) {
-                const int n[1] = { N }, in_embed[1] = { N }, out_embed[1] = { M };
-                return cufft_plan(1,
-                                  n,
-                                  in_embed,
-                                  1,
-                                  N,
-                                  out_embed,
-                                  1,
-                                  M,
-                                  CUFFT_C2C,
-                                  count * npy,
-                                  cufft_plan::external_work_area{});
-            });
-            range_inverse.make(2 * batch, [&](int count) {
-                const int n[1] = { M };
-                return cufft_plan(1,
-                                  n,
-                                  n,
-                                  1,
-                                  M,
-                                  n,
-                                  1,
-                                  M,
-                                  CUFFT_C2C,
-                                  count * npy,
-                                  cufft_plan::external_work_area{});
-            });
+            range_forward_patches.make(
+                cufft_plan_family::power_of_two_counts(batch), [&](int count) {
+                    const int n[1] = { N }, in_embed[1] = { N }, out_embed[1] = { M };
+                    return cufft_plan(1,
+                                      n,
+                                      in_embed,
+                                      1,
+                                      N,
+                                      out_embed,
+                                      1,
+                                      M,
+                                      CUFFT_C2C,
+                                      count * npy,
+                                      cufft_plan::external_work_area{});
+                });
+            range_inverse.make(cufft_plan_family::power_of_two_counts(2 * batch),
+                               [&](int count) {
+                                   const int n[1] = { M };
+                                   return cufft_plan(1,
+                                                     n,
+                                                     n,
+                                                     1,
+                                                     M,
+                                                     n,
+                                                     1,
+                                                     M,
+                                                     CUFFT_C2C,
+                                                     count * npy,
+                                                     cufft_plan::external_work_area{});
+                               });
         }
         const int n2[2] = { npy, N };
         const int real_embed[2] = { npy, N + 2 };
         const int complex_embed[2] = { npy, N / 2 + 1 };
         const int real_dist = npy * (N + 2), complex_dist = npy * (N / 2 + 1);
-        forward_2d.make(2 * batch, [&](int count) {
-            return cufft_plan(2,
-                              n2,
-                              real_embed,
-                              1,
-                              real_dist,
-                              complex_embed,
-                              1,
-                              complex_dist,
-                              CUFFT_R2C,
-                              count,
-                              cufft_plan::external_work_area{});
-        });
-        inverse_2d.make(batch, [&](int count) {
+        forward_2d.make(cufft_plan_family::power_of_two_counts(2 * batch),
+                        [&](int count) {
+                            return cufft_plan(2,
+                                              n2,
+                                              real_embed,
+                                              1,
+                                              real_dist,
+                                              complex_embed,
+                                              1,
+                                              complex_dist,
+                                              CUFFT_R2C,
+                                              count,
+                                              cufft_plan::external_work_area{});
+                        });
+        inverse_2d.make(cufft_plan_family::power_of_two_counts(batch), [&](int count) {
             return cufft_plan(2,
                               n2,
                               complex_embed,
@@ -738,11 +689,11 @@ struct patch_correlator_cuda::workspace {
                                             forward_2d.work_size(),
                                             inverse_2d.work_size() });
         fft_work = device_buffer<unsigned char>(work);
-        for (const plan_family* f : { &range_forward,
-                                      &range_forward_patches,
-                                      &range_inverse,
-                                      &forward_2d,
-                                      &inverse_2d })
+        for (const cufft_plan_family* f : { &range_forward,
+                                            &range_forward_patches,
+                                            &range_inverse,
+                                            &forward_2d,
+                                            &inverse_2d })
             f->set_work_area(fft_work.get());
         const std::size_t shared = peak_shared_bytes(g);
         if (shared > 48 * 1024)
@@ -760,7 +711,7 @@ struct patch_correlator_cuda::workspace {
     device_buffer<double> row_sums;        //!< 2 batch npy
     device_buffer<float> means;            //!< 2 batch
     device_buffer<unsigned char> fft_work; //!< declared before the plans: outlives them
-    plan_family range_forward, range_forward_patches, range_inverse, forward_2d,
+    cufft_plan_family range_forward, range_forward_patches, range_inverse, forward_2d,
         inverse_2d;
 };
 
@@ -785,9 +736,7 @@ struct patch_correlator_cuda::image_rings {
     ring rings[2];
     cuda_stream upload_stream;
     cuda_event uploaded, extracted;
-    pinned_buffer<unsigned char> staging[staging_chunks];
-    cuda_event staging_free[staging_chunks];
-    int next_staging = 0;
+    staged_upload upload;
     device_buffer<patch_pair> pairs;
     pinned_buffer<patch_pair> pairs_staging;
     device_buffer<patch_result> results;
@@ -816,32 +765,6 @@ struct patch_correlator_cuda::image_rings {
         r.lo = r.hi = 0;
     }
 
-    //! Copies \p bytes from host \p src to device \p dst on the upload stream.
-    void
-    copy(unsigned char* dst, const unsigned char* src, std::size_t bytes, bool pinned)
-    {
-        if (pinned) {
-            CUDADSP_CUDA(cudaMemcpyAsync(
-                dst, src, bytes, cudaMemcpyHostToDevice, upload_stream.get()));
-            return;
-        }
-        for (std::size_t done = 0; done < bytes; done += staging_chunk_bytes) {
-            const std::size_t n = std::min(staging_chunk_bytes, bytes - done);
-            const int s = next_staging;
-            next_staging = (next_staging + 1) % staging_chunks;
-            if (staging[s].get() == nullptr)
-                staging[s] = pinned_buffer<unsigned char>(staging_chunk_bytes);
-            staging_free[s].synchronize();
-            parallel_memcpy(staging[s].get(), src + done, n);
-            CUDADSP_CUDA(cudaMemcpyAsync(dst + done,
-                                         staging[s].get(),
-                                         n,
-                                         cudaMemcpyHostToDevice,
-                                         upload_stream.get()));
-            staging_free[s].record(upload_stream.get());
-        }
-    }
-
     //! Image rows [u0, u1) into their ring rows (at most two contiguous pieces).
     void
     upload_rows(int img, const image_view& view, long long u0, long long u1, bool pinned)
@@ -851,10 +774,11 @@ struct patch_correlator_cuda::image_rings {
         while (u0 < u1) {
             const long long slot = u0 % r.capacity;
             const long long count = std::min(u1 - u0, r.capacity - slot);
-            copy(r.data.get() + std::size_t(slot) * r.row_bytes,
-                 host + std::size_t(u0) * r.row_bytes,
-                 std::size_t(count) * r.row_bytes,
-                 pinned);
+            upload.copy(r.data.get() + std::size_t(slot) * r.row_bytes,
+                        host + std::size_t(u0) * r.row_bytes,
+                        std::size_t(count) * r.row_bytes,
+                        pinned,
+                        upload_stream.get());
             u0 += count;
         }
     }
@@ -1071,27 +995,9 @@ void patch_correlator_cuda::correlate(const image_view& master,
     auto row_of = [&](int img, std::size_t k) {
         return img == 0 ? pairs[k].master_row : pairs[k].aligned_row;
     };
-    // Progress: batches whose results are known are reported in order, polled without
-    // waiting between enqueues (\p wait: waiting for the rest at the end).
-    std::vector<std::size_t> batch_end; // patches done after each batch
-    std::size_t reported = 0;
-    auto report = [&](bool wait) {
-        while (d_progress && reported < batch_end.size()) {
-            const cudaEvent_t done = rings.batches[reported].compute_end.get();
-            if (wait) {
-                CUDADSP_CUDA(cudaEventSynchronize(done));
-            } else {
-                const cudaError_t status = cudaEventQuery(done);
-                if (status == cudaErrorNotReady) {
-                    (void)cudaGetLastError(); // not an error: clear it
-                    return;
-                }
-                CUDADSP_CUDA(status);
-            }
-            d_progress(batch_end[reported], npatches);
-            ++reported;
-        }
-    };
+    // Progress as the batches complete (the callback on this thread).
+    batch_progress progress(d_progress, npatches);
+    std::size_t nbatches = 0;
     std::size_t first = 0;
     while (first < npatches) {
         // The batch: consecutive pairs whose rows fit each ring.
@@ -1118,9 +1024,9 @@ void patch_correlator_cuda::correlate(const image_view& master,
             ++end;
         }
 
-        if (rings.batches.size() <= batch_end.size())
+        if (rings.batches.size() <= nbatches)
             rings.batches.emplace_back();
-        const image_rings::batch_events& ev = rings.batches[batch_end.size()];
+        const image_rings::batch_events& ev = rings.batches[nbatches];
 
         // Its rows: after the previous batch has read the rings.
         rings.extracted.wait_on(rings.upload_stream.get());
@@ -1140,8 +1046,9 @@ void patch_correlator_cuda::correlate(const image_view& master,
         enqueue_batch(
             src, end - first, rings.results.get() + first, stream, rings.extracted.get());
         ev.compute_end.record(stream);
-        batch_end.push_back(end);
-        report(false);
+        progress.add(ev.compute_end.get(), end);
+        ++nbatches;
+        progress.poll();
         first = end;
     }
     rings.download_begin.record(stream);
@@ -1151,13 +1058,13 @@ void patch_correlator_cuda::correlate(const image_view& master,
                                  cudaMemcpyDeviceToHost,
                                  stream));
     rings.download_end.record(stream);
-    report(true);
+    progress.finish();
     CUDADSP_CUDA(cudaStreamSynchronize(stream));
     std::memcpy(results, rings.results_staging.get(), npatches * sizeof(patch_result));
 
     // Every event above has completed: each upload is waited for by the stream.
     d_timing = patch_correlator_timing{};
-    for (std::size_t b = 0; b < batch_end.size(); ++b) {
+    for (std::size_t b = 0; b < nbatches; ++b) {
         const image_rings::batch_events& ev = rings.batches[b];
         d_timing.upload_ms += ev.upload_end.elapsed_ms_since(ev.upload_begin);
         d_timing.compute_ms += ev.compute_end.elapsed_ms_since(ev.compute_begin);
