@@ -62,7 +62,7 @@ public:
 
     //! Device time of the last search, from CUDA events on the engine's stream.
     struct search_timing {
-        double upload_ms = 0.0;  //!< samples to the device
+        double upload_ms = 0.0;  //!< samples to the device (pageable: staging included)
         double compute_ms = 0.0; //!< conversion, transforms, products, powers, peaks
     };
     search_timing last_timing() const { return d_timing; }
