@@ -72,6 +72,28 @@ __global__ void __launch_bounds__(elementwise_threads)
     out[item] = v;
 }
 
+//! load_dwells_kernel() over integrations k0 .. k0 + dwells - 1 of \p samples.
+template <typename Sample>
+void enqueue_load(const void* samples,
+                  std::size_t k0,
+                  std::size_t dwells,
+                  std::size_t N,
+                  std::size_t M,
+                  float2* out,
+                  cudaStream_t stream)
+{
+    load_dwells_kernel<<<blocks_for(dwells * M, elementwise_threads),
+                         elementwise_threads,
+                         0,
+                         stream>>>(static_cast<const Sample*>(samples),
+                                   static_cast<unsigned int>(k0),
+                                   static_cast<unsigned int>(dwells),
+                                   static_cast<unsigned int>(N),
+                                   static_cast<unsigned int>(M),
+                                   out);
+    CUDADSP_CUDA_LAUNCHED("load_dwells_kernel");
+}
+
 //! Where the rows of one batch are, and what they multiply.
 struct batch_layout {
     unsigned int M;            //!< 2N: points per transform
@@ -649,24 +671,14 @@ void pcps_acquisition_cuda::compute_grids(const void* samples,
     ws.uploaded.record(stream);
 
     const auto load = [&](std::size_t k0, std::size_t dwells) {
-        const unsigned int blocks = blocks_for(dwells * M, elementwise_threads);
-        if (format == sample_format::cf32)
-            load_dwells_kernel<<<blocks, elementwise_threads, 0, stream>>>(
-                static_cast<const float2*>(d_samples),
-                static_cast<unsigned int>(k0),
-                static_cast<unsigned int>(dwells),
-                static_cast<unsigned int>(N),
-                static_cast<unsigned int>(M),
-                ws.spectra.get());
-        else
-            load_dwells_kernel<<<blocks, elementwise_threads, 0, stream>>>(
-                static_cast<const short2*>(d_samples),
-                static_cast<unsigned int>(k0),
-                static_cast<unsigned int>(dwells),
-                static_cast<unsigned int>(N),
-                static_cast<unsigned int>(M),
-                ws.spectra.get());
-        CUDADSP_CUDA_LAUNCHED("load_dwells_kernel");
+        (format == sample_format::cf32 ? enqueue_load<float2>
+                                       : enqueue_load<short2>)(d_samples,
+                                                               k0,
+                                                               dwells,
+                                                               N,
+                                                               M,
+                                                               ws.spectra.get(),
+                                                               stream);
         ws.transform(ws.spectra.get(), dwells, CUFFT_FORWARD);
     };
 
