@@ -571,18 +571,25 @@ void pcps_acquisition::search_impl(const Sample* samples,
 
         if (r.detected) {
             // Doppler: direct correlation at that code phase over a finer grid.
-            const replica_code b_or_c(d_config, sat, p.grid, 0, grids() > 1);
-            std::unique_ptr<replica_code> other;
-            if (replicas == 2)
-                other = std::make_unique<replica_code>(d_config, sat, p.grid, 1, false);
+            // Each integration's replicas at the refined code phase (the pilot's
+            // secondary code moves on P periods per integration).
             const int span = fine_doppler_division;
             const double step = d_config.doppler_step_hz / fine_doppler_division;
             std::vector<double> power(2 * span + 1, 0.0);
-            std::vector<float> code_a(n), code_b(replicas == 2 ? n : 0);
-            for (std::size_t m = 0; m < n; ++m) {
-                code_a[m] = b_or_c.value(static_cast<double>(m) - delay);
-                if (other)
-                    code_b[m] = other->value(static_cast<double>(m) - delay);
+            const bool other = replicas == 2;
+            std::vector<std::vector<float>> code_a(k_dwells), code_b(k_dwells);
+            for (std::size_t k = 0; k < k_dwells; ++k) {
+                const std::size_t g = (p.grid + k * d_config.coherent_periods) % grids();
+                const replica_code first(d_config, sat, g, 0, grids() > 1);
+                code_a[k].resize(n);
+                for (std::size_t m = 0; m < n; ++m)
+                    code_a[k][m] = first.value(static_cast<double>(m) - delay);
+                if (other) {
+                    const replica_code second(d_config, sat, g, 1, false);
+                    code_b[k].resize(n);
+                    for (std::size_t m = 0; m < n; ++m)
+                        code_b[k][m] = second.value(static_cast<double>(m) - delay);
+                }
             }
             for (int j = -span; j <= span; ++j) {
                 const double f = satellite_frequency_hz(sat) + doppler + j * step;
@@ -593,9 +600,9 @@ void pcps_acquisition::search_impl(const Sample* samples,
                     std::complex<double> ph = 1.0;
                     for (std::size_t m = 0; m < n; ++m) {
                         const std::complex<double> x = sample_at(samples, k * n + m) * ph;
-                        sa += x * static_cast<double>(code_a[m]);
+                        sa += x * static_cast<double>(code_a[k][m]);
                         if (other)
-                            sb += x * static_cast<double>(code_b[m]);
+                            sb += x * static_cast<double>(code_b[k][m]);
                         ph *= rot;
                         if ((m & 1023) == 1023)
                             ph /= std::abs(ph);

@@ -174,11 +174,13 @@ void pcps_acquisition_cpu::compute_grids(const void* samples,
             float* power = d_power.data() + row * lags;
             for (std::size_t k = 0; k < k_dwells; ++k) {
                 const fftwf_complex* x = input[k].get();
+                // The pilot's secondary code moves on P periods per integration.
+                const std::size_t gk = (g + k * d_config.coherent_periods) % ngrids;
                 for (std::size_t j = 0; j < replicas; ++j) {
                     const fftwf_complex* r =
                         d_bank
                             ->spectra[s]
-                                     [(plan.bin_residue[b] * ngrids + g) * replicas + j]
+                                     [(plan.bin_residue[b] * ngrids + gk) * replicas + j]
                             .get();
                     // c[i] = x[i] conj(R[(i - shift) mod 2N]) (r holds conj(R)).
                     for (std::size_t i = 0; i < m; ++i) {
