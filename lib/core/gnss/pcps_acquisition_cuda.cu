@@ -100,6 +100,9 @@ struct batch_layout {
     unsigned int first_row;    //!< global row (satellite, grid, bin) of row 0
     unsigned int rows;         //!< rows in the batch
     unsigned int dwells;       //!< integrations in the batch
+    unsigned int first_dwell;  //!< integration (0 .. K - 1) of the batch's dwell 0
+    unsigned int periods;      //!< code periods per integration (P)
+    unsigned int grids;        //!< grids per satellite (G)
     unsigned int replicas;     //!< replicas per grid (R)
     unsigned int bins;         //!< Doppler bins (B)
     unsigned int rows_per_sat; //!< grids x bins
@@ -109,13 +112,15 @@ struct batch_layout {
 /*!
  * Transform t = (row d + dwell) R + replica of the batch (row, dwell, replica local to
  * the batch) holds the product X_dwell[f] conj(Q[(f - shift) mod M]), f < M, where Q is
- * the replica spectrum of the row's satellite, Doppler residue, grid and replica and
- * shift its bin's circular shift (pcps_acquisition::doppler_plan). \p spectra holds
- * the batch's integrations (M points each, in order), \p bank the replica spectra,
- * \p bin_spectrum[s B + b] the bank index of satellite s's residue of bin b at grid 0,
- * replica 0 (grid g, replica j: + g R + j) and \p bin_shift[s B + b] its shift. One
- * thread per (row, replica, f), which reads the replica once for all the batch's
- * integrations. rows R M <= max_batch_elements.
+ * the replica spectrum of the row's satellite, Doppler residue, replica, and the
+ * grid (g + k P) mod G for row grid g and integration k (the pilot's secondary code
+ * moves on P periods per integration; G = 1 otherwise), and shift its bin's circular
+ * shift (pcps_acquisition::doppler_plan). \p spectra holds the batch's integrations
+ * (M points each, in order), \p bank the replica spectra, \p bin_spectrum[s B + b] the
+ * bank index of satellite s's residue of bin b at grid 0, replica 0 (grid g, replica
+ * j: + g R + j) and \p bin_shift[s B + b] its shift. One thread per (row, replica, f),
+ * which reads a replica value once for all the batch's integrations that use it.
+ * rows R M <= max_batch_elements.
  */
 __global__ void __launch_bounds__(elementwise_threads)
     products_kernel(batch_layout b,
@@ -138,14 +143,21 @@ __global__ void __launch_bounds__(elementwise_threads)
     const unsigned int g = in_sat / b.bins;
     const unsigned int bin = in_sat - g * b.bins;
     const unsigned int sb = sat * b.bins + bin;
-    const unsigned int spectrum = bin_spectrum[sb] + g * b.replicas + j;
+    const unsigned int first_spectrum = bin_spectrum[sb] + j;
     const unsigned int shift = bin_shift[sb];
     const unsigned int e = f >= shift ? f - shift : f + b.M - shift;
-    const float2 r = bank[std::size_t(spectrum) * b.M + e];
-    // The CPU backend's arithmetic: x times conj(Q) = (rr, ri).
-    const float rr = r.x;
-    const float ri = -r.y;
+    unsigned int loaded_grid = b.grids; // none yet
+    float rr = 0.0f, ri = 0.0f;
     for (unsigned int d = 0; d < b.dwells; ++d) {
+        const unsigned int gk = (g + (b.first_dwell + d) * b.periods) % b.grids;
+        if (gk != loaded_grid) {
+            const float2 r =
+                bank[std::size_t(first_spectrum + gk * b.replicas) * b.M + e];
+            // The CPU backend's arithmetic: x times conj(Q) = (rr, ri).
+            rr = r.x;
+            ri = -r.y;
+            loaded_grid = gk;
+        }
         const float2 x = spectra[std::size_t(d) * b.M + f];
         float2 c;
         c.x = x.x * rr - x.y * ri;
@@ -689,6 +701,8 @@ void pcps_acquisition_cuda::compute_grids(const void* samples,
     layout.replicas = static_cast<unsigned int>(R);
     layout.bins = static_cast<unsigned int>(B);
     layout.rows_per_sat = static_cast<unsigned int>(grids() * B);
+    layout.periods = static_cast<unsigned int>(d_config.coherent_periods);
+    layout.grids = static_cast<unsigned int>(grids());
     layout.lags = static_cast<unsigned int>(lags);
     if (!chunked)
         load(0, K);
@@ -702,6 +716,7 @@ void pcps_acquisition_cuda::compute_grids(const void* samples,
             if (chunked)
                 load(k0, dwells);
             layout.dwells = static_cast<unsigned int>(dwells);
+            layout.first_dwell = static_cast<unsigned int>(k0);
             products_kernel<<<blocks_for(rows * R * M, elementwise_threads),
                               elementwise_threads,
                               0,
