@@ -49,7 +49,9 @@ then gets no ratio and no target; - = nothing to check.
 
 Environment: CUDADSP_BENCH_UNWRAP2D_DIR=<folder> makes section unwrap2d also write
 its field and CUDA outputs there (raw files and unwrap2d.json), the input of
-tools/unwrap2d-vs-skimage.
+tools/unwrap2d-vs-skimage. CUDADSP_BENCH_GNSS_SDR_MS_PER_PRN=<ms or file> gives
+section acquisition GNSS-SDR's acquisition time per PRN, measured elsewhere (a number,
+or a file whose first word is one), for its GNSS-SDR row and ratios.
 
 Exit status: 0; 1 when a row failed its check or a measurement failed; 2 for bad usage.
 )";
