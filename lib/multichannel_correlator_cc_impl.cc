@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 namespace gr {
@@ -25,6 +26,67 @@ constexpr double output_records_margin = 2.0;
 constexpr double max_output_buffer_bytes = 64.0 * 1024 * 1024;
 //! Most samples one work() call hands the engine (a batch longer than this is capped).
 constexpr double max_batch_samples = double(1 << 26);
+//! Largest block-wide tap offset: the longest code period a channel can have (its
+//! table holds fewer than 2^30 entries, at least one per chip).
+constexpr double max_tap_offset_chips = double(1 << 30);
+//! Refused items of one message that its error names (the rest are counted).
+constexpr std::size_t named_refusals = 3;
+
+std::string number_text(double value)
+{
+    std::ostringstream text;
+    text.precision(12);
+    text << value;
+    return text.str();
+}
+
+/*!
+ * An error text as an event's value: UTF-8 bytes in a u8vector. Not a symbol: symbols
+ * are interned for the life of the process, so every distinct text would stay.
+ */
+pmt::pmt_t error_text(const std::string& text)
+{
+    return pmt::init_u8vector(text.size(),
+                              reinterpret_cast<const std::uint8_t*>(text.data()));
+}
+
+/*!
+ * The refused items of one message: how many, and the texts of the first few, so that
+ * one bad message gives one error of bounded length however many items it has.
+ */
+class refusals
+{
+public:
+    //! \p items: what the message's items are called ("channels", "ids").
+    explicit refusals(const char* items) : d_items(items) {}
+    void add(std::size_t index, const std::string& text)
+    {
+        if (d_named.size() < named_refusals)
+            d_named.emplace_back(index, text);
+        ++d_count;
+    }
+    bool any() const { return d_count != 0; }
+    //! Throws the message's error: a lone item's text as it is, else a summary.
+    [[noreturn]] void raise(const char* what, std::size_t items) const
+    {
+        if (items == 1)
+            throw std::invalid_argument(d_named.front().second);
+        std::string text = std::string(what) + ": " + std::to_string(d_count) + " of " +
+                           std::to_string(items) + " " + d_items +
+                           " refused, none applied (all or nothing): ";
+        for (std::size_t i = 0; i < d_named.size(); ++i)
+            text += (i ? "; " : "") + d_items + "[" + std::to_string(d_named[i].first) +
+                    "]." + d_named[i].second;
+        if (d_count > d_named.size())
+            text += "; and " + std::to_string(d_count - d_named.size()) + " more";
+        throw std::invalid_argument(text);
+    }
+
+private:
+    const std::string d_items;
+    std::vector<std::pair<std::size_t, std::string>> d_named;
+    std::size_t d_count = 0;
+};
 
 multichannel_correlator_setup make_setup(double sample_rate_hz,
                                          const std::vector<double>& tap_offsets_chips,
@@ -37,41 +99,46 @@ multichannel_correlator_setup make_setup(double sample_rate_hz,
 {
     multichannel_correlator_setup s;
     core::multichannel_correlator_config& config = s.config;
-    if (!std::isfinite(sample_rate_hz) || !(sample_rate_hz > 0.0))
-        throw std::invalid_argument("sample_rate_hz: must be finite and > 0, got " +
-                                    std::to_string(sample_rate_hz));
+    // The engine's rules first (sample_rate_hz, taps, max_channels, device), so that the
+    // parameters below are checked against a valid sample rate.
     if (tap_offsets_chips.empty() || tap_offsets_chips.size() > core::gnss_max_taps)
         throw std::invalid_argument(
             "tap_offsets_chips: must hold 1 to " + std::to_string(core::gnss_max_taps) +
             " offsets (one per tap), got " + std::to_string(tap_offsets_chips.size()));
-    for (std::size_t k = 0; k < tap_offsets_chips.size(); ++k)
-        if (!std::isfinite(tap_offsets_chips[k]))
-            throw std::invalid_argument("tap_offsets_chips[" + std::to_string(k) +
-                                        "]: must be finite");
     if (max_channels < 1)
         throw std::invalid_argument("max_channels: must be >= 1, got " +
                                     std::to_string(max_channels));
-    if (!std::isfinite(intermediate_frequency_hz) ||
-        std::fabs(intermediate_frequency_hz) >= 0.5 * sample_rate_hz)
-        throw std::invalid_argument(
-            "intermediate_frequency_hz: must be below sample_rate_hz / 2 in magnitude, "
-            "got " +
-            std::to_string(intermediate_frequency_hz));
-    if (!std::isfinite(batch_ms) || !(batch_ms > 0.0))
-        throw std::invalid_argument("batch_ms: must be finite and > 0, got " +
-                                    std::to_string(batch_ms));
-    const double batch = std::ceil(batch_ms * 1e-3 * sample_rate_hz);
-    if (batch > max_batch_samples)
-        throw std::invalid_argument("batch_ms: " + std::to_string(batch_ms) +
-                                    " ms is more than 2^26 samples at sample_rate_hz");
-    s.batch_samples = static_cast<std::size_t>(std::max(1.0, batch));
-
     config.sample_rate_hz = sample_rate_hz;
     config.input_format = format;
     config.taps = tap_offsets_chips.size();
     config.max_channels = static_cast<std::size_t>(max_channels);
     config.device = device;
     config.validate();
+    for (std::size_t k = 0; k < tap_offsets_chips.size(); ++k)
+        if (!(std::fabs(tap_offsets_chips[k]) < max_tap_offset_chips))
+            throw std::invalid_argument(
+                "tap_offsets_chips[" + std::to_string(k) +
+                "]: must be finite and below 2^30 chips in magnitude (the longest code "
+                "period a channel can have; each channel allows less than its own code "
+                "period), got " +
+                number_text(tap_offsets_chips[k]));
+    if (!std::isfinite(intermediate_frequency_hz) ||
+        std::fabs(intermediate_frequency_hz) >= 0.5 * sample_rate_hz)
+        throw std::invalid_argument(
+            "intermediate_frequency_hz: must be below sample_rate_hz / 2 in magnitude, "
+            "got " +
+            number_text(intermediate_frequency_hz));
+    if (!std::isfinite(batch_ms) || !(batch_ms > 0.0))
+        throw std::invalid_argument("batch_ms: must be finite and > 0, got " +
+                                    number_text(batch_ms));
+    const double batch = std::ceil(batch_ms * 1e-3 * sample_rate_hz);
+    if (batch > max_batch_samples)
+        throw std::invalid_argument(
+            "batch_ms: must be at most 2^26 samples at "
+            "sample_rate_hz, " +
+            number_text(max_batch_samples / sample_rate_hz * 1e3) + " ms, got " +
+            number_text(batch_ms));
+    s.batch_samples = static_cast<std::size_t>(std::max(1.0, batch));
     s.defaults.tap_offsets_chips = tap_offsets_chips;
     s.defaults.intermediate_frequency_hz = intermediate_frequency_hz;
 
@@ -211,6 +278,7 @@ multichannel_correlator_impl<Public>::multichannel_correlator_impl(
         add_info(request);
     }
     d_ids_snapshot = d_engine->channel_ids();
+    d_queued_ids.insert(d_ids_snapshot.begin(), d_ids_snapshot.end());
 
     for (const char* port : { "add", "reinit", "remove" }) {
         const pmt::pmt_t p = pmt::intern(port);
@@ -308,27 +376,61 @@ multichannel_correlator_impl<Public>::parse_requests(const pmt::pmt_t& channels,
 {
     std::vector<change> changes;
     const std::vector<pmt::pmt_t> items = gnss_channel_items(channels, what);
+    refusals refused("channels");
     for (std::size_t i = 0; i < items.size(); ++i) {
         change c{ kind, {}, 0 };
         try {
             // The config is immutable, so parsing needs no lock.
             c.request = parse_gnss_channel(items[i], d_defaults, d_engine->config());
         } catch (const std::invalid_argument& e) {
-            if (items.size() == 1)
-                throw;
-            throw std::invalid_argument("channels[" + std::to_string(i) + "]." +
-                                        e.what());
+            refused.add(i, e.what());
+            continue;
         }
         c.id = c.request.channel.id;
         changes.push_back(std::move(c));
     }
+    if (refused.any())
+        refused.raise(what, items.size());
     return changes;
 }
 
 template <class Public>
-void multichannel_correlator_impl<Public>::queue(std::vector<change>&& changes)
+void multichannel_correlator_impl<Public>::queue(std::vector<change>&& changes,
+                                                 const char* what)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
+    std::set<std::uint32_t> ids = d_queued_ids;
+    const std::size_t capacity = d_engine->config().max_channels;
+    refusals refused(std::string(what) == "remove" ? "ids" : "channels");
+    for (std::size_t i = 0; i < changes.size(); ++i) {
+        const change& c = changes[i];
+        const std::string id = std::to_string(c.id);
+        switch (c.kind) {
+        case change_kind::add:
+            if (ids.count(c.id))
+                refused.add(i, "id: channel " + id + " already exists");
+            else if (ids.size() >= capacity)
+                refused.add(i,
+                            "id: channel " + id + " would exceed max_channels = " +
+                                std::to_string(capacity));
+            else
+                ids.insert(c.id);
+            break;
+        case change_kind::reinit:
+        case change_kind::remove:
+            if (!ids.count(c.id))
+                refused.add(i, "id: no channel " + id);
+            else if (c.kind == change_kind::remove)
+                ids.erase(c.id);
+            break;
+        case change_kind::remove_all:
+            ids.clear();
+            break;
+        }
+    }
+    if (refused.any())
+        refused.raise(what, changes.size());
+    d_queued_ids.swap(ids);
     for (change& c : changes)
         d_queue.push_back(std::move(c));
 }
@@ -336,13 +438,13 @@ void multichannel_correlator_impl<Public>::queue(std::vector<change>&& changes)
 template <class Public>
 void multichannel_correlator_impl<Public>::add_channels(const pmt::pmt_t& channels)
 {
-    queue(parse_requests(channels, change_kind::add, "add"));
+    queue(parse_requests(channels, change_kind::add, "add"), "add");
 }
 
 template <class Public>
 void multichannel_correlator_impl<Public>::reinit_channels(const pmt::pmt_t& channels)
 {
-    queue(parse_requests(channels, change_kind::reinit, "reinit"));
+    queue(parse_requests(channels, change_kind::reinit, "reinit"), "reinit");
 }
 
 template <class Public>
@@ -355,7 +457,7 @@ void multichannel_correlator_impl<Public>::remove_channels(const pmt::pmt_t& ids
         changes.push_back(change{ change_kind::remove_all, {}, 0 });
     for (std::uint32_t id : parsed)
         changes.push_back(change{ change_kind::remove, {}, id });
-    queue(std::move(changes));
+    queue(std::move(changes), "remove");
 }
 
 template <class Public>
@@ -376,7 +478,7 @@ void multichannel_correlator_impl<Public>::handle_message(const char* port,
         pmt::pmt_t d = pmt::make_dict();
         d = pmt::dict_add(d, pmt::intern("event"), pmt::intern("error"));
         d = pmt::dict_add(d, pmt::intern("port"), pmt::intern(port));
-        d = pmt::dict_add(d, pmt::intern("error"), pmt::intern(e.what()));
+        d = pmt::dict_add(d, pmt::intern("error"), error_text(e.what()));
         this->message_port_pub(d_events_port, d);
     }
 }
@@ -398,7 +500,7 @@ void multichannel_correlator_impl<Public>::publish_event(const char* event,
 {
     pmt::pmt_t d = event_dict(event, id, d_engine->samples_processed());
     if (!error.empty()) {
-        d = pmt::dict_add(d, pmt::intern("error"), pmt::intern(error));
+        d = pmt::dict_add(d, pmt::intern("error"), error_text(error));
     } else {
         gr::tag_t tag;
         tag.key = d_event_tag_key;

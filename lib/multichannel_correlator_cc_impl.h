@@ -18,6 +18,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <vector>
 
 namespace gr {
@@ -80,7 +81,11 @@ private:
 
     std::vector<change>
     parse_requests(const pmt::pmt_t& channels, change_kind kind, const char* what) const;
-    void queue(std::vector<change>&& changes);
+    /*! Queues one message's changes whole, or refuses them whole: checked in order
+     *  against the channels there will be once the changes queued before are applied
+     *  (ids in use, ids absent, max_channels). std::invalid_argument naming the first
+     *  refused items (at most a few, with the count) else. */
+    void queue(std::vector<change>&& changes, const char* what);
     //! A message port's handler: queue, or log and publish the error.
     void handle_message(const char* port, const pmt::pmt_t& msg);
     //! Applies the queued changes to the engine (work() thread only).
@@ -116,6 +121,8 @@ private:
     mutable std::mutex d_mutex;
     std::vector<change> d_queue;
     std::vector<std::uint32_t> d_ids_snapshot;
+    //! The channel ids once d_queue is applied: what a new message is checked against.
+    std::set<std::uint32_t> d_queued_ids;
     std::atomic<std::uint64_t> d_samples_done{ 0 };
 
     std::unordered_map<std::uint32_t, channel_info> d_info; // work() thread

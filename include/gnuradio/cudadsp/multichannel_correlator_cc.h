@@ -92,17 +92,21 @@ public:
     typedef std::shared_ptr<multichannel_correlator_base> sptr;
 
     /*!
-     * Queues channels to add: a dict or a list (or PMT vector) of dicts. Throws
-     * std::invalid_argument naming the field when a description is bad (then nothing
-     * of \p channels is queued). Thread-safe; applied at the next work() call, where a
-     * clash with the channels then present (id in use, max_channels reached) is logged
-     * and published as an "error" event.
+     * Queues channels to add: a dict or a list (or PMT vector) of dicts, all or
+     * nothing. Throws std::invalid_argument, and queues nothing of \p channels, when a
+     * description is bad, an id is used twice or already in use, or the channels would
+     * exceed max_channels, each checked against the channels there will be once the
+     * changes already queued are applied; the message names the count of refused items
+     * and the first three (channels[i].key: rule). Nesting deeper than 8 levels is
+     * refused before anything is parsed. Thread-safe; applied at the next work() call.
      */
     virtual void add_channels(const pmt::pmt_t& channels) = 0;
-    //! Queues replacements of existing channels (fresh NCOs and loops); as add_channels.
+    /*! Queues replacements of existing channels (fresh NCOs and loops); as add_channels
+     *  (every id must exist). */
     virtual void reinit_channels(const pmt::pmt_t& channels) = 0;
-    /*! Queues removals: an id, a dict with "id", a list of those, or the symbol "all".
-     *  Throws std::invalid_argument for anything else. */
+    /*! Queues removals: an id, a dict with "id", a list of those, or the symbol "all";
+     *  all or nothing as add_channels (every id must exist). Throws
+     *  std::invalid_argument for anything else. */
     virtual void remove_channels(const pmt::pmt_t& ids) = 0;
 
     //! Ids of the channels running now (changes still queued not included).
@@ -136,9 +140,10 @@ public:
     typedef std::shared_ptr<multichannel_correlator_cc> sptr;
 
     /*!
-     * \param sample_rate_hz input sample rate (> 0).
+     * \param sample_rate_hz input sample rate (> 0, at most 2^32 Hz).
      * \param tap_offsets_chips the channels' default tap offsets, code delays relative
-     * to the prompt in chips (negative: early); their number is the tap count T (1 to
+     * to the prompt in chips (negative: early; below 2^30 in magnitude here, below one
+     * code period in each channel); their number is the tap count T (1 to
      * 64), the same for every channel. A channel's early, prompt and late taps default
      * to the offset nearest 0 and its nearest neighbours below and above.
      * \param max_channels channel capacity (>= 1); also sizes the output buffers.

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "cross_correlation/image_checks.h"
 #include "cross_correlation/patch_correlator_cpu.h"
 #include "cross_correlation/patch_correlator_cuda.h"
 #include <sstream>
@@ -74,21 +75,8 @@ void patch_correlator::check_pairs(const image_view& master,
     if (pairs == nullptr)
         throw std::invalid_argument("pairs: nullptr for " + std::to_string(npatches) +
                                     " patches");
-    const struct {
-        const char* name;
-        const image_view& view;
-    } images[] = { { "master", master }, { "aligned", aligned } };
-    for (const auto& im : images) {
-        if (im.view.data == nullptr || im.view.width == 0 || im.view.height == 0)
-            throw std::invalid_argument(std::string(im.name) +
-                                        " image: no data or zero size (" +
-                                        std::to_string(im.view.width) + " x " +
-                                        std::to_string(im.view.height) + ")");
-        if (im.view.type != slc_sample_type::complex_int16 &&
-            im.view.type != slc_sample_type::complex_float32)
-            throw std::invalid_argument(std::string(im.name) +
-                                        " image: unknown sample type");
-    }
+    check_image_view("master", master);
+    check_image_view("aligned", aligned);
     const long long npx = d_config.npx();
     const long long npy = d_config.npy();
     for (std::size_t k = 0; k < npatches; ++k) {

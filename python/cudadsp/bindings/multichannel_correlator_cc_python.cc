@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(multichannel_correlator_cc.h)                              */
-/* BINDTOOL_HEADER_FILE_HASH(6f7e973bc1df9413dbcabf1788f9a854)                     */
+/* BINDTOOL_HEADER_FILE_HASH(71a01de41b061aa813713cf2bebd9556)                     */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -41,8 +41,16 @@ std::string describe(py::handle object) { return py::repr(object).cast<std::stri
  * -> real; str -> symbol; dict (str keys) -> dict; list, tuple or NumPy array ->
  * vector. pmt.to_pmt does most of this but refuses NumPy int8 arrays and scalars.
  */
-pmt::pmt_t to_pmt(py::handle value, const std::string& where)
+pmt::pmt_t to_pmt(py::handle value, const std::string& where, std::size_t depth = 0)
 {
+    // The block's bound (gnss_max_pmt_depth): refused here before the recursion below
+    // could exhaust the stack.
+    constexpr std::size_t max_depth = 8;
+    if (depth > max_depth)
+        throw py::value_error(where + ": nested deeper than " +
+                              std::to_string(max_depth) +
+                              " levels (a channel list is a list of dicts of numbers, "
+                              "names and lists of numbers)");
     if (py::isinstance<pmt::pmt_base>(value))
         return value.cast<pmt::pmt_t>();
     if (value.is_none())
@@ -59,7 +67,7 @@ pmt::pmt_t to_pmt(py::handle value, const std::string& where)
                                       describe(item.first));
             const std::string key = item.first.cast<std::string>();
             d = pmt::dict_add(
-                d, pmt::intern(key), to_pmt(item.second, where + "." + key));
+                d, pmt::intern(key), to_pmt(item.second, where + "." + key, depth + 1));
         }
         return d;
     }
@@ -96,15 +104,34 @@ pmt::pmt_t to_pmt(py::handle value, const std::string& where)
                                      ? value.attr("tolist")()
                                      : py::reinterpret_borrow<py::object>(value);
         if (!py::isinstance<py::sequence>(items))
-            return to_pmt(items, where); // a 0-d array's tolist() is a scalar
+            return to_pmt(items, where, depth); // a 0-d array's tolist() is a scalar
         const py::sequence seq = py::reinterpret_borrow<py::sequence>(items);
         pmt::pmt_t v = pmt::make_vector(seq.size(), pmt::PMT_NIL);
         for (std::size_t i = 0; i < seq.size(); ++i)
-            pmt::vector_set(v, i, to_pmt(seq[i], where + "[" + std::to_string(i) + "]"));
+            pmt::vector_set(
+                v, i, to_pmt(seq[i], where + "[" + std::to_string(i) + "]", depth + 1));
         return v;
     }
     throw py::value_error(where + ": cannot be given to a channel description, got " +
                           describe(value));
+}
+
+/*!
+ * max_channels as a Python (or NumPy) integer, range-checked here so that a value
+ * beyond the C++ int gets a message naming it rather than pybind's generic one.
+ */
+int max_channels_of(py::handle value)
+{
+    const std::string rule = "max_channels: must be an integer from 1 to " +
+                             std::to_string(std::numeric_limits<int>::max()) + ", got ";
+    if (py::isinstance<py::bool_>(value) || !py::hasattr(value, "__index__"))
+        throw py::value_error(rule + describe(value));
+    const py::int_ i(py::reinterpret_borrow<py::object>(value));
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+    if (overflow != 0 || v < 1 || v > std::numeric_limits<int>::max())
+        throw py::value_error(rule + describe(value));
+    return static_cast<int>(v);
 }
 
 template <class Block>
@@ -117,14 +144,14 @@ void bind_variant(py::module& m, const char* name, const char* doc, const char* 
                std::shared_ptr<Block>>(m, name, doc)
         .def(py::init([](double sample_rate_hz,
                          const std::vector<double>& tap_offsets_chips,
-                         int max_channels,
+                         py::object max_channels,
                          py::object channels,
                          double intermediate_frequency_hz,
                          double batch_ms,
                          const std::string& device) {
                  return Block::make(sample_rate_hz,
                                     tap_offsets_chips,
-                                    max_channels,
+                                    max_channels_of(max_channels),
                                     to_pmt(channels, "channels"),
                                     intermediate_frequency_hz,
                                     batch_ms,

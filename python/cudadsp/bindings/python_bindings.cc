@@ -20,6 +20,7 @@ namespace py = pybind11;
 /**************************************/
 // BINDING_FUNCTION_PROTOTYPES(
     void bind_cross_correlator_cc(py::module& m);
+    void bind_dense_offsets(py::module& m);
     void bind_gnss_codes(py::module& m);
     void bind_gnss_signal_simulator(py::module& m);
     void bind_interferogram_simulator(py::module& m);
@@ -60,6 +61,7 @@ PYBIND11_MODULE(cudadsp_python, m)
     /**************************************/
     // BINDING_FUNCTION_CALLS(
     bind_cross_correlator_cc(m);
+    bind_dense_offsets(m);
     bind_gnss_codes(m);
     bind_gnss_signal_simulator(m);
     bind_interferogram_simulator(m);

@@ -24,12 +24,21 @@ namespace cudadsp {
 namespace core {
 
 /*!
- * How the phase ramp of each window is removed before oversampling (PyCuAmpcor's
- * derampMethod; docs/design/pycuampcor_dense_offsets.md has the definitions).
+ * What happens to the complex samples of each window before the raw-data oversampling:
+ * PyCuAmpcor's derampMethod, with its integer values
+ * (docs/design/pycuampcor_dense_offsets.md, sections 4.1 and 4.9).
  */
-enum class deramp_method {
-    none,   //!< no deramping
-    average //!< the window's average phase gradient in both directions is removed
+enum class deramp_method : int {
+    //! 0: both windows are replaced by their amplitudes when loaded (|z| + 0i), so the
+    //! oversampling interpolates detected amplitudes (cuDenseOffsets.py's default).
+    amplitude = 0,
+    //! 1: complex windows, each with PyCuAmpcor's average phase gradient removed (its
+    //! axis pairing reproduced, section 4.9) before the oversampling (PyCuAmpcor's
+    //! class default).
+    average = 1,
+    //! 2 (PyCuAmpcor: any value other than 0 and 1): complex windows oversampled as
+    //! they are, without deramping.
+    none = 2
 };
 
 /*!
@@ -40,31 +49,43 @@ enum class deramp_method {
  * sizes are in pixels of the original images unless said otherwise.
  */
 struct CUDADSP_CORE_API dense_offsets_config {
-    //! Reference window width across (windowSizeWidth), 4 .. 1024.
+    //! Reference window width across (windowSizeWidth), 2 .. 4096.
     int window_width = 64;
-    //! Reference window height down (windowSizeHeight), 4 .. 1024.
+    //! Reference window height down (windowSizeHeight), 2 .. 4096.
     int window_height = 64;
-    //! Half search range across (halfSearchRangeAcross), 1 .. 512: the secondary
-    //! window is window_width + 2 half_search_across wide.
+    //! Half search range across (halfSearchRangeAcross), 1 .. 1024: the secondary
+    //! window is window_width + 2 half_search_across wide (PyCuAmpcor 2.6 swaps the
+    //! two half ranges in this size; the engines use the intended sizes, which agree
+    //! with it when they are equal: design note, section 2.3).
     int half_search_across = 20;
-    //! Half search range down (halfSearchRangeDown), 1 .. 512.
+    //! Half search range down (halfSearchRangeDown), 1 .. 1024.
     int half_search_down = 20;
-    //! Raw-data oversampling factor (rawDataOversamplingFactor), 1 .. 8.
+    //! Raw-data oversampling factor r (rawDataOversamplingFactor), 1 .. 16.
     int raw_oversampling = 2;
-    //! Correlation-surface oversampling factor (corrSurfaceOversamplingFactor), 1 .. 128.
+    //! Correlation-surface oversampling factor q (corrSurfaceOverSamplingFactor),
+    //! 1 .. 1024.
     int corr_oversampling = 16;
-    //! Correlation-surface zoom-in window (corrSurfaceZoomInWindow), in oversampled
-    //! correlation pixels; even, 2 .. 2 min(half search) raw_oversampling.
+    //! Correlation-surface zoom-in window Z (corrSurfaceZoomInWindow), in oversampled
+    //! raw pixels: >= 2 raw_oversampling; the engines use
+    //! min(zoom_window, 2 raw_oversampling min(half searches)) (effective_zoom_window()),
+    //! and corr_oversampling times that may not exceed 4096 (the fine surface's side).
     int zoom_window = 16;
-    //! Correlation-surface window for the SNR and covariance statistics
-    //! (corrStatWindowSize), odd, 3 .. 2 min(half search) + 1.
+    //! Side of the raw-surface neighbourhood of the SNR (corrStatWindowSize), >= 3;
+    //! clipped to the surface (2 half search + 1) in each direction.
     int corr_stat_window = 21;
-    //! Deramping (derampMethod).
+    //! Deramping (derampMethod); the value 2 stands for all of PyCuAmpcor's "other".
     deramp_method deramp = deramp_method::average;
+    /*!
+     * PyCuAmpcor's mergeGrossOffset. false (its default): offset_result holds the
+     * offset measured inside the search window only, and the caller (who supplied the
+     * gross offsets) writes them to their own raster. true: each window's gross offset
+     * is added to its offsets by the engine (section 4.12).
+     */
+    bool merge_gross_offset = false;
     //! "auto", "cpu", "cuda" or "cuda:N".
     std::string device = "auto";
     //! CUDA backend: windows per batch of transforms; 0: chosen by the engine from the
-    //! free device memory.
+    //! free device memory. Results do not depend on it.
     std::size_t batch_windows = 0;
 
     //! Throws std::invalid_argument naming the offending field and its rule.
@@ -74,12 +95,14 @@ struct CUDADSP_CORE_API dense_offsets_config {
     int search_width() const { return window_width + 2 * half_search_across; }
     //! Secondary (search) window height down, original pixels.
     int search_height() const { return window_height + 2 * half_search_down; }
+    //! The zoom window the engines use: min(zoom_window, 2 r min(half searches)).
+    int effective_zoom_window() const;
 };
 
 /*!
  * One window: the top-left pixel (row, column) of the reference window, and the gross
- * offset (down, across) of the secondary window. The secondary window's top-left pixel
- * is (reference_down + gross_down - half_search_down,
+ * offset (down, across) of the secondary window, whole pixels. The secondary window's
+ * top-left pixel is (reference_down + gross_down - half_search_down,
  *     reference_across + gross_across - half_search_across).
  */
 struct offset_window {
@@ -90,12 +113,20 @@ struct offset_window {
 };
 
 /*!
- * The result of one window, as PyCuAmpcor writes its output rasters:
- * offsets in original pixels of the secondary relative to the reference (the gross
- * offset included), the SNR, the covariance of the offset estimate (down-down,
- * across-across, down-across, pixels squared) and the normalised correlation peak.
- * A window whose statistics cannot be formed (constant amplitude, a non-finite sample)
- * is marked by the documented invalid values (docs/design/pycuampcor_dense_offsets.md).
+ * The result of one window, as PyCuAmpcor writes its output rasters: the offset of the
+ * secondary relative to the reference in original pixels (positive down: the feature
+ * lies further down in the secondary), the gross offset added only with
+ * dense_offsets_config::merge_gross_offset; the SNR; the covariance of the offset
+ * estimate (down-down, across-across, down-across, raw pixels squared; 99 in all three
+ * where it cannot be estimated: peak on the surface border or flat curvature) and the
+ * raw surface's normalised correlation peak (PyCuAmpcor v2's peak output).
+ *
+ * Degenerate windows keep PyCuAmpcor's float arithmetic (design note, section 6): a
+ * constant-amplitude reference window gives a zero surface, so peak 0 at the first lag,
+ * SNR NaN (0/0) and covariance 99; the zoom pass still runs from that lag and its
+ * offsets (inside the search range) carry no information: the NaN SNR flags them. A
+ * window whose raw surface has no number (a NaN or infinite sample in either window)
+ * gives NaN in all seven fields.
  */
 struct offset_result {
     float offset_down;
@@ -159,12 +190,14 @@ struct offsets_timing {
  * method, CPU (FFTW) and CUDA (cuFFT) backends.
  *
  * Per window (docs/design/pycuampcor_dense_offsets.md has every step, its sizes and
- * its source in PyCuAmpcor): load the reference window and the larger secondary
- * window, deramp, oversample both by FFT (raw_oversampling), take amplitudes, correlate
- * in the frequency domain and normalise, find the integer peak, estimate the SNR and
- * the covariance from the correlation surface around it, oversample the zoom window
- * around the peak (corr_oversampling) and find the fine peak; the offset is the fine
- * peak's position in original pixels plus the gross offset.
+ * its source in PyCuAmpcor, ISCE2 2.6's one-pass chunk workflow): correlate the
+ * amplitudes of the reference window (mean removed) and of the search window in the
+ * frequency domain and normalise (Pearson coefficient per lag), find the integer peak,
+ * the covariance and the SNR on that raw surface; cut the zoom window around the peak
+ * out of the complex search window, deramp and FFT-oversample it and the reference
+ * window by raw_oversampling, correlate their amplitudes again, FFT-oversample that
+ * surface by corr_oversampling and find the fine peak. The offset is the fine peak's
+ * position in original pixels (plus the gross offset with merge_gross_offset).
  *
  * One engine serves any number of estimate() calls, images and sizes with the same
  * configuration: the device context, the FFT plans and the buffers are made once
