@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(multichannel_correlator_cc.h)                              */
-/* BINDTOOL_HEADER_FILE_HASH(71a01de41b061aa813713cf2bebd9556)                     */
+/* BINDTOOL_HEADER_FILE_HASH(136240c5a49facf068c21ae366d863ba)                     */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -164,6 +164,9 @@ void bind_variant(py::module& m, const char* name, const char* doc, const char* 
              py::arg("intermediate_frequency_hz") = 0.0,
              py::arg("batch_ms") = 10.0,
              py::arg("device") = "auto",
+             py::arg("lock_loss_windows") = 4,
+             py::arg("lock_timeout_windows") = 20,
+             py::arg("remove_lost") = true,
              make_doc);
 }
 
