@@ -155,7 +155,9 @@ struct CUDADSP_CORE_API acquisition_channel_fields {
  *
  * S[g][b][t]: the power |correlation|^2 summed over the K coherent integrations of
  * grid g (a search hypothesis: the Galileo pilot's secondary code phase, else 0),
- * Doppler bin b and lag t (0 .. code_phase_bins() - 1). The peak is the largest S;
+ * Doppler bin b and lag t (0 .. code_phase_bins() - 1), in units of |sum_n x[n]
+ * conj(r(n - t))|^2 (the transforms' 2N scale removed), so that the host's direct
+ * correlations of the refinement compare with it. The peak is the largest S;
  * ties go to the smallest (g, b, t) in that order.
  */
 struct CUDADSP_CORE_API pcps_grid_peak {
