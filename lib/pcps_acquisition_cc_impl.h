@@ -11,7 +11,6 @@
 #include "gnss_search_list.h"
 #include <gnuradio/cudadsp/core/pcps_acquisition.h>
 #include <gnuradio/cudadsp/pcps_acquisition_cc.h>
-#include <gnuradio/cudadsp/pcps_acquisition_sc.h>
 #include <atomic>
 #include <condition_variable>
 #include <exception>
