@@ -23,6 +23,7 @@
 #include <gnuradio/blocks/vector_source.h>
 #include <gnuradio/cudadsp/core/gnss_codes.h>
 #include <gnuradio/cudadsp/core/gnss_signal_simulator.h>
+#include <gnuradio/cudadsp/core/multichannel_correlator.h>
 #include <gnuradio/cudadsp/multichannel_correlator_cc.h>
 #include <gnuradio/cudadsp/pcps_acquisition_cc.h>
 #include <gnuradio/io_signature.h>
