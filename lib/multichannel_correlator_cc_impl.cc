@@ -10,6 +10,7 @@
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -95,6 +96,9 @@ multichannel_correlator_setup make_setup(double sample_rate_hz,
                                          double intermediate_frequency_hz,
                                          double batch_ms,
                                          const std::string& device,
+                                         int lock_loss_windows,
+                                         int lock_timeout_windows,
+                                         bool remove_lost,
                                          core::gnss_sample_format format)
 {
     multichannel_correlator_setup s;
@@ -139,6 +143,17 @@ multichannel_correlator_setup make_setup(double sample_rate_hz,
             number_text(max_batch_samples / sample_rate_hz * 1e3) + " ms, got " +
             number_text(batch_ms));
     s.batch_samples = static_cast<std::size_t>(std::max(1.0, batch));
+    if (lock_loss_windows < 0)
+        throw std::invalid_argument(
+            "lock_loss_windows: must be >= 0 (0: never declare a loss), got " +
+            std::to_string(lock_loss_windows));
+    if (lock_timeout_windows < 0)
+        throw std::invalid_argument(
+            "lock_timeout_windows: must be >= 0 (0: no timeout), got " +
+            std::to_string(lock_timeout_windows));
+    s.lock_loss_windows = static_cast<unsigned>(lock_loss_windows);
+    s.lock_timeout_windows = static_cast<unsigned>(lock_timeout_windows);
+    s.remove_lost = remove_lost;
     s.defaults.tap_offsets_chips = tap_offsets_chips;
     s.defaults.intermediate_frequency_hz = intermediate_frequency_hz;
 
@@ -164,6 +179,39 @@ multichannel_correlator_setup make_setup(double sample_rate_hz,
     return s;
 }
 
+/*! The "id" of a message that is one channel dict (or one id), as an uint64 PMT, when
+ *  it is an integer in range; PMT_NIL otherwise. */
+pmt::pmt_t lone_channel_id(const pmt::pmt_t& msg)
+{
+    pmt::pmt_t id = msg;
+    if (pmt::is_dict(msg) && pmt::is_pair(msg) && pmt::is_pair(pmt::car(msg)))
+        id = pmt::dict_ref(msg, pmt::intern("id"), pmt::PMT_NIL);
+    if (pmt::is_integer(id) && pmt::to_long(id) >= 0 &&
+        pmt::to_long(id) <= long(std::numeric_limits<std::uint32_t>::max()))
+        return pmt::from_uint64(static_cast<std::uint64_t>(pmt::to_long(id)));
+    if (pmt::is_uint64(id) &&
+        pmt::to_uint64(id) <= std::numeric_limits<std::uint32_t>::max())
+        return id;
+    return pmt::PMT_NIL;
+}
+
+//! The "system" of a lost event: the channel dict's name of the record's system.
+const char* system_name(int system)
+{
+    switch (system) {
+    case gnss_system_gps_l1ca:
+        return "gps_l1ca";
+    case gnss_system_galileo_e1b:
+        return "galileo_e1b";
+    case gnss_system_galileo_e1c:
+        return "galileo_e1c";
+    case gnss_system_glonass_l1of:
+        return "glonass_l1of";
+    default:
+        return "explicit_code";
+    }
+}
+
 pmt::pmt_t event_dict(const char* event, std::uint32_t id, std::uint64_t sample)
 {
     pmt::pmt_t d = pmt::make_dict();
@@ -186,7 +234,10 @@ multichannel_correlator_cc::make(double sample_rate_hz,
                                  const pmt::pmt_t& channels,
                                  double intermediate_frequency_hz,
                                  double batch_ms,
-                                 const std::string& device)
+                                 const std::string& device,
+                                 int lock_loss_windows,
+                                 int lock_timeout_windows,
+                                 bool remove_lost)
 {
     return gnuradio::make_block_sptr<
         multichannel_correlator_impl<multichannel_correlator_cc>>(
@@ -197,6 +248,9 @@ multichannel_correlator_cc::make(double sample_rate_hz,
                    intermediate_frequency_hz,
                    batch_ms,
                    device,
+                   lock_loss_windows,
+                   lock_timeout_windows,
+                   remove_lost,
                    core::gnss_sample_format::cf32),
         "multichannel_correlator_cc");
 }
@@ -208,7 +262,10 @@ multichannel_correlator_sc::make(double sample_rate_hz,
                                  const pmt::pmt_t& channels,
                                  double intermediate_frequency_hz,
                                  double batch_ms,
-                                 const std::string& device)
+                                 const std::string& device,
+                                 int lock_loss_windows,
+                                 int lock_timeout_windows,
+                                 bool remove_lost)
 {
     return gnuradio::make_block_sptr<
         multichannel_correlator_impl<multichannel_correlator_sc>>(
@@ -219,6 +276,9 @@ multichannel_correlator_sc::make(double sample_rate_hz,
                    intermediate_frequency_hz,
                    batch_ms,
                    device,
+                   lock_loss_windows,
+                   lock_timeout_windows,
+                   remove_lost,
                    core::gnss_sample_format::ci16),
         "multichannel_correlator_sc");
 }
@@ -230,7 +290,10 @@ multichannel_correlator_bc::make(double sample_rate_hz,
                                  const pmt::pmt_t& channels,
                                  double intermediate_frequency_hz,
                                  double batch_ms,
-                                 const std::string& device)
+                                 const std::string& device,
+                                 int lock_loss_windows,
+                                 int lock_timeout_windows,
+                                 bool remove_lost)
 {
     return gnuradio::make_block_sptr<
         multichannel_correlator_impl<multichannel_correlator_bc>>(
@@ -241,6 +304,9 @@ multichannel_correlator_bc::make(double sample_rate_hz,
                    intermediate_frequency_hz,
                    batch_ms,
                    device,
+                   lock_loss_windows,
+                   lock_timeout_windows,
+                   remove_lost,
                    core::gnss_sample_format::ci8),
         "multichannel_correlator_bc");
 }
@@ -267,6 +333,8 @@ multichannel_correlator_impl<Public>::multichannel_correlator_impl(
       d_item_bytes(core::bytes_per_sample(setup.config.input_format)),
       d_batch_samples(setup.batch_samples),
       d_batch(static_cast<int>(setup.batch_samples)),
+      d_lock_monitor(setup.lock_loss_windows, setup.lock_timeout_windows),
+      d_remove_lost(setup.remove_lost),
       d_events_port(pmt::intern("events")),
       d_event_tag_key(pmt::intern("channel_event"))
 {
@@ -478,6 +546,11 @@ void multichannel_correlator_impl<Public>::handle_message(const char* port,
         pmt::pmt_t d = pmt::make_dict();
         d = pmt::dict_add(d, pmt::intern("event"), pmt::intern("error"));
         d = pmt::dict_add(d, pmt::intern("port"), pmt::intern(port));
+        // A lone channel's id, so that whoever sent it (an acquisition block) knows
+        // which of its channels was refused.
+        const pmt::pmt_t id = lone_channel_id(msg);
+        if (!pmt::is_null(id))
+            d = pmt::dict_add(d, pmt::intern("id"), id);
         d = pmt::dict_add(d, pmt::intern("error"), error_text(e.what()));
         this->message_port_pub(d_events_port, d);
     }
@@ -491,6 +564,7 @@ void multichannel_correlator_impl<Public>::add_info(const gnss_channel_request& 
                       static_cast<int>(request.system),
                       gnss_min_epoch_samples(request.channel,
                                              d_engine->config().sample_rate_hz) };
+    d_lock_monitor.watch(request.channel);
 }
 
 template <class Public>
@@ -499,16 +573,21 @@ void multichannel_correlator_impl<Public>::publish_event(const char* event,
                                                          const std::string& error)
 {
     pmt::pmt_t d = event_dict(event, id, d_engine->samples_processed());
-    if (!error.empty()) {
+    if (!error.empty())
         d = pmt::dict_add(d, pmt::intern("error"), error_text(error));
-    } else {
-        gr::tag_t tag;
-        tag.key = d_event_tag_key;
-        tag.value = d;
-        tag.srcid = this->alias_pmt();
-        d_event_tags.push_back(tag);
-    }
+    else
+        tag_event(d);
     this->message_port_pub(d_events_port, d);
+}
+
+template <class Public>
+void multichannel_correlator_impl<Public>::tag_event(const pmt::pmt_t& event)
+{
+    gr::tag_t tag;
+    tag.key = d_event_tag_key;
+    tag.value = event;
+    tag.srcid = this->alias_pmt();
+    d_event_tags.push_back(tag);
 }
 
 template <class Public>
@@ -528,12 +607,12 @@ void multichannel_correlator_impl<Public>::apply(const change& c)
             break;
         case change_kind::remove:
             d_engine->remove_channel(c.id);
-            d_info.erase(c.id);
+            drop_info(c.id);
             break;
         case change_kind::remove_all:
             for (std::uint32_t id : d_engine->channel_ids()) {
                 d_engine->remove_channel(id);
-                d_info.erase(id);
+                drop_info(id);
                 publish_event("remove", id);
             }
             return;
@@ -557,11 +636,73 @@ void multichannel_correlator_impl<Public>::apply_changes()
     }
     for (const change& c : changes)
         apply(c);
+    channel_set_changed();
+}
+
+template <class Public>
+void multichannel_correlator_impl<Public>::drop_info(std::uint32_t id)
+{
+    d_info.erase(id);
+    d_lock_monitor.forget(id);
+}
+
+template <class Public>
+void multichannel_correlator_impl<Public>::channel_set_changed()
+{
     d_inverse_epoch_sum = 0.0;
     for (const auto& [id, info] : d_info)
         d_inverse_epoch_sum += 1.0 / info.min_epoch_samples;
     std::lock_guard<std::mutex> lock(d_mutex);
     d_ids_snapshot = d_engine->channel_ids();
+}
+
+template <class Public>
+void multichannel_correlator_impl<Public>::find_lost_channels()
+{
+    for (const core::gnss_epoch_record& r : d_results.records) {
+        const gnss_lock_monitor::verdict v = d_lock_monitor.observe(r);
+        if (v != gnss_lock_monitor::verdict::none)
+            d_lost.push_back(
+                lost_channel{ r.channel_id, r.start_sample + r.sample_count, v });
+    }
+}
+
+template <class Public>
+void multichannel_correlator_impl<Public>::publish_lost_channels()
+{
+    if (d_lost.empty())
+        return;
+    for (const lost_channel& lost : d_lost) {
+        const auto info = d_info.find(lost.id);
+        pmt::pmt_t d = event_dict("lost", lost.id, lost.sample);
+        d = pmt::dict_add(d,
+                          pmt::intern("prn"),
+                          pmt::from_long(info != d_info.end() ? info->second.prn : 0));
+        d = pmt::dict_add(
+            d,
+            pmt::intern("system"),
+            pmt::intern(system_name(info != d_info.end() ? info->second.system : 0)));
+        d = pmt::dict_add(
+            d, pmt::intern("reason"), pmt::intern(gnss_lock_monitor::reason(lost.why)));
+        this->d_logger->info("channel {} lost ({}) at sample {}",
+                             lost.id,
+                             gnss_lock_monitor::reason(lost.why),
+                             lost.sample);
+        tag_event(d);
+        this->message_port_pub(d_events_port, d);
+        if (!d_remove_lost)
+            continue;
+        d_engine->remove_channel(lost.id);
+        drop_info(lost.id);
+        {
+            std::lock_guard<std::mutex> lock(d_mutex);
+            d_queued_ids.erase(lost.id);
+        }
+        publish_event("remove", lost.id);
+    }
+    d_lost.clear();
+    if (d_remove_lost)
+        channel_set_changed();
 }
 
 // ------------------------------------------------------------------------------------
@@ -763,6 +904,10 @@ int multichannel_correlator_impl<Public>::general_work(
         write_waiting_tags(this->nitems_written(0) + static_cast<std::uint64_t>(produced),
                            fit);
         produced += static_cast<int>(fit);
+        // After the records are out (the overflow ones formatted): a removal of a lost
+        // channel takes its prn and system with it.
+        find_lost_channels();
+        publish_lost_channels();
     } else if (consumed > 0) {
         std::vector<gr::tag_t> tags;
         this->get_tags_in_range(

@@ -10,6 +10,7 @@
 
 #include "batch_gate.h"
 #include "gnss_channel_pmt.h"
+#include "gnss_lock_monitor.h"
 #include "registered_gr_buffers.h"
 #include <gnuradio/cudadsp/core/multichannel_correlator.h>
 #include <gnuradio/cudadsp/multichannel_correlator_cc.h>
@@ -30,6 +31,9 @@ struct multichannel_correlator_setup {
     gnss_channel_defaults defaults;
     std::vector<gnss_channel_request> initial_channels;
     std::size_t batch_samples = 0;
+    unsigned lock_loss_windows = 0;
+    unsigned lock_timeout_windows = 0;
+    bool remove_lost = true;
 };
 
 /*!
@@ -92,6 +96,16 @@ private:
     void apply_changes();
     void apply(const change& c);
     void add_info(const gnss_channel_request& request);
+    //! Forgets a removed channel's info and lock watch.
+    void drop_info(std::uint32_t id);
+    //! After channels came or went: the output bound's sum and the ids snapshot.
+    void channel_set_changed();
+    //! The lock monitor's verdicts on this call's records, into d_lost.
+    void find_lost_channels();
+    //! Publishes a "lost" event per channel of d_lost and, with remove_lost, removes it.
+    void publish_lost_channels();
+    //! Puts \p event on the next record written, as a "channel_event" tag.
+    void tag_event(const pmt::pmt_t& event);
     void publish_event(const char* event,
                        std::uint32_t id,
                        const std::string& error = std::string());
@@ -108,12 +122,22 @@ private:
      *  after its sample, a channel event on the first record. */
     void write_waiting_tags(std::uint64_t first_item, std::size_t count);
 
+    //! A channel the lock monitor gave up on, at the end of the epoch that decided it.
+    struct lost_channel {
+        std::uint32_t id;
+        std::uint64_t sample;
+        gnss_lock_monitor::verdict why;
+    };
+
     std::unique_ptr<core::multichannel_correlator> d_engine;
     const gnss_channel_defaults d_defaults;
     const std::size_t d_taps;
     const std::size_t d_item_bytes;
     const std::size_t d_batch_samples;
     batch_gate d_batch;
+    gnss_lock_monitor d_lock_monitor; // work() thread
+    const bool d_remove_lost;
+    std::vector<lost_channel> d_lost;
     registered_gr_buffers d_registered_buffers;
 
     // Message handlers and the public methods may run on other threads than work():

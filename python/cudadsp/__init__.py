@@ -18,7 +18,9 @@ dense_offsets_engine for stacks (dense_offsets_estimator, the engine itself);
 offset_stack runs pairs from rasters to rasters (the tool cudadsp_offsets).
 
 GNSS helpers: gps_l1ca_code, galileo_e1_code, glonass_l1of_code, boc11_expand,
-gnss_signal_simulator (C++ engines); gnss_records / gnss_record_sink (the correlator's
+gnss_signal_simulator (C++ engines); pcps_acquisition_cc / _sc (continuous
+acquisition handing satellites to the correlator) and gnss_receiver_frontend (the two
+wired together); gnss_records / gnss_record_sink (the correlator's
 records as NumPy structured arrays); gnss_simulator_source (simulated satellites as a
 stream); gnss_acquisition (the correlator as a search grid).
 
@@ -41,4 +43,5 @@ from .cfradial_sink import cfradial_sink
 from .tbd_scene import tbd_scene, tbd_scene_source
 from .gnss_records import gnss_record_sink, gnss_records
 from .gnss_simulator_source import gnss_simulator_source
+from .gnss_receiver import gnss_receiver_frontend
 from . import gnss_acquisition

@@ -82,6 +82,11 @@ enum gnss_signal_system : int {
  * call. A bad message is logged (naming the field) and published on the "events"
  * port; it never stops the flowgraph.
  *
+ * Loss of lock: a tracking channel whose code lock goes off for lock_loss_windows
+ * C/N0 windows, or never comes on within lock_timeout_windows, is reported on "events"
+ * ({event: lost, ...}) and, with remove_lost, removed: an acquisition block fed these
+ * events searches its satellite again.
+ *
  * Tags: every applied change puts a "channel_event" tag (dict: event, id, sample) on
  * the next record written; input tags are re-emitted, key and value unchanged, on the
  * first record written after their sample has been correlated.
@@ -154,6 +159,12 @@ public:
      * launches (milliseconds of samples, > 0): larger batches, more latency. The CPU
      * backend takes what arrives, up to the same amount per call.
      * \param device "auto", "cpu", "cuda" or "cuda:N".
+     * \param lock_loss_windows a tracking channel whose code lock has been off for this
+     * many C/N0 windows (cn0_epochs epochs each) after having been on is lost: a "lost"
+     * event {event, id, sample, prn, system, reason} goes out on "events"; 0: never.
+     * \param lock_timeout_windows ... or whose code lock has not come on within this
+     * many windows of its start (reason "never_locked"); 0: no timeout.
+     * \param remove_lost remove a lost channel at once (a "remove" event follows).
      */
     static sptr make(double sample_rate_hz,
                      const std::vector<double>& tap_offsets_chips = { -0.5, 0.0, 0.5 },
@@ -161,7 +172,10 @@ public:
                      const pmt::pmt_t& channels = pmt::PMT_NIL,
                      double intermediate_frequency_hz = 0.0,
                      double batch_ms = 10.0,
-                     const std::string& device = "auto");
+                     const std::string& device = "auto",
+                     int lock_loss_windows = 4,
+                     int lock_timeout_windows = 20,
+                     bool remove_lost = true);
 };
 
 /*!
@@ -181,7 +195,10 @@ public:
                      const pmt::pmt_t& channels = pmt::PMT_NIL,
                      double intermediate_frequency_hz = 0.0,
                      double batch_ms = 10.0,
-                     const std::string& device = "auto");
+                     const std::string& device = "auto",
+                     int lock_loss_windows = 4,
+                     int lock_timeout_windows = 20,
+                     bool remove_lost = true);
 };
 
 /*!
@@ -201,7 +218,10 @@ public:
                      const pmt::pmt_t& channels = pmt::PMT_NIL,
                      double intermediate_frequency_hz = 0.0,
                      double batch_ms = 10.0,
-                     const std::string& device = "auto");
+                     const std::string& device = "auto",
+                     int lock_loss_windows = 4,
+                     int lock_timeout_windows = 20,
+                     bool remove_lost = true);
 };
 
 } // namespace cudadsp

@@ -27,6 +27,7 @@ namespace py = pybind11;
     void bind_kdp_ff(py::module& m);
     void bind_multichannel_correlator_cc(py::module& m);
     void bind_patch_xcorr_cc(py::module& m);
+    void bind_pcps_acquisition_cc(py::module& m);
     void bind_phase_unwrap_2d_ff(py::module& m);
     void bind_phase_unwrap_ff(py::module& m);
     void bind_phase_unwrapper_2d(py::module& m);
@@ -68,6 +69,7 @@ PYBIND11_MODULE(cudadsp_python, m)
     bind_kdp_ff(m);
     bind_multichannel_correlator_cc(m);
     bind_patch_xcorr_cc(m);
+    bind_pcps_acquisition_cc(m);
     bind_phase_unwrap_2d_ff(m);
     bind_phase_unwrap_ff(m);
     bind_phase_unwrapper_2d(m);
