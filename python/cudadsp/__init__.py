@@ -15,7 +15,8 @@ phase_unwrap_2d_ff (phase_unwrapper_2d, that engine itself, for one shape).
 
 GNSS helpers: gps_l1ca_code, galileo_e1_code, glonass_l1of_code, boc11_expand,
 gnss_signal_simulator (C++ engines); gnss_records / gnss_record_sink (the correlator's
-records as NumPy structured arrays); gnss_simulator_source (simulated satellites as a
+records as NumPy structured arrays); gnss_channel_monitor (the records as per-satellite
+vectors for a live QT GUI view); gnss_simulator_source (simulated satellites as a
 stream); gnss_acquisition (the correlator as a search grid).
 
 Python sources (no GPU engine): storm_scene_source, dual-polarisation weather-radar
@@ -35,5 +36,6 @@ from .unwrap_2d import unwrap_2d_result, unwrap_phase_2d
 from .cfradial_sink import cfradial_sink
 from .tbd_scene import tbd_scene, tbd_scene_source
 from .gnss_records import gnss_record_sink, gnss_records
+from .gnss_channel_monitor import gnss_channel_monitor
 from .gnss_simulator_source import gnss_simulator_source
 from . import gnss_acquisition
