@@ -60,12 +60,131 @@ const std::set<std::string>& known_keys()
     return keys;
 }
 
+//! Longest text of a value in an error message.
+constexpr std::size_t max_value_text = 80;
+
+//! A symbol's name in quotes, control bytes escaped, at most max_value_text bytes.
+std::string quoted(const std::string& name)
+{
+    static const char hex[] = "0123456789abcdef";
+    std::string out = "\"";
+    for (const char c : name) {
+        if (out.size() > max_value_text)
+            break;
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7f) {
+            out += "\\x";
+            out += hex[u >> 4];
+            out += hex[u & 15];
+        } else {
+            if (c == '"' || c == '\\')
+                out += '\\';
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+
+//! A key as the error messages name it: as it is when short and printable, else quoted.
+std::string key_name(const std::string& key)
+{
+    const bool plain =
+        key.size() <= max_value_text && std::all_of(key.begin(), key.end(), [](char c) {
+            return static_cast<unsigned char>(c) >= 0x20 && c != 0x7f;
+        });
+    return plain ? key : quoted(key);
+}
+
+/*!
+ * Appends \p value as text to \p out, stopping once out holds more than
+ * max_value_text bytes: containers element by element (a long list costs what is
+ * shown), nesting beyond gnss_max_pmt_depth shown as "...", so that building the text
+ * never recurses deeper than that whatever the value.
+ */
+void describe(const pmt::pmt_t& value, std::size_t depth, std::string& out)
+{
+    if (out.size() > max_value_text)
+        return;
+    if (depth > gnss_max_pmt_depth) {
+        out += "...";
+        return;
+    }
+    const auto elements = [&](const char* open, const char* close, auto element) {
+        out += open;
+        for (std::size_t i = 0; i < pmt::length(value) && out.size() <= max_value_text;
+             ++i) {
+            if (i > 0)
+                out += ' ';
+            describe(element(value, i), depth + 1, out);
+        }
+        out += close;
+    };
+    if (pmt::is_symbol(value)) {
+        out += quoted(pmt::symbol_to_string(value));
+    } else if (pmt::is_null(value)) {
+        out += "()";
+    } else if (pmt::is_pair(value)) {
+        out += '(';
+        pmt::pmt_t p = value;
+        for (bool first = true; pmt::is_pair(p) && out.size() <= max_value_text;
+             p = pmt::cdr(p), first = false) {
+            if (!first)
+                out += ' ';
+            describe(pmt::car(p), depth + 1, out);
+        }
+        if (!pmt::is_pair(p) && !pmt::is_null(p)) {
+            out += " . ";
+            describe(p, depth + 1, out);
+        }
+        out += ')';
+    } else if (pmt::is_vector(value)) {
+        elements("#(", ")", [](const pmt::pmt_t& v, std::size_t i) {
+            return pmt::vector_ref(v, i);
+        });
+    } else if (pmt::is_tuple(value)) {
+        elements("{", "}", [](const pmt::pmt_t& v, std::size_t i) {
+            return pmt::tuple_ref(v, i);
+        });
+    } else if (pmt::is_uniform_vector(value)) {
+        out += "a uniform vector of " + std::to_string(pmt::length(value)) + " items";
+    } else {
+        out += pmt::write_string(value); // an atom: no nesting
+    }
+}
+
 std::string text_of(const pmt::pmt_t& value)
 {
-    std::string text = pmt::write_string(value);
-    if (text.size() > 80)
-        text = text.substr(0, 77) + "...";
+    std::string text;
+    describe(value, 0, text);
+    if (text.size() > max_value_text)
+        text = text.substr(0, max_value_text - 3) + "...";
     return text;
+}
+
+/*!
+ * Throws naming \p what when \p value nests containers deeper than gnss_max_pmt_depth.
+ * Lists are walked along their tails, so only nesting (not length) costs stack.
+ */
+void check_depth(const pmt::pmt_t& value, std::size_t depth, const std::string& what)
+{
+    if (depth > gnss_max_pmt_depth)
+        throw std::invalid_argument(
+            what + ": nested deeper than " + std::to_string(gnss_max_pmt_depth) +
+            " levels (a channel list is a list of dicts of numbers, names and lists of "
+            "numbers)");
+    if (pmt::is_pair(value)) {
+        pmt::pmt_t p = value;
+        for (; pmt::is_pair(p); p = pmt::cdr(p))
+            check_depth(pmt::car(p), depth + 1, what);
+        if (!pmt::is_null(p))
+            check_depth(p, depth + 1, what);
+    } else if (pmt::is_vector(value)) {
+        for (std::size_t i = 0; i < pmt::length(value); ++i)
+            check_depth(pmt::vector_ref(value, i), depth + 1, what);
+    } else if (pmt::is_tuple(value)) {
+        for (std::size_t i = 0; i < pmt::length(value); ++i)
+            check_depth(pmt::tuple_ref(value, i), depth + 1, what);
+    }
 }
 
 [[noreturn]] void
@@ -240,6 +359,7 @@ double gnss_min_epoch_samples(const core::gnss_channel& channel, double sample_r
 std::vector<pmt::pmt_t> gnss_channel_items(const pmt::pmt_t& value,
                                            const std::string& what)
 {
+    check_depth(value, 0, what);
     std::vector<pmt::pmt_t> items;
     // A dict is itself a list of pairs, told from a list of dicts by its first element.
     if (looks_like_dict(value)) {
@@ -270,6 +390,9 @@ class channel_fields
 public:
     explicit channel_fields(const pmt::pmt_t& dict)
     {
+        if (pmt::is_null(dict))
+            throw std::invalid_argument(
+                "id: every channel needs an \"id\", got an empty dict");
         if (!looks_like_dict(dict))
             throw std::invalid_argument(
                 "channel: must be a dict with at least \"id\", got " + text_of(dict));
@@ -282,7 +405,7 @@ public:
                                             text_of(item));
             const std::string key = pmt::symbol_to_string(pmt::car(item));
             if (!known_keys().count(key))
-                throw std::invalid_argument(key +
+                throw std::invalid_argument(key_name(key) +
                                             ": unknown channel key (see "
                                             "docs/blocks/multichannel_correlator_cc.md)");
             d_fields.emplace(key, pmt::cdr(item)); // the first of equal keys, as dict_ref
@@ -415,6 +538,7 @@ nominal_rates parse_system_code(const channel_fields& f, gnss_channel_request& r
 //! Carrier: IF + Doppler, or the NCO frequency itself. Returns the Doppler (Hz).
 double parse_carrier(const channel_fields& f,
                      const gnss_channel_defaults& defaults,
+                     const core::multichannel_correlator_config& config,
                      core::gnss_channel& c)
 {
     c.intermediate_frequency_hz =
@@ -422,14 +546,28 @@ double parse_carrier(const channel_fields& f,
     if (f.has("doppler_hz") && f.has("carrier_frequency_hz"))
         throw std::invalid_argument("doppler_hz: give doppler_hz or carrier_frequency_hz "
                                     "(= IF + Doppler), not both");
+    if (!std::isfinite(c.intermediate_frequency_hz))
+        bad("intermediate_frequency_hz", "finite", f.get("intermediate_frequency_hz"));
+    // Checked here, before the code rate that follows from the Doppler, so that the
+    // message names the key the caller gave.
+    const double nyquist = 0.5 * config.sample_rate_hz;
     double doppler_hz = 0.0;
     if (f.has("carrier_frequency_hz")) {
         c.carrier_frequency_hz =
             number_of(f.get("carrier_frequency_hz"), "carrier_frequency_hz");
+        if (!(std::fabs(c.carrier_frequency_hz) < nyquist))
+            bad("carrier_frequency_hz",
+                "finite and below sample_rate_hz / 2 in magnitude",
+                f.get("carrier_frequency_hz"));
         doppler_hz = c.carrier_frequency_hz - c.intermediate_frequency_hz;
     } else {
         doppler_hz = f.number_or("doppler_hz", doppler_hz);
         c.carrier_frequency_hz = c.intermediate_frequency_hz + doppler_hz;
+        if (!(std::fabs(c.carrier_frequency_hz) < nyquist))
+            bad("doppler_hz",
+                "finite, with intermediate_frequency_hz + doppler_hz below "
+                "sample_rate_hz / 2 in magnitude",
+                f.get("doppler_hz"));
     }
     c.carrier_phase_rad = f.number_or("carrier_phase_rad", c.carrier_phase_rad);
     return doppler_hz;
@@ -456,8 +594,10 @@ void parse_loop(const channel_fields& f,
     loop.nominal_code_rate_cps =
         f.number_or("nominal_code_rate_cps", loop.nominal_code_rate_cps);
     if (f.has("cn0_epochs"))
-        loop.cn0_epochs = static_cast<std::size_t>(
-            integer_in(f.get("cn0_epochs"), "cn0_epochs", 0, 1 << 30));
+        loop.cn0_epochs = static_cast<std::size_t>(integer_in(f.get("cn0_epochs"),
+                                                              "cn0_epochs",
+                                                              core::gnss_min_cn0_epochs,
+                                                              core::gnss_max_cn0_epochs));
     loop.cn0_lock_threshold_dbhz =
         f.number_or("cn0_lock_threshold_dbhz", loop.cn0_lock_threshold_dbhz);
     loop.carrier_lock_threshold =
@@ -549,6 +689,7 @@ parse_gnss_channel(const pmt::pmt_t& dict,
                    const gnss_channel_defaults& defaults,
                    const core::multichannel_correlator_config& config)
 {
+    check_depth(dict, 0, "channel");
     const channel_fields f(dict);
     gnss_channel_request r;
     core::gnss_channel& c = r.channel;
@@ -562,7 +703,7 @@ parse_gnss_channel(const pmt::pmt_t& dict,
     if (f.has("periods_per_integration"))
         c.periods_per_integration = static_cast<std::uint32_t>(integer_in(
             f.get("periods_per_integration"), "periods_per_integration", 1, 1 << 20));
-    const double doppler_hz = parse_carrier(f, defaults, c);
+    const double doppler_hz = parse_carrier(f, defaults, config, c);
     parse_loop(f, nominal, c.loop);
     c.code_rate_cps = code_rate_of(f, c.loop, doppler_hz);
     parse_code_phase(f, c);
@@ -580,6 +721,7 @@ parse_gnss_channel(const pmt::pmt_t& dict,
 std::vector<std::uint32_t> parse_gnss_channel_ids(const pmt::pmt_t& value, bool& all)
 {
     all = false;
+    check_depth(value, 0, "remove");
     std::vector<std::uint32_t> ids;
     if (pmt::is_symbol(value)) {
         if (pmt::symbol_to_string(value) == "all") {

@@ -21,6 +21,13 @@
 namespace gr {
 namespace cudadsp {
 
+/*!
+ * Deepest nesting of containers (lists, dicts, vectors, tuples) a channel message may
+ * have: a list of dicts of lists of numbers needs 4. Deeper messages are refused
+ * before anything in them is parsed or printed.
+ */
+constexpr std::size_t gnss_max_pmt_depth = 8;
+
 //! What a channel dict does not say: the block's defaults.
 struct gnss_channel_defaults {
     std::vector<double> tap_offsets_chips;
@@ -46,7 +53,8 @@ parse_gnss_channel(const pmt::pmt_t& dict,
 
 /*!
  * The items of \p value: a dict alone, or the elements of a PMT list, tuple or vector.
- * PMT_NIL (the empty list) gives none. std::invalid_argument naming \p what otherwise.
+ * PMT_NIL (the empty list) gives none. std::invalid_argument naming \p what otherwise,
+ * and for nesting deeper than gnss_max_pmt_depth.
  */
 std::vector<pmt::pmt_t> gnss_channel_items(const pmt::pmt_t& value,
                                            const std::string& what);

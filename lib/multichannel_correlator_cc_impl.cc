@@ -10,7 +10,9 @@
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 namespace gr {
@@ -25,6 +27,67 @@ constexpr double output_records_margin = 2.0;
 constexpr double max_output_buffer_bytes = 64.0 * 1024 * 1024;
 //! Most samples one work() call hands the engine (a batch longer than this is capped).
 constexpr double max_batch_samples = double(1 << 26);
+//! Largest block-wide tap offset: the longest code period a channel can have (its
+//! table holds fewer than 2^30 entries, at least one per chip).
+constexpr double max_tap_offset_chips = double(1 << 30);
+//! Refused items of one message that its error names (the rest are counted).
+constexpr std::size_t named_refusals = 3;
+
+std::string number_text(double value)
+{
+    std::ostringstream text;
+    text.precision(12);
+    text << value;
+    return text.str();
+}
+
+/*!
+ * An error text as an event's value: UTF-8 bytes in a u8vector. Not a symbol: symbols
+ * are interned for the life of the process, so every distinct text would stay.
+ */
+pmt::pmt_t error_text(const std::string& text)
+{
+    return pmt::init_u8vector(text.size(),
+                              reinterpret_cast<const std::uint8_t*>(text.data()));
+}
+
+/*!
+ * The refused items of one message: how many, and the texts of the first few, so that
+ * one bad message gives one error of bounded length however many items it has.
+ */
+class refusals
+{
+public:
+    //! \p items: what the message's items are called ("channels", "ids").
+    explicit refusals(const char* items) : d_items(items) {}
+    void add(std::size_t index, const std::string& text)
+    {
+        if (d_named.size() < named_refusals)
+            d_named.emplace_back(index, text);
+        ++d_count;
+    }
+    bool any() const { return d_count != 0; }
+    //! Throws the message's error: a lone item's text as it is, else a summary.
+    [[noreturn]] void raise(const char* what, std::size_t items) const
+    {
+        if (items == 1)
+            throw std::invalid_argument(d_named.front().second);
+        std::string text = std::string(what) + ": " + std::to_string(d_count) + " of " +
+                           std::to_string(items) + " " + d_items +
+                           " refused, none applied (all or nothing): ";
+        for (std::size_t i = 0; i < d_named.size(); ++i)
+            text += (i ? "; " : "") + d_items + "[" + std::to_string(d_named[i].first) +
+                    "]." + d_named[i].second;
+        if (d_count > d_named.size())
+            text += "; and " + std::to_string(d_count - d_named.size()) + " more";
+        throw std::invalid_argument(text);
+    }
+
+private:
+    const std::string d_items;
+    std::vector<std::pair<std::size_t, std::string>> d_named;
+    std::size_t d_count = 0;
+};
 
 multichannel_correlator_setup make_setup(double sample_rate_hz,
                                          const std::vector<double>& tap_offsets_chips,
@@ -33,45 +96,64 @@ multichannel_correlator_setup make_setup(double sample_rate_hz,
                                          double intermediate_frequency_hz,
                                          double batch_ms,
                                          const std::string& device,
+                                         int lock_loss_windows,
+                                         int lock_timeout_windows,
+                                         bool remove_lost,
                                          core::gnss_sample_format format)
 {
     multichannel_correlator_setup s;
     core::multichannel_correlator_config& config = s.config;
-    if (!std::isfinite(sample_rate_hz) || !(sample_rate_hz > 0.0))
-        throw std::invalid_argument("sample_rate_hz: must be finite and > 0, got " +
-                                    std::to_string(sample_rate_hz));
+    // The engine's rules first (sample_rate_hz, taps, max_channels, device), so that the
+    // parameters below are checked against a valid sample rate.
     if (tap_offsets_chips.empty() || tap_offsets_chips.size() > core::gnss_max_taps)
         throw std::invalid_argument(
             "tap_offsets_chips: must hold 1 to " + std::to_string(core::gnss_max_taps) +
             " offsets (one per tap), got " + std::to_string(tap_offsets_chips.size()));
-    for (std::size_t k = 0; k < tap_offsets_chips.size(); ++k)
-        if (!std::isfinite(tap_offsets_chips[k]))
-            throw std::invalid_argument("tap_offsets_chips[" + std::to_string(k) +
-                                        "]: must be finite");
     if (max_channels < 1)
         throw std::invalid_argument("max_channels: must be >= 1, got " +
                                     std::to_string(max_channels));
-    if (!std::isfinite(intermediate_frequency_hz) ||
-        std::fabs(intermediate_frequency_hz) >= 0.5 * sample_rate_hz)
-        throw std::invalid_argument(
-            "intermediate_frequency_hz: must be below sample_rate_hz / 2 in magnitude, "
-            "got " +
-            std::to_string(intermediate_frequency_hz));
-    if (!std::isfinite(batch_ms) || !(batch_ms > 0.0))
-        throw std::invalid_argument("batch_ms: must be finite and > 0, got " +
-                                    std::to_string(batch_ms));
-    const double batch = std::ceil(batch_ms * 1e-3 * sample_rate_hz);
-    if (batch > max_batch_samples)
-        throw std::invalid_argument("batch_ms: " + std::to_string(batch_ms) +
-                                    " ms is more than 2^26 samples at sample_rate_hz");
-    s.batch_samples = static_cast<std::size_t>(std::max(1.0, batch));
-
     config.sample_rate_hz = sample_rate_hz;
     config.input_format = format;
     config.taps = tap_offsets_chips.size();
     config.max_channels = static_cast<std::size_t>(max_channels);
     config.device = device;
     config.validate();
+    for (std::size_t k = 0; k < tap_offsets_chips.size(); ++k)
+        if (!(std::fabs(tap_offsets_chips[k]) < max_tap_offset_chips))
+            throw std::invalid_argument(
+                "tap_offsets_chips[" + std::to_string(k) +
+                "]: must be finite and below 2^30 chips in magnitude (the longest code "
+                "period a channel can have; each channel allows less than its own code "
+                "period), got " +
+                number_text(tap_offsets_chips[k]));
+    if (!std::isfinite(intermediate_frequency_hz) ||
+        std::fabs(intermediate_frequency_hz) >= 0.5 * sample_rate_hz)
+        throw std::invalid_argument(
+            "intermediate_frequency_hz: must be below sample_rate_hz / 2 in magnitude, "
+            "got " +
+            number_text(intermediate_frequency_hz));
+    if (!std::isfinite(batch_ms) || !(batch_ms > 0.0))
+        throw std::invalid_argument("batch_ms: must be finite and > 0, got " +
+                                    number_text(batch_ms));
+    const double batch = std::ceil(batch_ms * 1e-3 * sample_rate_hz);
+    if (batch > max_batch_samples)
+        throw std::invalid_argument(
+            "batch_ms: must be at most 2^26 samples at "
+            "sample_rate_hz, " +
+            number_text(max_batch_samples / sample_rate_hz * 1e3) + " ms, got " +
+            number_text(batch_ms));
+    s.batch_samples = static_cast<std::size_t>(std::max(1.0, batch));
+    if (lock_loss_windows < 0)
+        throw std::invalid_argument(
+            "lock_loss_windows: must be >= 0 (0: never declare a loss), got " +
+            std::to_string(lock_loss_windows));
+    if (lock_timeout_windows < 0)
+        throw std::invalid_argument(
+            "lock_timeout_windows: must be >= 0 (0: no timeout), got " +
+            std::to_string(lock_timeout_windows));
+    s.lock_loss_windows = static_cast<unsigned>(lock_loss_windows);
+    s.lock_timeout_windows = static_cast<unsigned>(lock_timeout_windows);
+    s.remove_lost = remove_lost;
     s.defaults.tap_offsets_chips = tap_offsets_chips;
     s.defaults.intermediate_frequency_hz = intermediate_frequency_hz;
 
@@ -97,6 +179,39 @@ multichannel_correlator_setup make_setup(double sample_rate_hz,
     return s;
 }
 
+/*! The "id" of a message that is one channel dict (or one id), as an uint64 PMT, when
+ *  it is an integer in range; PMT_NIL otherwise. */
+pmt::pmt_t lone_channel_id(const pmt::pmt_t& msg)
+{
+    pmt::pmt_t id = msg;
+    if (pmt::is_dict(msg) && pmt::is_pair(msg) && pmt::is_pair(pmt::car(msg)))
+        id = pmt::dict_ref(msg, pmt::intern("id"), pmt::PMT_NIL);
+    if (pmt::is_integer(id) && pmt::to_long(id) >= 0 &&
+        pmt::to_long(id) <= long(std::numeric_limits<std::uint32_t>::max()))
+        return pmt::from_uint64(static_cast<std::uint64_t>(pmt::to_long(id)));
+    if (pmt::is_uint64(id) &&
+        pmt::to_uint64(id) <= std::numeric_limits<std::uint32_t>::max())
+        return id;
+    return pmt::PMT_NIL;
+}
+
+//! The "system" of a lost event: the channel dict's name of the record's system.
+const char* system_name(int system)
+{
+    switch (system) {
+    case gnss_system_gps_l1ca:
+        return "gps_l1ca";
+    case gnss_system_galileo_e1b:
+        return "galileo_e1b";
+    case gnss_system_galileo_e1c:
+        return "galileo_e1c";
+    case gnss_system_glonass_l1of:
+        return "glonass_l1of";
+    default:
+        return "explicit_code";
+    }
+}
+
 pmt::pmt_t event_dict(const char* event, std::uint32_t id, std::uint64_t sample)
 {
     pmt::pmt_t d = pmt::make_dict();
@@ -119,7 +234,10 @@ multichannel_correlator_cc::make(double sample_rate_hz,
                                  const pmt::pmt_t& channels,
                                  double intermediate_frequency_hz,
                                  double batch_ms,
-                                 const std::string& device)
+                                 const std::string& device,
+                                 int lock_loss_windows,
+                                 int lock_timeout_windows,
+                                 bool remove_lost)
 {
     return gnuradio::make_block_sptr<
         multichannel_correlator_impl<multichannel_correlator_cc>>(
@@ -130,6 +248,9 @@ multichannel_correlator_cc::make(double sample_rate_hz,
                    intermediate_frequency_hz,
                    batch_ms,
                    device,
+                   lock_loss_windows,
+                   lock_timeout_windows,
+                   remove_lost,
                    core::gnss_sample_format::cf32),
         "multichannel_correlator_cc");
 }
@@ -141,7 +262,10 @@ multichannel_correlator_sc::make(double sample_rate_hz,
                                  const pmt::pmt_t& channels,
                                  double intermediate_frequency_hz,
                                  double batch_ms,
-                                 const std::string& device)
+                                 const std::string& device,
+                                 int lock_loss_windows,
+                                 int lock_timeout_windows,
+                                 bool remove_lost)
 {
     return gnuradio::make_block_sptr<
         multichannel_correlator_impl<multichannel_correlator_sc>>(
@@ -152,6 +276,9 @@ multichannel_correlator_sc::make(double sample_rate_hz,
                    intermediate_frequency_hz,
                    batch_ms,
                    device,
+                   lock_loss_windows,
+                   lock_timeout_windows,
+                   remove_lost,
                    core::gnss_sample_format::ci16),
         "multichannel_correlator_sc");
 }
@@ -163,7 +290,10 @@ multichannel_correlator_bc::make(double sample_rate_hz,
                                  const pmt::pmt_t& channels,
                                  double intermediate_frequency_hz,
                                  double batch_ms,
-                                 const std::string& device)
+                                 const std::string& device,
+                                 int lock_loss_windows,
+                                 int lock_timeout_windows,
+                                 bool remove_lost)
 {
     return gnuradio::make_block_sptr<
         multichannel_correlator_impl<multichannel_correlator_bc>>(
@@ -174,6 +304,9 @@ multichannel_correlator_bc::make(double sample_rate_hz,
                    intermediate_frequency_hz,
                    batch_ms,
                    device,
+                   lock_loss_windows,
+                   lock_timeout_windows,
+                   remove_lost,
                    core::gnss_sample_format::ci8),
         "multichannel_correlator_bc");
 }
@@ -200,6 +333,8 @@ multichannel_correlator_impl<Public>::multichannel_correlator_impl(
       d_item_bytes(core::bytes_per_sample(setup.config.input_format)),
       d_batch_samples(setup.batch_samples),
       d_batch(static_cast<int>(setup.batch_samples)),
+      d_lock_monitor(setup.lock_loss_windows, setup.lock_timeout_windows),
+      d_remove_lost(setup.remove_lost),
       d_events_port(pmt::intern("events")),
       d_event_tag_key(pmt::intern("channel_event"))
 {
@@ -211,6 +346,7 @@ multichannel_correlator_impl<Public>::multichannel_correlator_impl(
         add_info(request);
     }
     d_ids_snapshot = d_engine->channel_ids();
+    d_queued_ids.insert(d_ids_snapshot.begin(), d_ids_snapshot.end());
 
     for (const char* port : { "add", "reinit", "remove" }) {
         const pmt::pmt_t p = pmt::intern(port);
@@ -308,27 +444,61 @@ multichannel_correlator_impl<Public>::parse_requests(const pmt::pmt_t& channels,
 {
     std::vector<change> changes;
     const std::vector<pmt::pmt_t> items = gnss_channel_items(channels, what);
+    refusals refused("channels");
     for (std::size_t i = 0; i < items.size(); ++i) {
         change c{ kind, {}, 0 };
         try {
             // The config is immutable, so parsing needs no lock.
             c.request = parse_gnss_channel(items[i], d_defaults, d_engine->config());
         } catch (const std::invalid_argument& e) {
-            if (items.size() == 1)
-                throw;
-            throw std::invalid_argument("channels[" + std::to_string(i) + "]." +
-                                        e.what());
+            refused.add(i, e.what());
+            continue;
         }
         c.id = c.request.channel.id;
         changes.push_back(std::move(c));
     }
+    if (refused.any())
+        refused.raise(what, items.size());
     return changes;
 }
 
 template <class Public>
-void multichannel_correlator_impl<Public>::queue(std::vector<change>&& changes)
+void multichannel_correlator_impl<Public>::queue(std::vector<change>&& changes,
+                                                 const char* what)
 {
     std::lock_guard<std::mutex> lock(d_mutex);
+    std::set<std::uint32_t> ids = d_queued_ids;
+    const std::size_t capacity = d_engine->config().max_channels;
+    refusals refused(std::string(what) == "remove" ? "ids" : "channels");
+    for (std::size_t i = 0; i < changes.size(); ++i) {
+        const change& c = changes[i];
+        const std::string id = std::to_string(c.id);
+        switch (c.kind) {
+        case change_kind::add:
+            if (ids.count(c.id))
+                refused.add(i, "id: channel " + id + " already exists");
+            else if (ids.size() >= capacity)
+                refused.add(i,
+                            "id: channel " + id + " would exceed max_channels = " +
+                                std::to_string(capacity));
+            else
+                ids.insert(c.id);
+            break;
+        case change_kind::reinit:
+        case change_kind::remove:
+            if (!ids.count(c.id))
+                refused.add(i, "id: no channel " + id);
+            else if (c.kind == change_kind::remove)
+                ids.erase(c.id);
+            break;
+        case change_kind::remove_all:
+            ids.clear();
+            break;
+        }
+    }
+    if (refused.any())
+        refused.raise(what, changes.size());
+    d_queued_ids.swap(ids);
     for (change& c : changes)
         d_queue.push_back(std::move(c));
 }
@@ -336,13 +506,13 @@ void multichannel_correlator_impl<Public>::queue(std::vector<change>&& changes)
 template <class Public>
 void multichannel_correlator_impl<Public>::add_channels(const pmt::pmt_t& channels)
 {
-    queue(parse_requests(channels, change_kind::add, "add"));
+    queue(parse_requests(channels, change_kind::add, "add"), "add");
 }
 
 template <class Public>
 void multichannel_correlator_impl<Public>::reinit_channels(const pmt::pmt_t& channels)
 {
-    queue(parse_requests(channels, change_kind::reinit, "reinit"));
+    queue(parse_requests(channels, change_kind::reinit, "reinit"), "reinit");
 }
 
 template <class Public>
@@ -355,7 +525,7 @@ void multichannel_correlator_impl<Public>::remove_channels(const pmt::pmt_t& ids
         changes.push_back(change{ change_kind::remove_all, {}, 0 });
     for (std::uint32_t id : parsed)
         changes.push_back(change{ change_kind::remove, {}, id });
-    queue(std::move(changes));
+    queue(std::move(changes), "remove");
 }
 
 template <class Public>
@@ -376,7 +546,12 @@ void multichannel_correlator_impl<Public>::handle_message(const char* port,
         pmt::pmt_t d = pmt::make_dict();
         d = pmt::dict_add(d, pmt::intern("event"), pmt::intern("error"));
         d = pmt::dict_add(d, pmt::intern("port"), pmt::intern(port));
-        d = pmt::dict_add(d, pmt::intern("error"), pmt::intern(e.what()));
+        // A lone channel's id, so that whoever sent it (an acquisition block) knows
+        // which of its channels was refused.
+        const pmt::pmt_t id = lone_channel_id(msg);
+        if (!pmt::is_null(id))
+            d = pmt::dict_add(d, pmt::intern("id"), id);
+        d = pmt::dict_add(d, pmt::intern("error"), error_text(e.what()));
         this->message_port_pub(d_events_port, d);
     }
 }
@@ -389,6 +564,7 @@ void multichannel_correlator_impl<Public>::add_info(const gnss_channel_request& 
                       static_cast<int>(request.system),
                       gnss_min_epoch_samples(request.channel,
                                              d_engine->config().sample_rate_hz) };
+    d_lock_monitor.watch(request.channel);
 }
 
 template <class Public>
@@ -397,16 +573,21 @@ void multichannel_correlator_impl<Public>::publish_event(const char* event,
                                                          const std::string& error)
 {
     pmt::pmt_t d = event_dict(event, id, d_engine->samples_processed());
-    if (!error.empty()) {
-        d = pmt::dict_add(d, pmt::intern("error"), pmt::intern(error));
-    } else {
-        gr::tag_t tag;
-        tag.key = d_event_tag_key;
-        tag.value = d;
-        tag.srcid = this->alias_pmt();
-        d_event_tags.push_back(tag);
-    }
+    if (!error.empty())
+        d = pmt::dict_add(d, pmt::intern("error"), error_text(error));
+    else
+        tag_event(d);
     this->message_port_pub(d_events_port, d);
+}
+
+template <class Public>
+void multichannel_correlator_impl<Public>::tag_event(const pmt::pmt_t& event)
+{
+    gr::tag_t tag;
+    tag.key = d_event_tag_key;
+    tag.value = event;
+    tag.srcid = this->alias_pmt();
+    d_event_tags.push_back(tag);
 }
 
 template <class Public>
@@ -426,12 +607,12 @@ void multichannel_correlator_impl<Public>::apply(const change& c)
             break;
         case change_kind::remove:
             d_engine->remove_channel(c.id);
-            d_info.erase(c.id);
+            drop_info(c.id);
             break;
         case change_kind::remove_all:
             for (std::uint32_t id : d_engine->channel_ids()) {
                 d_engine->remove_channel(id);
-                d_info.erase(id);
+                drop_info(id);
                 publish_event("remove", id);
             }
             return;
@@ -455,11 +636,73 @@ void multichannel_correlator_impl<Public>::apply_changes()
     }
     for (const change& c : changes)
         apply(c);
+    channel_set_changed();
+}
+
+template <class Public>
+void multichannel_correlator_impl<Public>::drop_info(std::uint32_t id)
+{
+    d_info.erase(id);
+    d_lock_monitor.forget(id);
+}
+
+template <class Public>
+void multichannel_correlator_impl<Public>::channel_set_changed()
+{
     d_inverse_epoch_sum = 0.0;
     for (const auto& [id, info] : d_info)
         d_inverse_epoch_sum += 1.0 / info.min_epoch_samples;
     std::lock_guard<std::mutex> lock(d_mutex);
     d_ids_snapshot = d_engine->channel_ids();
+}
+
+template <class Public>
+void multichannel_correlator_impl<Public>::find_lost_channels()
+{
+    for (const core::gnss_epoch_record& r : d_results.records) {
+        const gnss_lock_monitor::verdict v = d_lock_monitor.observe(r);
+        if (v != gnss_lock_monitor::verdict::none)
+            d_lost.push_back(
+                lost_channel{ r.channel_id, r.start_sample + r.sample_count, v });
+    }
+}
+
+template <class Public>
+void multichannel_correlator_impl<Public>::publish_lost_channels()
+{
+    if (d_lost.empty())
+        return;
+    for (const lost_channel& lost : d_lost) {
+        const auto info = d_info.find(lost.id);
+        pmt::pmt_t d = event_dict("lost", lost.id, lost.sample);
+        d = pmt::dict_add(d,
+                          pmt::intern("prn"),
+                          pmt::from_long(info != d_info.end() ? info->second.prn : 0));
+        d = pmt::dict_add(
+            d,
+            pmt::intern("system"),
+            pmt::intern(system_name(info != d_info.end() ? info->second.system : 0)));
+        d = pmt::dict_add(
+            d, pmt::intern("reason"), pmt::intern(gnss_lock_monitor::reason(lost.why)));
+        this->d_logger->info("channel {} lost ({}) at sample {}",
+                             lost.id,
+                             gnss_lock_monitor::reason(lost.why),
+                             lost.sample);
+        tag_event(d);
+        this->message_port_pub(d_events_port, d);
+        if (!d_remove_lost)
+            continue;
+        d_engine->remove_channel(lost.id);
+        drop_info(lost.id);
+        {
+            std::lock_guard<std::mutex> lock(d_mutex);
+            d_queued_ids.erase(lost.id);
+        }
+        publish_event("remove", lost.id);
+    }
+    d_lost.clear();
+    if (d_remove_lost)
+        channel_set_changed();
 }
 
 // ------------------------------------------------------------------------------------
@@ -661,6 +904,10 @@ int multichannel_correlator_impl<Public>::general_work(
         write_waiting_tags(this->nitems_written(0) + static_cast<std::uint64_t>(produced),
                            fit);
         produced += static_cast<int>(fit);
+        // After the records are out (the overflow ones formatted): a removal of a lost
+        // channel takes its prn and system with it.
+        find_lost_channels();
+        publish_lost_channels();
     } else if (consumed > 0) {
         std::vector<gr::tag_t> tags;
         this->get_tags_in_range(

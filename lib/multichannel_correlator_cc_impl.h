@@ -10,6 +10,7 @@
 
 #include "batch_gate.h"
 #include "gnss_channel_pmt.h"
+#include "gnss_lock_monitor.h"
 #include "registered_gr_buffers.h"
 #include <gnuradio/cudadsp/core/multichannel_correlator.h>
 #include <gnuradio/cudadsp/multichannel_correlator_cc.h>
@@ -18,6 +19,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <vector>
 
 namespace gr {
@@ -29,6 +31,9 @@ struct multichannel_correlator_setup {
     gnss_channel_defaults defaults;
     std::vector<gnss_channel_request> initial_channels;
     std::size_t batch_samples = 0;
+    unsigned lock_loss_windows = 0;
+    unsigned lock_timeout_windows = 0;
+    bool remove_lost = true;
 };
 
 /*!
@@ -80,13 +85,27 @@ private:
 
     std::vector<change>
     parse_requests(const pmt::pmt_t& channels, change_kind kind, const char* what) const;
-    void queue(std::vector<change>&& changes);
+    /*! Queues one message's changes whole, or refuses them whole: checked in order
+     *  against the channels there will be once the changes queued before are applied
+     *  (ids in use, ids absent, max_channels). std::invalid_argument naming the first
+     *  refused items (at most a few, with the count) else. */
+    void queue(std::vector<change>&& changes, const char* what);
     //! A message port's handler: queue, or log and publish the error.
     void handle_message(const char* port, const pmt::pmt_t& msg);
     //! Applies the queued changes to the engine (work() thread only).
     void apply_changes();
     void apply(const change& c);
     void add_info(const gnss_channel_request& request);
+    //! Forgets a removed channel's info and lock watch.
+    void drop_info(std::uint32_t id);
+    //! After channels came or went: the output bound's sum and the ids snapshot.
+    void channel_set_changed();
+    //! The lock monitor's verdicts on this call's records, into d_lost.
+    void find_lost_channels();
+    //! Publishes a "lost" event per channel of d_lost and, with remove_lost, removes it.
+    void publish_lost_channels();
+    //! Puts \p event on the next record written, as a "channel_event" tag.
+    void tag_event(const pmt::pmt_t& event);
     void publish_event(const char* event,
                        std::uint32_t id,
                        const std::string& error = std::string());
@@ -103,12 +122,22 @@ private:
      *  after its sample, a channel event on the first record. */
     void write_waiting_tags(std::uint64_t first_item, std::size_t count);
 
+    //! A channel the lock monitor gave up on, at the end of the epoch that decided it.
+    struct lost_channel {
+        std::uint32_t id;
+        std::uint64_t sample;
+        gnss_lock_monitor::verdict why;
+    };
+
     std::unique_ptr<core::multichannel_correlator> d_engine;
     const gnss_channel_defaults d_defaults;
     const std::size_t d_taps;
     const std::size_t d_item_bytes;
     const std::size_t d_batch_samples;
     batch_gate d_batch;
+    gnss_lock_monitor d_lock_monitor; // work() thread
+    const bool d_remove_lost;
+    std::vector<lost_channel> d_lost;
     registered_gr_buffers d_registered_buffers;
 
     // Message handlers and the public methods may run on other threads than work():
@@ -116,6 +145,8 @@ private:
     mutable std::mutex d_mutex;
     std::vector<change> d_queue;
     std::vector<std::uint32_t> d_ids_snapshot;
+    //! The channel ids once d_queue is applied: what a new message is checked against.
+    std::set<std::uint32_t> d_queued_ids;
     std::atomic<std::uint64_t> d_samples_done{ 0 };
 
     std::unordered_map<std::uint32_t, channel_info> d_info; // work() thread

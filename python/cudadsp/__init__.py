@@ -13,8 +13,14 @@ polarimetric_products_cf, multichannel_correlator_cc, _sc and _bc (GNSS correlat
 Two-dimensional phase unwrapping of NumPy arrays: unwrap_phase_2d, with the engine of
 phase_unwrap_2d_ff (phase_unwrapper_2d, that engine itself, for one shape).
 
+Dense offsets of SLC pairs (ISCE PyCuAmpcor's method): dense_offsets, and
+dense_offsets_engine for stacks (dense_offsets_estimator, the engine itself);
+offset_stack runs pairs from rasters to rasters (the tool cudadsp_offsets).
+
 GNSS helpers: gps_l1ca_code, galileo_e1_code, glonass_l1of_code, boc11_expand,
-gnss_signal_simulator (C++ engines); gnss_records / gnss_record_sink (the correlator's
+gnss_signal_simulator (C++ engines); pcps_acquisition_cc / _sc (continuous
+acquisition handing satellites to the correlator) and gnss_receiver_frontend (the two
+wired together); gnss_records / gnss_record_sink (the correlator's
 records as NumPy structured arrays); gnss_channel_monitor (the records as per-satellite
 vectors for a live QT GUI view); gnss_simulator_source (simulated satellites as a
 stream); gnss_acquisition (the correlator as a search grid).
@@ -33,9 +39,11 @@ from .cudadsp_python import *
 
 from .storm_scene_source import storm_scene, storm_scene_source
 from .unwrap_2d import unwrap_2d_result, unwrap_phase_2d
+from .dense_offsets import dense_offsets, dense_offsets_engine, dense_offsets_grid, dense_offsets_result
 from .cfradial_sink import cfradial_sink
 from .tbd_scene import tbd_scene, tbd_scene_source
 from .gnss_records import gnss_record_sink, gnss_records
 from .gnss_channel_monitor import gnss_channel_monitor
 from .gnss_simulator_source import gnss_simulator_source
+from .gnss_receiver import gnss_receiver_frontend
 from . import gnss_acquisition

@@ -42,6 +42,9 @@ FLAG_TRACKING = 1
 FLAG_CN0_VALID = 2
 FLAG_CODE_LOCK = 4
 FLAG_CARRIER_LOCK = 8
+#: A held epoch: its tap sums were NaN, infinite or beyond float32 (bad input samples);
+#: the loops skipped it and its discriminators are NaN.
+FLAG_INVALID_SUMS = 16
 
 #: Values of the "system" field.
 SYSTEMS = {0: "explicit_code", 1: "gps_l1ca", 2: "galileo_e1b", 3: "galileo_e1c",

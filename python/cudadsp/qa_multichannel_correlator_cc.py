@@ -429,7 +429,8 @@ class qa_multichannel_correlator_cc(gr_unittest.TestCase):
         ev = [pmt.to_python(events.get_message(i)) for i in range(events.num_messages())]
         errors = [e for e in ev if e["event"] == "error"]
         self.assertEqual(len(errors), len(strobe_msgs))
-        text = " | ".join(e["error"] for e in errors)
+        # Error texts are UTF-8 bytes (u8vectors), not interned symbols.
+        text = " | ".join(bytes(e["error"]).decode() for e in errors)
         for field in ("prn:", "colour:", "id:", "tap_offsets_chips:", "already exists", "no channel"):
             self.assertIn(field, text)
         # The good channel ran on through all of it.
@@ -494,6 +495,87 @@ class qa_multichannel_correlator_cc(gr_unittest.TestCase):
                            "tap_offsets_chips": [-0.15, 0.0, 0.15]}])
         blk.remove_channels("all")
         self.assertEqual(blk.pending_changes(), 3)
+
+    def test_006b_hostile_values_name_the_parameter_and_rule(self):
+        """Absurd and mistyped values: each refused naming its parameter and the rule."""
+        inf = float("inf")
+        cases = [
+            (dict(sample_rate_hz=1e12), "sample_rate_hz: must be > 0 and at most 2^32"),
+            (dict(max_channels=2**31), "max_channels: must be an integer from 1 to 2147483647, got 2147483648"),
+            (dict(max_channels=2**70), "max_channels: must be an integer"),
+            (dict(tap_offsets_chips=[-1e12, 0.0, 1e12]), "tap_offsets_chips[0]: must be finite and below 2^30 chips"),
+            (dict(channels=[{}]), 'channels[0].id: every channel needs an "id", got an empty dict'),
+            (dict(channels=[{"id": 1, "prn": 1, "doppler_hz": inf}]), "channels[0].doppler_hz: must be finite"),
+            (dict(channels=[{"id": 1, "prn": 1, "doppler_hz": 3e6}]), "channels[0].doppler_hz"),
+            (dict(channels=[{"id": 1, "prn": 1, "carrier_frequency_hz": -inf}]),
+             "channels[0].carrier_frequency_hz"),
+            (dict(channels=[{"id": 1, "prn": "1"}]), 'channels[0].prn: must be an integer, got "1"'),
+            (dict(channels=[{"id": 1, "prn": 1, "cn0_epochs": 1}]),
+             "channels[0].cn0_epochs: must be an integer in [2, 1073741824], got 1"),
+            (dict(channels=[{"id": 1, "prn": 1, "cn0_epochs": 2**31}]),
+             "channels[0].cn0_epochs: must be an integer in [2, 1073741824], got 2147483648"),
+            (dict(channels=[{"id": 1, "prn": 1, "pll_bandwidth_hz": 1e6}]),
+             "channels[0].pll_bandwidth_hz: must be at most 0.5 / epoch duration = 500 Hz"),
+            (dict(channels=[{"id": 1, "prn": 1, "fll_bandwidth_hz": 600.0}]), "channels[0].fll_bandwidth_hz"),
+            (dict(channels=[{"id": 1, "prn": 1, "dll_bandwidth_hz": 1e3, "periods_per_integration": 20}]),
+             "channels[0].dll_bandwidth_hz: must be at most 0.5 / epoch duration = 25 Hz"),
+            (dict(channels=[{"id": 1, "prn": 1, "mode": "open_loop",
+                             "tap_offsets_chips": [-1100.0, 0.0, 0.5]}]),
+             "channels[0].tap_offsets_chips[0]: must be finite and shorter than one code period (1023 chips)"),
+            (dict(channels=[{"id": 1, "prn": 1, "bad\x01key": 1}]), 'channels[0]."bad\\x01key": unknown channel key'),
+        ]
+        for kwargs, needle in cases:
+            args = dict(sample_rate_hz=FS, device="cpu")
+            args.update(kwargs)
+            with self.assertRaises(ValueError, msg=needle) as ctx:
+                cudadsp.multichannel_correlator_cc(**args)
+            self.assertIn(needle, str(ctx.exception))
+        # Values at the bounds are accepted: 2^32 Hz, a loop just below 0.5 / T, taps
+        # half a code period away.
+        cudadsp.multichannel_correlator_cc(
+            2.0**32, [-0.5, 0.0, 0.5], channels=[{"id": 1, "prn": 1}], device="cpu")
+        blk = cudadsp.multichannel_correlator_cc(FS, [-511.5, 0.0, 511.5], channels=[
+            {"id": 1, "prn": 1, "pll_bandwidth_hz": 499.0, "dll_bandwidth_hz": 499.0,
+             "tap_offsets_chips": [-0.5, 0.0, 0.5]},
+            {"id": 2, "prn": 2, "mode": "open_loop"}], device="cpu")
+        self.assertEqual(blk.channel_ids(), [1, 2])
+
+    def test_006c_add_channels_is_all_or_nothing(self):
+        blk = cudadsp.multichannel_correlator_cc(FS, max_channels=3, channels=[{"id": 1, "prn": 1}],
+                                                 device="cpu")
+        refused = [
+            ([{"id": 2, "prn": 2}, {"id": 3, "prn": 3}, {"id": 4, "prn": 4}],
+             "channels[2].id: channel 4 would exceed max_channels = 3"),
+            ([{"id": 2, "prn": 2}, {"id": 2, "prn": 3}], "channels[1].id: channel 2 already exists"),
+            ([{"id": 2, "prn": 2}, {"id": 1, "prn": 3}], "channels[1].id: channel 1 already exists"),
+            ([{"id": 2, "prn": 2}, {"id": 3, "prn": 33}], "channels[1].prn"),
+        ]
+        for channels, needle in refused:
+            with self.assertRaises(ValueError) as ctx:
+                blk.add_channels(channels)
+            self.assertIn(needle, str(ctx.exception))
+            self.assertIn("none applied", str(ctx.exception))
+            self.assertEqual(blk.pending_changes(), 0)
+        with self.assertRaises(ValueError) as ctx:
+            blk.remove_channels([1, 5])
+        self.assertIn("ids[1].id: no channel 5", str(ctx.exception))
+        # 100000 bad ids: one error naming the count and the first three.
+        with self.assertRaises(ValueError) as ctx:
+            blk.remove_channels(list(range(100, 100100)))
+        text = str(ctx.exception)
+        self.assertLess(len(text), 600)
+        self.assertIn("100000 of 100000 ids refused", text)
+        self.assertIn("and 99997 more", text)
+        # Nesting beyond 8 levels, however deep, is refused before anything is built.
+        deep = {"id": 1, "prn": 1}
+        for _ in range(100000):
+            deep = [deep]
+        with self.assertRaises(ValueError) as ctx:
+            blk.add_channels(deep)
+        self.assertIn("nested deeper than 8 levels", str(ctx.exception))
+        self.assertEqual(blk.pending_changes(), 0)
+        blk.add_channels([{"id": 2, "prn": 2}, {"id": 3, "prn": 3}])
+        self.assertEqual(blk.pending_changes(), 2)
 
     def test_007_tracking_follows_the_simulator(self):
         # One GPS satellite at 45 dB-Hz with a Doppler rate; the channel starts from a

@@ -9,19 +9,32 @@ that GDAL, QGIS and ISCE read.
 
 Without GDAL (the GPU host has none; Debian's ``python3-gdal`` provides it) three
 layouts are still read natively: raw binary with an ENVI header (``name.hdr`` or
-``name`` + ``.hdr``), a GDAL VRT of ``VRTRawRasterBand`` bands (ISCE's and this
-repository's ``data/insar/*.vrt``), and NumPy ``.npy``. Outputs are written as raw
-binary with an ENVI header, which GDAL opens as the ENVI driver; with GDAL installed a
-GeoTIFF may be asked for instead, carrying the input's georeferencing.
+``name`` + ``.hdr``; band sequential, line or pixel interleaved), a GDAL VRT of
+``VRTRawRasterBand`` bands (ISCE's SLCs and rasters, PyCuAmpcor's ``.bip.vrt`` outputs,
+this repository's ``data/insar/*.vrt``; any pixel and line offsets, CInt16 included),
+and NumPy ``.npy``. Raw files are memory-mapped, so read_slc() hands an image to an
+engine without reading it whole first.
 
-A file is written under a temporary name and renamed when complete, so an interrupted
-run never leaves a file that looks finished.
+Complex int16 images (GMTSAR's and ISCE's int16 SLCs, GDAL's CInt16) are read from a
+raw VRT whose band has ``dataType="CInt16"``, or through GDAL. ENVI has no complex
+int16 data type: an ENVI header describes complex float32 (data type 6) or complex
+float64 (9) images only.
+
+Outputs are written as raw binary with an ENVI header, which GDAL opens as the ENVI
+driver; with GDAL installed a GeoTIFF may be asked for instead, carrying the input's
+georeferencing. write_bands() writes several float32 bands pixel-interleaved (BIP), as
+PyCuAmpcor writes its offset rasters, with an ENVI header and a GDAL VRT beside it.
+
+A file is written under a temporary name and renamed when complete, and the sidecars
+(header, VRT) that make a raster readable are removed before and written after its
+data, so an interrupted run never leaves a raster that looks finished.
 '''
 
 import os
 import re
 import tempfile
 import xml.etree.ElementTree as ElementTree
+from xml.sax.saxutils import escape as xml_escape
 from dataclasses import dataclass, field
 
 import numpy
@@ -61,27 +74,75 @@ class raster_error(ValueError):
 
 def read_raster(path, band=1, parameter='raster'):
     '''
-    Read band \\p band (1-based) of \\p path as a 2-D NumPy array (rows, columns).
-    Complex int16 pairs (GDAL CInt16) come back as complex64. \\p parameter names the
-    argument in error messages. Returns (array, raster_info).
+    Read band \\p band (1-based) of \\p path as a 2-D NumPy array (rows, columns), in
+    memory and in native byte order. Complex int16 pairs (GDAL CInt16) come back as
+    complex64. \\p parameter names the argument in error messages. Returns
+    (array, raster_info).
     '''
+    image, info = _open_band(path, band, parameter)
+    if image.ndim == 3:
+        image = _complex64_from_pairs(image)
+    image = numpy.ascontiguousarray(image).astype(image.dtype.newbyteorder('='),
+                                                  copy=False)
+    info.dtype = image.dtype
+    return image, info
+
+
+def read_slc(path, parameter='image'):
+    '''
+    Band 1 of \\p path as a complex image for the image engines (dense offsets): a
+    complex64 array (rows, columns), or an int16 array (rows, columns, 2) of I, Q
+    pairs for a CInt16 raster. Raw files (ENVI, raw VRT, .npy) are memory-mapped and
+    returned as views of the file, possibly strided or in the file's byte order; the
+    engine binding copies only what it must. Other formats are read through GDAL.
+    Raises raster_error naming \\p parameter for an image that is not complex.
+    Returns (array, raster_info).
+    '''
+    image, info = _open_band(path, 1, parameter)
+    if image.ndim == 3:
+        return image, info
+    if image.dtype.kind != 'c':
+        raise raster_error(f'{parameter}: {path}: {image.dtype} samples are not a complex '
+                           'image (complex float32 or CInt16 expected)')
+    if image.dtype.itemsize != 8:
+        image = image.astype(numpy.complex64)
+        info.dtype = image.dtype
+    return image, info
+
+
+def _open_band(path, band, parameter):
+    '''Band \\p band of \\p path: a view of a memory-mapped raw file where the
+    layout is known natively, else an array read by GDAL. CInt16 bands of raw files
+    are int16 arrays (rows, columns, 2).'''
     if not os.path.exists(path):
         raise raster_error(f'{parameter}: {path}: no such file')
     if not os.path.isfile(path):
         raise raster_error(f'{parameter}: {path}: not a regular file')
     if path.endswith('.npy'):
-        array = numpy.load(path, allow_pickle=False)
+        try:
+            array = numpy.load(path, mmap_mode='r', allow_pickle=False)
+        except ValueError as error:
+            raise raster_error(f'{parameter}: {path}: not a NumPy array ({error})') \
+                from None
         if array.ndim != 2:
             raise raster_error(f'{parameter}: {path}: expected a 2-D array, got shape '
                                f'{array.shape}')
+        if band != 1:
+            raise raster_error(f'{parameter}: {path}: band {band} of 1')
         return array, raster_info(path, array.shape[1], array.shape[0], array.dtype)
     if path.endswith('.vrt'):
-        raw = _read_raw_vrt(path, band, parameter)
-        if raw is not None:
-            return raw
+        layout = _raw_vrt_layout(path, band, parameter)
+        if layout is not None:
+            return _map_layout(layout, parameter), layout.info
+        if gdal is not None:
+            return _read_gdal(path, band, parameter)
+        raise raster_error(f'{parameter}: {path}: only VRTs of raw bands '
+                           '(VRTRawRasterBand) are read without GDAL; install GDAL '
+                           '(Debian: python3-gdal) for other VRTs')
     header = _envi_header_path(path)
     if header is not None:
-        return _read_envi(path, header, band, parameter)
+        layout = _envi_layout(path, header, band, parameter)
+        return _map_layout(layout, parameter), layout.info
     if gdal is not None:
         return _read_gdal(path, band, parameter)
     raise raster_error(
@@ -112,6 +173,7 @@ def write_raster(path, array, like=None, driver='ENVI', description=''):
             g = like.geotransform
             header += (f'map info = {{Arbitrary, 1, 1, {g[0]}, {g[3]}, {g[1]}, '
                        f'{-g[5]}, 0, North}}\n')
+        _remove_sidecars(path)
         write_atomically(path, lambda f: array.astype(array.dtype.newbyteorder('<'),
                                                        copy=False).tofile(f))
         write_atomically(path + '.hdr', lambda f: f.write(header.encode()))
@@ -144,6 +206,66 @@ def write_raster(path, array, like=None, driver='ENVI', description=''):
         raise
 
 
+def write_bands(path, bands, descriptions, like=None, description=''):
+    '''
+    Write the 2-D arrays \\p bands (one shape) as float32 bands interleaved by pixel
+    (BIP), as PyCuAmpcor writes its offset, covariance and gross-offset rasters: the
+    raw file \\p path, an ENVI header \\p path + ".hdr" (interleave = bip, band
+    names from \\p descriptions) and a GDAL VRT \\p path + ".vrt" of raw bands.
+    GDAL opens either; without GDAL read_raster() reads both. The georeferencing of
+    \\p like (a raster_info) goes into the header when it has one. Returns the paths
+    written (data first).
+    '''
+    if not bands or len(bands) != len(descriptions):
+        raise raster_error(f'{path}: {len(bands)} bands with {len(descriptions)} '
+                           'descriptions')
+    shape = numpy.shape(bands[0])
+    if len(shape) != 2 or any(numpy.shape(b) != shape for b in bands):
+        raise raster_error(f'{path}: bands must be 2-D arrays of one shape, got '
+                           f'{[numpy.shape(b) for b in bands]}')
+    height, width = shape
+    count = len(bands)
+    interleaved = numpy.empty((height, width, count), numpy.dtype('<f4'))
+    for index, band in enumerate(bands):
+        interleaved[:, :, index] = band
+    names = ', '.join(d.replace(',', ';') for d in descriptions)
+    header = (f'ENVI\ndescription = {{{description}}}\nsamples = {width}\n'
+              f'lines = {height}\nbands = {count}\nheader offset = 0\n'
+              'file type = ENVI Standard\ndata type = 4\ninterleave = bip\n'
+              f'byte order = 0\nband names = {{{names}}}\n')
+    if like is not None and like.geotransform is not None:
+        g = like.geotransform
+        header += (f'map info = {{Arbitrary, 1, 1, {g[0]}, {g[3]}, {g[1]}, '
+                   f'{-g[5]}, 0, North}}\n')
+    name = os.path.basename(path)
+    vrt = [f'<VRTDataset rasterXSize="{width}" rasterYSize="{height}">']
+    for index, text in enumerate(descriptions):
+        vrt += [f'  <VRTRasterBand dataType="Float32" band="{index + 1}" '
+                'subClass="VRTRawRasterBand">',
+                f'    <Description>{xml_escape(text)}</Description>',
+                f'    <SourceFilename relativeToVRT="1">{xml_escape(name)}'
+                '</SourceFilename>',
+                '    <ByteOrder>LSB</ByteOrder>',
+                f'    <ImageOffset>{4 * index}</ImageOffset>',
+                f'    <PixelOffset>{4 * count}</PixelOffset>',
+                f'    <LineOffset>{4 * count * width}</LineOffset>',
+                '  </VRTRasterBand>']
+    vrt.append('</VRTDataset>\n')
+    _remove_sidecars(path)
+    write_atomically(path, interleaved.tofile)
+    write_atomically(path + '.hdr', lambda f: f.write(header.encode()))
+    write_atomically(path + '.vrt', lambda f: f.write('\n'.join(vrt).encode()))
+    return [path, path + '.hdr', path + '.vrt']
+
+
+def _remove_sidecars(path):
+    '''Remove the header and VRT of an earlier raster at \\p path, so that the new
+    data never sits beside a header that describes something else.'''
+    for sidecar in (path + '.hdr', path + '.vrt'):
+        if os.path.lexists(sidecar):
+            os.unlink(sidecar)
+
+
 def write_atomically(path, write):
     '''Run write(file) on a temporary file beside path, then rename it to path.'''
     handle, temporary = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)),
@@ -167,7 +289,21 @@ def _envi_header_path(path):
     return None
 
 
-def _read_envi(path, header_path, band, parameter):
+@dataclass
+class _raw_layout:
+    '''Where one band of a raw file lies: element (row, column) at byte
+    offset + row line_stride + column pixel_stride; pair: each element is an I, Q pair
+    of dtype (CInt16).'''
+    filename: str
+    dtype: numpy.dtype
+    pair: bool
+    offset: int
+    line_stride: int
+    pixel_stride: int
+    info: raster_info
+
+
+def _envi_layout(path, header_path, band, parameter):
     with open(header_path, encoding='ascii', errors='replace') as f:
         text = f.read()
     fields = {key.strip().lower(): value.strip() for key, value in
@@ -193,68 +329,93 @@ def _read_envi(path, header_path, band, parameter):
         raise raster_error(f'{parameter}: {path}: band {band} of {bands}')
     dtype = numpy.dtype(_ENVI_TYPES[code]).newbyteorder(
         '>' if integer('byte order', 0) == 1 else '<')
+    item = dtype.itemsize
     interleave = fields.get('interleave', 'bsq').lower()
-    data = _checked_fromfile(path, dtype, offset, width * height * bands, parameter)
-    if interleave == 'bsq':
-        image = data.reshape(bands, height, width)[band - 1]
-    elif interleave == 'bil':
-        image = data.reshape(height, bands, width)[:, band - 1, :]
-    elif interleave == 'bip':
-        image = data.reshape(height, width, bands)[:, :, band - 1]
-    else:
+    # (band start, line stride, pixel stride) in bytes for each interleave.
+    strides = {'bsq': ((band - 1) * height * width * item, width * item, item),
+               'bil': ((band - 1) * width * item, bands * width * item, item),
+               'bip': ((band - 1) * item, bands * width * item, bands * item)}
+    if interleave not in strides:
         raise raster_error(f'{parameter}: {header_path}: unknown interleave {interleave}')
-    image = numpy.ascontiguousarray(image).astype(dtype.newbyteorder('='))
-    return image, raster_info(path, width, height, image.dtype)
+    start, line_stride, pixel_stride = strides[interleave]
+    return _raw_layout(path, dtype, False, offset + start, line_stride, pixel_stride,
+                       raster_info(path, width, height, dtype))
 
 
-def _read_raw_vrt(path, band, parameter):
-    '''A VRT whose band is a VRTRawRasterBand, read natively; None for other VRTs.'''
+def _raw_vrt_layout(path, band, parameter):
+    '''The layout of a VRT band that is a VRTRawRasterBand; None for other VRTs.'''
     try:
         root = ElementTree.parse(path).getroot()
-    except ElementTree.ParseError as error:
+        width, height = int(root.get('rasterXSize')), int(root.get('rasterYSize'))
+    except (ElementTree.ParseError, TypeError, ValueError) as error:
         raise raster_error(f'{parameter}: {path}: not a valid VRT ({error})') from None
-    width, height = int(root.get('rasterXSize')), int(root.get('rasterYSize'))
     bands = root.findall('VRTRasterBand')
     if not 1 <= band <= len(bands):
         raise raster_error(f'{parameter}: {path}: band {band} of {len(bands)}')
     element = bands[band - 1]
     if element.get('subClass') != 'VRTRawRasterBand':
-        return _read_gdal(path, band, parameter) if gdal is not None else None
+        return None
     type_name = element.get('dataType')
     if type_name == 'CInt16':
-        dtype = numpy.dtype(numpy.int16)
-        pair = True
+        dtype, pair = numpy.dtype(numpy.int16), True
     elif _GDAL_TYPE_NAMES.get(type_name) is not None:
-        dtype = numpy.dtype(_GDAL_TYPE_NAMES[type_name])
-        pair = False
+        dtype, pair = numpy.dtype(_GDAL_TYPE_NAMES[type_name]), False
     else:
         raise raster_error(f'{parameter}: {path}: unsupported data type {type_name}')
     source = element.find('SourceFilename')
+    if source is None or not (source.text or '').strip():
+        raise raster_error(f'{parameter}: {path}: band {band} has no SourceFilename')
     filename = source.text.strip()
     if source.get('relativeToVRT', '0') == '1':
         filename = os.path.join(os.path.dirname(os.path.abspath(path)), filename)
     order = (element.findtext('ByteOrder') or 'LSB').strip()
     dtype = dtype.newbyteorder('>' if order == 'MSB' else '<')
     item = dtype.itemsize * (2 if pair else 1)
-    image_offset = int(element.findtext('ImageOffset') or 0)
-    pixel_offset = int(element.findtext('PixelOffset') or item)
-    line_offset = int(element.findtext('LineOffset') or item * width)
-    if pixel_offset != item:
-        raise raster_error(f'{parameter}: {path}: pixel-interleaved raw VRTs need GDAL')
-    rows = []
-    with open(filename, 'rb') as f:
-        for row in range(height):
-            f.seek(image_offset + row * line_offset)
-            line = numpy.frombuffer(f.read(item * width), dtype=dtype)
-            if line.size * dtype.itemsize != item * width:
-                raise raster_error(f'{parameter}: {filename}: shorter than the VRT '
-                                   f'says ({height} lines of {line_offset} bytes)')
-            rows.append(line)
-    image = numpy.stack(rows).astype(dtype.newbyteorder('='))
-    if pair:
-        image = (image[:, 0::2].astype(numpy.float32)
-                 + 1j * image[:, 1::2].astype(numpy.float32)).astype(numpy.complex64)
-    return image, raster_info(path, width, height, image.dtype)
+    try:
+        offset = int(element.findtext('ImageOffset') or 0)
+        pixel_stride = int(element.findtext('PixelOffset') or item)
+        line_stride = int(element.findtext('LineOffset') or item * width)
+    except ValueError as error:
+        raise raster_error(f'{parameter}: {path}: band {band}: {error}') from None
+    if pixel_stride < item or line_stride < 0:
+        raise raster_error(f'{parameter}: {path}: band {band}: PixelOffset {pixel_stride} '
+                           f'is less than a sample ({item} bytes) or LineOffset '
+                           f'{line_stride} is negative')
+    if not os.path.isfile(filename):
+        raise raster_error(f'{parameter}: {path}: its data file {filename} does not exist')
+    return _raw_layout(filename, dtype, pair, offset, line_stride, pixel_stride,
+                       raster_info(path, width, height,
+                                   numpy.dtype(numpy.complex64) if pair else dtype))
+
+
+def _map_layout(layout, parameter):
+    '''A read-only view of the band described by \\p layout, on a memory map of its
+    file; an int16 array (rows, columns, 2) for I, Q pairs.'''
+    info = layout.info
+    item = layout.dtype.itemsize * (2 if layout.pair else 1)
+    needed = (layout.offset + (info.height - 1) * layout.line_stride
+              + (info.width - 1) * layout.pixel_stride + item)
+    size = os.path.getsize(layout.filename)
+    if info.width < 1 or info.height < 1:
+        raise raster_error(f'{parameter}: {info.path}: {info.width} x {info.height} '
+                           'pixels: an image needs at least one')
+    if size < needed:
+        raise raster_error(f'{parameter}: {layout.filename}: {size} bytes, shorter than '
+                           f'{info.path} describes ({needed} bytes)')
+    mapping = numpy.memmap(layout.filename, dtype=numpy.uint8, mode='r')
+    if layout.pair:
+        return numpy.ndarray((info.height, info.width, 2), layout.dtype, mapping,
+                             layout.offset, (layout.line_stride, layout.pixel_stride,
+                                             layout.dtype.itemsize))
+    return numpy.ndarray((info.height, info.width), layout.dtype, mapping, layout.offset,
+                         (layout.line_stride, layout.pixel_stride))
+
+
+def _complex64_from_pairs(pairs):
+    image = numpy.empty(pairs.shape[:2], numpy.complex64)
+    image.real = pairs[..., 0]
+    image.imag = pairs[..., 1]
+    return image
 
 
 def _read_gdal(path, band, parameter):
@@ -271,12 +432,3 @@ def _read_gdal(path, band, parameter):
     return image, raster_info(path, dataset.RasterXSize, dataset.RasterYSize, image.dtype,
                               dataset.GetGeoTransform(can_return_null=True),
                               dataset.GetProjection(), dataset.GetMetadata() or {})
-
-
-def _checked_fromfile(path, dtype, offset, count, parameter):
-    expected = offset + count * dtype.itemsize
-    size = os.path.getsize(path)
-    if size < expected:
-        raise raster_error(f'{parameter}: {path}: {size} bytes, the header describes '
-                           f'{expected}')
-    return numpy.fromfile(path, dtype=dtype, count=count, offset=offset)

@@ -220,6 +220,7 @@ class qa_multichannel_correlator : public CppUnit::TestFixture
     QA_BACKEND_TEST(start_sample_past_and_future);
     QA_BACKEND_TEST(add_remove_reinit);
     QA_BACKEND_TEST(tracking_simulated_sky);
+    QA_BACKEND_TEST(tracking_through_bad_samples);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -864,6 +865,127 @@ public:
                 CPPUNIT_ASSERT(q.decoded_bits.size() >= 95);
                 CPPUNIT_ASSERT_EQUAL(std::size_t(0), q.bit_errors);
             }
+        }
+    }
+
+    /*!
+     * Non-finite and overflowing input (the rule in gnss_tracking.h): two GPS channels
+     * tracked over 2.3 s at 4 Msps through a single NaN sample (0.8 s), a burst of
+     * 2000 infinite samples (1.1 s), a burst of 1000 samples of 3e38 (1.4 s), whose
+     * float sums overflow, and a gap of 110 ms of NaN (1.8 s), which holds a whole C/N0
+     * window wherever the windows fall. Every epoch that holds a bad sample is flagged
+     * gnss_flag_invalid_sums, with NaN discriminators, and no other epoch is; from 0.5 s
+     * to the gap, every epoch stays in code and carrier lock with code and Doppler errors
+     * as in clean tracking (before the rule, a NaN set the Doppler to exactly 0 for
+     * good). In the gap the lock flags and C/N0 are dropped once a whole window held no
+     * usable epoch, and after it the channels are in lock again within 0.3 s.
+     */
+    void tracking_through_bad_samples(const std::string& device)
+    {
+        const double fs = 4e6;
+        const std::vector<sky_satellite> sky = {
+            { 7, 42.0, 1210.0, 0.8, 400.7, 0.3, 0.2, 40.0, false },
+            { 19, 45.0, -2480.0, -1.5, 77.2, 2.1, -0.15, -50.0, false },
+        };
+        gnss_signal_simulator sim = qa::simulate_sky(sky, fs, 77);
+        auto engine = multichannel_correlator::make(make_config(device, fs));
+        for (std::size_t i = 0; i < sky.size(); ++i)
+            engine->add_channel(tracking_channel(sky[i], static_cast<std::uint32_t>(i)));
+
+        struct bad_range {
+            std::uint64_t first, end;
+            cfloat value;
+        };
+        const float inf = std::numeric_limits<float>::infinity();
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        const std::uint64_t gap_first = 7200000, gap_end = gap_first + 440000;
+        const std::vector<bad_range> bad = {
+            { 3200000, 3200001, cfloat(nan, 0.5f) },
+            { 4400000, 4402000, cfloat(inf, -inf) },
+            { 5600000, 5601000, cfloat(3e38f, 3e38f) },
+            { gap_first, gap_end, cfloat(nan, nan) },
+        };
+        const std::size_t total = 9200000;
+        const std::size_t chunk = 1 << 20;
+        std::vector<cfloat> x(chunk);
+        gnss_correlator_results r;
+        for (std::size_t done = 0; done < total;) {
+            const std::size_t m = std::min(chunk, total - done);
+            sim.generate(x.data(), m);
+            for (const bad_range& b : bad)
+                for (std::uint64_t n = std::max<std::uint64_t>(b.first, done);
+                     n < std::min<std::uint64_t>(b.end, done + m);
+                     ++n)
+                    x[n - done] = b.value;
+            engine->process(x.data(), m, r);
+            done += m;
+        }
+
+        const std::uint32_t lock = gnss_flag_code_lock | gnss_flag_carrier_lock;
+        for (std::size_t i = 0; i < sky.size(); ++i) {
+            const auto idx = records_of(r, static_cast<std::uint32_t>(i));
+            CPPUNIT_ASSERT(idx.size() > 2000);
+            std::size_t flagged = 0;
+            bool dropped_in_gap = false;
+            std::uint64_t relocked_at = 0;
+            gnss_correlator_results before_gap;
+            before_gap.taps = r.taps;
+            for (std::size_t j : idx) {
+                const gnss_epoch_record& rec = r.records[j];
+                const std::uint64_t end = rec.start_sample + rec.sample_count;
+                bool holds_bad = false;
+                for (const bad_range& b : bad)
+                    holds_bad |= rec.start_sample < b.end && b.first < end;
+                const bool held = (rec.flags & gnss_flag_invalid_sums) != 0;
+                if (holds_bad != held) {
+                    std::ostringstream msg;
+                    msg << device << " channel " << i << " epoch " << rec.epoch
+                        << " at sample " << rec.start_sample << ": "
+                        << (holds_bad ? "holds bad samples but is not flagged"
+                                      : "is flagged without bad samples");
+                    CPPUNIT_FAIL(msg.str());
+                }
+                if (held) {
+                    ++flagged;
+                    CPPUNIT_ASSERT(std::isnan(rec.pll_discriminator_rad));
+                    CPPUNIT_ASSERT(std::isnan(rec.dll_discriminator_chips));
+                }
+                if (end <= gap_first) {
+                    before_gap.records.push_back(rec);
+                    before_gap.correlations.insert(before_gap.correlations.end(),
+                                                   r.taps_of(j),
+                                                   r.taps_of(j) + r.taps);
+                } else if (rec.start_sample < gap_end) {
+                    if ((rec.flags & (lock | gnss_flag_cn0_valid)) == 0 &&
+                        std::isnan(rec.cn0_dbhz))
+                        dropped_in_gap = true;
+                } else if (relocked_at == 0 && (rec.flags & lock) == lock) {
+                    relocked_at = rec.start_sample;
+                }
+            }
+            // The NaN, 2 ms of infinities, a quarter ms of 3e38 (each possibly across
+            // an epoch edge) and the 110 ms gap.
+            CPPUNIT_ASSERT(flagged >= 1 + 2 + 1 + 110 && flagged <= 2 + 3 + 2 + 111);
+            const tracking_quality q =
+                measure_tracking(before_gap, sim, i, sky[i], fs, 0.5);
+            std::cout << "qa_multichannel_correlator: " << device
+                      << " through bad samples, PRN " << sky[i].prn << ": " << flagged
+                      << " epochs flagged, code RMS " << q.code_rms_chips
+                      << " chip, Doppler RMS " << q.doppler_rms_hz << " Hz, "
+                      << q.unlocked << " of " << q.epochs
+                      << " epochs unlocked before the gap, in lock again "
+                      << (double(relocked_at) - double(gap_end)) / fs << " s after it"
+                      << std::endl;
+            CPPUNIT_ASSERT(q.epochs >= 1290);
+            CPPUNIT_ASSERT_EQUAL(std::size_t(0), q.unlocked);
+            CPPUNIT_ASSERT(q.code_rms_chips < 0.05);
+            CPPUNIT_ASSERT(q.doppler_rms_hz < 5.0);
+            CPPUNIT_ASSERT(dropped_in_gap);
+            CPPUNIT_ASSERT(relocked_at > gap_end && relocked_at < gap_end + 0.3 * fs);
+            // After the gap the loops are as good as before it.
+            const gnss_epoch_record& last = r.records[idx.back()];
+            const double next = double(last.start_sample + last.sample_count);
+            CPPUNIT_ASSERT(std::abs(last.doppler_hz - sim.doppler_hz(i, next)) < 10.0);
         }
     }
 };

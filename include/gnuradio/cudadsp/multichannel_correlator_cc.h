@@ -82,6 +82,11 @@ enum gnss_signal_system : int {
  * call. A bad message is logged (naming the field) and published on the "events"
  * port; it never stops the flowgraph.
  *
+ * Loss of lock: a tracking channel whose code lock goes off for lock_loss_windows
+ * C/N0 windows, or never comes on within lock_timeout_windows, is reported on "events"
+ * ({event: lost, ...}) and, with remove_lost, removed: an acquisition block fed these
+ * events searches its satellite again.
+ *
  * Tags: every applied change puts a "channel_event" tag (dict: event, id, sample) on
  * the next record written; input tags are re-emitted, key and value unchanged, on the
  * first record written after their sample has been correlated.
@@ -92,17 +97,21 @@ public:
     typedef std::shared_ptr<multichannel_correlator_base> sptr;
 
     /*!
-     * Queues channels to add: a dict or a list (or PMT vector) of dicts. Throws
-     * std::invalid_argument naming the field when a description is bad (then nothing
-     * of \p channels is queued). Thread-safe; applied at the next work() call, where a
-     * clash with the channels then present (id in use, max_channels reached) is logged
-     * and published as an "error" event.
+     * Queues channels to add: a dict or a list (or PMT vector) of dicts, all or
+     * nothing. Throws std::invalid_argument, and queues nothing of \p channels, when a
+     * description is bad, an id is used twice or already in use, or the channels would
+     * exceed max_channels, each checked against the channels there will be once the
+     * changes already queued are applied; the message names the count of refused items
+     * and the first three (channels[i].key: rule). Nesting deeper than 8 levels is
+     * refused before anything is parsed. Thread-safe; applied at the next work() call.
      */
     virtual void add_channels(const pmt::pmt_t& channels) = 0;
-    //! Queues replacements of existing channels (fresh NCOs and loops); as add_channels.
+    /*! Queues replacements of existing channels (fresh NCOs and loops); as add_channels
+     *  (every id must exist). */
     virtual void reinit_channels(const pmt::pmt_t& channels) = 0;
-    /*! Queues removals: an id, a dict with "id", a list of those, or the symbol "all".
-     *  Throws std::invalid_argument for anything else. */
+    /*! Queues removals: an id, a dict with "id", a list of those, or the symbol "all";
+     *  all or nothing as add_channels (every id must exist). Throws
+     *  std::invalid_argument for anything else. */
     virtual void remove_channels(const pmt::pmt_t& ids) = 0;
 
     //! Ids of the channels running now (changes still queued not included).
@@ -136,9 +145,10 @@ public:
     typedef std::shared_ptr<multichannel_correlator_cc> sptr;
 
     /*!
-     * \param sample_rate_hz input sample rate (> 0).
+     * \param sample_rate_hz input sample rate (> 0, at most 2^32 Hz).
      * \param tap_offsets_chips the channels' default tap offsets, code delays relative
-     * to the prompt in chips (negative: early); their number is the tap count T (1 to
+     * to the prompt in chips (negative: early; below 2^30 in magnitude here, below one
+     * code period in each channel); their number is the tap count T (1 to
      * 64), the same for every channel. A channel's early, prompt and late taps default
      * to the offset nearest 0 and its nearest neighbours below and above.
      * \param max_channels channel capacity (>= 1); also sizes the output buffers.
@@ -149,6 +159,12 @@ public:
      * launches (milliseconds of samples, > 0): larger batches, more latency. The CPU
      * backend takes what arrives, up to the same amount per call.
      * \param device "auto", "cpu", "cuda" or "cuda:N".
+     * \param lock_loss_windows a tracking channel whose code lock has been off for this
+     * many C/N0 windows (cn0_epochs epochs each) after having been on is lost: a "lost"
+     * event {event, id, sample, prn, system, reason} goes out on "events"; 0: never.
+     * \param lock_timeout_windows ... or whose code lock has not come on within this
+     * many windows of its start (reason "never_locked"); 0: no timeout.
+     * \param remove_lost remove a lost channel at once (a "remove" event follows).
      */
     static sptr make(double sample_rate_hz,
                      const std::vector<double>& tap_offsets_chips = { -0.5, 0.0, 0.5 },
@@ -156,7 +172,10 @@ public:
                      const pmt::pmt_t& channels = pmt::PMT_NIL,
                      double intermediate_frequency_hz = 0.0,
                      double batch_ms = 10.0,
-                     const std::string& device = "auto");
+                     const std::string& device = "auto",
+                     int lock_loss_windows = 4,
+                     int lock_timeout_windows = 20,
+                     bool remove_lost = true);
 };
 
 /*!
@@ -176,7 +195,10 @@ public:
                      const pmt::pmt_t& channels = pmt::PMT_NIL,
                      double intermediate_frequency_hz = 0.0,
                      double batch_ms = 10.0,
-                     const std::string& device = "auto");
+                     const std::string& device = "auto",
+                     int lock_loss_windows = 4,
+                     int lock_timeout_windows = 20,
+                     bool remove_lost = true);
 };
 
 /*!
@@ -196,7 +218,10 @@ public:
                      const pmt::pmt_t& channels = pmt::PMT_NIL,
                      double intermediate_frequency_hz = 0.0,
                      double batch_ms = 10.0,
-                     const std::string& device = "auto");
+                     const std::string& device = "auto",
+                     int lock_loss_windows = 4,
+                     int lock_timeout_windows = 20,
+                     bool remove_lost = true);
 };
 
 } // namespace cudadsp

@@ -65,6 +65,23 @@
  * I' = |I| and Q' = Q sign(I) remove the data bit of each prompt. That bit removal
  * reads noise alone as about 0.9, so the carrier lock flag also requires code lock.
  * Code lock: C/N0 >= cn0_lock_threshold_dbhz.
+ *
+ * Non-finite and overflowing input. Samples are summed as they are, so a NaN or an
+ * infinite sample, or finite samples whose float sums overflow (a burst near FLT_MAX),
+ * make the epoch's tap sums NaN, infinite or larger than float32 can hold (the
+ * records' correlations are float32). Such an epoch is *held*
+ * (gnss_tap_sums_usable() is false for it): it carries gnss_flag_invalid_sums and NaN
+ * discriminators, and it updates neither the loops nor the indicators. The NCOs run on
+ * at their rates through it (the loops coast, as through a fade), the FLL starts
+ * afresh at the next usable prompt (no frequency error across a held epoch), and the
+ * epoch still counts towards the C/N0 and lock window, whose estimate is formed from
+ * the usable prompts in it. A window without any usable prompt ends with C/N0 and
+ * carrier lock NaN and the lock flags (and cn0_valid) cleared: a channel fed only
+ * bad samples stops claiming lock within two windows. Finite input that does not
+ * overflow is data, however large: a strong burst disturbs the loops and the window
+ * like any interference, and they recover at their bandwidths. The rule costs the
+ * sample loops nothing (no test per sample): the one decision is made here, on the
+ * float64 tap sums, by both backends.
  */
 
 #include "gnss/gnss_nco.h"
@@ -127,21 +144,42 @@ struct gnss_channel_state {
     double previous_prompt_im;
     std::uint32_t have_previous_prompt;
     // Indicators.
-    std::uint32_t window_count;
-    double window_seconds;
-    double abs_i_sum;      //!< sum |I| (SNV signal and lock I')
-    double power_sum;      //!< sum I^2 + Q^2
-    double lock_q_sum;     //!< sum Q sign(I)
-    double cn0_dbhz;       //!< NaN before the first window
-    double carrier_lock;   //!< NaN before the first window
-    std::uint32_t flags;   //!< gnss_record_flag bits
-    double carrier_cycles; //!< accumulated (NCO - IF) phase, cycles
+    std::uint32_t window_epochs; //!< epochs of the window so far, held ones included
+    std::uint32_t window_count;  //!< usable prompts among them
+    double window_seconds;       //!< the usable epochs' duration
+    double abs_i_sum;            //!< sum |I| (SNV signal and lock I')
+    double power_sum;            //!< sum I^2 + Q^2
+    double lock_q_sum;           //!< sum Q sign(I)
+    double cn0_dbhz;             //!< NaN before the first window
+    double carrier_lock;         //!< NaN before the first window
+    std::uint32_t flags;         //!< gnss_record_flag bits
+    double carrier_cycles;       //!< accumulated (NCO - IF) phase, cycles
 };
 
 //! Absolute index of the next sample a channel will take.
 CUDADSP_HOST_DEVICE std::uint64_t gnss_next_sample(const gnss_channel_state& s)
 {
     return s.epoch_start_sample + s.samples_done;
+}
+
+/*!
+ * Largest tap sum magnitude an epoch may have and still update the loops: FLT_MAX,
+ * what the record's float32 correlations can hold; a float accumulation that
+ * overflowed gives infinity, beyond it.
+ */
+constexpr double gnss_max_tap_sum = 3.4028234663852886e38;
+
+/*!
+ * Whether the \p taps tap sums ((re, im) pairs) of an epoch are all finite and within
+ * float32's range: the rule for non-finite and overflowing input above. One comparison
+ * per value: NaN fails it too.
+ */
+CUDADSP_HOST_DEVICE bool gnss_tap_sums_usable(const double* sums, std::uint32_t taps)
+{
+    bool usable = true;
+    for (std::uint32_t k = 0; k < 2 * taps; ++k)
+        usable &= fabs(sums[k]) <= gnss_max_tap_sum;
+    return usable;
 }
 
 //! Costas phase error atan(Q/I), rad, in [-pi/2, pi/2]; 0 for a zero prompt.
@@ -220,40 +258,51 @@ CUDADSP_HOST_DEVICE double gnss_aided_code_rate(const gnss_channel_params& p,
 }
 
 /*!
- * Adds one prompt to the C/N0 and carrier-lock window; at the window's end computes
- * the estimates and lock flags and starts a new window.
+ * Counts one epoch in the C/N0 and carrier-lock window, adding its prompt when
+ * \p usable; at the window's end computes the estimates and lock flags from the usable
+ * prompts (none: NaN estimates, no lock) and starts a new window.
  */
 CUDADSP_HOST_DEVICE void gnss_indicator_update(const gnss_channel_params& p,
                                                gnss_channel_state& s,
                                                double i,
                                                double q,
-                                               double seconds)
+                                               double seconds,
+                                               bool usable)
 {
-    s.abs_i_sum += fabs(i);
-    s.power_sum += i * i + q * q;
-    s.lock_q_sum += i < 0.0 ? -q : q;
-    s.window_seconds += seconds;
-    if (++s.window_count < p.cn0_epochs)
+    if (usable) {
+        s.abs_i_sum += fabs(i);
+        s.power_sum += i * i + q * q;
+        s.lock_q_sum += i < 0.0 ? -q : q;
+        s.window_seconds += seconds;
+        ++s.window_count;
+    }
+    if (++s.window_epochs < p.cn0_epochs)
         return;
-    const double m = static_cast<double>(s.window_count);
-    const double mean_abs_i = s.abs_i_sum / m;
-    const double signal = mean_abs_i * mean_abs_i;
-    const double noise = s.power_sum / m - signal;
-    // Floors keep the ratio finite in the limits (no signal, or no noise at all).
-    const double floor_power = 1e-12 * (s.power_sum / m) + 1e-300;
-    const double ratio = fmax(signal, floor_power) / fmax(noise, floor_power);
-    s.cn0_dbhz = 10.0 * log10(ratio / (s.window_seconds / m));
-    const double nbd = s.abs_i_sum * s.abs_i_sum - s.lock_q_sum * s.lock_q_sum;
-    const double nbp = s.abs_i_sum * s.abs_i_sum + s.lock_q_sum * s.lock_q_sum;
-    s.carrier_lock = nbp > 0.0 ? nbd / nbp : 0.0;
     std::uint32_t flags = s.flags & gnss_flag_tracking;
-    flags |= gnss_flag_cn0_valid;
-    if (s.cn0_dbhz >= p.cn0_threshold_dbhz) {
-        flags |= gnss_flag_code_lock;
-        if (s.carrier_lock >= p.carrier_lock_threshold)
-            flags |= gnss_flag_carrier_lock;
+    if (s.window_count == 0) {
+        s.cn0_dbhz = nan("");
+        s.carrier_lock = nan("");
+    } else {
+        const double m = static_cast<double>(s.window_count);
+        const double mean_abs_i = s.abs_i_sum / m;
+        const double signal = mean_abs_i * mean_abs_i;
+        const double noise = s.power_sum / m - signal;
+        // Floors keep the ratio finite in the limits (no signal, or no noise at all).
+        const double floor_power = 1e-12 * (s.power_sum / m) + 1e-300;
+        const double ratio = fmax(signal, floor_power) / fmax(noise, floor_power);
+        s.cn0_dbhz = 10.0 * log10(ratio / (s.window_seconds / m));
+        const double nbd = s.abs_i_sum * s.abs_i_sum - s.lock_q_sum * s.lock_q_sum;
+        const double nbp = s.abs_i_sum * s.abs_i_sum + s.lock_q_sum * s.lock_q_sum;
+        s.carrier_lock = nbp > 0.0 ? nbd / nbp : 0.0;
+        flags |= gnss_flag_cn0_valid;
+        if (s.cn0_dbhz >= p.cn0_threshold_dbhz) {
+            flags |= gnss_flag_code_lock;
+            if (s.carrier_lock >= p.carrier_lock_threshold)
+                flags |= gnss_flag_carrier_lock;
+        }
     }
     s.flags = flags;
+    s.window_epochs = 0;
     s.window_count = 0;
     s.window_seconds = 0.0;
     s.abs_i_sum = s.power_sum = s.lock_q_sum = 0.0;
@@ -296,23 +345,27 @@ CUDADSP_HOST_DEVICE void gnss_finish_epoch(const gnss_channel_params& p,
         static_cast<double>(static_cast<std::int64_t>(s.carrier_step) - p.if_step) *
         static_cast<double>(n) / gnss_fp_one;
 
-    const double e_p = gnss_costas_discriminator(i, q);
-    const double e_f =
-        s.have_previous_prompt
-            ? gnss_fll_discriminator(
-                  s.previous_prompt_re, s.previous_prompt_im, i, q, seconds)
-            : 0.0;
-    const double error_chips =
-        p.dll_chips_per_discriminator * gnss_dll_discriminator(taps[2 * p.early_tap],
-                                                               taps[2 * p.early_tap + 1],
-                                                               taps[2 * p.late_tap],
-                                                               taps[2 * p.late_tap + 1]);
+    // A held epoch (non-finite or overflowing sums) measures nothing: NaN errors in
+    // the record, no loop update, and the FLL waits for two usable prompts in a row.
+    const bool usable = gnss_tap_sums_usable(taps, p.taps);
+    double e_p = nan(""), e_f = 0.0, error_chips = nan("");
+    if (usable) {
+        e_p = gnss_costas_discriminator(i, q);
+        if (s.have_previous_prompt)
+            e_f = gnss_fll_discriminator(
+                s.previous_prompt_re, s.previous_prompt_im, i, q, seconds);
+        error_chips = p.dll_chips_per_discriminator *
+                      gnss_dll_discriminator(taps[2 * p.early_tap],
+                                             taps[2 * p.early_tap + 1],
+                                             taps[2 * p.late_tap],
+                                             taps[2 * p.late_tap + 1]);
+    }
     s.previous_prompt_re = i;
     s.previous_prompt_im = q;
-    s.have_previous_prompt = 1;
-    gnss_indicator_update(p, s, i, q, seconds);
+    s.have_previous_prompt = usable ? 1u : 0u;
+    gnss_indicator_update(p, s, i, q, seconds, usable);
 
-    if (p.tracking) {
+    if (p.tracking && usable) {
         const double doppler_rad_s = gnss_pll_update(p, s, e_p, e_f, seconds);
         const double doppler_hz =
             doppler_rad_s * (1.0 / 6.283185307179586476925286766559);
@@ -323,7 +376,7 @@ CUDADSP_HOST_DEVICE void gnss_finish_epoch(const gnss_channel_params& p,
     }
 
     r.channel_id = p.channel_id;
-    r.flags = s.flags;
+    r.flags = usable ? s.flags : s.flags | gnss_flag_invalid_sums;
     r.epoch = s.epoch;
     r.start_sample = s.epoch_start_sample;
     r.sample_count = n;

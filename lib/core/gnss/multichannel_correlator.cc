@@ -111,7 +111,11 @@ std::size_t bytes_per_sample(gnss_sample_format format)
 
 void multichannel_correlator_config::validate() const
 {
-    require_positive(sample_rate_hz, "sample_rate_hz");
+    if (!(sample_rate_hz > 0.0 && sample_rate_hz <= gnss_max_sample_rate_hz))
+        fail("sample_rate_hz",
+             "> 0 and at most 2^32 = 4294967296 (the carrier NCO's resolution, "
+             "sample_rate_hz / 2^32, within 1 Hz)",
+             sample_rate_hz);
     if (input_format != gnss_sample_format::cf32 &&
         input_format != gnss_sample_format::ci16 &&
         input_format != gnss_sample_format::ci8)
@@ -138,8 +142,10 @@ void gnss_loop_parameters::validate() const
     require_non_negative(nominal_carrier_frequency_hz,
                          "loop.nominal_carrier_frequency_hz");
     require_positive(nominal_code_rate_cps, "loop.nominal_code_rate_cps");
-    if (cn0_epochs < 2 || cn0_epochs > (std::size_t(1) << 30))
-        throw std::invalid_argument("loop.cn0_epochs: must be 2 to 2^30, got " +
+    if (cn0_epochs < gnss_min_cn0_epochs || cn0_epochs > gnss_max_cn0_epochs)
+        throw std::invalid_argument("loop.cn0_epochs: must be an integer in [" +
+                                    std::to_string(gnss_min_cn0_epochs) + ", " +
+                                    std::to_string(gnss_max_cn0_epochs) + "], got " +
                                     std::to_string(cn0_epochs));
     if (std::isnan(cn0_lock_threshold_dbhz))
         throw std::invalid_argument("loop.cn0_lock_threshold_dbhz: must not be NaN");
@@ -236,6 +242,21 @@ void gnss_channel::validate(const multichannel_correlator_config& config) const
         throw std::invalid_argument("mode: must be open_loop or tracking");
     loop.validate();
     if (mode == gnss_channel_mode::tracking) {
+        const double epoch_s =
+            chips * periods_per_integration / loop.nominal_code_rate_cps;
+        for (const auto& [bandwidth, name] :
+             { std::pair<double, const char*>{ loop.pll_bandwidth_hz,
+                                               "loop.pll_bandwidth_hz" },
+               { loop.fll_bandwidth_hz, "loop.fll_bandwidth_hz" },
+               { loop.dll_bandwidth_hz, "loop.dll_bandwidth_hz" } })
+            if (bandwidth * epoch_s > gnss_max_loop_bandwidth_epochs)
+                fail(name,
+                     "at most " + number(gnss_max_loop_bandwidth_epochs) +
+                         " / epoch duration = " +
+                         number(gnss_max_loop_bandwidth_epochs / epoch_s) +
+                         " Hz (a loop updated once per epoch of " + number(epoch_s) +
+                         " s)",
+                     bandwidth);
         const double spacing = tap_offsets_chips[late_tap] - tap_offsets_chips[early_tap];
         if (!(spacing > 0.0))
             throw std::invalid_argument(

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(multichannel_correlator_cc.h)                              */
-/* BINDTOOL_HEADER_FILE_HASH(6f7e973bc1df9413dbcabf1788f9a854)                     */
+/* BINDTOOL_HEADER_FILE_HASH(136240c5a49facf068c21ae366d863ba)                     */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -25,6 +25,8 @@ namespace py = pybind11;
 // pydoc.h is automatically generated in the build directory
 #include <multichannel_correlator_cc_pydoc.h>
 
+#include "pmt_from_python.h"
+
 #include <limits>
 #include <string>
 #include <vector>
@@ -33,78 +35,25 @@ namespace {
 
 using gr::cudadsp::multichannel_correlator_base;
 
-std::string describe(py::handle object) { return py::repr(object).cast<std::string>(); }
+using gr::cudadsp::bindings::describe;
+using gr::cudadsp::bindings::to_pmt;
 
 /*!
- * A Python value as a PMT, for channel descriptions: a PMT as it is; None -> PMT_NIL;
- * bool; integers (Python or NumPy) -> integer (uint64 above 2^63 - 1); other numbers
- * -> real; str -> symbol; dict (str keys) -> dict; list, tuple or NumPy array ->
- * vector. pmt.to_pmt does most of this but refuses NumPy int8 arrays and scalars.
+ * max_channels as a Python (or NumPy) integer, range-checked here so that a value
+ * beyond the C++ int gets a message naming it rather than pybind's generic one.
  */
-pmt::pmt_t to_pmt(py::handle value, const std::string& where)
+int max_channels_of(py::handle value)
 {
-    if (py::isinstance<pmt::pmt_base>(value))
-        return value.cast<pmt::pmt_t>();
-    if (value.is_none())
-        return pmt::PMT_NIL;
-    if (py::isinstance<py::bool_>(value))
-        return pmt::from_bool(value.cast<bool>());
-    if (py::isinstance<py::str>(value))
-        return pmt::intern(value.cast<std::string>());
-    if (py::isinstance<py::dict>(value)) {
-        pmt::pmt_t d = pmt::make_dict();
-        for (auto item : py::reinterpret_borrow<py::dict>(value)) {
-            if (!py::isinstance<py::str>(item.first))
-                throw py::value_error(where + ": dict keys must be strings, got " +
-                                      describe(item.first));
-            const std::string key = item.first.cast<std::string>();
-            d = pmt::dict_add(
-                d, pmt::intern(key), to_pmt(item.second, where + "." + key));
-        }
-        return d;
-    }
-    if (py::hasattr(value, "__index__") && !py::hasattr(value, "__len__")) {
-        const py::int_ i(py::reinterpret_borrow<py::object>(value));
-        int overflow = 0;
-        const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
-        if (overflow > 0)
-            return pmt::from_uint64(i.cast<std::uint64_t>());
-        if (overflow < 0)
-            throw py::value_error(where + ": integer too small, got " + describe(value));
-        return pmt::from_long(static_cast<long>(v));
-    }
-    if (py::hasattr(value, "__float__") && !py::hasattr(value, "__len__"))
-        return pmt::from_double(py::float_(py::reinterpret_borrow<py::object>(value)));
-    // Codes and tap offsets of many channels: NumPy arrays become uniform vectors at
-    // once, not one PMT per element.
-    if (py::isinstance<py::array>(value)) {
-        const py::array a = py::reinterpret_borrow<py::array>(value);
-        if (a.ndim() == 1 && py::isinstance<py::array_t<std::int8_t>>(value)) {
-            const auto v = py::array_t<std::int8_t, py::array::c_style>::ensure(value);
-            return pmt::init_s8vector(v.size(), v.data());
-        }
-        if (a.ndim() == 1 && (py::isinstance<py::array_t<double>>(value) ||
-                              py::isinstance<py::array_t<float>>(value))) {
-            const auto v =
-                py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(
-                    value);
-            return pmt::init_f64vector(v.size(), v.data());
-        }
-    }
-    if (py::isinstance<py::sequence>(value) || py::hasattr(value, "tolist")) {
-        const py::object items = py::hasattr(value, "tolist")
-                                     ? value.attr("tolist")()
-                                     : py::reinterpret_borrow<py::object>(value);
-        if (!py::isinstance<py::sequence>(items))
-            return to_pmt(items, where); // a 0-d array's tolist() is a scalar
-        const py::sequence seq = py::reinterpret_borrow<py::sequence>(items);
-        pmt::pmt_t v = pmt::make_vector(seq.size(), pmt::PMT_NIL);
-        for (std::size_t i = 0; i < seq.size(); ++i)
-            pmt::vector_set(v, i, to_pmt(seq[i], where + "[" + std::to_string(i) + "]"));
-        return v;
-    }
-    throw py::value_error(where + ": cannot be given to a channel description, got " +
-                          describe(value));
+    const std::string rule = "max_channels: must be an integer from 1 to " +
+                             std::to_string(std::numeric_limits<int>::max()) + ", got ";
+    if (py::isinstance<py::bool_>(value) || !py::hasattr(value, "__index__"))
+        throw py::value_error(rule + describe(value));
+    const py::int_ i(py::reinterpret_borrow<py::object>(value));
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+    if (overflow != 0 || v < 1 || v > std::numeric_limits<int>::max())
+        throw py::value_error(rule + describe(value));
+    return static_cast<int>(v);
 }
 
 template <class Block>
@@ -117,18 +66,24 @@ void bind_variant(py::module& m, const char* name, const char* doc, const char* 
                std::shared_ptr<Block>>(m, name, doc)
         .def(py::init([](double sample_rate_hz,
                          const std::vector<double>& tap_offsets_chips,
-                         int max_channels,
+                         py::object max_channels,
                          py::object channels,
                          double intermediate_frequency_hz,
                          double batch_ms,
-                         const std::string& device) {
+                         const std::string& device,
+                         int lock_loss_windows,
+                         int lock_timeout_windows,
+                         bool remove_lost) {
                  return Block::make(sample_rate_hz,
                                     tap_offsets_chips,
-                                    max_channels,
+                                    max_channels_of(max_channels),
                                     to_pmt(channels, "channels"),
                                     intermediate_frequency_hz,
                                     batch_ms,
-                                    device);
+                                    device,
+                                    lock_loss_windows,
+                                    lock_timeout_windows,
+                                    remove_lost);
              }),
              py::arg("sample_rate_hz"),
              py::arg("tap_offsets_chips") = std::vector<double>{ -0.5, 0.0, 0.5 },
@@ -137,6 +92,9 @@ void bind_variant(py::module& m, const char* name, const char* doc, const char* 
              py::arg("intermediate_frequency_hz") = 0.0,
              py::arg("batch_ms") = 10.0,
              py::arg("device") = "auto",
+             py::arg("lock_loss_windows") = 4,
+             py::arg("lock_timeout_windows") = 20,
+             py::arg("remove_lost") = true,
              make_doc);
 }
 

@@ -40,9 +40,19 @@ CUDADSP_CORE_API std::size_t bytes_per_sample(gnss_sample_format format);
 
 //! Most taps per channel.
 constexpr std::size_t gnss_max_taps = 64;
+/*! Highest sample rate, 2^32 Hz (4.29 GHz): the carrier NCO's frequency resolution,
+ *  sample_rate_hz / 2^32, stays within 1 Hz. */
+constexpr double gnss_max_sample_rate_hz = 4294967296.0;
+//! Range of gnss_loop_parameters::cn0_epochs.
+constexpr std::size_t gnss_min_cn0_epochs = 2;
+constexpr std::size_t gnss_max_cn0_epochs = std::size_t(1) << 30;
+/*! Largest loop noise bandwidth times epoch duration (PLL, FLL and DLL): a loop updated
+ *  once per epoch of T seconds sees frequencies up to 1 / (2 T) only. Stable, quiet
+ *  tracking wants well below it (about 0.1). */
+constexpr double gnss_max_loop_bandwidth_epochs = 0.5;
 
 struct CUDADSP_CORE_API multichannel_correlator_config {
-    double sample_rate_hz = 4e6; //!< > 0
+    double sample_rate_hz = 4e6; //!< > 0, at most gnss_max_sample_rate_hz
     gnss_sample_format input_format = gnss_sample_format::cf32;
     std::size_t taps = 3;            //!< T per channel, 1 to 64
     std::size_t max_channels = 4096; //!< channel capacity, >= 1
@@ -73,14 +83,16 @@ struct CUDADSP_CORE_API gnss_loop_parameters {
      *  in about 10 / w0, w0 = Bn / 0.7845, against about 3 / w0 (w0 = Bn / 0.53) for
      *  the 2nd order, whose phase bias under a Doppler rate r is 2 pi r / w0^2. */
     int pll_order = 2;
-    double pll_bandwidth_hz = 15.0; //!< noise bandwidth, > 0
-    double fll_bandwidth_hz = 0.0;  //!< >= 0; 0: no FLL assist
-    int dll_order = 1;              //!< 1 or 2 (2 when not carrier-aided)
-    double dll_bandwidth_hz = 2.0;  //!< > 0
+    /*! Noise bandwidth, > 0; in tracking mode times the epoch's nominal duration at
+     *  most gnss_max_loop_bandwidth_epochs (as the FLL and DLL bandwidths). */
+    double pll_bandwidth_hz = 15.0;
+    double fll_bandwidth_hz = 0.0; //!< >= 0; 0: no FLL assist
+    int dll_order = 1;             //!< 1 or 2 (2 when not carrier-aided)
+    double dll_bandwidth_hz = 2.0; //!< > 0
     //! Carrier aiding of the code NCO; 0 turns aiding off (then use dll_order 2).
     double nominal_carrier_frequency_hz = gps_l1_frequency_hz;
     double nominal_code_rate_cps = gps_l1ca_chip_rate_cps; //!< > 0
-    //! Epochs per C/N0 (SNV estimator) and carrier-lock window, >= 2.
+    //! Epochs per C/N0 (SNV estimator) and carrier-lock window, 2 to 2^30.
     std::size_t cn0_epochs = 50;
     /*! Code lock when C/N0 >= this. Keep it above the estimator's reading of noise
      *  alone, 26.7 dB-Hz - 10 log10(epoch / 1 ms). */
@@ -127,7 +139,8 @@ struct CUDADSP_CORE_API gnss_channel {
     double intermediate_frequency_hz = 0.0;    //!< |IF| < sample_rate / 2
     double carrier_frequency_hz = 0.0;         //!< IF + Doppler, |f| < sample_rate / 2
     double carrier_phase_rad = 0.0;            //!< at start_sample
-    std::vector<double> tap_offsets_chips = { -0.5, 0.0, 0.5 }; //!< config.taps values
+    //! config.taps values, each shorter than one code period in magnitude.
+    std::vector<double> tap_offsets_chips = { -0.5, 0.0, 0.5 };
     std::size_t early_tap = 0;  //!< DLL early tap (tracking: smaller offset than late)
     std::size_t prompt_tap = 1; //!< PLL, FLL, C/N0, lock and bit-sign tap
     std::size_t late_tap = 2;   //!< DLL late tap
@@ -150,6 +163,10 @@ enum gnss_record_flag : std::uint32_t {
     gnss_flag_cn0_valid = 2u,    //!< cn0_dbhz and carrier_lock hold an estimate
     gnss_flag_code_lock = 4u,    //!< cn0_dbhz >= cn0_lock_threshold_dbhz
     gnss_flag_carrier_lock = 8u, //!< carrier_lock >= carrier_lock_threshold
+    /*! This epoch's tap sums were NaN, infinite or beyond float32's range (non-finite
+     *  or overflowing input samples): the loops and indicators skipped it, its
+     *  discriminators are NaN (lib/core/gnss/gnss_tracking.h states the rule). */
+    gnss_flag_invalid_sums = 16u,
 };
 
 /*!
@@ -171,8 +188,8 @@ struct gnss_epoch_record {
     double carrier_cycles;       //!< accumulated (NCO - IF) phase since start, cycles
     float cn0_dbhz;              //!< latest C/N0 (SNV) estimate; NaN before the first
     float carrier_lock;          //!< latest cos(2 phi) estimate; NaN before the first
-    float pll_discriminator_rad; //!< this epoch's Costas phase error
-    float dll_discriminator_chips; //!< this epoch's code phase error
+    float pll_discriminator_rad; //!< this epoch's Costas phase error; NaN when held
+    float dll_discriminator_chips; //!< this epoch's code phase error; NaN when held
 };
 
 /*!

@@ -37,13 +37,13 @@ call. Each applied change (or failure) is published on the "events" port and tag
 the next record "channel_event".)doc";
 
 
-static const char* __doc_gr_cudadsp_multichannel_correlator_base_add_channels = R"doc(Queue channels to add: a dict or a list of dicts. ValueError naming the key when a description is bad (nothing is queued then). A clash found when the change is applied (id in use, max_channels reached) is logged and published as an "error" event.)doc";
+static const char* __doc_gr_cudadsp_multichannel_correlator_base_add_channels = R"doc(Queue channels to add: a dict or a list of dicts, all or nothing. ValueError, and nothing queued, when a description is bad, an id is used twice or already in use, or the channels would exceed max_channels (checked against the channels there will be once the changes already queued are applied); the message names the count of refused items and the first three (channels[i].key: rule). Nesting deeper than 8 levels is refused.)doc";
 
 
 static const char* __doc_gr_cudadsp_multichannel_correlator_base_reinit_channels = R"doc(Queue replacements of existing channels (fresh NCOs and loops, epoch count 0, the partial epoch dropped): a dict or a list of dicts, as add_channels.)doc";
 
 
-static const char* __doc_gr_cudadsp_multichannel_correlator_base_remove_channels = R"doc(Queue removals: an id, a dict with "id", a list of those, or "all".)doc";
+static const char* __doc_gr_cudadsp_multichannel_correlator_base_remove_channels = R"doc(Queue removals: an id, a dict with "id", a list of those, or "all"; all or nothing as add_channels (every id must exist).)doc";
 
 
 static const char* __doc_gr_cudadsp_multichannel_correlator_base_channel_ids = R"doc(Ids of the channels running now, ascending (queued changes not included).)doc";

@@ -1,0 +1,126 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDADSP_PCPS_ACQUISITION_CC_IMPL_H
+#define INCLUDED_CUDADSP_PCPS_ACQUISITION_CC_IMPL_H
+
+#include "gnss_search_list.h"
+#include <gnuradio/cudadsp/core/pcps_acquisition.h>
+#include <gnuradio/cudadsp/pcps_acquisition_cc.h>
+#include <atomic>
+#include <condition_variable>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace gr {
+namespace cudadsp {
+
+//! What make() validated: the engine's config and the block's own parameters.
+struct pcps_acquisition_setup {
+    core::pcps_acquisition_config config;
+    std::vector<int> satellites;
+    std::size_t max_channels = 0;
+    std::size_t satellites_per_search = 0;
+    std::uint32_t first_channel_id = 0;
+    //! (key, value) pairs every detection dict ends with.
+    std::vector<std::pair<std::string, pmt::pmt_t>> channel_parameters;
+};
+
+//! The input item of each public class: the engine's sample type and its count per item.
+template <class Public>
+struct pcps_acquisition_input;
+template <>
+struct pcps_acquisition_input<pcps_acquisition_cc> {
+    using value = std::complex<float>;
+    static constexpr std::size_t values_per_item = 1;
+};
+template <>
+struct pcps_acquisition_input<pcps_acquisition_sc> {
+    using value = std::int16_t; //!< I, Q
+    static constexpr std::size_t values_per_item = 2;
+};
+
+/*!
+ * Both public classes share this implementation; \p Public fixes the block name and
+ * the input item.
+ *
+ * Threads: work() (the scheduler's), the message handler of "lost", and the worker
+ * that runs searches. The search list, the job handed to the worker and the counters
+ * are under d_mutex. The dwell buffer belongs to work() while no search runs and to the
+ * worker while one does (d_busy, set and cleared under the mutex).
+ */
+template <class Public>
+class pcps_acquisition_impl : public Public
+{
+public:
+    pcps_acquisition_impl(const pcps_acquisition_setup& setup, const char* name);
+    ~pcps_acquisition_impl() override;
+
+    std::vector<int> searching() const override;
+    std::vector<int> tracked() const override;
+    std::vector<std::uint32_t> tracked_ids() const override;
+    std::uint64_t searches_completed() const override;
+    std::uint64_t samples_dropped() const override;
+    std::uint64_t detections_published() const override;
+    std::uint64_t search_samples() const override;
+    double sample_rate_hz() const override;
+    std::string signal() const override;
+    std::string input_format() const override;
+    std::string backend() const override;
+
+    bool start() override;
+    bool stop() override;
+    int work(int noutput_items,
+             gr_vector_const_void_star& input_items,
+             gr_vector_void_star& output_items) override;
+
+private:
+    using value_type = typename pcps_acquisition_input<Public>::value;
+    static constexpr std::size_t values_per_item =
+        pcps_acquisition_input<Public>::values_per_item;
+
+    void worker_loop();
+    //! One search of the dwell buffer; detections handed off and published.
+    void run_search(const std::vector<int>& group, std::uint64_t first_sample);
+    //! The channel dict of a detection handed off as channel \p id.
+    pmt::pmt_t detection_dict(const core::acquisition_detection& detection,
+                              std::uint32_t id) const;
+    //! The "lost" port's handler: never throws.
+    void handle_event(const pmt::pmt_t& msg);
+    void stop_worker();
+
+    const std::unique_ptr<core::pcps_acquisition> d_engine;
+    const std::size_t d_search_samples;
+    const std::size_t d_satellites_per_search;
+    const std::vector<std::pair<std::string, pmt::pmt_t>> d_channel_parameters;
+    const pmt::pmt_t d_detections_port;
+
+    mutable std::mutex d_mutex;
+    std::condition_variable d_wake;
+    gnss_search_list d_list;
+    std::vector<value_type> d_buffer; //!< search_samples() items
+    std::size_t d_filled = 0;         //!< items in d_buffer (work() thread)
+    std::uint64_t d_fill_start = 0;   //!< absolute index of d_buffer's first item
+    bool d_busy = false;              //!< a search owns d_buffer
+    bool d_job_ready = false;
+    bool d_stopping = false;
+    std::vector<int> d_job_group;
+    std::uint64_t d_job_first_sample = 0;
+    std::exception_ptr d_failure; //!< a search's exception, rethrown by work()
+    std::uint64_t d_searches = 0;
+    std::uint64_t d_dropped = 0;
+    std::uint64_t d_published = 0;
+    std::thread d_worker;
+};
+
+} // namespace cudadsp
+} // namespace gr
+
+#endif /* INCLUDED_CUDADSP_PCPS_ACQUISITION_CC_IMPL_H */

@@ -1,0 +1,367 @@
+#
+# Copyright 2026 gr-cudadsp authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""Dense offsets between two complex images, as ISCE2's PyCuAmpcor computes them:
+dense_offsets() for one pair, dense_offsets_engine for a stack of pairs.
+
+The engine (dense_offsets_estimator, CPU or CUDA) does the per-window work; this module
+lays out the window grid as PyCuAmpcor and its script cuDenseOffsets.py do, checks that
+every window lies inside its image (naming the parameter that put it outside), applies
+the gross offsets and gathers the results into arrays. The definitions of every step
+and every output are in docs/design/pycuampcor_dense_offsets.md.
+"""
+
+import dataclasses
+import time
+
+import numpy
+
+from .cudadsp_python import dense_offsets_estimator
+
+# What one engine is made for (dense_offsets_engine's arguments); the other arguments
+# of dense_offsets() may change from pair to pair.
+ENGINE_PARAMETERS = ("window_width", "window_height", "half_search_across",
+                     "half_search_down", "raw_oversampling", "corr_oversampling",
+                     "zoom_window", "corr_stat_window", "deramp", "merge_gross_offset",
+                     "device")
+LAYOUT_PARAMETERS = ("skip_across", "skip_down", "start_across", "start_down",
+                     "number_across", "number_down")
+
+# The engine's result columns, in the order of dense_offsets_estimator.result_fields.
+RESULT_FIELDS = ("offset_down", "offset_across", "snr", "cov_down", "cov_across",
+                 "cov_cross", "peak")
+
+
+@dataclasses.dataclass(frozen=True)
+class dense_offsets_grid:
+    """The windows of a run, as PyCuAmpcor lays them out.
+
+    Window (i, j) has its reference window's top-left pixel at (reference_down[i],
+    reference_across[j]) = (start_down + i skip_down, start_across + j skip_across) and
+    covers window_height rows and window_width columns from there; centre_down and
+    centre_across give its centre pixel, top-left + size // 2 (for an even size the
+    pixel just below or right of the exact centre).
+    """
+
+    start_down: int
+    start_across: int
+    skip_down: int
+    skip_across: int
+    number_down: int
+    number_across: int
+    window_height: int
+    window_width: int
+
+    @property
+    def reference_down(self):
+        return self.start_down + self.skip_down * numpy.arange(self.number_down,
+                                                               dtype=numpy.int64)
+
+    @property
+    def reference_across(self):
+        return self.start_across + self.skip_across * numpy.arange(self.number_across,
+                                                                   dtype=numpy.int64)
+
+    @property
+    def centre_down(self):
+        return self.reference_down + self.window_height // 2
+
+    @property
+    def centre_across(self):
+        return self.reference_across + self.window_width // 2
+
+    @property
+    def shape(self):
+        return (self.number_down, self.number_across)
+
+
+@dataclasses.dataclass
+class dense_offsets_result:
+    """What dense_offsets() returns. Every array is float32 of shape
+    (number_down, number_across), row i, column j for window (i, j) of grid.
+
+    offset_down, offset_across: offset of the secondary relative to the reference,
+        pixels (positive: the feature sits further down / right in the secondary);
+        the gross offset is included when merge_gross_offset was set (PyCuAmpcor's
+        mergeGrossOffset), else the offset is relative to it.
+    snr: peak^2 over the mean square of the rest of the correlation surface within
+        corr_stat_window (section 4.7 of the design note).
+    cov_down, cov_across, cov_cross: covariance of the offset estimate (down-down,
+        across-across, down-across), raw pixels squared; 99 where PyCuAmpcor cannot
+        estimate it (peak on the surface border, flat curvature).
+    peak: the normalised correlation at the integer peak of the raw surface.
+    gross_down, gross_across: the gross offsets used, pixels (whole numbers).
+    grid: the window layout (dense_offsets_grid).
+    report: dict: backend, windows, invalid_windows (all-NaN surfaces: NaN in every
+        array but the gross offsets), merge_gross_offset, seconds, timing (the
+        engine's upload_ms, compute_ms, download_ms).
+    """
+
+    offset_down: numpy.ndarray
+    offset_across: numpy.ndarray
+    snr: numpy.ndarray
+    cov_down: numpy.ndarray
+    cov_across: numpy.ndarray
+    cov_cross: numpy.ndarray
+    peak: numpy.ndarray
+    gross_down: numpy.ndarray
+    gross_across: numpy.ndarray
+    grid: dense_offsets_grid
+    report: dict
+
+
+def _integer(value, name, low):
+    if isinstance(value, (bool, numpy.bool_)) or int(value) != value:
+        raise ValueError(f"{name}: must be an integer, got {value!r}")
+    if value < low:
+        raise ValueError(f"{name}: must be >= {low}, got {value}")
+    return int(value)
+
+
+def _gross(value, name, shape):
+    """A gross offset: a whole number, or an array of whole numbers of the grid's shape,
+    as an int32 array of that shape."""
+    array = numpy.asarray(value)
+    if array.ndim != 0 and array.shape != shape:
+        raise ValueError(f"{name}: shape {array.shape} differs from the window grid's "
+                         f"(number_down, number_across) = {shape}")
+    if array.dtype.kind not in "iuf":
+        raise ValueError(f"{name}: must be whole numbers, got dtype {array.dtype}")
+    if array.dtype.kind == "f" and not (numpy.isfinite(array).all()
+                                        and (array == numpy.rint(array)).all()):
+        raise ValueError(f"{name}: must be whole numbers of pixels (PyCuAmpcor's gross "
+                         "offsets are integers)")
+    if numpy.abs(array).max(initial=0) > 2**30:
+        raise ValueError(f"{name}: {numpy.abs(array).max()} pixels is beyond any image")
+    return numpy.broadcast_to(array.astype(numpy.int32), shape)
+
+
+class dense_offsets_engine:
+    """A dense-offset engine for one configuration, reused for any number of pairs
+    (the device context, FFT plans and buffers are made once): build it once, call
+    estimate() per pair. Arguments as dense_offsets() (PyCuAmpcor's names in
+    docs/apps/cudadsp_offsets.md); deramp is PyCuAmpcor's derampMethod, 0, 1 or 2.
+    """
+
+    def __init__(self, *, window_width=64, window_height=64, half_search_across=20,
+                 half_search_down=20, raw_oversampling=2, corr_oversampling=16,
+                 zoom_window=16, corr_stat_window=21, deramp=1, merge_gross_offset=False,
+                 device="auto"):
+        if isinstance(deramp, bool) or deramp not in (0, 1, 2):
+            raise ValueError(f"deramp: must be 0, 1 or 2 (PyCuAmpcor's derampMethod), "
+                             f"got {deramp!r}")
+        self._engine = dense_offsets_estimator(
+            window_width=window_width, window_height=window_height,
+            half_search_across=half_search_across, half_search_down=half_search_down,
+            raw_oversampling=raw_oversampling, corr_oversampling=corr_oversampling,
+            zoom_window=zoom_window, corr_stat_window=corr_stat_window, deramp=deramp,
+            merge_gross_offset=bool(merge_gross_offset), device=device)
+
+    def configuration(self):
+        """The engine's parameters as dense_offsets() names them."""
+        return {name: getattr(self._engine, name) for name in ENGINE_PARAMETERS}
+
+    def backend(self):
+        """"cpu" or "cuda:N"."""
+        return self._engine.backend()
+
+    def layout(self, image_shape, *, skip_across=64, skip_down=64, start_across=None,
+               start_down=None, number_across=None, number_down=None, margin=0):
+        """The window grid for an image of image_shape (rows, columns), as PyCuAmpcor's
+        script lays it out: start = margin + half search, number = (size - 2 margin -
+        2 half search - window) // skip (section 1 of the design note; a start given
+        counts in place of margin + half search)."""
+        e = self._engine
+        height, width = image_shape
+        skip_down = _integer(skip_down, "skip_down", 1)
+        skip_across = _integer(skip_across, "skip_across", 1)
+        start_down = (margin + e.half_search_down if start_down is None
+                      else _integer(start_down, "start_down", 0))
+        start_across = (margin + e.half_search_across if start_across is None
+                        else _integer(start_across, "start_across", 0))
+        counts = {}
+        for axis, given, size, start, half, window, skip in (
+                ("down", number_down, height, start_down, e.half_search_down,
+                 e.window_height, skip_down),
+                ("across", number_across, width, start_across, e.half_search_across,
+                 e.window_width, skip_across)):
+            name = f"number_{axis}"
+            if given is not None:
+                counts[name] = _integer(given, name, 1)
+                continue
+            counts[name] = (size - start - half - margin - window) // skip
+            if counts[name] < 1:
+                size_name = "window_height" if axis == "down" else "window_width"
+                raise ValueError(
+                    f"{name}: no window fits {axis} the image's {size} pixels: start_{axis} "
+                    f"{start}, {size_name} {window}, half_search_{axis} {half}, margin "
+                    f"(constant gross offset) {margin} and skip_{axis} {skip} leave "
+                    f"room for {counts[name]}")
+        return dense_offsets_grid(start_down, start_across, skip_down, skip_across,
+                                  counts["number_down"], counts["number_across"],
+                                  e.window_height, e.window_width)
+
+    def estimate(self, reference, secondary, *, skip_across=64, skip_down=64,
+                 start_across=None, start_down=None, number_across=None,
+                 number_down=None, gross_offset_down=0, gross_offset_across=0,
+                 progress=None):
+        """Dense offsets of one pair with this engine's configuration; the per-pair
+        arguments (layout, gross offsets, progress) and the result as dense_offsets()."""
+        started = time.monotonic()
+        reference = _image(reference, "reference")
+        secondary = _image(secondary, "secondary")
+        if (reference.shape != secondary.shape
+                or reference.dtype.newbyteorder("=") != secondary.dtype.newbyteorder("=")):
+            raise ValueError(
+                f"reference and secondary: must have one size and sample type, got "
+                f"{_describe(reference)} and {_describe(secondary)}")
+        scalar = numpy.ndim(gross_offset_down) == 0 and numpy.ndim(gross_offset_across) == 0
+        # The script's margin: the largest constant gross offset (none for arrays).
+        margin = (max(abs(int(gross_offset_down)), abs(int(gross_offset_across)))
+                  if scalar else 0)
+        grid = self.layout(reference.shape[:2], skip_across=skip_across,
+                           skip_down=skip_down, start_across=start_across,
+                           start_down=start_down, number_across=number_across,
+                           number_down=number_down, margin=margin)
+        gross_down = _gross(gross_offset_down, "gross_offset_down", grid.shape)
+        gross_across = _gross(gross_offset_across, "gross_offset_across", grid.shape)
+        reference_down = numpy.repeat(grid.reference_down, grid.number_across)
+        reference_across = numpy.tile(grid.reference_across, grid.number_down)
+        self._check_windows(grid, reference.shape, reference_down, reference_across,
+                            gross_down.ravel(), gross_across.ravel())
+        results, timing = self._engine.estimate(
+            reference, secondary, reference_down, reference_across,
+            numpy.ascontiguousarray(gross_down.ravel()),
+            numpy.ascontiguousarray(gross_across.ravel()), progress)
+        fields = {name: results[:, column].reshape(grid.shape).copy()
+                  for column, name in enumerate(RESULT_FIELDS)}
+        report = dict(backend=self.backend(), windows=int(results.shape[0]),
+                      invalid_windows=int(numpy.isnan(fields["peak"]).sum()),
+                      merge_gross_offset=self._engine.merge_gross_offset,
+                      seconds=time.monotonic() - started, timing=timing)
+        return dense_offsets_result(gross_down=gross_down.astype(numpy.float32),
+                                    gross_across=gross_across.astype(numpy.float32),
+                                    grid=grid, report=report, **fields)
+
+    def _check_windows(self, grid, image_shape, reference_down, reference_across,
+                       gross_down, gross_across):
+        """Every window inside its image (section 2.5), else a ValueError naming the
+        first window outside, the image, the direction and the parameters to look at."""
+        e = self._engine
+        secondary_down = reference_down + gross_down - e.half_search_down
+        secondary_across = reference_across + gross_across - e.half_search_across
+        checks = (
+            ("reference", "down", reference_down, e.window_height, image_shape[0],
+             "start_down, skip_down, number_down, window_height"),
+            ("reference", "across", reference_across, e.window_width, image_shape[1],
+             "start_across, skip_across, number_across, window_width"),
+            ("secondary", "down", secondary_down, e.window_height + 2 * e.half_search_down,
+             image_shape[0], "start_down, skip_down, number_down, window_height, "
+             "half_search_down, gross_offset_down"),
+            ("secondary", "across", secondary_across,
+             e.window_width + 2 * e.half_search_across, image_shape[1],
+             "start_across, skip_across, number_across, window_width, "
+             "half_search_across, gross_offset_across"))
+        for image, direction, start, size, extent, cause in checks:
+            outside = numpy.flatnonzero((start < 0) | (start + size > extent))
+            if outside.size:
+                k = int(outside[0])
+                i, j = divmod(k, grid.number_across)
+                raise ValueError(
+                    f"window ({i}, {j}): {image} pixels {direction} {int(start[k])}.."
+                    f"{int(start[k]) + size - 1} leave the image ({extent} pixels "
+                    f"{direction}); {outside.size} windows do; check {cause}")
+
+
+def _image(array, name):
+    """An image as the engine takes it: complex64 (rows, columns) or int16 I, Q pairs
+    (rows, columns, 2); other complex types are converted to complex64, a copy."""
+    if isinstance(array, numpy.ndarray) and array.dtype.kind == "i" and array.ndim == 3:
+        if array.dtype.itemsize != 2 or array.shape[2] != 2:
+            raise TypeError(f"{name}: integer images must be int16 I, Q pairs of shape "
+                            f"(rows, columns, 2), got {_describe(array)}")
+        return array
+    array = numpy.asarray(array)
+    if array.ndim != 2 or array.dtype.kind != "c":
+        raise TypeError(f"{name}: must be a complex array (rows, columns) or int16 I, Q "
+                        f"pairs (rows, columns, 2), got {_describe(array)}")
+    if array.dtype.itemsize != 8:
+        array = array.astype(numpy.complex64)
+    return array
+
+
+def _describe(array):
+    return f"{array.dtype} {array.shape}"
+
+
+def dense_offsets(reference, secondary, *, window_width=64, window_height=64,
+                  half_search_across=20, half_search_down=20, skip_across=64,
+                  skip_down=64, start_across=None, start_down=None, number_across=None,
+                  number_down=None, raw_oversampling=2, corr_oversampling=16,
+                  zoom_window=16, corr_stat_window=21, deramp=1, gross_offset_down=0,
+                  gross_offset_across=0, merge_gross_offset=False, device="auto",
+                  engine=None, progress=None):
+    """Dense offsets of a secondary image relative to a reference, by PyCuAmpcor's
+    frequency-domain amplitude cross-correlation (ISCE2 2.6, ROIPAC one-pass workflow;
+    docs/design/pycuampcor_dense_offsets.md defines every step). PyCuAmpcor's
+    names in brackets; the defaults are its class defaults.
+
+    Args:
+        reference, secondary: complex arrays (rows, columns) (complex64 used in place,
+            other complex types converted), or int16 arrays (rows, columns, 2) of I, Q
+            pairs (CInt16 SLCs); one size and sample type. raster_io.read_slc() maps
+            an SLC file without reading it whole.
+        window_width, window_height: reference window, pixels across (columns) and
+            down (rows) (windowSizeWidth, windowSizeHeight).
+        half_search_across, half_search_down: half search ranges, pixels
+            (halfSearchRangeAcross, halfSearchRangeDown).
+        skip_across, skip_down: window spacing (skipSampleAcross, skipSampleDown).
+        start_across, start_down: first reference window's top-left pixel
+            (referenceStartPixelAcrossStatic, ...DownStatic); None: margin + the half
+            search, margin being the larger constant gross offset (cuDenseOffsets.py).
+        number_across, number_down: windows per row and column (numberWindowAcross,
+            numberWindowDown); None: (size - 2 margin - 2 half search - window) // skip,
+            cuDenseOffsets.py's count, counted from start when start is given.
+        raw_oversampling: raw-data oversampling factor (rawDataOversamplingFactor).
+        corr_oversampling: correlation-surface oversampling factor
+            (corrSurfaceOverSamplingFactor).
+        zoom_window: correlation-surface zoom-in window, oversampled correlation
+            pixels (corrSurfaceZoomInWindow).
+        corr_stat_window: SNR window on the raw surface (corrStatWindowSize).
+        deramp: derampMethod: 0 amplitudes only, 1 (default) PyCuAmpcor's phase
+            gradient removal, 2 complex oversampling without deramping.
+        gross_offset_down, gross_offset_across: whole pixels, one number or an array
+            (number_down, number_across) per window (setConstantGrossOffset,
+            setVaryingGrossOffset).
+        merge_gross_offset: add the gross offsets to the offsets (mergeGrossOffset).
+        device: "auto", "cpu", "cuda" or "cuda:N".
+        engine: None, or a dense_offsets_engine to reuse (a stack of pairs); its
+            configuration must be the one the arguments above give.
+        progress: None, or progress(windows_done, windows), called during the run.
+
+    Returns:
+        dense_offsets_result; see its docstring.
+
+    Raises:
+        ValueError: a parameter out of range, images of different sizes or types, a
+            gross offset of the wrong shape, a window leaving its image; the message
+            names the parameter (and the window).
+        TypeError: an image that is not complex nor int16 I, Q pairs.
+        RuntimeError: CUDA asked for but absent, or failing.
+    """
+    arguments = locals()
+    configuration = {name: arguments[name] for name in ENGINE_PARAMETERS}
+    if engine is None:
+        engine = dense_offsets_engine(**configuration)
+    else:
+        held = engine.configuration()
+        for name, value in configuration.items():
+            if held[name] != value:
+                raise ValueError(f"{name}: {value!r} differs from the engine's "
+                                 f"{held[name]!r}")
+    return engine.estimate(reference, secondary,
+                           **{name: arguments[name] for name in LAYOUT_PARAMETERS},
+                           gross_offset_down=gross_offset_down,
+                           gross_offset_across=gross_offset_across, progress=progress)

@@ -1,0 +1,91 @@
+#
+# Copyright 2026 gr-cudadsp authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""GNSS receiver front end: continuous acquisition handing satellites to a multichannel
+correlator, and taking them back when they lose lock."""
+
+from gnuradio import gr
+
+from . import cudadsp_python as _blocks
+from .gnss_records import STATE_FIELDS
+
+#: Tap offsets (chips) per signal: early, prompt, late. BOC(1,1) needs the early-late
+#: spacing well inside the main peak (below 2/3 chip).
+DEFAULT_TAP_OFFSETS_CHIPS = {
+    "gps_l1ca": (-0.5, 0.0, 0.5),
+    "galileo_e1": (-0.15, 0.0, 0.15),
+    "glonass_l1of": (-0.5, 0.0, 0.5),
+}
+
+_ITEM_SIZES = {"cc": gr.sizeof_gr_complex, "sc": 2 * gr.sizeof_short}
+
+
+class gnss_receiver_frontend(gr.hier_block2):
+    """
+    GNSS Receiver Front End (CUDA DSP): a pcps_acquisition block and a
+    multichannel_correlator block on one input stream, their messages wired both ways:
+    detections -> the correlator's add, the correlator's events -> the acquisition's
+    lost. Satellites are searched, tracked and, once their lock is lost, searched again
+    without a channel dict written by hand.
+
+    Outputs: the correlator's records (0 "taps": T complex per record, 1 "state": 17
+    float64, see gnss_records()). Message outputs: "detections" (the channel dicts
+    handed off) and "events" (the correlator's events).
+
+    input_type: "cc" (complex float) or "sc" (interleaved int16 I/Q).
+    tap_offsets_chips: None for the signal's default (DEFAULT_TAP_OFFSETS_CHIPS).
+    lock_loss_windows, lock_timeout_windows: the correlator's loss-of-lock rule (C/N0
+    windows); a lost channel is removed and its satellite searched again.
+    The other parameters are pcps_acquisition_cc's and multichannel_correlator_cc's.
+    """
+
+    def __init__(self, sample_rate_hz=4e6, signal="gps_l1ca", input_type="cc",
+                 satellites=(), doppler_max_hz=10e3, doppler_step_hz=500.0,
+                 coherent_periods=1, noncoherent_dwells=10, false_alarm=1e-3,
+                 max_channels=12, satellites_per_search=8, tap_offsets_chips=None,
+                 channel_parameters=None, doppler_center_hz=0.0,
+                 intermediate_frequency_hz=0.0, lock_loss_windows=4,
+                 lock_timeout_windows=20, batch_ms=10.0, device="auto"):
+        if input_type not in _ITEM_SIZES:
+            raise ValueError('input_type: must be "cc" or "sc", got %r' % (input_type,))
+        if signal not in DEFAULT_TAP_OFFSETS_CHIPS:
+            raise ValueError('signal: must be "gps_l1ca", "galileo_e1" or "glonass_l1of", '
+                             'got %r' % (signal,))
+        taps = list(DEFAULT_TAP_OFFSETS_CHIPS[signal] if tap_offsets_chips is None
+                    else tap_offsets_chips)
+        gr.hier_block2.__init__(
+            self, "gnss_receiver_frontend",
+            gr.io_signature(1, 1, _ITEM_SIZES[input_type]),
+            gr.io_signaturev(2, 2, [gr.sizeof_gr_complex * len(taps),
+                                    8 * len(STATE_FIELDS)]))
+        acquisition = getattr(_blocks, "pcps_acquisition_" + input_type)
+        correlator = getattr(_blocks, "multichannel_correlator_" + input_type)
+        self.acquisition = acquisition(
+            sample_rate_hz, signal=signal, satellites=list(satellites),
+            doppler_max_hz=doppler_max_hz, doppler_step_hz=doppler_step_hz,
+            coherent_periods=coherent_periods, noncoherent_dwells=noncoherent_dwells,
+            false_alarm=false_alarm, max_channels=max_channels,
+            satellites_per_search=satellites_per_search,
+            channel_parameters=channel_parameters, doppler_center_hz=doppler_center_hz,
+            intermediate_frequency_hz=intermediate_frequency_hz, device=device)
+        self.correlator = correlator(
+            sample_rate_hz, taps, max_channels=max_channels,
+            intermediate_frequency_hz=intermediate_frequency_hz, batch_ms=batch_ms,
+            device=device, lock_loss_windows=lock_loss_windows,
+            lock_timeout_windows=lock_timeout_windows, remove_lost=True)
+
+        self.connect(self, self.acquisition)
+        self.connect(self, self.correlator)
+        self.connect((self.correlator, 0), (self, 0))
+        self.connect((self.correlator, 1), (self, 1))
+        self.msg_connect((self.acquisition, "detections"), (self.correlator, "add"))
+        self.msg_connect((self.correlator, "events"), (self.acquisition, "lost"))
+        for port, block in (("detections", self.acquisition), ("events", self.correlator)):
+            self.message_port_register_hier_out(port)
+            self.msg_connect((block, port), (self, port))
+
+    def taps(self):
+        """Taps per record (the correlator's tap count)."""
+        return self.correlator.taps()

@@ -1,0 +1,396 @@
+#
+# Copyright 2026 gr-cudadsp authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+"""Dense offsets of one pair or a stack of pairs from rasters to rasters: what the tool
+cudadsp_offsets runs, and what the Dask driver (stack_dask) runs on each worker.
+
+- offsets_options: the tool's options (add_offsets_arguments() puts them on an
+  argparse parser, options_from_arguments() reads them back);
+- pair_spec, read_pair_list(): a list of pairs, one "REFERENCE SECONDARY [FOLDER]" a line;
+- engine_cache: one engine per configuration, reused for every pair of a process;
+- run_pair(): one pair, its failure reported, never raised; its outputs written as
+  PyCuAmpcor's script names them (write_outputs());
+- write_summary(): the stack's table, Markdown and CSV.
+
+docs/apps/cudadsp_offsets.md describes the options, outputs and errors.
+"""
+
+import csv
+import dataclasses
+import io
+import json
+import logging
+import os
+import pathlib
+import shlex
+import time
+
+import numpy
+
+from . import raster_io
+from .dense_offsets import ENGINE_PARAMETERS, LAYOUT_PARAMETERS, dense_offsets_engine
+
+# Output rasters of one pair: (suffix after the prefix, result fields as bands, what
+# they are). The names and band orders are cuDenseOffsets.py's (<prefix>.bip,
+# <prefix>_gross.bip, _snr, _cov); the peak is PyCuAmpcor v2's extra output.
+OUTPUTS = (
+    ("", ("offset_down", "offset_across"), "dense offsets (down, across), pixels"),
+    ("_gross", ("gross_down", "gross_across"), "gross offsets (down, across), pixels"),
+    ("_snr", ("snr",), "signal-to-noise ratio of the correlation peak"),
+    ("_cov", ("cov_down", "cov_across", "cov_cross"),
+     "covariance of the offsets (down-down, across-across, down-across), pixels^2"),
+    ("_peak", ("peak",), "normalised correlation at the integer peak"),
+)
+
+
+@dataclasses.dataclass
+class offsets_options:
+    """The tool's options, PyCuAmpcor's parameters under dense_offsets()'s names."""
+    window_width: int = 64
+    window_height: int = 64
+    half_search_across: int = 20
+    half_search_down: int = 20
+    skip_across: int = 64
+    skip_down: int = 64
+    start_across: int = None
+    start_down: int = None
+    number_across: int = None
+    number_down: int = None
+    raw_oversampling: int = 2
+    corr_oversampling: int = 16
+    zoom_window: int = 16
+    corr_stat_window: int = 21
+    deramp: int = 1
+    gross_offset_down: int = 0
+    gross_offset_across: int = 0
+    gross_offset_raster: str = None
+    merge_gross_offset: bool = False
+    device: str = "auto"
+    prefix: str = "dense_offsets"
+
+    def engine_configuration(self):
+        """The arguments of dense_offsets_engine: what one engine is made for."""
+        return {name: getattr(self, name) for name in ENGINE_PARAMETERS}
+
+    def grid_arguments(self):
+        """The per-pair layout arguments of dense_offsets_engine.estimate()."""
+        return {name: getattr(self, name) for name in LAYOUT_PARAMETERS}
+
+
+def add_offsets_arguments(parser):
+    """The options of offsets_options on \\p parser, PyCuAmpcor's names in the help."""
+    defaults = offsets_options()
+    group = parser.add_argument_group("correlation (PyCuAmpcor's names in brackets)")
+
+    def option(flags, name, help, **extra):
+        default = getattr(defaults, name)
+        if default is not None:
+            help += f" (default {default})"
+        group.add_argument(*flags, dest=name, default=default, help=help, **extra)
+
+    option(("--window-width", "--ww"), "window_width",
+           "reference window width across, pixels [windowSizeWidth]", type=int)
+    option(("--window-height", "--wh"), "window_height",
+           "reference window height down, pixels [windowSizeHeight]", type=int)
+    option(("--half-search-across", "--sw"), "half_search_across",
+           "half search range across, pixels [halfSearchRangeAcross]", type=int)
+    option(("--half-search-down", "--sh"), "half_search_down",
+           "half search range down, pixels [halfSearchRangeDown]", type=int)
+    option(("--skip-across", "--kw"), "skip_across",
+           "window spacing across [skipSampleAcross]", type=int)
+    option(("--skip-down", "--kh"), "skip_down",
+           "window spacing down [skipSampleDown]", type=int)
+    option(("--start-across",), "start_across",
+           "first window's left column [referenceStartPixelAcrossStatic]; default: "
+           "margin + half search across", type=int)
+    option(("--start-down",), "start_down",
+           "first window's top row [referenceStartPixelDownStatic]; default: margin + "
+           "half search down", type=int)
+    option(("--number-across",), "number_across",
+           "windows across [numberWindowAcross]; default: as many as cuDenseOffsets.py "
+           "fits", type=int)
+    option(("--number-down",), "number_down",
+           "windows down [numberWindowDown]; default: as many as cuDenseOffsets.py fits",
+           type=int)
+    option(("--raw-oversampling", "--raw-osf"), "raw_oversampling",
+           "raw-data oversampling factor [rawDataOversamplingFactor]", type=int)
+    option(("--corr-oversampling", "--oo"), "corr_oversampling",
+           "correlation-surface oversampling factor [corrSurfaceOverSamplingFactor]",
+           type=int)
+    option(("--zoom",), "zoom_window",
+           "correlation-surface zoom-in window, oversampled pixels "
+           "[corrSurfaceZoomInWindow]", type=int)
+    option(("--corr-stat-window",), "corr_stat_window",
+           "correlation-surface window of the SNR [corrStatWindowSize]", type=int)
+    option(("--deramp",), "deramp",
+           "0 amplitudes only, 1 phase-gradient removal, 2 complex without deramping "
+           "[derampMethod]", type=int, choices=(0, 1, 2))
+    gross = group.add_mutually_exclusive_group()
+    gross.add_argument("--gross-offset", nargs=2, type=int, metavar=("DOWN", "ACROSS"),
+                       help="constant gross offset, whole pixels [setConstantGrossOffset]")
+    gross.add_argument("--gross-offset-raster", metavar="FILE",
+                       help="per-window gross offsets: 2 bands (down, across), "
+                            "number_down lines x number_across samples "
+                            "[setVaryingGrossOffset]")
+    group.add_argument("--merge-gross-offset", action="store_true",
+                       help="add the gross offsets to the offsets [mergeGrossOffset]")
+    group.add_argument("--device", default=defaults.device,
+                       help="auto, cpu, cuda or cuda:N (default auto)")
+    group.add_argument("--prefix", default=defaults.prefix,
+                       help="output name prefix: PREFIX.bip, PREFIX_snr.bip, ... "
+                            f"(default {defaults.prefix})")
+    return parser
+
+
+def options_from_arguments(arguments):
+    """The offsets_options of arguments parsed with add_offsets_arguments()."""
+    values = {f.name: getattr(arguments, f.name) for f in
+              dataclasses.fields(offsets_options) if hasattr(arguments, f.name)}
+    gross = getattr(arguments, "gross_offset", None)
+    if gross is not None:
+        values["gross_offset_down"], values["gross_offset_across"] = gross
+    return offsets_options(**values)
+
+
+@dataclasses.dataclass
+class pair_spec:
+    """One pair of a stack: its name (its output folder's), the two rasters, the folder."""
+    name: str
+    reference: str
+    secondary: str
+    output: str
+
+
+def _stem(path):
+    name = pathlib.Path(path)
+    if name.suffix.lower() == ".vrt":
+        name = name.with_suffix("")
+    return name.stem
+
+
+def read_pair_list(path, default_output_root):
+    """
+    The pairs of the list file \\p path: one pair a line, "REFERENCE SECONDARY
+    [OUTPUT_FOLDER]" (shell quoting for names with spaces), '#' starts a comment,
+    blank lines are ignored. Relative paths are relative to the list file's folder; the
+    folder defaults to <default_output_root>/<reference stem>_<secondary stem>. Raises
+    ValueError naming the file and line for a line of the wrong form, and for two
+    pairs sharing an output folder.
+    """
+    base = os.path.dirname(os.path.abspath(path))
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"--pairs: {path}: cannot be read ({error})") from None
+    pairs, folders = [], {}
+    for number, line in enumerate(lines, 1):
+        try:
+            fields = shlex.split(line, comments=True)
+        except ValueError as error:
+            raise ValueError(f"--pairs: {path}, line {number}: {error}") from None
+        if not fields:
+            continue
+        if len(fields) not in (2, 3):
+            raise ValueError(f"--pairs: {path}, line {number}: expected REFERENCE "
+                             f"SECONDARY [OUTPUT_FOLDER], got {len(fields)} fields")
+        reference, secondary = (os.path.join(base, p) for p in fields[:2])
+        if len(fields) == 3:
+            output = os.path.join(base, fields[2])
+        else:
+            output = os.path.join(default_output_root,
+                                  f"{_stem(reference)}_{_stem(secondary)}")
+        output = os.path.normpath(os.path.abspath(output))
+        if output in folders:
+            raise ValueError(f"--pairs: {path}, line {number}: output folder {output} "
+                             f"is also line {folders[output]}'s")
+        folders[output] = number
+        pairs.append(pair_spec(os.path.basename(output), reference, secondary, output))
+    if not pairs:
+        raise ValueError(f"--pairs: {path}: no pairs")
+    return pairs
+
+
+class engine_cache:
+    """The engines of one process, one per configuration: every pair with the same
+    options reuses one (its device context, FFT plans and buffers)."""
+
+    def __init__(self):
+        self._engines = {}
+
+    def get(self, config):
+        """The engine for \\p config (dense_offsets_engine's arguments), made once."""
+        key = tuple(sorted(config.items()))
+        if key not in self._engines:
+            self._engines[key] = dense_offsets_engine(**config)
+        return self._engines[key]
+
+
+@dataclasses.dataclass
+class pair_report:
+    """How one pair went: status "ok" or "failed", its time, its windows, the error
+    (empty when ok) and its output folder."""
+    name: str
+    status: str
+    seconds: float
+    windows: int
+    message: str
+    output: str
+
+
+def output_paths(folder, prefix):
+    """The rasters write_outputs() writes (each with .hdr and .vrt) and the report."""
+    return ([os.path.join(folder, f"{prefix}{suffix}.bip") for suffix, _, _ in OUTPUTS]
+            + [os.path.join(folder, f"{prefix}.json")])
+
+
+def write_outputs(result, folder, prefix, like=None, summary=None):
+    """
+    Write \\p result (a dense_offsets_result) into \\p folder as PyCuAmpcor's script
+    names its outputs: PREFIX.bip, PREFIX_gross.bip, PREFIX_snr.bip, PREFIX_cov.bip,
+    PREFIX_peak.bip, float32 BIP, each with an ENVI .hdr and a GDAL .vrt; then
+    PREFIX.json (\\p summary, the grid and the report), written last: its presence
+    says the set is complete. Earlier outputs of that prefix are removed first, and on
+    any failure everything written is removed again. Returns the paths written.
+    """
+    os.makedirs(folder, exist_ok=True)
+    report_path = os.path.join(folder, f"{prefix}.json")
+    _remove_outputs(folder, prefix)
+    written = []
+    try:
+        for suffix, fields, description in OUTPUTS:
+            path = os.path.join(folder, f"{prefix}{suffix}.bip")
+            written += raster_io.write_bands(
+                path, [getattr(result, f) for f in fields], list(fields),
+                like=like, description=description)
+        grid = result.grid
+        document = dict(summary or {})
+        document.update(
+            grid=dict(start_down=grid.start_down, start_across=grid.start_across,
+                      skip_down=grid.skip_down, skip_across=grid.skip_across,
+                      number_down=grid.number_down, number_across=grid.number_across,
+                      window_height=grid.window_height, window_width=grid.window_width),
+            report=result.report, outputs=written[0::3])
+        raster_io.write_atomically(report_path, lambda f: f.write(
+            json.dumps(document, indent=2).encode()))
+        written.append(report_path)
+    except BaseException:
+        _remove_outputs(folder, prefix)
+        raise
+    return written
+
+
+def _remove_outputs(folder, prefix):
+    # The report first: without it the set no longer claims to be complete.
+    for path in reversed(output_paths(folder, prefix)):
+        for name in (path, path + ".hdr", path + ".vrt"):
+            if os.path.lexists(name):
+                os.unlink(name)
+
+
+def _read_gross_raster(path, shape):
+    """The two bands of a per-window gross-offset raster, checked against the grid."""
+    parameter = "--gross-offset-raster"
+    bands = []
+    for band, name in ((1, "down"), (2, "across")):
+        try:
+            array, _ = raster_io.read_raster(path, band, parameter)
+        except raster_io.raster_error as error:
+            if band == 2 and "band 2 of" in str(error):
+                raise ValueError(f"{parameter}: {path}: needs 2 bands (down, across), "
+                                 "has 1") from None
+            raise
+        if array.shape != shape:
+            raise ValueError(
+                f"{parameter}: {path}: {array.shape[0]} lines x {array.shape[1]} samples "
+                f"differs from the window grid, number_down x number_across = "
+                f"{shape[0]} x {shape[1]}")
+        if array.dtype.kind not in "iuf":
+            raise ValueError(f"{parameter}: {path}: band {band} ({name}) is {array.dtype}, "
+                             "not whole pixels")
+        if array.dtype.kind == "f" and not (numpy.isfinite(array).all()
+                                            and (array == numpy.rint(array)).all()):
+            raise ValueError(f"{parameter}: {path}: band {band} ({name}) holds values "
+                             "that are not whole pixels")
+        bands.append(array.astype(numpy.int64))
+    return bands
+
+
+def run_pair(pair, options, engine_cache, log=None):
+    """
+    Dense offsets of \\p pair (a pair_spec) with \\p options (offsets_options) on the
+    engine \\p engine_cache gives for them; outputs by write_outputs() into the pair's
+    folder. Never raises for the pair's own failure (a raster missing or unreadable,
+    images of different sizes or types, a window leaving its image, a gross-offset
+    raster of the wrong shape, a device error): it is logged and reported, and the
+    folder holds none of the outputs (earlier ones of the prefix are removed first). \\p log: anything with info() and error() (default: the
+    "cudadsp_offsets" logging logger).
+    """
+    log = log or logging.getLogger("cudadsp_offsets")
+    started = time.monotonic()
+    try:
+        # The folder shows this run only: outputs of an earlier run go first, so a
+        # failure never leaves them looking like this run's.
+        _remove_outputs(pair.output, options.prefix)
+        reference, info = raster_io.read_slc(pair.reference, "reference")
+        secondary, _ = raster_io.read_slc(pair.secondary, "secondary")
+        engine = engine_cache.get(options.engine_configuration())
+        gross = dict(gross_offset_down=options.gross_offset_down,
+                     gross_offset_across=options.gross_offset_across)
+        if options.gross_offset_raster:
+            grid = engine.layout(reference.shape[:2], **options.grid_arguments())
+            gross["gross_offset_down"], gross["gross_offset_across"] = \
+                _read_gross_raster(options.gross_offset_raster, grid.shape)
+        last = [time.monotonic()]
+
+        def progress(done, total):
+            # A line every 5 s for long pairs; the last count always.
+            now = time.monotonic()
+            if done == total or now - last[0] >= 5.0:
+                last[0] = now
+                log.info(f"{pair.name}: {done} of {total} windows")
+
+        result = engine.estimate(reference, secondary, **options.grid_arguments(),
+                                 progress=progress, **gross)
+        summary = dict(pair=pair.name, reference=os.path.abspath(pair.reference),
+                       secondary=os.path.abspath(pair.secondary),
+                       width=info.width, height=info.height,
+                       options=dataclasses.asdict(options))
+        write_outputs(result, pair.output, options.prefix, like=info, summary=summary)
+    except (ValueError, TypeError, OSError, RuntimeError) as error:
+        message = str(error)
+        log.error(f"{pair.name}: failed: {message}")
+        return pair_report(pair.name, "failed", time.monotonic() - started, 0, message,
+                           pair.output)
+    seconds = time.monotonic() - started
+    log.info(f"{pair.name}: {result.report['windows']} windows in {seconds:.3f} s "
+             f"({result.report['backend']}), written to {pair.output}")
+    return pair_report(pair.name, "ok", seconds, result.report["windows"], "",
+                       pair.output)
+
+
+def write_summary(reports, path_md, path_csv):
+    """The table of \\p reports (pair_report), one row a pair in their order, as
+    Markdown (\\p path_md) and CSV (\\p path_csv); each written atomically."""
+    columns = ("pair", "status", "windows", "seconds", "output", "message")
+    rows = [(r.name, r.status, str(r.windows), f"{r.seconds:.3f}", r.output,
+             r.message) for r in reports]
+    failed = sum(r.status != "ok" for r in reports)
+
+    def cell(text):
+        return text.replace("|", "\\|").replace("\n", " ")
+
+    markdown = [f"# Dense offsets: {len(reports)} pairs, {failed} failed", "",
+                "| " + " | ".join(columns) + " |",
+                "|" + "---|" * len(columns)]
+    markdown += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
+    text = io.StringIO()
+    writer = csv.writer(text, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows(rows)
+    raster_io.write_atomically(path_md, lambda f: f.write(
+        ("\n".join(markdown) + "\n").encode()))
+    raster_io.write_atomically(path_csv, lambda f: f.write(text.getvalue().encode()))
+

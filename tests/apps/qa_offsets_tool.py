@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-cudadsp authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+'''
+cudadsp_offsets as a user runs it (CPU backend): SLC rasters in (ENVI complex float32, a
+raw CInt16 VRT), PyCuAmpcor's outputs out, read back through GDAL and checked against
+the known shift of synthetic pairs and against the Python API on the same arrays; a
+stack of three pairs with one broken: the good pairs' outputs equal their single-pair
+runs byte for byte, the broken one is reported in the summary, has no outputs, and the
+tool exits with 1; bad input ends with status 1, a message naming the parameter, and no
+output file.
+'''
+
+import argparse
+import csv
+import filecmp
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy
+
+from gnuradio import cudadsp
+from gnuradio.cudadsp import data_files, raster_io
+
+TOOL = None
+
+OPTIONS = ['--window-width', '32', '--window-height', '32', '--half-search-across', '8',
+           '--half-search-down', '8', '--skip-across', '32', '--skip-down', '32']
+API_OPTIONS = dict(window_width=32, window_height=32, half_search_across=8,
+                   half_search_down=8, skip_across=32, skip_down=32)
+# Band order of each output, as cuDenseOffsets.py writes them (the peak: v2's).
+OUTPUTS = {'dense_offsets.bip': ('offset_down', 'offset_across'),
+           'dense_offsets_gross.bip': ('gross_down', 'gross_across'),
+           'dense_offsets_snr.bip': ('snr',),
+           'dense_offsets_cov.bip': ('cov_down', 'cov_across', 'cov_cross'),
+           'dense_offsets_peak.bip': ('peak',)}
+
+
+def shifted_pair(shape, shift, seed):
+    '''Speckle band-limited to half the band and the same moved by shift (down, across).'''
+    rng = numpy.random.default_rng(seed)
+    noise = rng.normal(size=shape) + 1j * rng.normal(size=shape)
+    fd = numpy.fft.fftfreq(shape[0])[:, None]
+    fa = numpy.fft.fftfreq(shape[1])[None, :]
+    spectrum = numpy.fft.fft2(noise) * ((abs(fd) < 0.25) & (abs(fa) < 0.25))
+    ramp = numpy.exp(-2j * numpy.pi * (fd * shift[0] + fa * shift[1]))
+    return (numpy.fft.ifft2(spectrum).astype(numpy.complex64),
+            numpy.fft.ifft2(spectrum * ramp).astype(numpy.complex64))
+
+
+class qa_offsets_tool(unittest.TestCase):
+
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.dir = self.folder.name
+
+    def tearDown(self):
+        self.folder.cleanup()
+
+    def path(self, *names):
+        return os.path.join(self.dir, *names)
+
+    def run_tool(self, *arguments, expect=0):
+        # --device cpu first, so that a case's own --device comes after it and counts.
+        completed = subprocess.run([sys.executable, TOOL, '--device', 'cpu', *arguments],
+                                   capture_output=True, text=True, timeout=240)
+        self.assertEqual(completed.returncode, expect,
+                         f'{arguments}: {completed.stdout}\n{completed.stderr}')
+        return completed.stdout + completed.stderr
+
+    def write_pair(self, name, shape, shift, seed):
+        reference, secondary = shifted_pair(shape, shift, seed)
+        raster_io.write_raster(self.path(f'{name}_ref.slc'), reference)
+        raster_io.write_raster(self.path(f'{name}_sec.slc'), secondary)
+        return reference, secondary
+
+    def read_outputs(self, folder):
+        '''Every band of every output, through GDAL from both the data file (ENVI
+        driver) and the VRT, which must agree.'''
+        gdal = raster_io.gdal
+        self.assertIsNotNone(gdal, 'GDAL (python3-gdal) is part of the set-up')
+        bands = {}
+        for name, fields in OUTPUTS.items():
+            for opened in (name, name + '.vrt'):
+                dataset = gdal.Open(os.path.join(folder, opened))
+                self.assertEqual(dataset.RasterCount, len(fields), opened)
+                for index, field in enumerate(fields):
+                    band = dataset.GetRasterBand(index + 1)
+                    self.assertEqual(gdal.GetDataTypeName(band.DataType), 'Float32')
+                    array = band.ReadAsArray()
+                    if field in bands:
+                        numpy.testing.assert_array_equal(array, bands[field], opened)
+                    bands[field] = array
+                dataset = None
+        return bands
+
+    def assert_equals_api(self, bands, result):
+        for field in bands:
+            numpy.testing.assert_array_equal(bands[field], getattr(result, field),
+                                             err_msg=field)
+
+    def test_single_pair(self):
+        reference, secondary = self.write_pair('p', (200, 232), (1.3, -2.6), seed=7)
+        output = self.run_tool('--reference', self.path('p_ref.slc'), '--secondary',
+                               self.path('p_sec.slc'), *OPTIONS, '-o', self.path('out'))
+        self.assertIn('20 windows', output)
+        bands = self.read_outputs(self.path('out'))
+        self.assertEqual(bands['offset_down'].shape, (4, 5))
+        numpy.testing.assert_allclose(bands['offset_down'], 1.3, atol=0.04)
+        numpy.testing.assert_allclose(bands['offset_across'], -2.6, atol=0.04)
+        numpy.testing.assert_array_equal(bands['gross_down'], 0)
+        self.assert_equals_api(bands, cudadsp.dense_offsets(reference, secondary,
+                                                            **API_OPTIONS, device='cpu'))
+        with open(self.path('out', 'dense_offsets.json')) as f:
+            summary = json.load(f)
+        self.assertEqual(summary['grid']['number_across'], 5)
+        self.assertEqual(summary['report']['backend'], 'cpu')
+
+    def test_cint16_vrt_and_gross_offset_raster(self):
+        reference, secondary = shifted_pair((220, 240), (6.2, -5.4), seed=3)
+        pairs = []
+        for name, image in (('ref', reference), ('sec', secondary)):
+            iq = numpy.empty(image.shape + (2,), '<i2')
+            iq[..., 0] = numpy.rint(image.real * 2000)
+            iq[..., 1] = numpy.rint(image.imag * 2000)
+            iq.tofile(self.path(f'{name}.raw'))
+            with open(self.path(f'{name}.vrt'), 'w') as f:
+                f.write(f'''<VRTDataset rasterXSize="{image.shape[1]}" rasterYSize="{image.shape[0]}">
+  <VRTRasterBand dataType="CInt16" band="1" subClass="VRTRawRasterBand">
+    <SourceFilename relativeToVRT="1">{name}.raw</SourceFilename>
+    <ByteOrder>LSB</ByteOrder><ImageOffset>0</ImageOffset>
+    <PixelOffset>4</PixelOffset><LineOffset>{4 * image.shape[1]}</LineOffset>
+  </VRTRasterBand>
+</VRTDataset>''')
+            pairs.append(iq)
+        # Per-window gross offsets near the truth; the grid of this layout is 4 x 5.
+        rng = numpy.random.default_rng(2)
+        gross = (6 + rng.integers(-2, 3, (4, 5)), -5 + rng.integers(-2, 3, (4, 5)))
+        raster_io.write_bands(self.path('gross.bip'), [g.astype(numpy.float32)
+                                                       for g in gross], ['down', 'across'])
+        layout = ['--start-down', '20', '--start-across', '20', '--number-down', '4',
+                  '--number-across', '5']
+        self.run_tool('--reference', self.path('ref.vrt'), '--secondary',
+                      self.path('sec.vrt'), *OPTIONS, *layout, '--gross-offset-raster',
+                      self.path('gross.bip.vrt'), '--merge-gross-offset',
+                      '-o', self.path('out'))
+        bands = self.read_outputs(self.path('out'))
+        numpy.testing.assert_array_equal(bands['gross_down'], gross[0])
+        numpy.testing.assert_allclose(bands['offset_down'], 6.2, atol=0.04)
+        numpy.testing.assert_allclose(bands['offset_across'], -5.4, atol=0.04)
+        self.assert_equals_api(bands, cudadsp.dense_offsets(
+            *pairs, **API_OPTIONS, start_down=20, start_across=20, number_down=4,
+            number_across=5, gross_offset_down=gross[0], gross_offset_across=gross[1],
+            merge_gross_offset=True, device='cpu'))
+        # The raster of another grid's shape is refused, naming it, with no output.
+        raster_io.write_bands(self.path('gross3.bip'), [g[:3] for g in gross], ['d', 'a'])
+        output = self.run_tool('--reference', self.path('ref.vrt'), '--secondary',
+                               self.path('sec.vrt'), *OPTIONS, *layout,
+                               '--gross-offset-raster', self.path('gross3.bip'),
+                               '-o', self.path('bad'), expect=1)
+        self.assertIn('--gross-offset-raster', output)
+        self.assertIn('number_down x number_across = 4 x 5', output)
+        self.assertEqual(os.listdir(self.path('bad')) if os.path.isdir(self.path('bad'))
+                         else [], [])
+
+    def test_stack_with_a_broken_pair(self):
+        shifts = {'a': (0.7, -1.2), 'c': (-2.3, 0.4)}
+        for seed, (name, shift) in enumerate(shifts.items()):
+            self.write_pair(name, (200, 232), shift, seed)
+        # Pair b: a secondary of another size.
+        self.write_pair('b', (200, 232), (0.0, 0.0), 9)
+        raster_io.write_raster(self.path('b_sec.slc'),
+                               shifted_pair((180, 232), (0, 0), 9)[1])
+        with open(self.path('pairs.txt'), 'w') as f:
+            f.write('# three pairs, the second broken\n'
+                    'a_ref.slc a_sec.slc\n\n'
+                    'b_ref.slc b_sec.slc\n'
+                    'c_ref.slc c_sec.slc stack/c_custom\n')
+        output = self.run_tool('--pairs', self.path('pairs.txt'), *OPTIONS,
+                               '-o', self.path('stack'), expect=1)
+        self.assertIn('pair 3 of 3', output)
+        self.assertIn('b_ref_b_sec', output)
+        with open(self.path('stack', 'offsets_summary.csv')) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual([(r['pair'], r['status']) for r in rows],
+                         [('a_ref_a_sec', 'ok'), ('b_ref_b_sec', 'failed'),
+                          ('c_custom', 'ok')])
+        self.assertIn('reference and secondary', rows[1]['message'])
+        self.assertEqual(rows[0]['windows'], '20')
+        with open(self.path('stack', 'offsets_summary.md')) as f:
+            self.assertIn('| b_ref_b_sec | failed |', f.read())
+        self.assertFalse(os.path.exists(self.path('stack', 'b_ref_b_sec',
+                                                  'dense_offsets.json')))
+        self.assertFalse(os.path.exists(self.path('stack', 'b_ref_b_sec',
+                                                  'dense_offsets.bip')))
+        for name, folder in (('a', 'a_ref_a_sec'), ('c', 'c_custom')):
+            self.run_tool('--reference', self.path(f'{name}_ref.slc'), '--secondary',
+                          self.path(f'{name}_sec.slc'), *OPTIONS,
+                          '-o', self.path('single', name))
+            for output_name in OUTPUTS:
+                self.assertTrue(filecmp.cmp(self.path('stack', folder, output_name),
+                                            self.path('single', name, output_name),
+                                            shallow=False), f'{name}: {output_name}')
+            bands = self.read_outputs(self.path('stack', folder))
+            numpy.testing.assert_allclose(bands['offset_down'], shifts[name][0], atol=0.04)
+
+    def test_isce_pair(self):
+        paths = [data_files.data_file(p) for p in ('insar/img1_WN_512x512_1x1_128.vrt',
+                                                   'insar/img2_WN_512x512_1x1_128.vrt')]
+        if None in paths:
+            self.skipTest(data_files.absent_reason('insar/img1_WN_512x512_1x1_128.vrt'))
+        # The issue's configuration, on the whole pair: 13 x 12 windows.
+        self.run_tool('--reference', str(paths[0]), '--secondary', str(paths[1]),
+                      '--ww', '64', '--wh', '32', '--sw', '20', '--sh', '20', '--kw', '32',
+                      '--kh', '32', '--raw-oversampling', '2', '--oo', '64', '--zoom', '8',
+                      '-o', self.path('isce'))
+        bands = self.read_outputs(self.path('isce'))
+        self.assertEqual(bands['offset_down'].shape, (13, 12))
+        reference, _ = raster_io.read_slc(str(paths[0]))
+        secondary, _ = raster_io.read_slc(str(paths[1]))
+        self.assert_equals_api(bands, cudadsp.dense_offsets(
+            reference, secondary, window_width=64, window_height=32, skip_across=32,
+            skip_down=32, corr_oversampling=64, zoom_window=8, device='cpu'))
+
+    def test_bad_input_is_named_and_leaves_no_output(self):
+        self.write_pair('p', (200, 232), (0.0, 0.0), 1)
+        raster_io.write_raster(self.path('small.slc'),
+                               numpy.ones((100, 232), numpy.complex64))
+        raster_io.write_raster(self.path('real.flt'), numpy.ones((200, 232), numpy.float32))
+        with open(self.path('bad_pairs.txt'), 'w') as f:
+            f.write('p_ref.slc\n')
+        pair = ['--reference', self.path('p_ref.slc'), '--secondary', self.path('p_sec.slc')]
+        cases = [
+            (['--reference', self.path('missing.slc'), '--secondary',
+              self.path('p_sec.slc')], 'reference'),
+            (['--reference', self.path('p_ref.slc'), '--secondary',
+              self.path('small.slc')], 'reference and secondary'),
+            (['--reference', self.path('p_ref.slc'), '--secondary',
+              self.path('real.flt')], 'secondary'),
+            ([*pair, '--window-width', '300'], 'window_width'),
+            ([*pair, '--start-down', '0', '--number-down', '2'],
+             'secondary pixels down'),
+            ([*pair, '--gross-offset', '0', '200', '--start-down', '20', '--number-down',
+              '1', '--start-across', '20', '--number-across', '1'], 'gross_offset_across'),
+            ([*pair, '--zoom', '3'], 'zoom_window'),
+            ([*pair, '--corr-stat-window', '1'], 'corr_stat_window'),
+            ([*pair, '--device', 'gpu0'], 'device'),
+            (['--pairs', self.path('bad_pairs.txt')], 'line 1'),
+        ]
+        for index, (arguments, named) in enumerate(cases):
+            with self.subTest(arguments=arguments):
+                folder = self.path('bad', str(index))
+                output = self.run_tool(*arguments, '-o', folder, expect=1)
+                self.assertIn(named, output)
+                self.assertEqual(os.listdir(folder) if os.path.isdir(folder) else [], [])
+
+
+if __name__ == '__main__':
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--tool', required=True)
+    arguments, rest = parser.parse_known_args()
+    TOOL = arguments.tool
+    sys.argv = [sys.argv[0]] + rest
+    data_files.run_tests()

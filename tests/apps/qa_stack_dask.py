@@ -1,0 +1,363 @@
+#!/usr/bin/env python3
+#
+# Copyright 2026 gr-cudadsp authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+'''
+cudadsp_stack (the Dask driver) as a user runs it, on the CPU backend with a local
+cluster of two workers:
+
+- a stack of GMTSAR pairs (synthetic SLC pairs from tools/make_synthetic_slc.py, each
+  with other offsets, so that a mixed-up pair shows) gives, in every pair's folder, the
+  freq_xcorr.dat that cudadsp_xcorr run alone on that pair writes, byte for byte; both
+  workers take pairs; a progress line a pair and a summary table (Markdown and CSV);
+- a worker killed while it runs a pair (a stand-in for cudadsp_xcorr kills the worker
+  that started it, after writing half an output): that pair is reported failed as
+  "worker died", naming it; the others complete; no freq_xcorr.dat is left in its
+  folder (neither the half-written one nor an older one), and the program did not
+  outlive the worker; exit status 1;
+- a pair whose PRM names a missing SLC file is reported failed naming that file, the
+  others complete;
+- a stack of dense-offset pairs (small complex64 rasters) against cudadsp_offsets
+  --pairs in one process;
+- the local cluster's GPU pinning: each worker process has its own
+  CUDA_VISIBLE_DEVICES (no GPU needed to see it), and GPUs are shared out within an
+  inherited CUDA_VISIBLE_DEVICES;
+- bad arguments end with status 1 and a message naming the argument.
+
+Usage (ctest passes them): qa_stack_dask.py --tool apps/cudadsp_stack --xcorr BINARY
+--offsets apps/cudadsp_offsets --generator tools/make_synthetic_slc.py. About 30 s on two cores.
+'''
+
+import argparse
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy
+
+ARGS = None
+SIZE = 512
+XCORR_OPTIONS = ['-nx', '4', '-ny', '4', '-xsearch', '32', '-ysearch', '32']
+# Offsets (dx, dy) of the synthetic pairs: all different.
+OFFSETS = [(0.3, -0.5), (1.2, 0.4), (-0.7, 0.9), (2.1, -1.3)]
+
+
+def make_slc_pairs(folder):
+    '''Pairs p1..p4 in folder/pN, their PRMs' SLC_file relative to folder (GMTSAR opens
+    it relative to the working directory: the stack and the references run there).'''
+    for n, (dx, dy) in enumerate(OFFSETS, 1):
+        pair = os.path.join(folder, f'p{n}')
+        subprocess.run([sys.executable, ARGS.generator, '--width', str(SIZE),
+                        '--height', str(SIZE), f'--dx={dx}', f'--dy={dy}', '--seed', str(n),
+                        '--outdir', pair, '--quiet'], check=True)
+        for role in ('master', 'aligned'):
+            prm = os.path.join(pair, f'{role}.PRM')
+            with open(prm) as f:
+                lines = f.read().splitlines()
+            lines = [f'SLC_file = p{n}/{role}.SLC' if line.startswith('SLC_file') else line
+                     for line in lines]
+            with open(prm, 'w') as f:
+                f.write('\n'.join(lines) + '\n')
+
+
+def single_process_xcorr(folder, pair):
+    '''freq_xcorr.dat of cudadsp_xcorr run alone on pair pN, in folder.'''
+    output = os.path.join(folder, 'freq_xcorr.dat')
+    subprocess.run([ARGS.xcorr, f'{pair}/master.PRM', f'{pair}/aligned.PRM',
+                    *XCORR_OPTIONS, '-device', 'cpu'], cwd=folder, check=True,
+                   capture_output=True)
+    with open(output, 'rb') as f:
+        data = f.read()
+    os.remove(output)
+    return data
+
+
+def running(pid):
+    '''Whether process pid runs (a zombie, killed but not yet reaped, does not).'''
+    try:
+        with open(f'/proc/{pid}/stat') as f:
+            return f.read().rsplit(')', 1)[1].split()[0] != 'Z'
+    except FileNotFoundError:
+        return False
+
+
+def read_summary(prefix):
+    with open(prefix + '.csv', newline='') as f:
+        return {row['pair']: row for row in csv.DictReader(f)}
+
+
+class qa_stack_dask(unittest.TestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.TemporaryDirectory()
+        cls.slc = os.path.join(cls.folder.name, 'slc')
+        make_slc_pairs(cls.slc)
+        cls.reference = {f'p{n}': single_process_xcorr(cls.slc, f'p{n}')
+                         for n in range(1, len(OFFSETS) + 1)}
+        assert len(set(cls.reference.values())) == len(OFFSETS), \
+            'two synthetic pairs give the same output: a mixed-up pair would not show'
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.folder.cleanup()
+
+    def setUp(self):
+        self.run_folder = tempfile.mkdtemp(dir=self.folder.name)
+
+    def write_list(self, lines):
+        path = os.path.join(self.slc, 'pairs.txt')
+        with open(path, 'w') as f:
+            f.write('\n'.join(lines) + '\n')
+        return path
+
+    def run_stack(self, pair_list, *arguments, expect=0, xcorr=None):
+        completed = subprocess.run(
+            [sys.executable, ARGS.tool, '--kind', 'xcorr', '--pairs', pair_list,
+             '--device', 'cpu', '--workers', '2', '--xcorr', xcorr or ARGS.xcorr,
+             '--xcorr-options', ' '.join(XCORR_OPTIONS),
+             '--summary', os.path.join(self.run_folder, 'summary'), *arguments],
+            cwd=self.slc, capture_output=True, text=True, timeout=120)
+        self.assertEqual(completed.returncode, expect,
+                         f'{completed.stdout}\n{completed.stderr}')
+        return completed.stderr
+
+    def output_of(self, name):
+        return os.path.join(self.run_folder, name, 'freq_xcorr.dat')
+
+    def assert_same_as_single_process(self, name, pair):
+        with open(self.output_of(name), 'rb') as f:
+            self.assertEqual(f.read(), self.reference[pair], f'pair {name} ({pair})')
+
+    def test_xcorr_stack_matches_single_process(self):
+        out = self.run_folder
+        lines = [f'# four pairs, one in the default folder under --output-root',
+                 f'p1/master.PRM p1/aligned.PRM {out}/one', '',
+                 f'p2/master.PRM p2/aligned.PRM {out}/two',
+                 f'p3/master.PRM p3/aligned.PRM {out}/three',
+                 'p4/master.PRM p4/aligned.PRM']
+        stderr = self.run_stack(self.write_list(lines), '--output-root', out)
+        for name, pair in (('one', 'p1'), ('two', 'p2'), ('three', 'p3'),
+                           ('master_aligned', 'p4')):
+            self.assert_same_as_single_process(name, pair)
+        summary = read_summary(os.path.join(out, 'summary'))
+        self.assertEqual(set(summary), {'one', 'two', 'three', 'master_aligned'})
+        for row in summary.values():
+            self.assertEqual((row['status'], row['device'], row['message']),
+                             ('ok', 'cpu', ''), row)
+            self.assertGreater(float(row['seconds']), 0.0)
+        self.assertEqual({row['worker'] for row in summary.values()}, {'cpu0', 'cpu1'},
+                         'both workers take pairs')
+        for k in range(1, 5):
+            self.assertIn(f'pair {k} of 4 ok: ', stderr)
+        with open(os.path.join(out, 'summary.md')) as f:
+            table = f.read()
+        self.assertIn('4 pairs (xcorr), 4 ok, 0 failed', table)
+        self.assertIn('| pair | status | worker | device | seconds | message |', table)
+        self.assertEqual(table.count('| ok |'), 4)
+        self.assertEqual([n for n in os.listdir(os.path.join(out, 'two'))
+                          if n.startswith('.')], [], 'working folders removed')
+
+    def test_killed_worker(self):
+        out = self.run_folder
+        # Stand-in for cudadsp_xcorr: in pair "two" it writes half an output in its
+        # working folder, records its pid, kills the worker that started it and waits
+        # to be killed with it; elsewhere it is the real program.
+        stand_in = os.path.join(out, 'xcorr_killing_its_worker')
+        pid_file = os.path.join(out, 'stand_in.pid')
+        with open(stand_in, 'w') as f:
+            f.write(f'''#!/bin/sh
+case "$PWD" in
+*/two/.cudadsp_stack-*)
+    echo "0 0 0 0 0" > freq_xcorr.dat
+    echo $$ > {pid_file}
+    kill -9 $PPID
+    exec sleep 60;;
+esac
+exec {ARGS.xcorr} "$@"
+''')
+        os.chmod(stand_in, 0o755)
+        os.makedirs(os.path.join(out, 'two'))
+        with open(self.output_of('two'), 'w') as f:
+            f.write('an older run\n')
+        lines = [f'p{n}/master.PRM p{n}/aligned.PRM {out}/{name}'
+                 for n, name in ((1, 'one'), (2, 'two'), (3, 'three'), (4, 'four'))]
+        stderr = self.run_stack(self.write_list(lines), expect=1, xcorr=stand_in)
+        summary = read_summary(os.path.join(out, 'summary'))
+        self.assertEqual(summary['two']['status'], 'failed')
+        self.assertIn('worker died', summary['two']['message'])
+        self.assertRegex(stderr, r'pair \d of 4 failed: two \(.*worker died')
+        for name, pair in (('one', 'p1'), ('three', 'p3'), ('four', 'p4')):
+            self.assertEqual(summary[name]['status'], 'ok', summary[name])
+            self.assert_same_as_single_process(name, pair)
+        self.assertFalse(os.path.exists(self.output_of('two')),
+                         'a killed pair leaves no freq_xcorr.dat')
+        with open(pid_file) as f:
+            pid = int(f.read())
+        self.assertFalse(running(pid), 'the program outlived the worker that started it')
+        with open(os.path.join(out, 'summary.md')) as f:
+            self.assertIn('4 pairs (xcorr), 3 ok, 1 failed', f.read())
+
+    def test_missing_slc_named(self):
+        out = self.run_folder
+        broken = os.path.join(out, 'broken.PRM')
+        with open(os.path.join(self.slc, 'p2', 'aligned.PRM')) as f:
+            text = f.read().replace('p2/aligned.SLC', 'p2/absent.SLC')
+        with open(broken, 'w') as f:
+            f.write(text)
+        lines = [f'p1/master.PRM p1/aligned.PRM {out}/one',
+                 f'p2/master.PRM {broken} {out}/bad',
+                 f'p3/master.PRM p3/aligned.PRM {out}/three']
+        self.run_stack(self.write_list(lines), expect=1)
+        summary = read_summary(os.path.join(out, 'summary'))
+        self.assertEqual(summary['bad']['status'], 'failed')
+        self.assertIn('absent.SLC', summary['bad']['message'])
+        self.assertIn(broken, summary['bad']['message'], 'names the PRM given, not a copy')
+        self.assertFalse(os.path.exists(self.output_of('bad')))
+        self.assert_same_as_single_process('one', 'p1')
+        self.assert_same_as_single_process('three', 'p3')
+
+    def test_bad_arguments_named(self):
+        pair_list = self.write_list(['p1/master.PRM p1/aligned.PRM'])
+        for arguments, named in (
+                (['--workers', '0'], '--workers'),
+                (['--xcorr-options', '-nx 4 -device cuda'], '--xcorr-options'),
+                (['--xcorr', os.path.join(self.slc, 'p1', 'master.PRM')], '--xcorr'),
+                (['--scheduler', 'tcp://127.0.0.1:1', '--gpus', '0'], '--gpus'),
+                (['--device', 'cuda:1'], '--device'),
+                (['--window-width', '32'], 'window_width')):
+            completed = subprocess.run(
+                [sys.executable, ARGS.tool, '--kind', 'xcorr', '--pairs', pair_list,
+                 '--xcorr', ARGS.xcorr, *arguments], cwd=self.slc,
+                capture_output=True, text=True, timeout=60)
+            self.assertEqual(completed.returncode, 1, completed.stderr)
+            self.assertIn(named, completed.stderr)
+        twice = self.write_list([f'p1/master.PRM p1/aligned.PRM {self.run_folder}/x',
+                                 f'p2/master.PRM p2/aligned.PRM {self.run_folder}/x'])
+        completed = subprocess.run(
+            [sys.executable, ARGS.tool, '--kind', 'xcorr', '--pairs', twice,
+             '--xcorr', ARGS.xcorr], cwd=self.slc, capture_output=True, text=True,
+            timeout=60)
+        self.assertEqual(completed.returncode, 1)
+        self.assertIn('--pairs', completed.stderr)
+        self.assertIn('line 1', completed.stderr)
+
+
+class qa_stack_offsets(unittest.TestCase):
+    '''Dense offsets of small complex64 rasters: the stack against one process.'''
+
+    OPTIONS = ['--window-width', '32', '--window-height', '32', '--half-search-across',
+               '8', '--half-search-down', '8', '--skip-across', '32', '--skip-down', '32',
+               '--device', 'cpu']
+    # Integer and sub-pixel shifts (down, across), one a pair: outputs all different.
+    SHIFTS = [(1.0, 2.0), (-2.5, 0.75), (0.25, -1.5)]
+
+    @staticmethod
+    def shifted(field, down, across):
+        '''field moved by (down, across) pixels, by a phase ramp in frequency.'''
+        rows, cols = field.shape
+        ramp = numpy.exp(-2j * numpy.pi * (numpy.fft.fftfreq(rows)[:, None] * down +
+                                           numpy.fft.fftfreq(cols)[None, :] * across))
+        return numpy.fft.ifft2(numpy.fft.fft2(field) * ramp).astype(numpy.complex64)
+
+    def test_offsets_stack_matches_single_process(self):
+        from gnuradio.cudadsp import offset_stack, raster_io
+        rng = numpy.random.default_rng(11)
+        with tempfile.TemporaryDirectory() as folder:
+            lines = []
+            for n, (down, across) in enumerate(self.SHIFTS, 1):
+                field = rng.standard_normal((192, 224)) + 1j * rng.standard_normal((192, 224))
+                raster_io.write_raster(os.path.join(folder, f'ref{n}.slc'),
+                                       field.astype(numpy.complex64))
+                raster_io.write_raster(os.path.join(folder, f'sec{n}.slc'),
+                                       self.shifted(field, down, across))
+                lines.append(f'../ref{n}.slc ../sec{n}.slc pair{n}')
+            for root in ('stack', 'alone'):
+                os.makedirs(os.path.join(folder, root))
+                with open(os.path.join(folder, root, 'pairs.txt'), 'w') as f:
+                    f.write('\n'.join(lines) + '\n')
+            stack = subprocess.run(
+                [sys.executable, ARGS.tool, '--kind', 'offsets', '--workers', '2',
+                 '--pairs', os.path.join(folder, 'stack', 'pairs.txt'), *self.OPTIONS],
+                cwd=folder, capture_output=True, text=True, timeout=120)
+            self.assertEqual(stack.returncode, 0, stack.stderr)
+            alone = subprocess.run(
+                [sys.executable, ARGS.offsets, '--pairs',
+                 os.path.join(folder, 'alone', 'pairs.txt'), *self.OPTIONS],
+                cwd=folder, capture_output=True, text=True, timeout=120)
+            self.assertEqual(alone.returncode, 0, alone.stderr)
+            summary = read_summary(os.path.join(folder, 'stack_summary'))
+            self.assertEqual(set(summary), {'pair1', 'pair2', 'pair3'})
+            self.assertEqual({row['status'] for row in summary.values()}, {'ok'})
+            self.assertEqual({row['device'] for row in summary.values()}, {'cpu'})
+            outputs = {}
+            for n in range(1, len(self.SHIFTS) + 1):
+                for path in offset_stack.output_paths(f'pair{n}', 'dense_offsets')[:-1]:
+                    with open(os.path.join(folder, 'stack', path), 'rb') as f:
+                        outputs[path] = f.read()
+                    with open(os.path.join(folder, 'alone', path), 'rb') as f:
+                        self.assertEqual(outputs[path], f.read(), path)
+            offsets = [outputs[os.path.join(f'pair{n}', 'dense_offsets.bip')]
+                       for n in range(1, len(self.SHIFTS) + 1)]
+            self.assertEqual(len(set(offsets)), len(offsets),
+                             'two pairs give the same offsets: a mixed-up pair would not show')
+
+
+class qa_stack_gpu_pinning(unittest.TestCase):
+    '''The local cluster's mechanism, seen from the worker processes.'''
+
+    def test_each_worker_has_its_gpu(self):
+        from distributed import Client
+        from gnuradio.cudadsp import stack_dask
+        cluster = stack_dask.start_local_cluster(['3', '5'], 0)
+        try:
+            with Client(cluster) as client:
+                seen = client.run(lambda: os.environ.get('CUDA_VISIBLE_DEVICES'))
+                names = {w['name']: address
+                         for address, w in client.scheduler_info()['workers'].items()}
+                self.assertEqual(client.nthreads(), {a: 1 for a in seen})
+        finally:
+            cluster.close()
+        self.assertEqual({name: seen[address] for name, address in names.items()},
+                         {'gpu3': '3', 'gpu5': '5'})
+
+    def test_gpus_shared_out_within_visible_devices(self):
+        from gnuradio.cudadsp import stack_dask
+        with tempfile.TemporaryDirectory() as folder:
+            info = os.path.join(folder, 'cudadsp_info')
+            with open(info, 'w') as f:
+                f.write('#!/bin/sh\necho "gr-cudadsp: CUDA runtime 13.0, driver 13.0"\n'
+                        'echo "cuda:0  NVIDIA H100"\necho "  multiprocessors 132"\n'
+                        'echo "cuda:1  NVIDIA H100"\n')
+            os.chmod(info, 0o755)
+            saved = os.environ.get('CUDA_VISIBLE_DEVICES')
+            try:
+                os.environ['CUDA_VISIBLE_DEVICES'] = '4, 6,7'
+                self.assertEqual(stack_dask.find_gpus(info, print), ['4', '6'])
+                del os.environ['CUDA_VISIBLE_DEVICES']
+                self.assertEqual(stack_dask.find_gpus(info, print), ['0', '1'])
+            finally:
+                if saved is not None:
+                    os.environ['CUDA_VISIBLE_DEVICES'] = saved
+
+
+def main():
+    global ARGS
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--tool', required=True)
+    parser.add_argument('--xcorr', required=True)
+    parser.add_argument('--offsets', required=True)
+    parser.add_argument('--generator', required=True)
+    ARGS, rest = parser.parse_known_args()
+    for name in ('tool', 'xcorr', 'offsets', 'generator'):
+        setattr(ARGS, name, os.path.abspath(getattr(ARGS, name)))
+    unittest.main(argv=[sys.argv[0], *rest], verbosity=2)
+
+
+if __name__ == '__main__':
+    main()
