@@ -9,8 +9,8 @@
 #define INCLUDED_CUDADSP_GNSS_LOCK_MONITOR_H
 
 #include <gnuradio/cudadsp/core/multichannel_correlator.h>
-#include <cstdint>
 #include <unordered_map>
+#include <cstdint>
 
 namespace gr {
 namespace cudadsp {

@@ -14,7 +14,9 @@ namespace cudadsp {
 gnss_search_list::gnss_search_list(std::vector<int> satellites,
                                    std::size_t max_channels,
                                    std::uint32_t first_id)
-    : d_satellites(std::move(satellites)), d_max_channels(max_channels), d_next_id(first_id)
+    : d_satellites(std::move(satellites)),
+      d_max_channels(max_channels),
+      d_next_id(first_id)
 {
 }
 

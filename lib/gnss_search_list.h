@@ -53,8 +53,8 @@ private:
     const std::vector<int> d_satellites;
     const std::size_t d_max_channels;
     std::uint32_t d_next_id;
-    std::size_t d_cursor = 0;                 //!< index of the next satellite to try
-    std::map<std::uint32_t, int> d_by_id;     //!< tracked: channel id -> satellite
+    std::size_t d_cursor = 0;             //!< index of the next satellite to try
+    std::map<std::uint32_t, int> d_by_id; //!< tracked: channel id -> satellite
     std::map<int, std::uint32_t> d_by_satellite;
 };
 

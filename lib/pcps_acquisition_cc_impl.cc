@@ -21,6 +21,9 @@ namespace cudadsp {
 
 namespace {
 
+//! FLL assist of handed-off channels when channel_parameters does not set it.
+constexpr double default_fll_bandwidth_hz = 10.0;
+
 /*!
  * Correlator channel keys a detection may carry from channel_parameters: loops, taps
  * and the integration. The rest describe the satellite and its phases, which the
@@ -29,12 +32,18 @@ namespace {
 const std::set<std::string>& tracking_keys()
 {
     static const std::set<std::string> keys = {
-        "tap_offsets_chips",       "early_tap",
-        "prompt_tap",              "late_tap",
-        "periods_per_integration", "pll_order",
-        "pll_bandwidth_hz",        "fll_bandwidth_hz",
-        "dll_order",               "dll_bandwidth_hz",
-        "cn0_epochs",              "cn0_lock_threshold_dbhz",
+        "tap_offsets_chips",
+        "early_tap",
+        "prompt_tap",
+        "late_tap",
+        "periods_per_integration",
+        "pll_order",
+        "pll_bandwidth_hz",
+        "fll_bandwidth_hz",
+        "dll_order",
+        "dll_bandwidth_hz",
+        "cn0_epochs",
+        "cn0_lock_threshold_dbhz",
         "carrier_lock_threshold",
     };
     return keys;
@@ -93,12 +102,11 @@ std::vector<int> checked_satellites(const std::vector<int>& satellites,
     if (satellites.empty())
         return default_satellites(signal);
     const std::vector<int> allowed = default_satellites(signal);
-    const std::string rule =
-        signal == core::acquisition_signal::glonass_l1of
-            ? "a GLONASS frequency number in [-7, 6]"
-            : "a " + core::to_string(signal) + " PRN in [" +
-                  std::to_string(allowed.front()) + ", " +
-                  std::to_string(allowed.back()) + "]";
+    const std::string rule = signal == core::acquisition_signal::glonass_l1of
+                                 ? "a GLONASS frequency number in [-7, 6]"
+                                 : "a " + core::to_string(signal) + " PRN in [" +
+                                       std::to_string(allowed.front()) + ", " +
+                                       std::to_string(allowed.back()) + "]";
     std::set<int> seen;
     for (std::size_t i = 0; i < satellites.size(); ++i) {
         const int s = satellites[i];
@@ -107,8 +115,8 @@ std::vector<int> checked_satellites(const std::vector<int>& satellites,
                                         "]: must be " + rule + ", got " +
                                         std::to_string(s));
         if (!seen.insert(s).second)
-            throw std::invalid_argument("satellites[" + std::to_string(i) + "]: " +
-                                        std::to_string(s) + " is listed twice");
+            throw std::invalid_argument("satellites[" + std::to_string(i) +
+                                        "]: " + std::to_string(s) + " is listed twice");
     }
     return satellites;
 }
@@ -135,12 +143,13 @@ checked_channel_parameters(const pmt::pmt_t& parameters,
     pmt::pmt_t trial = pmt::make_dict();
     trial = pmt::dict_add(trial, pmt::intern("id"), pmt::from_long(0));
     const bool glonass = config.signal == core::acquisition_signal::glonass_l1of;
-    trial = pmt::dict_add(
-        trial,
-        pmt::intern("system"),
-        pmt::intern(glonass ? "glonass_l1of"
-                    : config.signal == core::acquisition_signal::galileo_e1 ? "galileo_e1c"
-                                                                            : "gps_l1ca"));
+    trial =
+        pmt::dict_add(trial,
+                      pmt::intern("system"),
+                      pmt::intern(glonass ? "glonass_l1of"
+                                  : config.signal == core::acquisition_signal::galileo_e1
+                                      ? "galileo_e1c"
+                                      : "gps_l1ca"));
     trial = pmt::dict_add(trial,
                           pmt::intern(glonass ? "frequency_number" : "prn"),
                           pmt::from_long(first_satellite));
@@ -211,14 +220,23 @@ pcps_acquisition_setup make_setup(double sample_rate_hz,
     c.validate();
     s.satellites = checked_satellites(satellites, c.signal);
     s.max_channels = static_cast<std::size_t>(positive(max_channels, "max_channels"));
-    s.satellites_per_search =
-        static_cast<std::size_t>(positive(satellites_per_search, "satellites_per_search"));
+    s.satellites_per_search = static_cast<std::size_t>(
+        positive(satellites_per_search, "satellites_per_search"));
     if (first_channel_id < 0)
         throw std::invalid_argument("first_channel_id: must be >= 0, got " +
                                     std::to_string(first_channel_id));
     s.first_channel_id = static_cast<std::uint32_t>(first_channel_id);
     s.channel_parameters =
         checked_channel_parameters(channel_parameters, c, s.satellites.front());
+    // The refined Doppler is a few tens of Hz off at 1 ms coherent time: beyond what a
+    // PLL alone pulls in, so the FLL assists until carrier lock unless told otherwise.
+    const bool fll_given =
+        std::any_of(s.channel_parameters.begin(),
+                    s.channel_parameters.end(),
+                    [](const auto& e) { return e.first == "fll_bandwidth_hz"; });
+    if (!fll_given)
+        s.channel_parameters.emplace_back("fll_bandwidth_hz",
+                                          pmt::from_double(default_fll_bandwidth_hz));
     return s;
 }
 
@@ -248,44 +266,44 @@ bool event_id(const pmt::pmt_t& value, std::uint32_t& id)
 // make()
 // ------------------------------------------------------------------------------------
 
-#define CUDADSP_PCPS_MAKE(variant)                                                     \
-    pcps_acquisition_##variant::sptr pcps_acquisition_##variant::make(                 \
-        double sample_rate_hz,                                                         \
-        const std::string& signal,                                                     \
-        const std::vector<int>& satellites,                                            \
-        double doppler_max_hz,                                                         \
-        double doppler_step_hz,                                                        \
-        int coherent_periods,                                                          \
-        int noncoherent_dwells,                                                        \
-        double false_alarm,                                                            \
-        int max_channels,                                                              \
-        int satellites_per_search,                                                     \
-        const pmt::pmt_t& channel_parameters,                                          \
-        int first_channel_id,                                                          \
-        double doppler_center_hz,                                                      \
-        double intermediate_frequency_hz,                                              \
-        bool galileo_pilot,                                                            \
-        const std::string& device)                                                     \
-    {                                                                                  \
-        return gnuradio::make_block_sptr<                                              \
-            pcps_acquisition_impl<pcps_acquisition_##variant>>(                        \
-            make_setup(sample_rate_hz,                                                 \
-                       signal,                                                         \
-                       satellites,                                                     \
-                       doppler_max_hz,                                                 \
-                       doppler_step_hz,                                                \
-                       coherent_periods,                                               \
-                       noncoherent_dwells,                                             \
-                       false_alarm,                                                    \
-                       max_channels,                                                   \
-                       satellites_per_search,                                          \
-                       channel_parameters,                                             \
-                       first_channel_id,                                               \
-                       doppler_center_hz,                                              \
-                       intermediate_frequency_hz,                                      \
-                       galileo_pilot,                                                  \
-                       device),                                                        \
-            "pcps_acquisition_" #variant);                                             \
+#define CUDADSP_PCPS_MAKE(variant)                                     \
+    pcps_acquisition_##variant::sptr pcps_acquisition_##variant::make( \
+        double sample_rate_hz,                                         \
+        const std::string& signal,                                     \
+        const std::vector<int>& satellites,                            \
+        double doppler_max_hz,                                         \
+        double doppler_step_hz,                                        \
+        int coherent_periods,                                          \
+        int noncoherent_dwells,                                        \
+        double false_alarm,                                            \
+        int max_channels,                                              \
+        int satellites_per_search,                                     \
+        const pmt::pmt_t& channel_parameters,                          \
+        int first_channel_id,                                          \
+        double doppler_center_hz,                                      \
+        double intermediate_frequency_hz,                              \
+        bool galileo_pilot,                                            \
+        const std::string& device)                                     \
+    {                                                                  \
+        return gnuradio::make_block_sptr<                              \
+            pcps_acquisition_impl<pcps_acquisition_##variant>>(        \
+            make_setup(sample_rate_hz,                                 \
+                       signal,                                         \
+                       satellites,                                     \
+                       doppler_max_hz,                                 \
+                       doppler_step_hz,                                \
+                       coherent_periods,                               \
+                       noncoherent_dwells,                             \
+                       false_alarm,                                    \
+                       max_channels,                                   \
+                       satellites_per_search,                          \
+                       channel_parameters,                             \
+                       first_channel_id,                               \
+                       doppler_center_hz,                              \
+                       intermediate_frequency_hz,                      \
+                       galileo_pilot,                                  \
+                       device),                                        \
+            "pcps_acquisition_" #variant);                             \
     }
 
 CUDADSP_PCPS_MAKE(cc)

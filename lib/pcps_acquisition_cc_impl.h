@@ -11,8 +11,8 @@
 #include "gnss_search_list.h"
 #include <gnuradio/cudadsp/core/pcps_acquisition.h>
 #include <gnuradio/cudadsp/pcps_acquisition_cc.h>
-#include <atomic>
 #include <condition_variable>
+#include <atomic>
 #include <exception>
 #include <memory>
 #include <mutex>

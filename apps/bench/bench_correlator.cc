@@ -398,7 +398,11 @@ void measure_block_flowgraph(row& r,
                                              channel_dicts(plan, flowgraph_channels),
                                              0.0,
                                              10.0,
-                                             device);
+                                             device,
+                                             // A constant channel set: most channels
+                                             // follow no satellite and would time out.
+                                             0,
+                                             0);
         // Room for two of the block's 10 ms batches upstream.
         source->set_min_output_buffer(int(2 * 0.010 * sample_rate_hz));
         tb->connect(source, 0, block, 0);

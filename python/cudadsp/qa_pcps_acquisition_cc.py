@@ -165,6 +165,7 @@ class qa_pcps_acquisition_cc(gr_unittest.TestCase):
         self.assertEqual(found[0]["id"], 500)
         self.assertEqual(found[0]["pll_bandwidth_hz"], 20.0)
         self.assertEqual(list(found[0]["tap_offsets_chips"]), [-0.25, 0.0, 0.25])
+        self.assertEqual(found[0]["fll_bandwidth_hz"], 10.0)  # the block's default
 
     def test_004_max_channels(self):
         sim = make_simulator(FS, SATELLITES, seed=10)

@@ -361,8 +361,18 @@ public:
         auto specs = channels(1024, sky(fs, 11));
         for (auto& s : specs)
             s.tracking = true;
-        auto blk = multichannel_correlator_cc::make(
-            fs, taps, int(specs.size()), channel_list(specs), 0.0, 10.0, "cuda");
+        auto blk =
+            multichannel_correlator_cc::make(fs,
+                                             taps,
+                                             int(specs.size()),
+                                             channel_list(specs),
+                                             0.0,
+                                             10.0,
+                                             "cuda",
+                                             // A constant channel set: most channels
+                                             // follow no satellite and would time out.
+                                             0,
+                                             0);
         auto tb = gr::make_top_block("qa_gnss_block_flowgraph_rt");
         auto src = gr::blocks::vector_source_c::make(x);
         src->set_min_output_buffer(2 * 97500);

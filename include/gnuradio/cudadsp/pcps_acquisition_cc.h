@@ -8,8 +8,8 @@
 #ifndef INCLUDED_CUDADSP_PCPS_ACQUISITION_CC_H
 #define INCLUDED_CUDADSP_PCPS_ACQUISITION_CC_H
 
-#include <gnuradio/sync_block.h>
 #include <gnuradio/cudadsp/api.h>
+#include <gnuradio/sync_block.h>
 #include <pmt/pmt.h>
 #include <cstdint>
 #include <string>
@@ -106,7 +106,9 @@ public:
      * \param channel_parameters tracking parameters added to every detection dict: a
      * dict of the correlator's loop and tap keys (pll_bandwidth_hz, dll_bandwidth_hz,
      * fll_bandwidth_hz, tap_offsets_chips, cn0_epochs, ...), or PMT_NIL. Keys the block
-     * sets itself (id, system, prn, code_phase_chips, ...) are refused.
+     * sets itself (id, system, prn, code_phase_chips, ...) are refused. Without
+     * fll_bandwidth_hz the detections carry fll_bandwidth_hz = 10 (FLL-assisted
+     * pull-in from the acquisition's Doppler).
      * \param first_channel_id the first channel id the block allocates (ids count up
      * from it): give two acquisition blocks that feed one correlator disjoint ranges.
      * \param doppler_center_hz centre of the Doppler window (a front end's known

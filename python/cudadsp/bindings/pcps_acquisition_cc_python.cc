@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(pcps_acquisition_cc.h)                                     */
-/* BINDTOOL_HEADER_FILE_HASH(27c064cb99ddf8000631dd84201eef84)                     */
+/* BINDTOOL_HEADER_FILE_HASH(d1736e3c1bcc404358842b22506c8851)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

@@ -10,9 +10,9 @@
 // Python values as PMTs for the GNSS blocks' channel descriptions (the correlator's
 // channels, the acquisition's channel_parameters): one conversion for both bindings.
 
+#include <pmt/pmt.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
-#include <pmt/pmt.h>
 
 #include <cstdint>
 #include <limits>
@@ -35,7 +35,8 @@ inline std::string describe(py::handle object)
  * -> real; str -> symbol; dict (str keys) -> dict; list, tuple or NumPy array ->
  * vector. pmt.to_pmt does most of this but refuses NumPy int8 arrays and scalars.
  */
-inline pmt::pmt_t to_pmt(py::handle value, const std::string& where, std::size_t depth = 0)
+inline pmt::pmt_t
+to_pmt(py::handle value, const std::string& where, std::size_t depth = 0)
 {
     // The block's bound (gnss_max_pmt_depth): refused here before the recursion below
     // could exhaust the stack.
