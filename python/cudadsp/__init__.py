@@ -21,7 +21,8 @@ GNSS helpers: gps_l1ca_code, galileo_e1_code, glonass_l1of_code, boc11_expand,
 gnss_signal_simulator (C++ engines); pcps_acquisition_cc / _sc (continuous
 acquisition handing satellites to the correlator) and gnss_receiver_frontend (the two
 wired together); gnss_records / gnss_record_sink (the correlator's
-records as NumPy structured arrays); gnss_simulator_source (simulated satellites as a
+records as NumPy structured arrays); gnss_channel_monitor (the records as per-satellite
+vectors for a live QT GUI view); gnss_simulator_source (simulated satellites as a
 stream); gnss_acquisition (the correlator as a search grid).
 
 Python sources (no GPU engine): storm_scene_source, dual-polarisation weather-radar
@@ -42,6 +43,7 @@ from .dense_offsets import dense_offsets, dense_offsets_engine, dense_offsets_gr
 from .cfradial_sink import cfradial_sink
 from .tbd_scene import tbd_scene, tbd_scene_source
 from .gnss_records import gnss_record_sink, gnss_records
+from .gnss_channel_monitor import gnss_channel_monitor
 from .gnss_simulator_source import gnss_simulator_source
 from .gnss_receiver import gnss_receiver_frontend
 from . import gnss_acquisition

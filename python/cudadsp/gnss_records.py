@@ -152,21 +152,28 @@ class gnss_record_sink(gr.sync_block):
             np.save(self._filename, self.records())
         return True
 
-    def taps(self):
-        """All tap correlations so far, complex64 (N, T)."""
-        if not self._taps:
+    def taps(self, chunks=None):
+        """All tap correlations so far (of the first ``chunks`` work() calls), complex64
+        (N, T)."""
+        taps = self._taps[:chunks]
+        if not taps:
             return np.zeros((0, self._taps_count), dtype=np.complex64)
-        return np.concatenate(self._taps).reshape(-1, self._taps_count)
+        return np.concatenate(taps).reshape(-1, self._taps_count)
 
-    def state(self):
-        """All state records so far, float64 (N, 17)."""
-        if not self._state:
+    def state(self, chunks=None):
+        """All state records so far (of the first ``chunks`` work() calls), float64
+        (N, 17)."""
+        state = self._state[:chunks]
+        if not state:
             return np.zeros((0, len(STATE_FIELDS)), dtype=np.float64)
-        return np.concatenate(self._state).reshape(-1, len(STATE_FIELDS))
+        return np.concatenate(state).reshape(-1, len(STATE_FIELDS))
 
     def records(self):
-        """All records so far as a structured array with a "taps" field."""
-        return gnss_records(self.state(), self.taps())
+        """All records so far as a structured array with a "taps" field. Safe while the
+        flowgraph runs: work() may be between its two appends, so only the calls that
+        appended both count."""
+        chunks = min(len(self._taps), len(self._state))
+        return gnss_records(self.state(chunks), self.taps(chunks))
 
     def tags(self):
         """Tags seen on the records: list of (record index, key, value as Python)."""
