@@ -175,7 +175,12 @@ checked_channel_parameters(const pmt::pmt_t& parameters,
     correlator.taps = std::clamp<std::size_t>(taps, 1, core::gnss_max_taps);
     correlator.max_channels = 1;
     gnss_channel_defaults defaults;
-    defaults.tap_offsets_chips = { -0.5, 0.0, 0.5 };
+    // The trial channel is checked with the taps a receiver uses for this signal: the
+    // BOC(1,1) correlation peak of Galileo E1 is too narrow for +-0.5-chip taps.
+    if (config.signal == core::acquisition_signal::galileo_e1)
+        defaults.tap_offsets_chips = { -0.15, 0.0, 0.15 };
+    else
+        defaults.tap_offsets_chips = { -0.5, 0.0, 0.5 };
     defaults.intermediate_frequency_hz = config.intermediate_frequency_hz;
     try {
         parse_gnss_channel(trial, defaults, correlator);

@@ -223,6 +223,15 @@ class qa_pcps_acquisition_cc(gr_unittest.TestCase):
                 cudadsp.pcps_acquisition_cc(**args)
             self.assertTrue(str(ctx.exception).startswith(name), (name, str(ctx.exception)))
 
+    def test_007_every_signal_constructs_with_defaults(self):
+        # Each signal's default taps must pass the block's own check of the channels it
+        # will hand out (Galileo's BOC(1,1) peak is narrower than GPS's).
+        for signal in ("gps_l1ca", "galileo_e1", "glonass_l1of"):
+            acq = cudadsp.pcps_acquisition_cc(FS, signal=signal)
+            self.assertGreater(len(acq.searching()), 0, signal)
+            receiver = cudadsp.gnss_receiver_frontend(FS, signal=signal)
+            self.assertEqual(receiver.taps(), 3, signal)
+
 
 if __name__ == "__main__":
     data_files.run_tests()
