@@ -7,10 +7,8 @@
 
 // Section acquisition: the PCPS acquisition engine's cold search of issue 12 (GPS L1
 // C/A, all 32 PRNs, Doppler +-10 kHz in 500 Hz bins, 1 ms coherent x 10 non-coherent
-// at 4 Msps: 10 ms of signal), on the CUDA backend (make() and the first search;
-// device time from the engine's events on its own products path, the load callback
-// where available, and on the products kernel, checked against each other; search()
-// on the host clock with cf32 and ci16 input) and on the CPU
+// at 4 Msps: 10 ms of signal), on the CUDA backend (device time from the engine's
+// events, and search() on the host clock with cf32 and ci16 input) and on the CPU
 // backend, next to floors measured in the same run: a d2d copy and a pinned upload of
 // the 10 ms of samples, and the bare cuFFT executions the engine makes (the same
 // transform size, batch counts and number of calls, on device buffers, timed alone).
@@ -72,20 +70,11 @@ constexpr double truth_doppler_tolerance_hz = doppler_step_hz / 4;
 constexpr double truth_code_tolerance_chips = 0.5;
 constexpr double cpu_doppler_tolerance_hz = 1.0;
 constexpr double cpu_code_tolerance_chips = 0.02;
-// The CUDA engine's two products paths compute the same products bit for bit; their
-// transforms are cuFFT kernels with and without the callback, whose results may
-// differ by float32 rounding: this much relative in the metrics at most, the same
-// detections, and no more refinement difference than that moves.
-constexpr double path_metric_tolerance = 1e-5;
-constexpr double path_doppler_tolerance_hz = 1e-3;
-constexpr double path_code_tolerance_chips = 1e-4;
 
 const std::string& row_d2d = floor_row_d2d;
 const std::string& row_h2d = floor_row_h2d;
 const std::string row_cufft = "floor: cuFFT, the engine's transforms";
-const std::string row_make = "cuda engine, make() + first search";
 const std::string row_device = "cuda engine, device time";
-const std::string row_kernel_path = "cuda engine, device time, products kernel";
 const std::string row_wall = "cuda engine, search() cf32";
 const std::string row_wall_ci16 = "cuda engine, search() ci16";
 const std::string row_cpu = "cpu engine, search() cf32";
@@ -304,58 +293,6 @@ void measure_cufft_floor(row& r, core::pcps_acquisition_cuda& engine, int repeat
              " transforms of " + std::to_string(points) + " points";
 }
 
-using products_path = core::pcps_acquisition_cuda::products_path;
-
-std::string describe_path(const core::pcps_acquisition_cuda& engine)
-{
-    return engine.path() == products_path::load_callback
-               ? "products in cuFFT's load callback"
-               : "products kernel (" + engine.path_reason() + ")";
-}
-
-double relative_difference(double a, double b)
-{
-    const double scale = std::max(std::fabs(a), std::fabs(b));
-    return scale > 0.0 ? std::fabs(a - b) / scale : 0.0;
-}
-
-/*!
- * The two products paths against each other on every PRN, detected or not: the same
- * detections and metrics equal to float32 rounding. \p largest: the largest relative
- * metric difference seen.
- */
-bool paths_agree(const std::vector<detection>& kernel,
-                 const std::vector<detection>& callback,
-                 double& largest,
-                 std::string& why)
-{
-    largest = 0.0;
-    std::ostringstream os;
-    for (std::size_t i = 0; i < kernel.size(); ++i) {
-        const detection& a = kernel[i];
-        const detection& b = callback[i];
-        const double metric =
-            std::max(relative_difference(a.metric, b.metric),
-                     relative_difference(a.second_peak_ratio, b.second_peak_ratio));
-        largest = std::max(largest, metric);
-        if (a.satellite != b.satellite || a.detected != b.detected ||
-            !(metric <= path_metric_tolerance) ||
-            (a.detected &&
-             (std::fabs(a.doppler_hz - b.doppler_hz) > path_doppler_tolerance_hz ||
-              code_distance_chips(a.code_phase_chips, b.code_phase_chips) >
-                  path_code_tolerance_chips))) {
-            os << "PRN " << a.satellite << ": products kernel detected " << a.detected
-               << " metric " << a.metric << " at " << a.doppler_hz << " Hz, "
-               << a.code_phase_chips << " chips; load callback detected " << b.detected
-               << " metric " << b.metric << " at " << b.doppler_hz << " Hz, "
-               << b.code_phase_chips << " chips";
-            why = os.str();
-            return false;
-        }
-    }
-    return true;
-}
-
 //! What the CUDA rows share: the engine, the input, the CPU's detections.
 struct cuda_context {
     core::pcps_acquisition& engine;
@@ -381,74 +318,10 @@ void measure_device_time(row& r, const cuda_context& c)
     r.clock = "events";
     r.samples = double(c.nsamples);
     r.time = summarize(ms);
-    r.note = describe_path(cuda) + "; conversion, transforms, products, powers, peaks; " +
+    r.note = "conversion, transforms, products, powers, peaks; " +
              std::to_string(cuda.search_transforms(prns.size()).size()) +
              " cuFFT calls, batches of at most " +
              std::to_string(cuda.batch_transforms()) + " transforms";
-}
-
-/*!
- * make() and the first search on the host clock, once: what a cold engine costs
- * before its first result (replica spectra, plans; on the load callback path the
- * callback's compilation and its linking into the inverse plans).
- */
-std::unique_ptr<core::pcps_acquisition>
-measure_make(row& r, const std::string& device, const search_input& input)
-{
-    const std::vector<int> prns = all_prns();
-    std::vector<detection> found = poisoned_results();
-    std::unique_ptr<core::pcps_acquisition> engine;
-    r.clock = "wall";
-    r.samples = double(input.cf32.size());
-    r.time = time_host(0, 1, [&] {
-        engine = core::pcps_acquisition::make(make_config(device));
-        engine->search(input.cf32.data(), input.cf32.size(), 0, prns, found);
-    });
-    check_detections(r, found, input, nullptr);
-    const auto& cuda = cuda_backend(*engine);
-    std::ostringstream note;
-    note.precision(4);
-    note << describe_path(cuda) << "; of which " << cuda.callback_setup_ms()
-         << " ms compiling the load callback (NVRTC) and linking it into the inverse "
-            "plans (nvJitLink)";
-    r.note = note.str();
-    return engine;
-}
-
-/*!
- * The device time of an engine forced onto the products kernel, beside the engine's
- * own path, and its detections against that engine's: the self check of the two
- * paths (\p callback_found: the load callback engine's detections of the signal).
- */
-void measure_kernel_path(row& r,
-                         const cuda_context& c,
-                         const std::string& device,
-                         const std::vector<detection>& callback_found)
-{
-    core::pcps_acquisition_config config = make_config(device);
-    config.validate();
-    core::pcps_acquisition_cuda engine(config,
-                                       core::select_device(config.device, "device"),
-                                       products_path::products_kernel);
-    const cuda_context kernel{ engine, c.input, c.cpu, c.nsamples, c.repeats };
-    measure_device_time(r, kernel);
-    if (r.status != row_status::ok)
-        return;
-    const std::vector<int> prns = all_prns();
-    std::vector<detection> found = poisoned_results();
-    engine.search(c.input.cf32.data(), c.nsamples, 0, prns, found);
-    double largest = 0.0;
-    std::string why;
-    if (!paths_agree(found, callback_found, largest, why)) {
-        r.status = row_status::failed;
-        r.note = "differs from the load callback path: " + why;
-        return;
-    }
-    std::ostringstream note;
-    note.precision(3);
-    note << r.note << "; vs the load callback path: same detections, metrics within "
-         << largest << " relative";
-    r.note = note.str();
 }
 
 /*!
@@ -512,7 +385,6 @@ void gnss_sdr_figure(row& r, std::size_t nsamples)
 void add_ratios_and_targets(section_report& report)
 {
     report.ratio_to(row_device, row_cufft, "cuFFT floor");
-    report.ratio_to(row_kernel_path, row_cufft, "cuFFT floor");
     report.target_max_ratio(row_device, "x cuFFT floor", target_cufft_ratio);
     // 10 x real time: the signal's 4 Msps times ten.
     report.target_min_msamples(row_device,
@@ -534,15 +406,7 @@ void add_notes(section_report& report)
     report.add_note("'x cuFFT floor': the engine's device time over that of its cuFFT "
                     "executions alone (the forward transforms of the 10 zero-padded "
                     "integrations and the inverse transforms of every PRN x bin x "
-                    "integration, 2N = 8000 points, batched as the engine batches them, "
-                    "with plain plans: no callback)");
-    report.add_note("products paths: '" + row_device +
-                    "' runs the engine's own path, named in its note (the load callback "
-                    "where cuFFT links it, else the products kernel and why); '" +
-                    row_kernel_path +
-                    "' is a second engine forced onto the products kernel, checked "
-                    "against the first: same detections, metrics equal to float32 "
-                    "rounding (skipped when the first runs the products kernel already)");
+                    "integration, 2N = 8000 points, batched as the engine batches them)");
     report.add_note("check: the 6 simulated satellites (PRN 3 7 12 19 25 31, 45 dB-Hz) "
                     "detected within a quarter bin and half a chip of the truth, no "
                     "other PRN detected; CUDA rows also against the cpu engine's "
@@ -557,8 +421,8 @@ void add_notes(section_report& report)
     bool any = false;
     for (const row& r : report.rows())
         if (r.measured() &&
-            (r.name == row_device || r.name == row_kernel_path || r.name == row_wall ||
-             r.name == row_wall_ci16 || r.name == row_cpu || r.name == row_gnss_sdr)) {
+            (r.name == row_device || r.name == row_wall || r.name == row_wall_ci16 ||
+             r.name == row_cpu || r.name == row_gnss_sdr)) {
             os << (any ? ";" : "") << " " << r.name << " " << r.time.median_ms / prn_count
                << " ms";
             any = true;
@@ -613,34 +477,14 @@ void run_acquisition(const bench_options& options,
             r.note = "10 ms of cf32 samples";
         });
         std::unique_ptr<core::pcps_acquisition> engine;
-        progress(section_name, row_make);
-        report.measure(row_make, [&](row& r) {
-            engine = measure_make(r, device.device_string, input);
+        report.measure(row_cufft, [&](row& r) {
+            engine = core::pcps_acquisition::make(make_config(device.device_string));
+            measure_cufft_floor(r, cuda_backend(*engine), repeats);
         });
-        if (engine)
-            report.measure(row_cufft, [&](row& r) {
-                measure_cufft_floor(r, cuda_backend(*engine), repeats);
-            });
-        else
-            report.error(row_cufft, "the CUDA engine could not be made");
         if (engine) {
             const cuda_context context{ *engine, input, cpu, nsamples, repeats };
             progress(section_name, row_device);
             report.measure(row_device, [&](row& r) { measure_device_time(r, context); });
-            const auto& cuda = cuda_backend(*engine);
-            if (cuda.path() == products_path::load_callback) {
-                progress(section_name, row_kernel_path);
-                std::vector<detection> callback_found = poisoned_results();
-                engine->search(
-                    input.cf32.data(), nsamples, 0, all_prns(), callback_found);
-                report.measure(row_kernel_path, [&](row& r) {
-                    measure_kernel_path(r, context, device.device_string, callback_found);
-                });
-            } else {
-                report.skip(row_kernel_path,
-                            "the engine runs the products kernel already: " +
-                                cuda.path_reason());
-            }
             progress(section_name, row_wall);
             report.measure(row_wall, [&](row& r) {
                 measure_search_wall(
@@ -651,20 +495,13 @@ void run_acquisition(const bench_options& options,
                     r, *engine, input.ci16.data(), input, cpu, nsamples, 1, repeats);
             });
         } else {
-            for (const auto& name :
-                 { row_device, row_kernel_path, row_wall, row_wall_ci16 })
+            for (const auto& name : { row_device, row_wall, row_wall_ci16 })
                 report.error(name, "the CUDA engine could not be made");
         }
     } else {
         progress(section_name, "CUDA rows skipped (" + device.skip_reason + ")");
-        for (const auto& name : { row_d2d,
-                                  row_h2d,
-                                  row_make,
-                                  row_cufft,
-                                  row_device,
-                                  row_kernel_path,
-                                  row_wall,
-                                  row_wall_ci16 })
+        for (const auto& name :
+             { row_d2d, row_h2d, row_cufft, row_device, row_wall, row_wall_ci16 })
             report.skip(name, device.skip_reason);
     }
 
@@ -685,9 +522,7 @@ CUDADSP_BENCH_SECTION(
     acquisition,
     "acquisition",
     "PCPS acquisition, GPS L1 C/A cold search (32 PRNs, +-10 kHz in 500 Hz bins, 1 ms x "
-    "10 at 4 Msps): CUDA engine (make() and first search; device time with the products "
-    "in cuFFT's load callback and with the products kernel; search() with cf32 and ci16 "
-    "input), CPU "
+    "10 at 4 Msps): CUDA engine (device time; search() with cf32 and ci16 input), CPU "
     "engine and GNSS-SDR's time per PRN (CUDADSP_BENCH_GNSS_SDR_MS_PER_PRN), against a "
     "d2d copy and a pinned H2D of the 10 ms of samples and the engine's bare cuFFT "
     "transforms",

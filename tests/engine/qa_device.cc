@@ -10,7 +10,6 @@
 #include "qa_support.h"
 #include "runtime/cuda_resources.h"
 #include "runtime/cufft_plan.h"
-#include "runtime/fast_divisor.h"
 #include "runtime/parallel_copy.h"
 #include <gnuradio/cudadsp/core/device.h>
 #include <cppunit/extensions/HelperMacros.h>
@@ -47,7 +46,6 @@ class qa_device : public CppUnit::TestFixture
     CPPUNIT_TEST(device_listing_matches_count);
     CPPUNIT_TEST(cuda_errors_become_exceptions);
     CPPUNIT_TEST(parallel_memcpy_copies_every_byte);
-    CPPUNIT_TEST(fast_divisor_divides_exactly);
     QA_CUDA_TEST(plain_cuda_selects_the_first_device);
     QA_CUDA_TEST(out_of_memory_is_an_exception);
     QA_CUDA_TEST(pinned_detection);
@@ -211,36 +209,6 @@ public:
     // Sizes below, at and above the split threshold, odd lengths, and two callers at
     // once: every destination byte must equal its source byte, and nothing past the end
     // may be written.
-    /*
-     * fast_divisor against the integer division it replaces: divisors from 1 to 2^31
-     * (powers of two, their neighbours, the PCPS transform sizes, random ones), each
-     * with the dividends where an error would show first (multiples of the divisor and
-     * their neighbours, the largest allowed) and random ones.
-     */
-    void fast_divisor_divides_exactly()
-    {
-        constexpr std::uint64_t limit = std::uint64_t(1) << 31; // dividends below
-        std::mt19937_64 random(20261126);
-        std::vector<std::uint64_t> divisors = { 1,    2,    3,    7,         8000, 32000,
-                                                4095, 4096, 4097, limit - 1, limit };
-        for (int shift = 1; shift < 31; ++shift)
-            divisors.push_back(std::uint64_t(1) << shift);
-        for (int i = 0; i < 300; ++i)
-            divisors.push_back(1 + random() % limit);
-        for (const std::uint64_t d : divisors) {
-            const core::fast_divisor f = core::make_fast_divisor(unsigned(d));
-            std::vector<std::uint64_t> dividends = { 0, 1, limit - 1, limit - 2 };
-            for (std::uint64_t k = 1; k <= 64 && k * d < limit + d; ++k)
-                for (const std::uint64_t n : { k * d - 1, k * d, k * d + 1 })
-                    dividends.push_back(n);
-            for (int i = 0; i < 2000; ++i)
-                dividends.push_back(random() % limit);
-            for (const std::uint64_t n : dividends)
-                if (n < limit)
-                    CPPUNIT_ASSERT_EQUAL(unsigned(n / d), f.quotient(unsigned(n)));
-        }
-    }
-
     void parallel_memcpy_copies_every_byte()
     {
         std::mt19937_64 rng(7);

@@ -25,7 +25,6 @@
  * sample, Dopplers within 1 Hz.
  */
 
-#include "gnss/pcps_acquisition_cuda.h"
 #include "gnss/pcps_acquisition_rule.h"
 #include "qa_support.h"
 #include <gnuradio/cudadsp/core/gnss_codes.h>
@@ -226,7 +225,6 @@ class qa_pcps_acquisition : public CppUnit::TestFixture
     QA_BACKEND_TEST(recording_galileo_prn1);
     QA_BACKEND_TEST(recording_real_capture);
     QA_CUDA_TEST(cuda_agrees_with_cpu);
-    QA_CUDA_TEST(cuda_products_paths_agree);
     CPPUNIT_TEST(rejects_bad_config);
     CPPUNIT_TEST(rejects_bad_search);
     CPPUNIT_TEST(threshold_law);
@@ -691,74 +689,6 @@ public:
                 continue;
             CPPUNIT_ASSERT(std::abs(a[i].delay_samples - b[i].delay_samples) <= 0.01);
             CPPUNIT_ASSERT(std::abs(a[i].doppler_hz - b[i].doppler_hz) <= 1.0);
-        }
-    }
-
-    /*
-     * The CUDA backend's two products paths (the load callback linked into cuFFT, the
-     * products kernel) on the same searches: one batch, several batches with a partial
-     * last one, integrations split over batches (batch_transforms < K), and Galileo's
-     * two replicas per grid. Same detections, metrics equal to float32 rounding (the
-     * products are the same bits; the transforms are different cuFFT kernels). Skipped
-     * where cuFFT does not link the callback: then both engines run the kernel.
-     */
-    void cuda_products_paths_agree(const std::string& device)
-    {
-        using path = core::pcps_acquisition_cuda::products_path;
-        struct search_case {
-            acquisition_signal signal;
-            std::size_t dwells;
-            std::size_t batch_transforms;
-            int satellites;
-        };
-        const search_case cases[] = { { acquisition_signal::gps_l1ca, 10, 0, 32 },
-                                      { acquisition_signal::gps_l1ca, 10, 1000, 32 },
-                                      { acquisition_signal::gps_l1ca, 10, 7, 3 },
-                                      { acquisition_signal::galileo_e1, 2, 0, 4 } };
-        const std::vector<truth> gps = { { 3, 1234.5, 100.3, 44 },
-                                         { 2, -4321.0, 700.6, 42 } };
-        const std::vector<truth> galileo = { { 2, 2345.0, 1500.2, 45 } };
-        for (const search_case& sc : cases) {
-            pcps_acquisition_config c;
-            c.signal = sc.signal;
-            c.noncoherent_dwells = sc.dwells;
-            c.batch_transforms = sc.batch_transforms;
-            c.device = device;
-            c.validate();
-            std::vector<core::gnss_simulated_satellite> sats;
-            const bool is_gps = sc.signal == acquisition_signal::gps_l1ca;
-            for (const truth& t : is_gps ? gps : galileo)
-                sats.push_back(is_gps ? gps_satellite(t) : galileo_satellite(t));
-            auto x = simulate(4e6, sats, c.search_samples(), 13);
-            std::vector<int> list;
-            for (int p = 1; p <= sc.satellites; ++p)
-                list.push_back(p);
-            const auto selection = core::select_device(device, "device");
-            core::pcps_acquisition_cuda callback(c, selection, path::load_callback);
-            core::pcps_acquisition_cuda kernel(c, selection, path::products_kernel);
-            auto a = poisoned(list.size()), b = poisoned(list.size());
-            callback.search(x.data(), x.size(), 0, list, a);
-            if (callback.path() != path::load_callback)
-                qa::skip("cuFFT did not take the load callback: " +
-                         callback.path_reason());
-            kernel.search(x.data(), x.size(), 0, list, b);
-            CPPUNIT_ASSERT(kernel.path() == path::products_kernel);
-            check_written(a, list);
-            check_written(b, list);
-            bool any_detected = false;
-            for (std::size_t i = 0; i < list.size(); ++i) {
-                CPPUNIT_ASSERT_EQUAL(b[i].detected, a[i].detected);
-                CPPUNIT_ASSERT(std::abs(a[i].metric - b[i].metric) <= 1e-5 * b[i].metric);
-                CPPUNIT_ASSERT(
-                    std::abs(a[i].second_peak_ratio - b[i].second_peak_ratio) <=
-                    1e-5 * b[i].second_peak_ratio);
-                if (!b[i].detected)
-                    continue;
-                any_detected = true;
-                CPPUNIT_ASSERT(std::abs(a[i].delay_samples - b[i].delay_samples) <= 1e-3);
-                CPPUNIT_ASSERT(std::abs(a[i].doppler_hz - b[i].doppler_hz) <= 1e-3);
-            }
-            CPPUNIT_ASSERT(any_detected); // the signal's satellites, not noise alone
         }
     }
 

@@ -7,17 +7,13 @@
 
 #include "gnss/pcps_acquisition_cuda.h"
 #include "gnss/pcps_acquisition_rule.h"
-#include "gnss/pcps_products_rule.h"
-#include "pcps_products_rule_text.h" // generated: the rule's headers as text, for NVRTC
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
 #include "runtime/cufft_plan.h"
-#include "runtime/nvrtc_program.h"
 #include "runtime/parallel_ranges.h"
 #include "runtime/staged_device_array.h"
 #include <cub/block/block_reduce.cuh>
 #include <algorithm>
-#include <chrono>
 #include <complex>
 #include <cstdint>
 #include <map>
@@ -98,75 +94,76 @@ void enqueue_load(const void* samples,
     CUDADSP_CUDA_LAUNCHED("load_dwells_kernel");
 }
 
-/*!
- * The sources of a batch's transforms (pcps_transform_of()), which both products paths
- * read. rows dwells R < 2^31.
- */
-__global__ void __launch_bounds__(elementwise_threads)
-    sources_kernel(pcps_batch_layout b,
-                   const unsigned int* __restrict__ bin_spectrum,
-                   const unsigned int* __restrict__ bin_shift,
-                   pcps_transform_source* __restrict__ out)
-{
-    const unsigned int t = blockIdx.x * elementwise_threads + threadIdx.x;
-    if (t < b.rows * b.dwells * b.replicas)
-        out[t] = pcps_transform_of(b, bin_spectrum, bin_shift, t);
-}
+//! Where the rows of one batch are, and what they multiply.
+struct batch_layout {
+    unsigned int M;            //!< 2N: points per transform
+    unsigned int first_row;    //!< global row (satellite, grid, bin) of row 0
+    unsigned int rows;         //!< rows in the batch
+    unsigned int dwells;       //!< integrations in the batch
+    unsigned int first_dwell;  //!< integration (0 .. K - 1) of the batch's dwell 0
+    unsigned int periods;      //!< code periods per integration (P)
+    unsigned int grids;        //!< grids per satellite (G)
+    unsigned int replicas;     //!< replicas per grid (R)
+    unsigned int bins;         //!< Doppler bins (B)
+    unsigned int rows_per_sat; //!< grids x bins
+    unsigned int lags;         //!< code-phase bins of one grid row
+};
 
 /*!
- * The products path without the load callback: the \p elements products of a batch
- * (pcps_batch_product()), stored for the inverse transforms in place. elements <=
- * max_batch_elements.
+ * Transform t = (row d + dwell) R + replica of the batch (row, dwell, replica local to
+ * the batch) holds the product X_dwell[f] conj(Q[(f - shift) mod M]), f < M, where Q is
+ * the replica spectrum of the row's satellite, Doppler residue, replica, and the
+ * grid (g + k P) mod G for row grid g and integration k (the pilot's secondary code
+ * moves on P periods per integration; G = 1 otherwise), and shift its bin's circular
+ * shift (pcps_acquisition::doppler_plan). \p spectra holds the batch's integrations
+ * (M points each, in order), \p bank the replica spectra, \p bin_spectrum[s B + b] the
+ * bank index of satellite s's residue of bin b at grid 0, replica 0 (grid g, replica
+ * j: + g R + j) and \p bin_shift[s B + b] its shift. One thread per (row, replica, f),
+ * which reads a replica value once for all the batch's integrations that use it.
+ * rows R M <= max_batch_elements.
  */
 __global__ void __launch_bounds__(elementwise_threads)
-    products_kernel(pcps_products_info p, unsigned int elements, float2* __restrict__ out)
+    products_kernel(batch_layout b,
+                    const float2* __restrict__ spectra,
+                    const float2* __restrict__ bank,
+                    const unsigned int* __restrict__ bin_spectrum,
+                    const unsigned int* __restrict__ bin_shift,
+                    float2* __restrict__ out)
 {
     const unsigned int item = blockIdx.x * elementwise_threads + threadIdx.x;
-    if (item < elements)
-        out[item] = pcps_batch_product(p, item);
-}
-
-/*!
- * The products path with cuFFT's load callback: this function, compiled by NVRTC to
- * LTO-IR and linked by cuFFT into the inverse transforms, computes each element as
- * cuFFT loads it (offset: t M + f over the executed batch; the plan runs in place on
- * the output, whose contents it ignores), so that the products never go through
- * device memory.
- */
-constexpr const char* products_callback_symbol = "pcps_products_load";
-const char products_callback_source[] = R"cuda(#include "gnss/pcps_products_rule.h"
-
-extern "C" __device__ float2 pcps_products_load(void*,
-                                                 unsigned long long offset,
-                                                 void* info,
-                                                 void*)
-{
-    return gr::cudadsp::core::pcps_batch_product(
-        *static_cast<const gr::cudadsp::core::pcps_products_info*>(info),
-        static_cast<unsigned int>(offset));
-}
-)cuda";
-
-//! The load callback as LTO-IR for the device \p ordinal.
-std::string compile_products_callback(int ordinal)
-{
-    int major = 0, minor = 0;
-    CUDADSP_CUDA(
-        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, ordinal));
-    CUDADSP_CUDA(
-        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, ordinal));
-    const std::vector<nvrtc_header> headers = {
-        { "runtime/host_device.h", host_device_h_text },
-        { "runtime/fast_divisor.h", fast_divisor_h_text },
-        { "gnss/pcps_products_rule.h", pcps_products_rule_h_text }
-    };
-    return nvrtc_compile_ltoir(products_callback_source,
-                               "pcps_products_callback.cu",
-                               headers,
-                               { "-std=c++17" },
-                               major,
-                               minor)
-        .data;
+    if (item >= b.rows * b.replicas * b.M)
+        return;
+    const unsigned int f = item % b.M;
+    const unsigned int q = item / b.M;
+    const unsigned int j = q % b.replicas;
+    const unsigned int local_row = q / b.replicas;
+    const unsigned int row = b.first_row + local_row;
+    const unsigned int sat = row / b.rows_per_sat;
+    const unsigned int in_sat = row - sat * b.rows_per_sat;
+    const unsigned int g = in_sat / b.bins;
+    const unsigned int bin = in_sat - g * b.bins;
+    const unsigned int sb = sat * b.bins + bin;
+    const unsigned int first_spectrum = bin_spectrum[sb] + j;
+    const unsigned int shift = bin_shift[sb];
+    const unsigned int e = f >= shift ? f - shift : f + b.M - shift;
+    unsigned int loaded_grid = b.grids; // none yet
+    float rr = 0.0f, ri = 0.0f;
+    for (unsigned int d = 0; d < b.dwells; ++d) {
+        const unsigned int gk = (g + (b.first_dwell + d) * b.periods) % b.grids;
+        if (gk != loaded_grid) {
+            const float2 r =
+                bank[std::size_t(first_spectrum + gk * b.replicas) * b.M + e];
+            // The CPU backend's arithmetic: x times conj(Q) = (rr, ri).
+            rr = r.x;
+            ri = -r.y;
+            loaded_grid = gk;
+        }
+        const float2 x = spectra[std::size_t(d) * b.M + f];
+        float2 c;
+        c.x = x.x * rr - x.y * ri;
+        c.y = x.x * ri + x.y * rr;
+        out[((std::size_t(local_row) * b.dwells + d) * b.replicas + j) * b.M + f] = c;
+    }
 }
 
 /*!
@@ -175,7 +172,7 @@ std::string compile_products_callback(int ordinal)
  * |c / M|^2 over the replicas (the CPU backend's order: replicas in order, then the
  * sum over integrations in order, float32). \p c: the inverse transforms of the batch.
  */
-__device__ __forceinline__ float row_power(const pcps_batch_layout& b,
+__device__ __forceinline__ float row_power(const batch_layout& b,
                                            const float2* __restrict__ c,
                                            const float* __restrict__ partial,
                                            unsigned int row,
@@ -203,12 +200,8 @@ __device__ __forceinline__ float row_power(const pcps_batch_layout& b,
  * span several batches): partial[row lags + t] = (first ? 0 : partial) + the batch's
  * powers, for every local row and lag t < lags. rows lags < 2^32.
  */
-__global__ void __launch_bounds__(elementwise_threads)
-    accumulate_kernel(pcps_batch_layout b,
-                      const float2* __restrict__ c,
-                      float* partial,
-                      bool first,
-                      float scale)
+__global__ void __launch_bounds__(elementwise_threads) accumulate_kernel(
+    batch_layout b, const float2* __restrict__ c, float* partial, bool first, float scale)
 {
     const unsigned int item = blockIdx.x * elementwise_threads + threadIdx.x;
     if (item >= b.rows * b.lags)
@@ -244,7 +237,7 @@ struct lag_summaries {
  * powers of the rows' earlier integrations (accumulate_kernel), or null.
  */
 __global__ void __launch_bounds__(fold_threads)
-    fold_kernel(pcps_batch_layout b,
+    fold_kernel(batch_layout b,
                 const float2* __restrict__ c,
                 const float* __restrict__ partial,
                 unsigned int first_sat,
@@ -417,10 +410,8 @@ void ensure_size(device_buffer<T>& buffer, std::size_t count)
 
 /*!
  * Device state: the stream, the satellite set's replica bank, the input and its
- * spectra, one batch with its transforms' sources, the lag summaries, and cuFFT plans
- * of every batch count used so far, all M points, sharing one work area (they run one
- * at a time on the stream): plain plans, and the inverse plans that link the load
- * callback.
+ * spectra, one batch, the lag summaries, and cuFFT plans of every batch count used so
+ * far, all M points, sharing one work area (they run one at a time on the stream).
  */
 struct pcps_acquisition_cuda::workspace {
     cuda_stream stream;
@@ -433,12 +424,9 @@ struct pcps_acquisition_cuda::workspace {
 
     staged_device_array<std::complex<float>> input_cf32; //!< K N samples
     staged_device_array<std::int16_t> input_ci16;        //!< 2 K N integers
-    device_buffer<float2> spectra; //!< the integrations of a batch, M points each
-    //! One batch's inverse transforms (products kernel path: its products first, then
-    //! transformed in place).
-    device_buffer<float2> batch;
-    device_buffer<pcps_transform_source> sources; //!< per transform of the batch
-    device_buffer<float> partial; //!< rows x lags: earlier integrations' powers
+    device_buffer<float2> spectra;  //!< the integrations of a batch, M points each
+    device_buffer<float2> products; //!< one batch, then its inverse transforms in place
+    device_buffer<float> partial;   //!< rows x lags: earlier integrations' powers
 
     device_buffer<float> best_power, best_early, best_late, max_power;
     device_buffer<std::uint64_t> best_cell;
@@ -446,78 +434,38 @@ struct pcps_acquisition_cuda::workspace {
     device_buffer<pcps_grid_peak> peaks;
     pinned_buffer<pcps_grid_peak> peaks_host;
 
-    std::size_t points = 0; //!< M
-    //! The load callback as LTO-IR; empty on the products kernel path.
-    std::string callback_ltoir;
-    //! The callback's caller info; declared before the plans: outlives them.
-    device_buffer<pcps_products_info> callback_info{ 1 };
+    std::size_t points = 0;                  //!< M
     device_buffer<unsigned char> fft_work;   //!< declared before the plans: outlives them
     std::map<std::size_t, cufft_plan> plans; //!< by batch count
-    std::map<std::size_t, cufft_plan> callback_plans; //!< inverse, by batch count
 
-    //! The plain plan of \p count transforms, made on first use.
+    //! The plan of \p count transforms, made on first use. A plan that needs a larger
+    //! work area than the shared one replaces it once the stream is idle.
     const cufft_plan& plan(std::size_t count)
     {
         auto found = plans.find(count);
         if (found != plans.end())
             return found->second;
-        return adopt(plans,
-                     count,
-                     cufft_plan(static_cast<int>(points),
-                                CUFFT_C2C,
-                                static_cast<int>(count),
-                                cufft_plan::external_work_area{}));
-    }
-
-    //! The inverse plan of \p count transforms with the load callback, made (linked)
-    //! on first use; throws cuda_error when cuFFT cannot link it.
-    const cufft_plan& callback_plan(std::size_t count)
-    {
-        auto found = callback_plans.find(count);
-        if (found != callback_plans.end())
-            return found->second;
-        cufft_plan::jit_callback callback;
-        callback.ltoir = &callback_ltoir;
-        callback.symbol = products_callback_symbol;
-        callback.type = CUFFT_CB_LD_COMPLEX;
-        callback.caller_info = callback_info.get();
-        return adopt(callback_plans,
-                     count,
-                     cufft_plan(static_cast<int>(points),
-                                CUFFT_C2C,
-                                static_cast<int>(count),
-                                cufft_plan::external_work_area{},
-                                callback));
-    }
-
-    //! Files \p made under \p count in \p into, on the shared work area. A plan that
-    //! needs a larger one than the shared area replaces it once the stream is idle.
-    const cufft_plan&
-    adopt(std::map<std::size_t, cufft_plan>& into, std::size_t count, cufft_plan made)
-    {
+        cufft_plan made(static_cast<int>(points),
+                        CUFFT_C2C,
+                        static_cast<int>(count),
+                        cufft_plan::external_work_area{});
         made.set_stream(stream.get());
         if (made.work_size() > fft_work.size()) {
             stream.synchronize(); // earlier executions may still use the old area
             fft_work = device_buffer<unsigned char>(made.work_size());
-            for (const auto* family : { &plans, &callback_plans })
-                for (const auto& entry : *family)
-                    if (entry.second.work_size() > 0)
-                        entry.second.set_work_area(fft_work.get());
+            for (const auto& entry : plans)
+                if (entry.second.work_size() > 0)
+                    entry.second.set_work_area(fft_work.get());
         }
         if (made.work_size() > 0)
             made.set_work_area(fft_work.get());
-        return into.emplace(count, std::move(made)).first->second;
+        return plans.emplace(count, std::move(made)).first->second;
     }
 
     //! \p count transforms of M points in place at \p data.
     void transform(float2* data, std::size_t count, int direction)
     {
-        exec(plan(count), data, direction);
-    }
-
-    static void exec(const cufft_plan& plan, float2* data, int direction)
-    {
-        CUDADSP_CUFFT(cufftExecC2C(plan.get(),
+        CUDADSP_CUFFT(cufftExecC2C(plan(count).get(),
                                    reinterpret_cast<cufftComplex*>(data),
                                    reinterpret_cast<cufftComplex*>(data),
                                    direction));
@@ -531,29 +479,12 @@ struct pcps_acquisition_cuda::workspace {
 };
 
 pcps_acquisition_cuda::pcps_acquisition_cuda(const pcps_acquisition_config& config,
-                                             const device_selection& device,
-                                             products_path path)
-    : pcps_acquisition(config, device), d_path(path)
+                                             const device_selection& device)
+    : pcps_acquisition(config, device)
 {
     device_guard guard(d_device.cuda_ordinal);
     d_ws = std::make_unique<workspace>();
     d_ws->points = transform_points();
-    if (d_path == products_path::products_kernel) {
-        d_path_reason = "requested";
-    } else {
-        // An optimisation that is unavailable is not an error: the products kernel
-        // computes the same products.
-        const auto begin = std::chrono::steady_clock::now();
-        try {
-            d_ws->callback_ltoir = compile_products_callback(d_device.cuda_ordinal);
-        } catch (const std::exception& e) {
-            use_products_kernel(
-                std::string("NVRTC could not compile the load callback: ") + e.what());
-        }
-        d_callback_setup_ms += std::chrono::duration<double, std::milli>(
-                                   std::chrono::steady_clock::now() - begin)
-                                   .count();
-    }
     const std::size_t transform_bytes = d_ws->points * sizeof(float2);
     std::size_t transforms = config.batch_transforms;
     if (transforms == 0) {
@@ -576,30 +507,6 @@ pcps_acquisition_cuda::~pcps_acquisition_cuda()
     } catch (...) {
         // Destructors must not throw; the device is already in an error state.
     }
-}
-
-void pcps_acquisition_cuda::use_products_kernel(const std::string& reason)
-{
-    d_path = products_path::products_kernel;
-    d_path_reason = reason;
-    d_ws->callback_plans.clear();
-    d_ws->callback_ltoir.clear();
-}
-
-void pcps_acquisition_cuda::link_products_callback(const std::vector<fft_call>& calls)
-{
-    const auto begin = std::chrono::steady_clock::now();
-    try {
-        for (const fft_call& call : calls)
-            if (call.inverse)
-                d_ws->callback_plan(call.batch);
-    } catch (const std::exception& e) {
-        use_products_kernel(std::string("cuFFT could not link the load callback: ") +
-                            e.what());
-    }
-    d_callback_setup_ms += std::chrono::duration<double, std::milli>(
-                               std::chrono::steady_clock::now() - begin)
-                               .count();
 }
 
 std::size_t pcps_acquisition_cuda::transform_points() const
@@ -751,13 +658,8 @@ void pcps_acquisition_cuda::compute_grids(const void* samples,
 
     // Every buffer and plan before the first enqueue, so that none is replaced while
     // the stream still uses it.
-    const std::vector<fft_call> calls = search_transforms(nsat);
-    if (d_path == products_path::load_callback)
-        link_products_callback(calls); // or fall back to the products kernel
-    const bool callback = d_path == products_path::load_callback;
     ensure_size(ws.spectra, s.dwells_per_batch * M);
-    ensure_size(ws.batch, s.rows_per_batch * s.dwells_per_batch * R * M);
-    ensure_size(ws.sources, s.rows_per_batch * s.dwells_per_batch * R);
+    ensure_size(ws.products, s.rows_per_batch * s.dwells_per_batch * R * M);
     if (chunked)
         ensure_size(ws.partial, s.rows_per_batch * lags);
     for (auto* b : { &ws.best_power, &ws.best_early, &ws.best_late, &ws.max_power })
@@ -767,9 +669,8 @@ void pcps_acquisition_cuda::compute_grids(const void* samples,
     ensure_size(ws.peaks, nsat);
     if (ws.peaks_host.size() < nsat)
         ws.peaks_host = pinned_buffer<pcps_grid_peak>(nsat);
-    for (const fft_call& call : calls)
-        if (!call.inverse || !callback)
-            ws.plan(call.batch);
+    for (const fft_call& call : search_transforms(nsat))
+        ws.plan(call.batch);
 
     ws.start.record(stream);
     const void* d_samples = nullptr;
@@ -793,21 +694,9 @@ void pcps_acquisition_cuda::compute_grids(const void* samples,
         ws.transform(ws.spectra.get(), dwells, CUFFT_FORWARD);
     };
 
-    // What the products read; the load callback finds it at its caller info (a
-    // pageable copy: the runtime stages it before the call returns).
-    pcps_products_info info;
-    info.transforms = ws.sources.get();
-    info.spectra = ws.spectra.get();
-    info.bank = ws.bank.get();
-    info.M = static_cast<unsigned int>(M);
-    info.by_M = make_fast_divisor(static_cast<unsigned int>(M));
-    if (callback)
-        CUDADSP_CUDA(cudaMemcpyAsync(
-            ws.callback_info.get(), &info, sizeof(info), cudaMemcpyHostToDevice, stream));
-
     // The inverse transform is unnormalised: 1 / M brings c back to the direct sum.
     const float scale = 1.0f / static_cast<float>(M);
-    pcps_batch_layout layout;
+    batch_layout layout;
     layout.M = static_cast<unsigned int>(M);
     layout.replicas = static_cast<unsigned int>(R);
     layout.bins = static_cast<unsigned int>(B);
@@ -828,31 +717,23 @@ void pcps_acquisition_cuda::compute_grids(const void* samples,
                 load(k0, dwells);
             layout.dwells = static_cast<unsigned int>(dwells);
             layout.first_dwell = static_cast<unsigned int>(k0);
-            const std::size_t transforms = rows * dwells * R;
-            sources_kernel<<<blocks_for(transforms, elementwise_threads),
-                             elementwise_threads,
-                             0,
-                             stream>>>(
-                layout, ws.bin_spectrum.get(), ws.bin_shift.get(), ws.sources.get());
-            CUDADSP_CUDA_LAUNCHED("sources_kernel");
-            if (callback) {
-                workspace::exec(
-                    ws.callback_plan(transforms), ws.batch.get(), CUFFT_INVERSE);
-            } else {
-                products_kernel<<<blocks_for(transforms * M, elementwise_threads),
-                                  elementwise_threads,
-                                  0,
-                                  stream>>>(
-                    info, static_cast<unsigned int>(transforms * M), ws.batch.get());
-                CUDADSP_CUDA_LAUNCHED("products_kernel");
-                ws.transform(ws.batch.get(), transforms, CUFFT_INVERSE);
-            }
+            products_kernel<<<blocks_for(rows * R * M, elementwise_threads),
+                              elementwise_threads,
+                              0,
+                              stream>>>(layout,
+                                        ws.spectra.get(),
+                                        ws.bank.get(),
+                                        ws.bin_spectrum.get(),
+                                        ws.bin_shift.get(),
+                                        ws.products.get());
+            CUDADSP_CUDA_LAUNCHED("products_kernel");
+            ws.transform(ws.products.get(), rows * dwells * R, CUFFT_INVERSE);
             if (!last) {
                 accumulate_kernel<<<blocks_for(rows * lags, elementwise_threads),
                                     elementwise_threads,
                                     0,
                                     stream>>>(
-                    layout, ws.batch.get(), ws.partial.get(), k0 == 0, scale);
+                    layout, ws.products.get(), ws.partial.get(), k0 == 0, scale);
                 CUDADSP_CUDA_LAUNCHED("accumulate_kernel");
                 continue;
             }
@@ -862,7 +743,7 @@ void pcps_acquisition_cuda::compute_grids(const void* samples,
                             static_cast<unsigned int>(last_sat - first_sat + 1));
             fold_kernel<<<grid, fold_threads, 0, stream>>>(
                 layout,
-                ws.batch.get(),
+                ws.products.get(),
                 chunked ? ws.partial.get() : nullptr,
                 static_cast<unsigned int>(first_sat),
                 ws.summaries(),

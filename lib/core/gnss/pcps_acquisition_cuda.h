@@ -11,7 +11,6 @@
 #include <gnuradio/cudadsp/core/pcps_acquisition.h>
 #include <cstddef>
 #include <memory>
-#include <string>
 #include <vector>
 
 namespace gr {
@@ -25,16 +24,6 @@ namespace core {
  * batched in cuFFT, the powers summed over the K integrations on the device, and the
  * peak, second peak and mean of each satellite's grid reduced there with the rule
  * header's tie rule (gnss/pcps_acquisition_rule.h).
- *
- * The products (gnss/pcps_products_rule.h) take one of two paths to the inverse
- * transforms. Load callback (the default): cuFFT computes each product as it loads
- * it, from an LTO callback that NVRTC compiles when the engine is made and cuFFT links
- * into each inverse plan (nvJitLink) when the plan is made, once per batch count, at
- * the first search that needs it; the products never go through device memory.
- * Products kernel (the fallback): a kernel writes a batch's products, which are then
- * transformed in place. Both compute the same bits; the engine falls back when the
- * callback cannot be compiled or linked (no NVRTC or nvJitLink, a cuFFT that does not
- * take it), and path() and path_reason() say which path runs and why.
  *
  * Work is cut into batches of at most batch_transforms() inverse transforms: a batch
  * is a run of consecutive rows (satellite, grid, Doppler bin; the replicas of a grid
@@ -50,15 +39,8 @@ namespace core {
 class pcps_acquisition_cuda : public pcps_acquisition
 {
 public:
-    //! How the products reach the inverse transforms (see the class).
-    enum class products_path { load_callback, products_kernel };
-
-    /*! \p path: the path wanted (products_kernel: e.g. for a benchmark's comparison);
-     *  load_callback falls back to products_kernel where unavailable. \p config must
-     *  be valid (pcps_acquisition::make() validates it). */
     pcps_acquisition_cuda(const pcps_acquisition_config& config,
-                          const device_selection& device,
-                          products_path path = products_path::load_callback);
+                          const device_selection& device);
     ~pcps_acquisition_cuda() override;
 
     struct workspace; //!< device buffers, cuFFT plans and the engine's stream
@@ -85,14 +67,6 @@ public:
     };
     search_timing last_timing() const { return d_timing; }
 
-    //! The path the products take; final once a search has run (the callback is linked
-    //! into the plans the first search makes).
-    products_path path() const { return d_path; }
-    //! Why the products kernel runs ("requested", or what failed); empty otherwise.
-    const std::string& path_reason() const { return d_path_reason; }
-    //! Host time spent compiling the load callback and making the plans that link it.
-    double callback_setup_ms() const { return d_callback_setup_ms; }
-
 protected:
     void compute_grids(const void* samples,
                        sample_format format,
@@ -109,16 +83,9 @@ private:
     schedule schedule_for(std::size_t satellites) const;
     //! Makes the replica spectra of \p satellites on the device unless they are there.
     void prepare(const std::vector<int>& satellites);
-    //! Makes the callback plans of \p calls' inverse transforms, or falls back.
-    void link_products_callback(const std::vector<fft_call>& calls);
-    //! Switches to the products kernel for good, \p reason saying why.
-    void use_products_kernel(const std::string& reason);
 
     std::size_t d_batch_transforms = 0;
     search_timing d_timing;
-    products_path d_path;
-    std::string d_path_reason;
-    double d_callback_setup_ms = 0.0;
     // Created and destroyed with the engine's device current.
     std::unique_ptr<workspace> d_ws;
 };

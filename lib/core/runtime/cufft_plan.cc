@@ -108,31 +108,6 @@ cufft_plan::cufft_plan(int rank,
     d_owned = true;
 }
 
-cufft_plan::cufft_plan(int points,
-                       cufftType type,
-                       int batch,
-                       external_work_area,
-                       const jit_callback& callback)
-    : d_caller_info(std::make_unique<void*>(callback.caller_info))
-{
-    CUDADSP_CUFFT(cufftCreate(&d_handle));
-    try {
-        CUDADSP_CUFFT(cufftSetAutoAllocation(d_handle, 0));
-        // Between cufftCreate and planning: cuFFT links the callback when it plans.
-        CUDADSP_CUFFT(cufftXtSetJITCallback(d_handle,
-                                            callback.symbol.c_str(),
-                                            callback.ltoir->data(),
-                                            callback.ltoir->size(),
-                                            callback.type,
-                                            d_caller_info.get()));
-        CUDADSP_CUFFT(cufftMakePlan1d(d_handle, points, type, batch, &d_work_size));
-    } catch (...) {
-        cufftDestroy(d_handle);
-        throw;
-    }
-    d_owned = true;
-}
-
 cufft_plan::~cufft_plan()
 {
     if (d_owned)
@@ -142,8 +117,7 @@ cufft_plan::~cufft_plan()
 cufft_plan::cufft_plan(cufft_plan&& o) noexcept
     : d_handle(o.d_handle),
       d_owned(std::exchange(o.d_owned, false)),
-      d_work_size(o.d_work_size),
-      d_caller_info(std::move(o.d_caller_info))
+      d_work_size(o.d_work_size)
 {
 }
 
@@ -152,7 +126,6 @@ cufft_plan& cufft_plan::operator=(cufft_plan&& o) noexcept
     std::swap(d_handle, o.d_handle);
     std::swap(d_owned, o.d_owned);
     std::swap(d_work_size, o.d_work_size);
-    std::swap(d_caller_info, o.d_caller_info);
     return *this;
 }
 

@@ -10,10 +10,7 @@
 
 #include "runtime/cuda_check.h"
 #include <cufft.h>
-#include <cufftXt.h>
 #include <cstddef>
-#include <memory>
-#include <string>
 
 namespace gr {
 namespace cudadsp {
@@ -70,29 +67,6 @@ public:
                int batch,
                external_work_area);
 
-    /*!
-     * A cuFFT LTO callback (cufftXtSetJITCallback): \p ltoir holds an extern "C"
-     * __device__ function named \p symbol with the signature of \p type
-     * (cufftJITCallbackLoadC for CUFFT_CB_LD_COMPLEX: offset counts elements from the
-     * start of the executed batch), compiled to LTO-IR (nvrtc_compile_ltoir());
-     * \p caller_info is the device pointer it receives. cuFFT links it into the plan's
-     * kernels while planning (nvJitLink, loaded by cuFFT at run time).
-     */
-    struct jit_callback {
-        const std::string* ltoir = nullptr; //!< kept by the caller until planned
-        std::string symbol;
-        cufftXtCallbackType type = CUFFT_CB_UNDEFINED;
-        void* caller_info = nullptr; //!< device memory, alive as long as the plan
-    };
-    /*! A plan of \p batch transforms of \p points points with \p callback, without a
-     *  work area. Throws cuda_error when cuFFT cannot set or link the callback (an LTO
-     *  callback needs the shared libcufft and nvJitLink), as for any planning error. */
-    cufft_plan(int points,
-               cufftType type,
-               int batch,
-               external_work_area,
-               const jit_callback& callback);
-
     ~cufft_plan();
     cufft_plan(cufft_plan&& o) noexcept;
     cufft_plan& operator=(cufft_plan&& o) noexcept;
@@ -111,9 +85,6 @@ private:
     cufftHandle d_handle = 0;
     bool d_owned = false;
     std::size_t d_work_size = 0;
-    //! The callback's caller_info as cuFFT was given it (one pointer per device), at an
-    //! address that moves of the plan do not change.
-    std::unique_ptr<void*> d_caller_info;
 };
 
 } // namespace core

@@ -81,13 +81,13 @@ void check_nvrtc(nvrtcResult status, const char* call, const char* file, int lin
     throw cuda_error(msg.str());
 }
 
-namespace {
-
-/*!
- * The newest architecture NVRTC supports that is not newer than compute capability
- * major.minor, as XY; std::runtime_error when there is none.
- */
-int best_architecture(int major, int minor)
+nvrtc_image nvrtc_compile(const std::string& source,
+                          const std::string& name,
+                          const std::vector<nvrtc_header>& headers,
+                          const std::vector<std::string>& options,
+                          int major,
+                          int minor,
+                          bool ptx)
 {
     const int wanted = major * 10 + minor;
     int best = 0;
@@ -98,44 +98,23 @@ int best_architecture(int major, int minor)
         throw std::runtime_error("nvrtc_compile: NVRTC " + nvrtc_version() +
                                  " supports no architecture up to compute capability " +
                                  std::to_string(major) + "." + std::to_string(minor));
-    return best;
-}
-
-//! Compiles \p program for \p target with \p options; cuda_error with the log if not.
-void compile(const nvrtc_program& program,
-             const std::string& name,
-             const std::string& target,
-             std::vector<std::string> options,
-             std::string& log)
-{
-    options.push_back("--gpu-architecture=" + target);
+    nvrtc_image image;
+    image.cubin = !ptx && best == wanted;
+    image.target = (image.cubin ? "sm_" : "compute_") + std::to_string(best);
+    std::vector<std::string> all = options;
+    all.push_back("--gpu-architecture=" + image.target);
     std::vector<const char*> argv;
-    for (const std::string& o : options)
+    for (const std::string& o : all)
         argv.push_back(o.c_str());
+
+    nvrtc_program program(source, name, headers);
     const nvrtcResult compiled =
         nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
-    log = program.log();
+    image.log = program.log();
     if (compiled != NVRTC_SUCCESS)
-        throw cuda_error("nvrtcCompileProgram(" + name + ", " + target + ") failed: " +
-                         nvrtcGetErrorString(compiled) + "\ncompile log:\n" + log);
-}
-
-} // namespace
-
-nvrtc_image nvrtc_compile(const std::string& source,
-                          const std::string& name,
-                          const std::vector<nvrtc_header>& headers,
-                          const std::vector<std::string>& options,
-                          int major,
-                          int minor,
-                          bool ptx)
-{
-    const int best = best_architecture(major, minor);
-    nvrtc_image image;
-    image.cubin = !ptx && best == major * 10 + minor;
-    image.target = (image.cubin ? "sm_" : "compute_") + std::to_string(best);
-    nvrtc_program program(source, name, headers);
-    compile(program, name, image.target, options, image.log);
+        throw cuda_error("nvrtcCompileProgram(" + name + ", " + image.target +
+                         ") failed: " + nvrtcGetErrorString(compiled) +
+                         "\ncompile log:\n" + image.log);
     std::size_t size = 0;
     if (image.cubin) {
         CUDADSP_NVRTC(nvrtcGetCUBINSize(program.get(), &size));
@@ -146,27 +125,6 @@ nvrtc_image nvrtc_compile(const std::string& source,
         image.data.resize(size);
         CUDADSP_NVRTC(nvrtcGetPTX(program.get(), &image.data[0]));
     }
-    return image;
-}
-
-nvrtc_image nvrtc_compile_ltoir(const std::string& source,
-                                const std::string& name,
-                                const std::vector<nvrtc_header>& headers,
-                                const std::vector<std::string>& options,
-                                int major,
-                                int minor)
-{
-    nvrtc_image image;
-    image.target = "compute_" + std::to_string(best_architecture(major, minor));
-    std::vector<std::string> all = options;
-    all.push_back("-dlto");
-    all.push_back("--relocatable-device-code=true");
-    nvrtc_program program(source, name, headers);
-    compile(program, name, image.target, all, image.log);
-    std::size_t size = 0;
-    CUDADSP_NVRTC(nvrtcGetLTOIRSize(program.get(), &size));
-    image.data.resize(size);
-    CUDADSP_NVRTC(nvrtcGetLTOIR(program.get(), &image.data[0]));
     return image;
 }
 

@@ -41,12 +41,11 @@ struct nvrtc_header {
     std::string text;
 };
 
-//! A compiled program: a CUBIN (machine code), PTX (JIT-compiled by the driver) or
-//! LTO-IR (linked into another program by nvJitLink).
+//! A compiled program: a CUBIN (machine code) or PTX (JIT-compiled by the driver).
 struct nvrtc_image {
     std::string data; //!< the image; PTX is NUL-terminated text
     bool cubin = false;
-    std::string target; //!< "sm_90" (CUBIN) or "compute_90" (PTX, LTO-IR)
+    std::string target; //!< "sm_90" (CUBIN) or "compute_90" (PTX)
     std::string log;    //!< the compiler's log (warnings), may be empty
 };
 
@@ -66,19 +65,6 @@ nvrtc_image nvrtc_compile(const std::string& source,
                           int major,
                           int minor,
                           bool ptx = false);
-
-/*!
- * Compiles \p source to LTO-IR (-dlto, relocatable device code) for the newest virtual
- * architecture this NVRTC supports that is not newer than \p major.\p minor: device
- * functions that a library links into its own kernels at run time, e.g. a cuFFT LTO
- * callback (cufft_plan::jit_callback). Options and errors as nvrtc_compile().
- */
-nvrtc_image nvrtc_compile_ltoir(const std::string& source,
-                                const std::string& name,
-                                const std::vector<nvrtc_header>& headers,
-                                const std::vector<std::string>& options,
-                                int major,
-                                int minor);
 
 //! NVRTC's version as "13.0".
 std::string nvrtc_version();
