@@ -245,8 +245,9 @@ private:
  * True when no vector, tuple or uniform vector tag of GNU Radio's serial format
  * (pmt_serial_tags.h: 0x08, 0x0c with the count after the tag, 0x0a with the count
  * after the tag and the item type) in \p bytes, at any position, is followed by a
- * count above the input's size: a conservative filter, not a parser, so every input
- * the deserialiser would blow up is skipped (with some it would not).
+ * count above the input's size, or cut off by its end: a conservative filter, not a
+ * parser, so every input the deserialiser would blow up is skipped (with some it would
+ * not).
  */
 bool no_inflated_counts(const std::string& bytes)
 {
@@ -261,7 +262,8 @@ bool no_inflated_counts(const std::string& bytes)
         const std::size_t at = tag == 0x08 || tag == 0x0c ? i + 1
                                : tag == 0x0a              ? i + 2
                                                           : 0;
-        if (at != 0 && at + 4 <= bytes.size() && count_at(at) > bytes.size())
+        // A count cut off by the end of the input is read with EOF bytes: as large.
+        if (at != 0 && (at + 4 > bytes.size() || count_at(at) > bytes.size()))
             return false;
     }
     return true;

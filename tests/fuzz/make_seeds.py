@@ -12,7 +12,7 @@ PRM files as tools/make_synthetic_slc.py and tests/apps/qa_xcorr_tool.cc write t
 with GMTSAR's quirks (legacy xshift/yshift, CR LF, short lines, repeated keys); pair
 lists as docs/apps/cudadsp_xcorr.md shows them; channel messages from
 docs/blocks/multichannel_correlator_cc.md serialised as a message port would deliver
-them. The other seeds in those folders (and st_tbd_config's, whose inputs are read
+them, and regression inputs of the error texts. The other seeds in those folders (and st_tbd_config's, whose inputs are read
 field by field through FuzzedDataProvider) are inputs the fuzzers found: regression
 inputs and a merged corpus (docs/fuzzing.md).
 """
@@ -101,6 +101,11 @@ def gnss_channel_seeds():
     channel_seed('explicit_code.bin', explicit)
     channel_seed('remove_ids.bin', pmt.to_pmt([1, 2, 3]))
     channel_seed('remove_all.bin', pmt.intern('all'))
+    # Regression: names with control bytes and beyond 80 characters in the error text.
+    channel_seed('regression-system-control-bytes.bin', pmt.to_pmt(
+        {'id': 1, 'system': '\x1b[31m' + 'g' * 100, 'prn': 1}))
+    channel_seed('regression-mode-control-bytes.bin', pmt.to_pmt(
+        {'id': 1, 'mode': 'tracking\x07\x1b]0;', 'prn': 1}))
     channel_seed('vector_of_dicts.bin', pmt.to_pmt(
         [{'id': 1, 'prn': 2}, {'id': 2, 'prn': 3, 'doppler_hz': 500.0}]))
 
