@@ -6,6 +6,7 @@
  */
 
 #include "gnss_channel_pmt.h"
+#include "runtime/quoted_text.h"
 #include <gnuradio/cudadsp/core/gnss_codes.h>
 #include <algorithm>
 #include <cmath>
@@ -61,29 +62,7 @@ const std::set<std::string>& known_keys()
 }
 
 //! Longest text of a value in an error message.
-constexpr std::size_t max_value_text = 80;
-
-//! A symbol's name in quotes, control bytes escaped, at most max_value_text bytes.
-std::string quoted(const std::string& name)
-{
-    static const char hex[] = "0123456789abcdef";
-    std::string out = "\"";
-    for (const char c : name) {
-        if (out.size() > max_value_text)
-            break;
-        const auto u = static_cast<unsigned char>(c);
-        if (u < 0x20 || u == 0x7f) {
-            out += "\\x";
-            out += hex[u >> 4];
-            out += hex[u & 15];
-        } else {
-            if (c == '"' || c == '\\')
-                out += '\\';
-            out += c;
-        }
-    }
-    return out + "\"";
-}
+constexpr std::size_t max_value_text = core::max_quoted_text;
 
 //! A key as the error messages name it: as it is when short and printable, else quoted.
 std::string key_name(const std::string& key)
@@ -92,7 +71,7 @@ std::string key_name(const std::string& key)
         key.size() <= max_value_text && std::all_of(key.begin(), key.end(), [](char c) {
             return static_cast<unsigned char>(c) >= 0x20 && c != 0x7f;
         });
-    return plain ? key : quoted(key);
+    return plain ? key : core::quoted_text(key);
 }
 
 /*!
@@ -120,7 +99,7 @@ void describe(const pmt::pmt_t& value, std::size_t depth, std::string& out)
         out += close;
     };
     if (pmt::is_symbol(value)) {
-        out += quoted(pmt::symbol_to_string(value));
+        out += core::quoted_text(pmt::symbol_to_string(value));
     } else if (pmt::is_null(value)) {
         out += "()";
     } else if (pmt::is_pair(value)) {
@@ -524,8 +503,8 @@ nominal_rates parse_system_code(const channel_fields& f, gnss_channel_request& r
         nominal = parse_glonass_l1of(f, r);
     } else {
         throw std::invalid_argument("system: must be \"gps_l1ca\", \"galileo_e1b\", "
-                                    "\"galileo_e1c\" or \"glonass_l1of\", got \"" +
-                                    system + "\"");
+                                    "\"galileo_e1c\" or \"glonass_l1of\", got " +
+                                    core::quoted_text(system));
     }
     if (f.has("frequency_number") && r.system != gnss_system_glonass_l1of)
         throw std::invalid_argument("frequency_number: only for glonass_l1of");
@@ -670,7 +649,8 @@ void parse_mode_and_start(const channel_fields& f, core::gnss_channel& c)
             c.mode = core::gnss_channel_mode::open_loop;
         else
             throw std::invalid_argument(
-                "mode: must be \"tracking\" or \"open_loop\", got \"" + mode + "\"");
+                "mode: must be \"tracking\" or \"open_loop\", got " +
+                core::quoted_text(mode));
     }
     if (f.has("start_sample")) {
         const pmt::pmt_t v = f.get("start_sample");

@@ -564,6 +564,26 @@ public:
         bad([](st_tbd_config& c) { c.autotune_iterations = 0; }, "autotune_iterations");
         bad([](st_tbd_config& c) { c.autotune_seconds = 0.0; }, "autotune_seconds");
         bad([](st_tbd_config& c) { c.autotune_seconds = nanf_; }, "autotune_seconds");
+        // A caller's string is shown quoted, control bytes escaped, cut at 80
+        // characters (tests/fuzz found the strings echoed whole).
+        for (const char* field : { "device", "kernel", "bilinear" }) {
+            st_tbd_config c = good;
+            const std::string hostile = "\x1b[2J" + std::string(100000, 'x');
+            (std::string(field) == "device"   ? c.device
+             : std::string(field) == "kernel" ? c.kernel
+                                              : c.bilinear) = hostile;
+            std::string text;
+            try {
+                c.validate();
+            } catch (const std::invalid_argument& e) {
+                text = e.what();
+            }
+            // Cut once the quoted text passes 80 bytes: 8 bytes of '"', the escaped
+            // ESC and "[2J", then 73 of the x's.
+            const std::string shown = "got \"\\x1b[2J" + std::string(73, 'x') + "\"";
+            CPPUNIT_ASSERT_EQUAL(std::size_t(0), text.find(field));
+            CPPUNIT_ASSERT_EQUAL(text.size() - shown.size(), text.find(shown));
+        }
         // Limits themselves are valid.
         st_tbd_config edge = good;
         edge.hypotheses[0].transitions[0].dx = -64.0f;

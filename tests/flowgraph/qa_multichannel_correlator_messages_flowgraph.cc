@@ -229,6 +229,7 @@ class qa_multichannel_correlator_messages_flowgraph : public CppUnit::TestFixtur
     CPPUNIT_TEST(partial_lists_are_refused_whole);
     CPPUNIT_TEST(many_bad_items_give_one_bounded_error);
     CPPUNIT_TEST(refused_messages_do_not_grow_memory);
+    CPPUNIT_TEST(names_in_errors_are_quoted_and_cut);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -321,6 +322,32 @@ public:
         text = refusal_of([&] { blk->remove_channels(list_of({ pmt::from_long(7) })); });
         assert_contains(text, "id: no channel 7");
         CPPUNIT_ASSERT_EQUAL(std::size_t(4), blk->pending_changes());
+    }
+
+    /*!
+     * A "system" or "mode" name is shown as the docs say of names: quoted, control
+     * bytes escaped, cut at 80 characters (tests/fuzz found both echoed whole: a
+     * terminal escape reached the log, a 100000-byte name gave a 100000-byte error).
+     */
+    void names_in_errors_are_quoted_and_cut()
+    {
+        auto blk = multichannel_correlator_cc::make(
+            4e6, offsets, 4, pmt::PMT_NIL, 0.0, 1.0, "cpu");
+        const std::string hostile = "\x1b]0;owned\x07" + std::string(100000, 'g');
+        for (const char* key : { "system", "mode" }) {
+            pmt::pmt_t d = channel(1, 1);
+            d = pmt::dict_add(d, pmt::intern(key), pmt::intern(hostile));
+            const std::string text = refusal_of([&] { blk->add_channels(d); });
+            // Cut once the quoted text passes 80 bytes: 17 bytes of '"', the escaped
+            // ESC, "]0;owned" and the escaped BEL, then 64 of the g's.
+            const std::string shown =
+                "got \"\\x1b]0;owned\\x07" + std::string(64, 'g') + "\"";
+            assert_contains(text, std::string(key) + ": must be ");
+            CPPUNIT_ASSERT_EQUAL(text.size() - shown.size(), text.find(shown));
+            for (const char c : text)
+                CPPUNIT_ASSERT(static_cast<unsigned char>(c) >= 0x20);
+        }
+        CPPUNIT_ASSERT(blk->channel_ids().empty());
     }
 
     /*!

@@ -22,6 +22,10 @@ namespace gr {
 namespace cudadsp {
 namespace core {
 
+//! Largest epoch length / code step the engine allows: epoch sample counts must fit an
+//! int32.
+constexpr std::uint64_t gnss_max_epoch_samples = (std::uint64_t(1) << 31) - 1;
+
 using gnss_code_table = std::shared_ptr<const std::vector<std::int8_t>>;
 
 struct gnss_channel_setup {

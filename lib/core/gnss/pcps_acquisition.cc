@@ -8,6 +8,7 @@
 #include "gnss/pcps_acquisition_cpu.h"
 #include "gnss/pcps_acquisition_cuda.h"
 #include "gnss/pcps_acquisition_rule.h"
+#include "runtime/quoted_text.h"
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -124,8 +125,8 @@ acquisition_signal parse_acquisition_signal(const std::string& name,
     if (name == "glonass_l1of")
         return acquisition_signal::glonass_l1of;
     invalid(parameter_name,
-            "must be \"gps_l1ca\", \"galileo_e1\" or \"glonass_l1of\", got \"" + name +
-                "\"");
+            "must be \"gps_l1ca\", \"galileo_e1\" or \"glonass_l1of\", got " +
+                quoted_text(name));
 }
 
 std::string to_string(acquisition_signal signal)

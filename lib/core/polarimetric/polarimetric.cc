@@ -8,6 +8,7 @@
 #include "polarimetric/polarimetric_cpu.h"
 #include "polarimetric/polarimetric_cuda.h"
 #include "polarimetric/polarimetric_estimators.h"
+#include "runtime/quoted_text.h"
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -65,8 +66,8 @@ polarimetric_mode parse_polarimetric_mode(const std::string& name,
     if (name == "alternating")
         return polarimetric_mode::alternating;
     throw std::invalid_argument(parameter_name +
-                                ": must be \"simultaneous\" or \"alternating\", got \"" +
-                                name + "\"");
+                                ": must be \"simultaneous\" or \"alternating\", got " +
+                                quoted_text(name));
 }
 
 std::string to_string(polarimetric_mode mode)
@@ -84,8 +85,8 @@ clutter_filter_kind parse_clutter_filter(const std::string& name,
     if (name == "gmap")
         return clutter_filter_kind::gmap;
     throw std::invalid_argument(parameter_name +
-                                ": must be \"none\", \"regression\" or \"gmap\", got \"" +
-                                name + "\"");
+                                ": must be \"none\", \"regression\" or \"gmap\", got " +
+                                quoted_text(name));
 }
 
 std::string to_string(clutter_filter_kind kind)

@@ -51,6 +51,11 @@ struct tbd_layout {
 //! The layout for \p config (which must be valid).
 tbd_layout make_tbd_layout(const st_tbd_config& config);
 
+//! The checks of st_tbd_config::validate() that st_tbd::set_alpha() and
+//! st_tbd::set_threshold() repeat: std::invalid_argument naming the field.
+void validate_tbd_alpha(float alpha);
+void validate_tbd_threshold(float threshold);
+
 /*! The transitions resolved into taps, hypothesis-major (the order of
  *  st_tbd::lines()); \p first[m] .. first[m + 1] are hypothesis m's. */
 struct tbd_table {

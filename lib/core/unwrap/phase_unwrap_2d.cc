@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "runtime/quoted_text.h"
 #include "unwrap/phase_unwrap_2d_cpu.h"
 #include "unwrap/phase_unwrap_2d_cuda.h"
 #include "unwrap/phase_unwrap_2d_rule.h"
@@ -24,8 +25,8 @@ unwrap_2d_method parse_unwrap_2d_method(const std::string& name,
     if (name == "least_squares")
         return unwrap_2d_method::least_squares;
     throw std::invalid_argument(parameter +
-                                ": must be \"reliability\" or \"least_squares\", got \"" +
-                                name + "\"");
+                                ": must be \"reliability\" or \"least_squares\", got " +
+                                quoted_text(name));
 }
 
 std::string to_string(unwrap_2d_method method)
