@@ -20,7 +20,8 @@ install_dependencies() {
                     libfftw3-dev libvolk2-dev libboost-program-options-dev
                     nlohmann-json3-dev python3-skimage python3-gdal
                     python3-netcdf4 python3-xarray python3-distributed
-                    python3-h5py-serial)  # h5py: GNSS-SDR's dumps, tools/compare-gnss-sdr
+                    python3-h5py-serial   # h5py: GNSS-SDR's dumps, tools/compare-gnss-sdr
+                    python3-hypothesis)   # qa_properties
     local missing=()
     for p in "${packages[@]}"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
