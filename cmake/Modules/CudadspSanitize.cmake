@@ -32,9 +32,11 @@ if(CUDADSP_SANITIZE)
         "$<$<COMPILE_LANGUAGE:C,CXX>:${_cudadsp_sanitize_flags}>"
         "$<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=${_cudadsp_sanitize_nvcc}>")
     # The sanitizer runtimes come with the link; a target that nvcc links passes the flags
-    # to its host compiler.
+    # to its host compiler. GCC's libasan link spec ends with --no-as-needed in force, so
+    # every library named after it would become a dependency, the CUDA driver's stub
+    # libcuda.so too (the core library must load without a driver): --as-needed again.
     add_link_options(
-        "$<$<LINK_LANGUAGE:C,CXX>:${_cudadsp_sanitize_link}>"
-        "$<$<LINK_LANGUAGE:CUDA>:-Xcompiler=${_cudadsp_sanitize_nvcc_link}>")
+        "$<$<LINK_LANGUAGE:C,CXX>:${_cudadsp_sanitize_link};-Wl,--as-needed>"
+        "$<$<LINK_LANGUAGE:CUDA>:-Xcompiler=${_cudadsp_sanitize_nvcc_link};-Xlinker=--as-needed>")
     message(STATUS "Sanitizers for the host code: ${CUDADSP_SANITIZE}")
 endif()
