@@ -21,6 +21,7 @@ install_dependencies() {
                     nlohmann-json3-dev python3-skimage python3-gdal
                     python3-netcdf4 python3-xarray python3-distributed
                     python3-h5py-serial   # h5py: GNSS-SDR's dumps, tools/compare-gnss-sdr
+                    python3-hypothesis    # qa_properties
                     clang libclang-rt-14-dev)  # libFuzzer: the fuzz targets (tests/fuzz)
     local missing=()
     for p in "${packages[@]}"; do

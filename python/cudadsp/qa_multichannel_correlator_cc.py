@@ -514,6 +514,12 @@ class qa_multichannel_correlator_cc(gr_unittest.TestCase):
              "channels[0].cn0_epochs: must be an integer in [2, 1073741824], got 1"),
             (dict(channels=[{"id": 1, "prn": 1, "cn0_epochs": 2**31}]),
              "channels[0].cn0_epochs: must be an integer in [2, 1073741824], got 2147483648"),
+            # Found by qa_properties: beyond 2^64 - 1 the PMT conversion raised a
+            # RuntimeError naming nothing; beyond 2^31 the loss-of-lock counts a TypeError.
+            (dict(channels=[{"id": 1, "prn": 1, "cn0_epochs": 2**64}]),
+             "channels[0].cn0_epochs: integer too large (above 2^64 - 1)"),
+            (dict(lock_loss_windows=2**31), "lock_loss_windows: must be at most 2147483647"),
+            (dict(lock_timeout_windows=-(2**63)), "lock_timeout_windows: must be at least"),
             (dict(channels=[{"id": 1, "prn": 1, "pll_bandwidth_hz": 1e6}]),
              "channels[0].pll_bandwidth_hz: must be at most 0.5 / epoch duration = 500 Hz"),
             (dict(channels=[{"id": 1, "prn": 1, "fll_bandwidth_hz": 600.0}]), "channels[0].fll_bandwidth_hz"),

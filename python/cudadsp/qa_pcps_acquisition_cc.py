@@ -213,6 +213,10 @@ class qa_pcps_acquisition_cc(gr_unittest.TestCase):
             (dict(max_channels=0), "max_channels"),
             (dict(satellites_per_search=0), "satellites_per_search"),
             (dict(first_channel_id=-1), "first_channel_id"),
+            # Found by qa_properties: integers beyond int gave pybind11's TypeError.
+            (dict(first_channel_id=2**32 - 1), "first_channel_id: must be at most 2147483647"),
+            (dict(coherent_periods=2**63), "coherent_periods: must be at most"),
+            (dict(satellites=[1, 2**40]), "satellites[1]: must be at most"),
             (dict(intermediate_frequency_hz=3e6), "intermediate_frequency_hz"),
             (dict(channel_parameters={"prn": 4}), "channel_parameters.prn"),
             (dict(channel_parameters={"pll_bandwidth_hz": "wide"}),

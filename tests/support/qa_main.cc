@@ -27,6 +27,7 @@
 #include <cppunit/TestSuite.h>
 #include <cppunit/extensions/TestFactoryRegistry.h>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -130,13 +131,14 @@ bool is_cuda_case(const std::string& name)
            name.compare(name.size() - tag.size(), tag.size(), tag) == 0;
 }
 
-//! Adds the leaf cases of \p test that \p keep selects to \p into.
+//! Adds the leaf cases of \p test that \p keep selects to \p into (not owned: \p test
+//! keeps them).
 template <class Keep>
-void select_cases(CppUnit::Test* test, CppUnit::TestSuite& into, Keep keep)
+void select_cases(CppUnit::Test* test, std::vector<CppUnit::Test*>& into, Keep keep)
 {
     if (test->getChildTestCount() == 0) {
         if (keep(test->getName()))
-            into.addTest(test);
+            into.push_back(test);
         return;
     }
     for (int i = 0; i < test->getChildTestCount(); ++i)
@@ -160,9 +162,12 @@ int main(int argc, char** argv)
         }
     }
 
-    CppUnit::Test* registry = CppUnit::TestFactoryRegistry::getRegistry().makeTest();
-    CppUnit::TestSuite cases("selected");
-    select_cases(registry, cases, [chosen](const std::string& name) {
+    // The registry's suite owns every case; the selection only points into it (a
+    // TestSuite would delete its cases, and the registry's suite would leak).
+    const std::unique_ptr<CppUnit::Test> registry(
+        CppUnit::TestFactoryRegistry::getRegistry().makeTest());
+    std::vector<CppUnit::Test*> cases;
+    select_cases(registry.get(), cases, [chosen](const std::string& name) {
         return chosen == selection::all ||
                (chosen == selection::cuda_only) == is_cuda_case(name);
     });
@@ -171,7 +176,8 @@ int main(int argc, char** argv)
     case_outcomes outcomes;
     controller.addListener(&outcomes);
     controller.pushProtector(new skip_protector(outcomes)); // owned by controller
-    cases.run(&controller);
+    for (CppUnit::Test* test : cases)
+        test->run(&controller);
 
     std::cout << outcomes.passed() << " passed, " << outcomes.failed() << " failed, "
               << outcomes.skipped() << " skipped" << std::endl;

@@ -92,6 +92,10 @@ private:
 
 void parallel_memcpy(void* dst, const void* src, std::size_t bytes)
 {
+    // An empty range may come as null pointers (an empty vector's data()), which memcpy
+    // must not be given even for 0 bytes.
+    if (bytes == 0)
+        return;
     copy_pool& pool = copy_pool::instance();
     const std::size_t parts =
         std::min<std::size_t>(pool.workers() + 1, bytes / min_bytes_per_part);

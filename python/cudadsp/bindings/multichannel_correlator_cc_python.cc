@@ -25,6 +25,7 @@ namespace py = pybind11;
 // pydoc.h is automatically generated in the build directory
 #include <multichannel_correlator_cc_pydoc.h>
 
+#include "integer_argument.h"
 #include "pmt_from_python.h"
 
 #include <limits>
@@ -36,6 +37,8 @@ namespace {
 using gr::cudadsp::multichannel_correlator_base;
 
 using gr::cudadsp::bindings::describe;
+using gr::cudadsp::bindings::integer_argument;
+using gr::cudadsp::bindings::narrow;
 using gr::cudadsp::bindings::to_pmt;
 
 /*!
@@ -71,19 +74,20 @@ void bind_variant(py::module& m, const char* name, const char* doc, const char* 
                          double intermediate_frequency_hz,
                          double batch_ms,
                          const std::string& device,
-                         int lock_loss_windows,
-                         int lock_timeout_windows,
+                         const integer_argument& lock_loss_windows,
+                         const integer_argument& lock_timeout_windows,
                          bool remove_lost) {
-                 return Block::make(sample_rate_hz,
-                                    tap_offsets_chips,
-                                    max_channels_of(max_channels),
-                                    to_pmt(channels, "channels"),
-                                    intermediate_frequency_hz,
-                                    batch_ms,
-                                    device,
-                                    lock_loss_windows,
-                                    lock_timeout_windows,
-                                    remove_lost);
+                 return Block::make(
+                     sample_rate_hz,
+                     tap_offsets_chips,
+                     max_channels_of(max_channels),
+                     to_pmt(channels, "channels"),
+                     intermediate_frequency_hz,
+                     batch_ms,
+                     device,
+                     narrow<int>("lock_loss_windows", lock_loss_windows),
+                     narrow<int>("lock_timeout_windows", lock_timeout_windows),
+                     remove_lost);
              }),
              py::arg("sample_rate_hz"),
              py::arg("tap_offsets_chips") = std::vector<double>{ -0.5, 0.0, 0.5 },

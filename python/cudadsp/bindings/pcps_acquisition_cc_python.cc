@@ -23,6 +23,7 @@ namespace py = pybind11;
 // pydoc.h is automatically generated in the build directory
 #include <pcps_acquisition_cc_pydoc.h>
 
+#include "integer_argument.h"
 #include "pmt_from_python.h"
 
 #include <string>
@@ -31,6 +32,8 @@ namespace py = pybind11;
 namespace {
 
 using gr::cudadsp::pcps_acquisition_base;
+using gr::cudadsp::bindings::integer_argument;
+using gr::cudadsp::bindings::narrow;
 using gr::cudadsp::bindings::to_pmt;
 
 template <class Block>
@@ -44,36 +47,41 @@ void bind_variant(py::module& m, const char* name, const char* doc, const char* 
                std::shared_ptr<Block>>(m, name, doc)
         .def(py::init([](double sample_rate_hz,
                          const std::string& signal,
-                         const std::vector<int>& satellites,
+                         const std::vector<integer_argument>& satellites,
                          double doppler_max_hz,
                          double doppler_step_hz,
-                         int coherent_periods,
-                         int noncoherent_dwells,
+                         const integer_argument& coherent_periods,
+                         const integer_argument& noncoherent_dwells,
                          double false_alarm,
-                         int max_channels,
-                         int satellites_per_search,
+                         const integer_argument& max_channels,
+                         const integer_argument& satellites_per_search,
                          py::object channel_parameters,
-                         int first_channel_id,
+                         const integer_argument& first_channel_id,
                          double doppler_center_hz,
                          double intermediate_frequency_hz,
                          bool galileo_pilot,
                          const std::string& device) {
-                 return Block::make(sample_rate_hz,
-                                    signal,
-                                    satellites,
-                                    doppler_max_hz,
-                                    doppler_step_hz,
-                                    coherent_periods,
-                                    noncoherent_dwells,
-                                    false_alarm,
-                                    max_channels,
-                                    satellites_per_search,
-                                    to_pmt(channel_parameters, "channel_parameters"),
-                                    first_channel_id,
-                                    doppler_center_hz,
-                                    intermediate_frequency_hz,
-                                    galileo_pilot,
-                                    device);
+                 std::vector<int> prns;
+                 for (std::size_t i = 0; i < satellites.size(); ++i)
+                     prns.push_back(narrow<int>("satellites[" + std::to_string(i) + "]",
+                                                satellites[i]));
+                 return Block::make(
+                     sample_rate_hz,
+                     signal,
+                     prns,
+                     doppler_max_hz,
+                     doppler_step_hz,
+                     narrow<int>("coherent_periods", coherent_periods),
+                     narrow<int>("noncoherent_dwells", noncoherent_dwells),
+                     false_alarm,
+                     narrow<int>("max_channels", max_channels),
+                     narrow<int>("satellites_per_search", satellites_per_search),
+                     to_pmt(channel_parameters, "channel_parameters"),
+                     narrow<int>("first_channel_id", first_channel_id),
+                     doppler_center_hz,
+                     intermediate_frequency_hz,
+                     galileo_pilot,
+                     device);
              }),
              py::arg("sample_rate_hz"),
              py::arg("signal") = "gps_l1ca",

@@ -70,8 +70,18 @@ to_pmt(py::handle value, const std::string& where, std::size_t depth = 0)
         const py::int_ i(py::reinterpret_borrow<py::object>(value));
         int overflow = 0;
         const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
-        if (overflow > 0)
-            return pmt::from_uint64(i.cast<std::uint64_t>());
+        if (overflow > 0) {
+            // Not i.cast<std::uint64_t>(): beyond 2^64 - 1 that throws pybind11's
+            // cast_error, a RuntimeError naming nothing.
+            const unsigned long long u = PyLong_AsUnsignedLongLong(i.ptr());
+            if (PyErr_Occurred()) {
+                PyErr_Clear();
+                throw py::value_error(where +
+                                      ": integer too large (above 2^64 - 1), got " +
+                                      describe(value));
+            }
+            return pmt::from_uint64(u);
+        }
         if (overflow < 0)
             throw py::value_error(where + ": integer too small, got " + describe(value));
         return pmt::from_long(static_cast<long>(v));
