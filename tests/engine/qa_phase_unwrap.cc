@@ -88,7 +88,10 @@ struct walk_case {
 std::vector<walk_case> walk_cases()
 {
     std::vector<walk_case> cases;
-    const std::size_t lengths[] = { 1, 2, 3, 7, 31, 4095, 4096, 4097, 65537, 1000003 };
+    // Under a sanitizer the longest walks still span many tiles of the CUDA scan.
+    const std::size_t lengths[] = {
+        1, 2, 3, 7, 31, 4095, 4096, 4097, 65537, qa::scaled<std::size_t>(1000003, 100003)
+    };
     const double periods[] = { two_pi, 360.0, 1.0, 0.37 };
     const double steps[] = { 0.0, 0.01, 0.2, 0.45, 1.0, 3.0 };
     for (std::size_t n : lengths)
@@ -97,7 +100,7 @@ std::vector<walk_case> walk_cases()
                 if (n <= 65537 || (P == two_pi || s == 1.0))
                     cases.push_back({ n, P, s });
     for (double s : { 0.05, 3.0 })
-        cases.push_back({ 10000000, two_pi, s });
+        cases.push_back({ qa::scaled<std::size_t>(10000000, 300007), two_pi, s });
     return cases;
 }
 
@@ -192,7 +195,7 @@ public:
             for (std::size_t n : { std::size_t(1),
                                    std::size_t(5),
                                    std::size_t(4097),
-                                   std::size_t(300001) }) {
+                                   qa::scaled<std::size_t>(300001, 100003) }) {
                 auto x = qa::wrapped_walk(n, two_pi, 1.5, d_rng);
                 sprinkle_non_finite(x, fraction, d_rng);
                 assert_same(qa::reference_unwrap(x, two_pi),
@@ -274,7 +277,8 @@ public:
 
     void chunking_invariance(const std::string& device)
     {
-        const std::size_t n = device == "cuda" ? 3000017 : 500000;
+        const std::size_t n =
+            device == "cuda" ? qa::scaled<std::size_t>(3000017, 200003) : 500000;
         auto x = qa::wrapped_walk(n, two_pi, 1.2, d_rng);
         sprinkle_non_finite(x, 0.01, d_rng);
         const auto expected = qa::reference_unwrap(x, two_pi);
@@ -298,7 +302,9 @@ public:
     void vector_mode(const std::string& device)
     {
         for (std::size_t vlen : { 2, 3, 17, 4096, 5003, 70001 }) {
-            const std::size_t vectors = std::max<std::size_t>(1, 400000 / vlen);
+            // Under a sanitizer the longest vectors still come twice, one per call.
+            const std::size_t vectors =
+                std::max<std::size_t>(2, qa::scaled<std::size_t>(400000, 150000) / vlen);
             auto x = qa::wrapped_walk(vlen * vectors, two_pi, 1.0, d_rng);
             sprinkle_non_finite(x, 0.02, d_rng);
             auto engine = make_engine(device, two_pi, vlen, 100000);
@@ -429,24 +435,28 @@ public:
 
     void host_paths(const std::string&)
     {
-        const std::size_t n = 5000011;
+        // Under a sanitizer, shorter streams in smaller pipeline chunks: still several
+        // chunks per call on each path.
+        const std::size_t n = qa::scaled<std::size_t>(5000011, 500011);
         const auto x = qa::wrapped_walk(n, two_pi, 1.0, d_rng);
         const auto expected = qa::reference_unwrap(x, two_pi);
         // Pinned in and out: DMA straight from the caller's buffers.
         pinned_buffer<float> in(n), out(n);
         std::copy(x.begin(), x.end(), in.get());
         std::fill(out.get(), out.get() + n, qa::poison_value);
-        make_engine("cuda", two_pi, 1, 1 << 20)->unwrap(in.get(), out.get(), n);
+        make_engine("cuda", two_pi, 1, qa::scaled<std::size_t>(1 << 20, 1 << 17))
+            ->unwrap(in.get(), out.get(), n);
         assert_same(
             expected, std::vector<float>(out.get(), out.get() + n), "cuda pinned");
         // In place, pageable.
         std::vector<float> inplace = x;
-        make_engine("cuda", two_pi, 1, 777777)->unwrap(inplace.data(), inplace.data(), n);
+        make_engine("cuda", two_pi, 1, qa::scaled<std::size_t>(777777, 77777))
+            ->unwrap(inplace.data(), inplace.data(), n);
         assert_same(expected, inplace, "cuda in place");
         // Misaligned pointers take the scalar path.
         std::vector<float> shifted_in(n + 1), shifted_out(n + 1, qa::poison_value);
         std::copy(x.begin(), x.end(), shifted_in.begin() + 1);
-        make_engine("cuda", two_pi)
+        make_engine("cuda", two_pi, 1, qa::scaled<std::size_t>(1 << 22, 1 << 17))
             ->unwrap(shifted_in.data() + 1, shifted_out.data() + 1, n);
         assert_same(expected,
                     std::vector<float>(shifted_out.begin() + 1, shifted_out.end()),
@@ -455,7 +465,10 @@ public:
 
     void device_entry_point(const std::string&)
     {
-        const std::size_t n = 2000003;
+        const std::size_t n = qa::scaled<std::size_t>(2000003, 200003);
+        // The second device call: many tiles of the scan.
+        const std::size_t second = qa::scaled<std::size_t>(1000000, 100000);
+        const std::size_t on_device = 12345 + second;
         const auto x = qa::wrapped_walk(n, two_pi, 2.0, d_rng);
         auto engine = make_engine("cuda", two_pi);
         device_buffer<float> d_x(n), d_y(n);
@@ -468,12 +481,11 @@ public:
         // Two device calls on a caller's stream, then the rest through the host path:
         // the state chains across all three.
         engine->unwrap_device(d_x.get(), d_y.get(), 12345, stream.get());
-        engine->unwrap_device(
-            d_x.get() + 12345, d_y.get() + 12345, 1000000, stream.get());
+        engine->unwrap_device(d_x.get() + 12345, d_y.get() + 12345, second, stream.get());
         stream.synchronize();
         CUDADSP_CUDA(cudaMemcpy(
-            y.data(), d_y.get(), 1012345 * sizeof(float), cudaMemcpyDeviceToHost));
-        engine->unwrap(x.data() + 1012345, y.data() + 1012345, n - 1012345);
+            y.data(), d_y.get(), on_device * sizeof(float), cudaMemcpyDeviceToHost));
+        engine->unwrap(x.data() + on_device, y.data() + on_device, n - on_device);
         assert_same(qa::reference_unwrap(x, two_pi), y, "cuda device entry point");
         CPPUNIT_ASSERT_THROW(
             make_engine("cpu", two_pi)->unwrap_device(d_x.get(), d_y.get(), 1, nullptr),

@@ -746,7 +746,10 @@ std::vector<shape> shapes()
                                                 : std::vector<std::size_t>{ 4, 6, 36 };
         for (std::size_t M : Ms)
             for (std::size_t G : { 1, 7, 2242 })
-                for (std::size_t R : { 1, 3, 50 })
+                // Under a sanitizer 11 radials instead of 50: the kernel's grid
+                // still ends in a partial block at 2242 gates.
+                for (std::size_t R :
+                     { std::size_t(1), std::size_t(3), qa::scaled<std::size_t>(50, 11) })
                     out.push_back({ mode, M, G, R });
     }
     return out;
@@ -1558,14 +1561,20 @@ public:
     {
         for (auto mode :
              { polarimetric_mode::simultaneous, polarimetric_mode::alternating }) {
-            const std::size_t G = 2242, R = 400;
+            // Under a sanitizer 40 radials, still several of the engine's default
+            // chunks at 36 pulses.
+            const std::size_t G = 2242, R = qa::scaled<std::size_t>(400, 40);
             auto c = make_config("cuda", mode, G, 36);
             const auto p = simulate(c, R, 4000 + int(mode), noise_of(c));
             auto cpu_config = c;
             cpu_config.device = "cpu";
             const auto cpu = run(*polarimetric_processor::make(cpu_config), p, R);
             const auto cuda = run(*cuda_engine(c), p, R);
-            assert_close_to_cpu(cpu, cuda, c, "cuda " + mode_name(mode) + " 400 radials");
+            assert_close_to_cpu(cpu,
+                                cuda,
+                                c,
+                                "cuda " + mode_name(mode) + " " + std::to_string(R) +
+                                    " radials");
             // And the float64 reference on the first and last radials.
             const std::size_t last = (R - 2) * c.samples_per_radial();
             product_set head(2 * G), tail(2 * G);

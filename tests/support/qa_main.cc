@@ -10,12 +10,14 @@
 //   qa_x                   every case
 //   qa_x --cuda-cases      only the cases registered for the CUDA backend ("...[cuda]")
 //   qa_x --no-cuda-cases   every other case
+//   qa_x --sanitizer ...   reduced sizes for a run under compute-sanitizer (as
+//                          CUDADSP_QA_SANITIZER=1; see qa::sanitizer_run())
 //
-// Each case is printed as it ends: "name : OK", "name : skipped (reason)", or
-// "name : FAIL" followed by its failures. A case that throws qa::skipped is counted as
-// skipped, not passed. The last line is "N passed, N failed, N skipped"; the exit status
-// is 1 on a failure, else qa::skip_exit_code when something skipped (or nothing was
-// selected), else 0.
+// Each case is printed as it ends, with its wall time: "name : OK [0.12 s]",
+// "name : skipped (reason) [0.00 s]", or "name : FAIL [0.12 s]" followed by its
+// failures. A case that throws qa::skipped is counted as skipped, not passed. The last
+// line is "N passed, N failed, N skipped"; the exit status is 1 on a failure, else
+// qa::skip_exit_code when something skipped (or nothing was selected), else 0.
 
 #include "qa_support.h"
 #include <cppunit/Exception.h>
@@ -26,6 +28,9 @@
 #include <cppunit/TestResult.h>
 #include <cppunit/TestSuite.h>
 #include <cppunit/extensions/TestFactoryRegistry.h>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -43,6 +48,7 @@ public:
     void startTest(CppUnit::Test* test) override
     {
         d_name = test->getName();
+        d_started = std::chrono::steady_clock::now();
         d_skip_reason.clear();
         d_case_skipped = false;
         d_failures.clear();
@@ -72,18 +78,24 @@ public:
 
     void endTest(CppUnit::Test*) override
     {
+        // The time shows which cases dominate a run (under a sanitizer above all).
+        const std::chrono::duration<double> took =
+            std::chrono::steady_clock::now() - d_started;
+        char seconds[32];
+        std::snprintf(seconds, sizeof seconds, " [%.2f s]", took.count());
         // A case that skipped and then failed in tearDown is a failure.
         if (!d_failures.empty()) {
             ++d_failed;
-            std::cout << d_name << " : FAIL" << std::endl;
+            std::cout << d_name << " : FAIL" << seconds << std::endl;
             for (const std::string& failure : d_failures)
                 std::cout << "    " << failure << std::endl;
         } else if (d_case_skipped) {
             ++d_skipped_count;
-            std::cout << d_name << " : skipped (" << d_skip_reason << ")" << std::endl;
+            std::cout << d_name << " : skipped (" << d_skip_reason << ")" << seconds
+                      << std::endl;
         } else {
             ++d_passed;
-            std::cout << d_name << " : OK" << std::endl;
+            std::cout << d_name << " : OK" << seconds << std::endl;
         }
     }
 
@@ -93,6 +105,7 @@ public:
 
 private:
     std::string d_name;
+    std::chrono::steady_clock::time_point d_started;
     bool d_case_skipped = false;
     std::string d_skip_reason;
     std::vector<std::string> d_failures;
@@ -156,11 +169,18 @@ int main(int argc, char** argv)
             chosen = selection::cuda_only;
         else if (arg == "--no-cuda-cases")
             chosen = selection::no_cuda;
+        else if (arg == "--sanitizer")
+            // Before any case runs: qa::sanitizer_run() reads it once.
+            setenv("CUDADSP_QA_SANITIZER", "1", 1);
         else {
-            std::cerr << "usage: " << argv[0] << " [--cuda-cases | --no-cuda-cases]\n";
+            std::cerr << "usage: " << argv[0]
+                      << " [--cuda-cases | --no-cuda-cases] [--sanitizer]\n";
             return 2;
         }
     }
+    if (gr::cudadsp::qa::sanitizer_run())
+        std::cout << "sanitizer run: reduced sizes, rate measurements skipped"
+                  << std::endl;
 
     // The registry's suite owns every case; the selection only points into it (a
     // TestSuite would delete its cases, and the registry's suite would leak).

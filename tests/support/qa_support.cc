@@ -31,6 +31,22 @@ void require_cuda()
         skip("no CUDA device");
 }
 
+bool sanitizer_run()
+{
+    // Read once: the answer must not change between the sizes one case derives.
+    static const bool under_sanitizer = [] {
+        const char* flag = std::getenv("CUDADSP_QA_SANITIZER");
+        return flag && *flag && std::string(flag) != "0";
+    }();
+    return under_sanitizer;
+}
+
+void skip_under_sanitizer(const std::string& what)
+{
+    if (sanitizer_run())
+        skip(what + ": not measured under a CUDA sanitizer, which slows kernels down");
+}
+
 namespace {
 
 bool holds_data(const std::string& dir)

@@ -9,8 +9,10 @@
 #define INCLUDED_CUDADSP_QA_SUPPORT_H
 
 // Helpers shared by the C++ tests: skipping, per-backend registration of one case,
-// the real-data folder, poison, a seeded random source.
+// reduced sizes under a CUDA sanitizer, the real-data folder, poison, a seeded random
+// source.
 
+#include <type_traits>
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -52,6 +54,34 @@ void require_cuda();
 
 //! True when a CUDA device is present (for checks that differ with and without one).
 bool cuda_present();
+
+/*!
+ * True when the cases run under a CUDA sanitizer (tools/gpu-sanitize runs them in
+ * compute-sanitizer, which makes kernels ten to thousands of times slower): the runner
+ * was given --sanitizer, or $CUDADSP_QA_SANITIZER is set to anything but "" or "0".
+ * Cases then take their reduced sizes from scaled() and skip rate measurements with
+ * skip_under_sanitizer(); a normal run is unchanged.
+ */
+bool sanitizer_run();
+
+/*!
+ * \p normal in a normal run, \p reduced under a sanitizer (sanitizer_run()). The reduced
+ * value must still reach every path the normal one exists for (several tiles or blocks,
+ * several batches and a partial one, chunk and call boundaries, sizes that are not a
+ * multiple of any of them); the call site says which when it is not obvious.
+ */
+template <typename T>
+T scaled(T normal, typename std::common_type<T>::type reduced)
+{
+    return sanitizer_run() ? reduced : normal;
+}
+
+/*!
+ * Skips the calling case under a sanitizer: for a case that measures a rate or holds a
+ * real-time deadline, which the sanitizer's slowdown makes meaningless. \p what names
+ * what it measures. A skip, never a pass: the runner reports it.
+ */
+void skip_under_sanitizer(const std::string& what);
 
 /*!
  * The folder of real test data: $CUDADSP_DATA_DIR when set; else data/ beside the
