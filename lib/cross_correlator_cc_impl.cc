@@ -8,6 +8,7 @@
 #include "backend_log.h"
 #include "cross_correlator_cc_impl.h"
 #include "decimated_tags.h"
+#include "work_errors.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <stdexcept>
@@ -166,6 +167,15 @@ bool cross_correlator_cc_impl::stop()
 int cross_correlator_cc_impl::work(int noutput_items,
                                    gr_vector_const_void_star& input_items,
                                    gr_vector_void_star& output_items)
+{
+    return stop_on_error(d_logger, alias(), [&] {
+        return work_body(noutput_items, input_items, output_items);
+    });
+}
+
+int cross_correlator_cc_impl::work_body(int noutput_items,
+                                        gr_vector_const_void_star& input_items,
+                                        gr_vector_void_star& output_items)
 {
     if (d_batch.should_wait(*this, noutput_items))
         return 0; // called again when more input arrives

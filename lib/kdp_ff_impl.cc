@@ -8,6 +8,7 @@
 #include "backend_log.h"
 #include "item_size.h"
 #include "kdp_ff_impl.h"
+#include "work_errors.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
@@ -180,6 +181,15 @@ void kdp_ff_impl::pass_tags(int noutput_items)
 int kdp_ff_impl::work(int noutput_items,
                       gr_vector_const_void_star& input_items,
                       gr_vector_void_star& output_items)
+{
+    return stop_on_error(d_logger, alias(), [&] {
+        return work_body(noutput_items, input_items, output_items);
+    });
+}
+
+int kdp_ff_impl::work_body(int noutput_items,
+                           gr_vector_const_void_star& input_items,
+                           gr_vector_void_star& output_items)
 {
     if (d_batch.should_wait(*this, noutput_items))
         return 0; // called again when more input arrives

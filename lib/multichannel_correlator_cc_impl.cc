@@ -7,6 +7,7 @@
 
 #include "backend_log.h"
 #include "multichannel_correlator_cc_impl.h"
+#include "work_errors.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <cmath>
@@ -853,6 +854,18 @@ void multichannel_correlator_impl<Public>::write_waiting_tags(std::uint64_t firs
 
 template <class Public>
 int multichannel_correlator_impl<Public>::general_work(
+    int noutput_items,
+    gr_vector_int& ninput_items,
+    gr_vector_const_void_star& input_items,
+    gr_vector_void_star& output_items)
+{
+    return stop_on_error(this->d_logger, this->alias(), [&] {
+        return general_work_body(noutput_items, ninput_items, input_items, output_items);
+    });
+}
+
+template <class Public>
+int multichannel_correlator_impl<Public>::general_work_body(
     int noutput_items,
     gr_vector_int& ninput_items,
     gr_vector_const_void_star& input_items,

@@ -8,6 +8,7 @@
 #include "backend_log.h"
 #include "item_size.h"
 #include "patch_xcorr_cc_impl.h"
+#include "work_errors.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <stdexcept>
@@ -233,6 +234,16 @@ int patch_xcorr_cc_impl::general_work(int noutput_items,
                                       gr_vector_int& ninput_items,
                                       gr_vector_const_void_star& input_items,
                                       gr_vector_void_star& output_items)
+{
+    return stop_on_error(d_logger, alias(), [&] {
+        return general_work_body(noutput_items, ninput_items, input_items, output_items);
+    });
+}
+
+int patch_xcorr_cc_impl::general_work_body(int noutput_items,
+                                           gr_vector_int& ninput_items,
+                                           gr_vector_const_void_star& input_items,
+                                           gr_vector_void_star& output_items)
 {
     // GNU Radio ends a block whose input is done and fully consumed, so records must
     // never wait in the block with its input all consumed: the last line of a strip

@@ -55,6 +55,11 @@ public:
                      gr_vector_int& ninput_items,
                      gr_vector_const_void_star& input_items,
                      gr_vector_void_star& output_items) override;
+    //! work()'s body, run by stop_on_error() (work_errors.h).
+    int general_work_body(int noutput_items,
+                          gr_vector_int& ninput_items,
+                          gr_vector_const_void_star& input_items,
+                          gr_vector_void_star& output_items);
 
 private:
     using record = std::array<float, 5>; // x, dx, y, dy, corr

@@ -8,6 +8,7 @@
 #include "backend_log.h"
 #include "gnss_channel_pmt.h"
 #include "pcps_acquisition_cc_impl.h"
+#include "work_errors.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <cmath>
@@ -609,7 +610,17 @@ bool pcps_acquisition_impl<Public>::stop()
 template <class Public>
 int pcps_acquisition_impl<Public>::work(int noutput_items,
                                         gr_vector_const_void_star& input_items,
-                                        gr_vector_void_star&)
+                                        gr_vector_void_star& output_items)
+{
+    return stop_on_error(this->d_logger, this->alias(), [&] {
+        return work_body(noutput_items, input_items, output_items);
+    });
+}
+
+template <class Public>
+int pcps_acquisition_impl<Public>::work_body(int noutput_items,
+                                             gr_vector_const_void_star& input_items,
+                                             gr_vector_void_star&)
 {
     const auto* in = static_cast<const value_type*>(input_items[0]);
     const std::size_t n = static_cast<std::size_t>(noutput_items);

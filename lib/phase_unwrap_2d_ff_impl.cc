@@ -8,6 +8,7 @@
 #include "backend_log.h"
 #include "item_size.h"
 #include "phase_unwrap_2d_ff_impl.h"
+#include "work_errors.h"
 #include <gnuradio/io_signature.h>
 #include <cstdint>
 #include <limits>
@@ -196,6 +197,15 @@ phase_unwrap_2d_ff_impl::report_dict(const core::unwrap_2d_report& report) const
 int phase_unwrap_2d_ff_impl::work(int noutput_items,
                                   gr_vector_const_void_star& input_items,
                                   gr_vector_void_star& output_items)
+{
+    return stop_on_error(d_logger, alias(), [&] {
+        return work_body(noutput_items, input_items, output_items);
+    });
+}
+
+int phase_unwrap_2d_ff_impl::work_body(int noutput_items,
+                                       gr_vector_const_void_star& input_items,
+                                       gr_vector_void_star& output_items)
 {
     const auto* wrapped = static_cast<const float*>(input_items[0]);
     const auto* weight =

@@ -9,6 +9,7 @@
 #include "decimated_tags.h"
 #include "item_size.h"
 #include "polarimetric_products_cf_impl.h"
+#include "work_errors.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
@@ -513,6 +514,15 @@ void polarimetric_products_cf_impl::tag_radials(int noutput_items)
 int polarimetric_products_cf_impl::work(int noutput_items,
                                         gr_vector_const_void_star& input_items,
                                         gr_vector_void_star& output_items)
+{
+    return stop_on_error(d_logger, alias(), [&] {
+        return work_body(noutput_items, input_items, output_items);
+    });
+}
+
+int polarimetric_products_cf_impl::work_body(int noutput_items,
+                                             gr_vector_const_void_star& input_items,
+                                             gr_vector_void_star& output_items)
 {
     if (d_batch.should_wait(*this, noutput_items))
         return 0; // called again when more input arrives

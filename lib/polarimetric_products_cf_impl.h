@@ -62,6 +62,10 @@ public:
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,
              gr_vector_void_star& output_items) override;
+    //! work()'s body, run by stop_on_error() (work_errors.h).
+    int work_body(int noutput_items,
+                  gr_vector_const_void_star& input_items,
+                  gr_vector_void_star& output_items);
 
 private:
     /*! Validates \p change applied to the current calibration (std::invalid_argument

@@ -8,6 +8,7 @@
 #include "backend_log.h"
 #include "item_size.h"
 #include "st_tbd_ff_impl.h"
+#include "work_errors.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <cmath>
@@ -313,6 +314,15 @@ void st_tbd_ff_impl::process_frames(const float* in,
 int st_tbd_ff_impl::work(int noutput_items,
                          gr_vector_const_void_star& input_items,
                          gr_vector_void_star& output_items)
+{
+    return stop_on_error(d_logger, alias(), [&] {
+        return work_body(noutput_items, input_items, output_items);
+    });
+}
+
+int st_tbd_ff_impl::work_body(int noutput_items,
+                              gr_vector_const_void_star& input_items,
+                              gr_vector_void_star& output_items)
 {
     if (d_batch.should_wait(*this, noutput_items))
         return 0; // called again when more input arrives

@@ -44,6 +44,10 @@ public:
     int work(int noutput_items,
              gr_vector_const_void_star& input_items,
              gr_vector_void_star& output_items) override;
+    //! work()'s body, run by stop_on_error() (work_errors.h).
+    int work_body(int noutput_items,
+                  gr_vector_const_void_star& input_items,
+                  gr_vector_void_star& output_items);
 
 private:
     //! Applies a pending reset, alpha or threshold (they come from other threads).

@@ -1,0 +1,46 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDADSP_WORK_ERRORS_H
+#define INCLUDED_CUDADSP_WORK_ERRORS_H
+
+#include <gnuradio/block.h>
+#include <gnuradio/logger.h>
+#include <exception>
+#include <string>
+
+namespace gr {
+namespace cudadsp {
+
+/*!
+ * Runs a block's work() body; an exception from it (a CUDA failure mid-stream, a search
+ * thread's error) ends the block instead of leaving work().
+ *
+ * Why: GNU Radio 3.10's thread-per-block scheduler lets an exception end the block's
+ * thread, logged as "ERROR thread[...]", without marking the block done, so its
+ * neighbours wait for it and top_block::wait() never returns. Here the error is logged
+ * through the block's logger, naming the block (its alias) and what failed (a
+ * core::cuda_error names the call, file and line), and work() returns WORK_DONE: the
+ * scheduler then ends the block as at the end of a stream, downstream blocks drain
+ * and end, upstream blocks end once nothing reads them, and wait() returns. A fresh
+ * block or engine can be made afterwards.
+ */
+template <class Body>
+int stop_on_error(const gr::logger_ptr& logger, const std::string& block, Body&& body)
+{
+    try {
+        return body();
+    } catch (const std::exception& e) {
+        logger->error("{}: stopped by an error in work(): {}", block, e.what());
+    }
+    return gr::block::WORK_DONE;
+}
+
+} // namespace cudadsp
+} // namespace gr
+
+#endif /* INCLUDED_CUDADSP_WORK_ERRORS_H */
