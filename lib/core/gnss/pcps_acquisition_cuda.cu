@@ -34,9 +34,8 @@ constexpr std::size_t max_batch_elements = std::size_t(1) << 30;
 
 constexpr int elementwise_threads = 256;
 
+//! Lags of one block of fold_kernel (a thread a lag).
 constexpr int fold_threads = 256;
-//! Lags a block of fold_kernel owns: its threads less the neighbour on either side.
-constexpr int fold_tile = fold_threads - 2;
 
 constexpr int peak_threads = 256;
 
@@ -229,12 +228,16 @@ struct lag_summaries {
 
 /*!
  * Folds the last integrations of a batch's rows into the lag summaries. Grid: x = lag
- * tiles of fold_tile lags, y = the satellites the batch touches, from \p first_sat.
- * Thread i of a block computes the row power at lag tile_start + i - 1 (mod lags), so
- * that every lag the block owns (threads 1 .. fold_tile) has its neighbours in shared
- * memory; rows are visited in increasing cell order. A block whose rows begin at its
- * satellite's row 0 starts the summaries, any other continues them. \p partial: the
- * powers of the rows' earlier integrations (accumulate_kernel), or null.
+ * tiles of fold_threads lags, y = the satellites the batch touches, from \p first_sat.
+ * Each thread owns one lag t and walks the satellite's rows in increasing cell order on
+ * its own, with no barrier: a row's powers at t - 1 and t + 1 (mod lags) are computed by
+ * the thread itself, with the same row_power() as the neighbouring lags' threads (so the
+ * same bits), and only when the row's cell becomes the best at t, which after the first
+ * rows is rare. Without barriers the warps of a block do not wait for each other's
+ * loads, so the fold runs at the memory's bandwidth rather than its latency. A block
+ * whose rows begin at its satellite's row 0 starts the summaries, any other continues
+ * them. \p partial: the powers of the rows' earlier integrations (accumulate_kernel),
+ * or null.
  */
 __global__ void __launch_bounds__(fold_threads)
     fold_kernel(batch_layout b,
@@ -244,27 +247,22 @@ __global__ void __launch_bounds__(fold_threads)
                 lag_summaries sums,
                 float scale)
 {
-    __shared__ float power[fold_threads];
+    const unsigned int t = blockIdx.x * fold_threads + threadIdx.x;
+    if (t >= b.lags)
+        return;
     const unsigned int sat = first_sat + blockIdx.y;
     const unsigned int sat_row0 = sat * b.rows_per_sat;
     const unsigned int begin = max(b.first_row, sat_row0);
     const unsigned int end = min(b.first_row + b.rows, sat_row0 + b.rows_per_sat);
-    // Signed: thread 0 of tile 0 reads lag -1, i.e. lags - 1.
-    const long long raw = static_cast<long long>(blockIdx.x) * fold_tile +
-                          static_cast<long long>(threadIdx.x) - 1;
-    const bool computes = raw <= static_cast<long long>(b.lags);
-    const unsigned int t = raw < 0
-                               ? b.lags - 1
-                               : (raw >= b.lags ? static_cast<unsigned int>(raw) - b.lags
-                                                : static_cast<unsigned int>(raw));
-    const bool owns = threadIdx.x >= 1 && threadIdx.x <= fold_tile && raw < b.lags;
+    const unsigned int t_early = t == 0 ? b.lags - 1 : t - 1;
+    const unsigned int t_late = t + 1 == b.lags ? 0 : t + 1;
     const std::size_t at = std::size_t(sat) * b.lags + t;
 
-    bool started = begin > sat_row0; // uniform over the block
+    bool started = begin > sat_row0;
     float best = 0.0f, early = 0.0f, late = 0.0f, largest = 0.0f;
     std::uint64_t best_cell = 0;
     double sum = 0.0;
-    if (owns && started) {
+    if (started) {
         best = sums.best_power[at];
         best_cell = sums.best_cell[at];
         early = sums.best_early[at];
@@ -274,34 +272,26 @@ __global__ void __launch_bounds__(fold_threads)
     }
     for (unsigned int row = begin; row < end; ++row) {
         const unsigned int local = row - b.first_row;
-        if (computes)
-            power[threadIdx.x] = row_power(b, c, partial, local, t, scale);
-        __syncthreads();
-        if (owns) {
-            const float s = power[threadIdx.x];
-            const unsigned int in_sat = row - sat_row0;
-            const std::uint64_t cell =
-                pcps_cell_index(in_sat / b.bins, in_sat % b.bins, t, b.bins, b.lags);
-            if (!started || pcps_better_cell(s, cell, best, best_cell)) {
-                best = s;
-                best_cell = cell;
-                early = power[threadIdx.x - 1];
-                late = power[threadIdx.x + 1];
-            }
-            largest = !started ? s : (largest < s ? s : largest);
-            sum = started ? sum + static_cast<double>(s) : static_cast<double>(s);
+        const float s = row_power(b, c, partial, local, t, scale);
+        const unsigned int in_sat = row - sat_row0;
+        const std::uint64_t cell =
+            pcps_cell_index(in_sat / b.bins, in_sat % b.bins, t, b.bins, b.lags);
+        if (!started || pcps_better_cell(s, cell, best, best_cell)) {
+            best = s;
+            best_cell = cell;
+            early = row_power(b, c, partial, local, t_early, scale);
+            late = row_power(b, c, partial, local, t_late, scale);
         }
+        largest = !started ? s : (largest < s ? s : largest);
+        sum = started ? sum + static_cast<double>(s) : static_cast<double>(s);
         started = true;
-        __syncthreads(); // power[] is rewritten by the next row
     }
-    if (owns) {
-        sums.best_power[at] = best;
-        sums.best_cell[at] = best_cell;
-        sums.best_early[at] = early;
-        sums.best_late[at] = late;
-        sums.max_power[at] = largest;
-        sums.sum_power[at] = sum;
-    }
+    sums.best_power[at] = best;
+    sums.best_cell[at] = best_cell;
+    sums.best_early[at] = early;
+    sums.best_late[at] = late;
+    sums.max_power[at] = largest;
+    sums.sum_power[at] = sum;
 }
 
 //! A candidate of the peak search: a cell and its power.
@@ -739,8 +729,9 @@ void pcps_acquisition_cuda::compute_grids(const void* samples,
             }
             const std::size_t first_sat = r0 / layout.rows_per_sat;
             const std::size_t last_sat = (r0 + rows - 1) / layout.rows_per_sat;
-            const dim3 grid(static_cast<unsigned int>((lags + fold_tile - 1) / fold_tile),
-                            static_cast<unsigned int>(last_sat - first_sat + 1));
+            const dim3 grid(
+                static_cast<unsigned int>((lags + fold_threads - 1) / fold_threads),
+                static_cast<unsigned int>(last_sat - first_sat + 1));
             fold_kernel<<<grid, fold_threads, 0, stream>>>(
                 layout,
                 ws.products.get(),
