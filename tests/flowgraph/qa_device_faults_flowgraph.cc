@@ -26,9 +26,11 @@
 #include <spdlog/sinks/ringbuffer_sink.h>
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <future>
 #include <iostream>
 #include <memory>
+#include <random>
 #include <string>
 #include <thread>
 
@@ -58,17 +60,65 @@ std::string log_lines_with(const std::string& text)
     return found;
 }
 
-//! Waits for \p done; a flowgraph still running after \p seconds hangs: end the process.
-void wait_or_die(std::future<void>& done, const std::string& what, double seconds)
+/*!
+ * A started soak flowgraph, its runtime inputs churned (channels added and removed, as
+ * the soak does: the correlator's flowgraph starts without channels) while the test
+ * waits on it. The destructor stops it first, so that a failed assertion does not leave
+ * the waiting thread (and the test with it) blocked for ever.
+ */
+class running_flowgraph
 {
-    if (done.wait_for(std::chrono::duration<double>(seconds)) !=
-        std::future_status::ready) {
-        std::cerr << what << ": flowgraph still running " << seconds
-                  << " s after the fault (hang); aborting" << std::endl;
-        std::_Exit(3);
+public:
+    explicit running_flowgraph(const soak::soak_flowgraph& f) : d_f(f)
+    {
+        d_f.tb->start();
+        d_done = std::async(std::launch::async, [tb = d_f.tb] { tb->wait(); });
     }
-    done.get();
-}
+
+    ~running_flowgraph()
+    {
+        d_f.tb->stop();
+        if (d_done.valid())
+            d_done.wait();
+    }
+
+    //! Churns until \p until() holds; false when \p seconds passed first.
+    bool churn_until(const std::function<bool()>& until, double seconds)
+    {
+        const auto give_up =
+            std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+        while (!until()) {
+            if (std::chrono::steady_clock::now() > give_up)
+                return false;
+            if (d_f.churn)
+                d_f.churn(d_rng);
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        return true;
+    }
+
+    //! Waits for the flowgraph to end by itself, churning; one still running after
+    //! \p seconds hangs: end the process.
+    void wait_or_die(const std::string& what, double seconds)
+    {
+        if (!churn_until(
+                [this] {
+                    return d_done.wait_for(std::chrono::seconds(0)) ==
+                           std::future_status::ready;
+                },
+                seconds)) {
+            std::cerr << what << ": flowgraph still running " << seconds
+                      << " s after the fault (hang); aborting" << std::endl;
+            std::_Exit(3);
+        }
+        d_done.get();
+    }
+
+private:
+    const soak::soak_flowgraph& d_f;
+    std::future<void> d_done;
+    std::mt19937_64 d_rng{ 7 };
+};
 
 //! A float block that passes items through and throws what \p error says after
 //! \p good items, inside stop_on_error() as the module's blocks do.
@@ -130,31 +180,29 @@ class qa_device_faults_flowgraph : public CppUnit::TestFixture
         CPPUNIT_ASSERT_MESSAGE(block, chosen.build != nullptr);
 
         soak::soak_flowgraph f = chosen.build(device, 600.0);
-        f.tb->start();
-        auto done = std::async(std::launch::async, [tb = f.tb] { tb->wait(); });
-        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-        while (f.items_out() == 0 && std::chrono::steady_clock::now() < give_up)
-            std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        CPPUNIT_ASSERT_MESSAGE(block + ": nothing came out in 60 s", f.items_out() > 0);
+        running_flowgraph running(f);
+        CPPUNIT_ASSERT_MESSAGE(
+            block + ": nothing came out in 60 s",
+            running.churn_until([&f] { return f.items_out() > 0; }, 60.0));
 
         const std::uint64_t injected = core::cuda_faults_injected();
         core::arm_cuda_fault(core::parse_cuda_fault_spec("*:1:oom", "test"));
-        wait_or_die(done, block, 60.0);
+        running.wait_or_die(block, 60.0);
         core::disarm_cuda_fault();
         CPPUNIT_ASSERT_EQUAL(injected + 1, core::cuda_faults_injected());
-        const std::string report = log_lines_with("stopped by an error in work()");
+        const std::string report = log_lines_with(block + " :error:");
         CPPUNIT_ASSERT_MESSAGE(block + ": " + report,
-                               report.find(block) != std::string::npos);
+                               report.find("stopped by an error in work()") !=
+                                   std::string::npos);
         CPPUNIT_ASSERT_MESSAGE(report, report.find(" failed at ") != std::string::npos);
         CPPUNIT_ASSERT_MESSAGE(
             report, report.find("(cudaErrorMemoryAllocation)") != std::string::npos);
-        std::cout << "  " << block << ": " << report;
+        std::cout << "  " << report;
 
         // The device and the module are usable again: a new block streams correctly.
         soak::soak_flowgraph fresh = chosen.build(device, 2.0);
-        fresh.tb->start();
-        auto fresh_done = std::async(std::launch::async, [tb = fresh.tb] { tb->wait(); });
-        wait_or_die(fresh_done, block + " (fresh)", 120.0);
+        running_flowgraph fresh_running(fresh);
+        fresh_running.wait_or_die(block + " (fresh)", 120.0);
         CPPUNIT_ASSERT(fresh.items_out() > 0);
         CPPUNIT_ASSERT_EQUAL(std::int64_t(0), fresh.lost());
         CPPUNIT_ASSERT_EQUAL(std::uint64_t(0), fresh.bad());
@@ -195,9 +243,10 @@ public:
         auto tb = gr::make_top_block("error_in_work");
         tb->connect(source, 0, failing, 0);
         tb->connect(failing, 0, sink, 0);
-        tb->start();
-        auto done = std::async(std::launch::async, [tb] { tb->wait(); });
-        wait_or_die(done, "failing_block", 30.0);
+        soak::soak_flowgraph f;
+        f.tb = tb;
+        running_flowgraph running(f);
+        running.wait_or_die("failing_block", 30.0);
         const std::string report = log_lines_with("stopped by an error in work()");
         CPPUNIT_ASSERT_MESSAGE(report,
                                report.find(failing->alias()) != std::string::npos);

@@ -12,12 +12,17 @@
 //   qa_x --no-cuda-cases   every other case
 //   qa_x --sanitizer ...   reduced sizes for a run under compute-sanitizer (as
 //                          CUDADSP_QA_SANITIZER=1; see qa::sanitizer_run())
+//   qa_x --case TEXT ...   only the cases whose name contains TEXT (with the above)
 //
 // Each case is printed as it ends, with its wall time: "name : OK [0.12 s]",
 // "name : skipped (reason) [0.00 s]", or "name : FAIL [0.12 s]" followed by its
 // failures. A case that throws qa::skipped is counted as skipped, not passed. The last
 // line is "N passed, N failed, N skipped"; the exit status is 1 on a failure, else
 // qa::skip_exit_code when something skipped (or nothing was selected), else 0.
+// Output is line-buffered, and a crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) prints
+// the stack's frames on stderr before the signal's default action: the GPU host has no
+// debugger, and addr2line on the build host turns the frames' library offsets into
+// lines.
 
 #include "qa_support.h"
 #include <cppunit/Exception.h>
@@ -28,15 +33,48 @@
 #include <cppunit/TestResult.h>
 #include <cppunit/TestSuite.h>
 #include <cppunit/extensions/TestFactoryRegistry.h>
+#include <execinfo.h>
+#include <unistd.h>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace {
+
+//! The crash report: only async-signal-safe calls (backtrace() is loaded beforehand).
+extern "C" void report_crash(int signal_number)
+{
+    char text[64] = "\n*** fatal signal ";
+    std::size_t length = std::strlen(text);
+    if (signal_number >= 10)
+        text[length++] = static_cast<char>('0' + signal_number / 10);
+    text[length++] = static_cast<char>('0' + signal_number % 10);
+    const char tail[] = "; the stack:\n";
+    std::memcpy(text + length, tail, sizeof(tail));
+    length += sizeof(tail) - 1;
+    if (write(STDERR_FILENO, text, length) < 0)
+        _exit(128 + signal_number);
+    void* frames[64];
+    backtrace_symbols_fd(frames, backtrace(frames, 64), STDERR_FILENO);
+    std::signal(signal_number, SIG_DFL);
+    std::raise(signal_number);
+}
+
+void install_crash_report()
+{
+#if !defined(__SANITIZE_ADDRESS__) // AddressSanitizer reports crashes itself
+    void* warm_up[1];
+    backtrace(warm_up, 1); // loads libgcc's unwinder now, not inside the handler
+    for (int s : { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT })
+        std::signal(s, report_crash);
+#endif
+}
 
 /*!
  * Prints each case's outcome and counts them. CppUnit's own progress listener and
@@ -162,10 +200,15 @@ void select_cases(CppUnit::Test* test, std::vector<CppUnit::Test*>& into, Keep k
 
 int main(int argc, char** argv)
 {
+    std::setvbuf(stdout, nullptr, _IOLBF, 0); // std::cout writes through stdout
+    install_crash_report();
     enum class selection { all, cuda_only, no_cuda } chosen = selection::all;
+    std::string name_part;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
-        if (arg == "--cuda-cases")
+        if (arg == "--case" && i + 1 < argc)
+            name_part = argv[++i];
+        else if (arg == "--cuda-cases")
             chosen = selection::cuda_only;
         else if (arg == "--no-cuda-cases")
             chosen = selection::no_cuda;
@@ -173,8 +216,9 @@ int main(int argc, char** argv)
             // Before any case runs: qa::sanitizer_run() reads it once.
             setenv("CUDADSP_QA_SANITIZER", "1", 1);
         else {
-            std::cerr << "usage: " << argv[0]
-                      << " [--cuda-cases | --no-cuda-cases] [--sanitizer]\n";
+            std::cerr
+                << "usage: " << argv[0]
+                << " [--cuda-cases | --no-cuda-cases] [--sanitizer] [--case TEXT]\n";
             return 2;
         }
     }
@@ -187,9 +231,10 @@ int main(int argc, char** argv)
     const std::unique_ptr<CppUnit::Test> registry(
         CppUnit::TestFactoryRegistry::getRegistry().makeTest());
     std::vector<CppUnit::Test*> cases;
-    select_cases(registry.get(), cases, [chosen](const std::string& name) {
-        return chosen == selection::all ||
-               (chosen == selection::cuda_only) == is_cuda_case(name);
+    select_cases(registry.get(), cases, [chosen, &name_part](const std::string& name) {
+        return (chosen == selection::all ||
+                (chosen == selection::cuda_only) == is_cuda_case(name)) &&
+               name.find(name_part) != std::string::npos;
     });
 
     CppUnit::TestResult controller;

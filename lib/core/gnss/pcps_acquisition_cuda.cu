@@ -117,9 +117,11 @@ struct batch_layout {
  * shift (pcps_acquisition::doppler_plan). \p spectra holds the batch's integrations
  * (M points each, in order), \p bank the replica spectra, \p bin_spectrum[s B + b] the
  * bank index of satellite s's residue of bin b at grid 0, replica 0 (grid g, replica
- * j: + g R + j) and \p bin_shift[s B + b] its shift. One thread per (row, replica, f),
- * which reads a replica value once for all the batch's integrations that use it.
- * rows R M <= max_batch_elements.
+ * j: + g R + j) and \p bin_shift[s B + b] its shift. One thread per (row, replica) and
+ * pair of points f, f + 1 (M = 2N is even), which reads the replica values once for all
+ * the batch's integrations that use them and stores both products in one 16-byte
+ * store: the kernel writes every byte cuFFT then reads, so it runs at the memory's
+ * write bandwidth only with wide stores. rows R M <= max_batch_elements.
  */
 __global__ void __launch_bounds__(elementwise_threads)
     products_kernel(batch_layout b,
@@ -129,11 +131,12 @@ __global__ void __launch_bounds__(elementwise_threads)
                     const unsigned int* __restrict__ bin_shift,
                     float2* __restrict__ out)
 {
+    const unsigned int pairs = b.M / 2;
     const unsigned int item = blockIdx.x * elementwise_threads + threadIdx.x;
-    if (item >= b.rows * b.replicas * b.M)
+    if (item >= b.rows * b.replicas * pairs)
         return;
-    const unsigned int f = item % b.M;
-    const unsigned int q = item / b.M;
+    const unsigned int q = item / pairs;
+    const unsigned int f = 2 * (item - q * pairs);
     const unsigned int j = q % b.replicas;
     const unsigned int local_row = q / b.replicas;
     const unsigned int row = b.first_row + local_row;
@@ -144,41 +147,60 @@ __global__ void __launch_bounds__(elementwise_threads)
     const unsigned int sb = sat * b.bins + bin;
     const unsigned int first_spectrum = bin_spectrum[sb] + j;
     const unsigned int shift = bin_shift[sb];
-    const unsigned int e = f >= shift ? f - shift : f + b.M - shift;
+    const unsigned int e0 = f >= shift ? f - shift : f + b.M - shift;
+    const unsigned int e1 = e0 + 1 == b.M ? 0 : e0 + 1;
+    // The grid of integration first_dwell + d, advanced by P mod G per integration.
+    unsigned int gk = (g + b.first_dwell * b.periods) % b.grids;
+    const unsigned int grid_step = b.periods % b.grids;
     unsigned int loaded_grid = b.grids; // none yet
-    float rr = 0.0f, ri = 0.0f;
+    float r0r = 0.0f, r0i = 0.0f, r1r = 0.0f, r1i = 0.0f;
     for (unsigned int d = 0; d < b.dwells; ++d) {
-        const unsigned int gk = (g + (b.first_dwell + d) * b.periods) % b.grids;
         if (gk != loaded_grid) {
-            const float2 r =
-                bank[std::size_t(first_spectrum + gk * b.replicas) * b.M + e];
+            const float2* q_spectrum =
+                bank + std::size_t(first_spectrum + gk * b.replicas) * b.M;
+            const float2 r0 = q_spectrum[e0];
+            const float2 r1 = q_spectrum[e1];
             // The CPU backend's arithmetic: x times conj(Q) = (rr, ri).
-            rr = r.x;
-            ri = -r.y;
+            r0r = r0.x;
+            r0i = -r0.y;
+            r1r = r1.x;
+            r1i = -r1.y;
             loaded_grid = gk;
         }
-        const float2 x = spectra[std::size_t(d) * b.M + f];
-        float2 c;
-        c.x = x.x * rr - x.y * ri;
-        c.y = x.x * ri + x.y * rr;
-        out[((std::size_t(local_row) * b.dwells + d) * b.replicas + j) * b.M + f] = c;
+        const float4 x =
+            *reinterpret_cast<const float4*>(spectra + std::size_t(d) * b.M + f);
+        float4 c;
+        c.x = x.x * r0r - x.y * r0i;
+        c.y = x.x * r0i + x.y * r0r;
+        c.z = x.z * r1r - x.w * r1i;
+        c.w = x.z * r1i + x.w * r1r;
+        *reinterpret_cast<float4*>(
+            out + ((std::size_t(local_row) * b.dwells + d) * b.replicas + j) * b.M + f) =
+            c;
+        gk += grid_step;
+        if (gk >= b.grids)
+            gk -= b.grids;
     }
 }
 
 /*!
- * The power of local row \p row at lag \p t summed over the batch's integrations, added
- * to \p partial[row lags + t] when \p partial is not null: per integration the largest
- * |c / M|^2 over the replicas (the CPU backend's order: replicas in order, then the
- * sum over integrations in order, float32). \p c: the inverse transforms of the batch.
+ * powers[row lags + t] = (first ? 0 : powers[row lags + t]) + the batch's power at lag t
+ * for every local row and lag t < lags: per integration the largest |c / M|^2 over the
+ * replicas (the CPU backend's order: replicas in order, then the sum over integrations
+ * in order, float32). \p c: the inverse transforms of the batch. One thread per (row,
+ * lag): this is the one pass over the inverse transforms, so it streams them at the
+ * memory's bandwidth; what is left (rows x lags floats) stays in L2 for fold_kernel.
+ * rows lags < 2^32.
  */
-__device__ __forceinline__ float row_power(const batch_layout& b,
-                                           const float2* __restrict__ c,
-                                           const float* __restrict__ partial,
-                                           unsigned int row,
-                                           unsigned int t,
-                                           float scale)
+__global__ void __launch_bounds__(elementwise_threads) accumulate_kernel(
+    batch_layout b, const float2* __restrict__ c, float* powers, bool first, float scale)
 {
-    float s = partial ? partial[std::size_t(row) * b.lags + t] : 0.0f;
+    const unsigned int item = blockIdx.x * elementwise_threads + threadIdx.x;
+    if (item >= b.rows * b.lags)
+        return;
+    const unsigned int row = item / b.lags;
+    const unsigned int t = item - row * b.lags;
+    float s = first ? 0.0f : powers[item];
     for (unsigned int d = 0; d < b.dwells; ++d) {
         float best = 0.0f;
         for (unsigned int j = 0; j < b.replicas; ++j) {
@@ -191,24 +213,7 @@ __device__ __forceinline__ float row_power(const batch_layout& b,
         }
         s += best;
     }
-    return s;
-}
-
-/*!
- * A batch whose integrations are not the last of its rows (a row's K integrations
- * span several batches): partial[row lags + t] = (first ? 0 : partial) + the batch's
- * powers, for every local row and lag t < lags. rows lags < 2^32.
- */
-__global__ void __launch_bounds__(elementwise_threads) accumulate_kernel(
-    batch_layout b, const float2* __restrict__ c, float* partial, bool first, float scale)
-{
-    const unsigned int item = blockIdx.x * elementwise_threads + threadIdx.x;
-    if (item >= b.rows * b.lags)
-        return;
-    const unsigned int row = item / b.lags;
-    const unsigned int t = item - row * b.lags;
-    const float s = row_power(b, c, first ? nullptr : partial, row, t, scale);
-    partial[item] = s;
+    powers[item] = s;
 }
 
 /*!
@@ -227,25 +232,19 @@ struct lag_summaries {
 };
 
 /*!
- * Folds the last integrations of a batch's rows into the lag summaries. Grid: x = lag
- * tiles of fold_threads lags, y = the satellites the batch touches, from \p first_sat.
- * Each thread owns one lag t and walks the satellite's rows in increasing cell order on
- * its own, with no barrier: a row's powers at t - 1 and t + 1 (mod lags) are computed by
- * the thread itself, with the same row_power() as the neighbouring lags' threads (so the
- * same bits), and only when the row's cell becomes the best at t, which after the first
- * rows is rare. Without barriers the warps of a block do not wait for each other's
- * loads, so the fold runs at the memory's bandwidth rather than its latency. A block
- * whose rows begin at its satellite's row 0 starts the summaries, any other continues
- * them. \p partial: the powers of the rows' earlier integrations (accumulate_kernel),
- * or null.
+ * Folds a batch's rows, whose \p powers (accumulate_kernel, all K integrations summed)
+ * are complete, into the lag summaries. Grid: x = lag tiles of fold_threads lags, y =
+ * the satellites the batch touches, from \p first_sat. Each thread owns one lag t and
+ * walks the satellite's rows in increasing cell order, with no barrier; it reads a
+ * row's powers at t - 1 and t + 1 (mod lags) only when the row's cell becomes the best
+ * at t. A block whose rows begin at its satellite's row 0 starts the summaries, any
+ * other continues them.
  */
 __global__ void __launch_bounds__(fold_threads)
     fold_kernel(batch_layout b,
-                const float2* __restrict__ c,
-                const float* __restrict__ partial,
+                const float* __restrict__ powers,
                 unsigned int first_sat,
-                lag_summaries sums,
-                float scale)
+                lag_summaries sums)
 {
     const unsigned int t = blockIdx.x * fold_threads + threadIdx.x;
     if (t >= b.lags)
@@ -271,16 +270,16 @@ __global__ void __launch_bounds__(fold_threads)
         sum = sums.sum_power[at];
     }
     for (unsigned int row = begin; row < end; ++row) {
-        const unsigned int local = row - b.first_row;
-        const float s = row_power(b, c, partial, local, t, scale);
+        const float* row_powers = powers + std::size_t(row - b.first_row) * b.lags;
+        const float s = row_powers[t];
         const unsigned int in_sat = row - sat_row0;
         const std::uint64_t cell =
             pcps_cell_index(in_sat / b.bins, in_sat % b.bins, t, b.bins, b.lags);
         if (!started || pcps_better_cell(s, cell, best, best_cell)) {
             best = s;
             best_cell = cell;
-            early = row_power(b, c, partial, local, t_early, scale);
-            late = row_power(b, c, partial, local, t_late, scale);
+            early = row_powers[t_early];
+            late = row_powers[t_late];
         }
         largest = !started ? s : (largest < s ? s : largest);
         sum = started ? sum + static_cast<double>(s) : static_cast<double>(s);
@@ -416,7 +415,7 @@ struct pcps_acquisition_cuda::workspace {
     staged_device_array<std::int16_t> input_ci16;        //!< 2 K N integers
     device_buffer<float2> spectra;  //!< the integrations of a batch, M points each
     device_buffer<float2> products; //!< one batch, then its inverse transforms in place
-    device_buffer<float> partial;   //!< rows x lags: earlier integrations' powers
+    device_buffer<float> powers;    //!< rows x lags: the batch's rows' powers so far
 
     device_buffer<float> best_power, best_early, best_late, max_power;
     device_buffer<std::uint64_t> best_cell;
@@ -650,8 +649,7 @@ void pcps_acquisition_cuda::compute_grids(const void* samples,
     // the stream still uses it.
     ensure_size(ws.spectra, s.dwells_per_batch * M);
     ensure_size(ws.products, s.rows_per_batch * s.dwells_per_batch * R * M);
-    if (chunked)
-        ensure_size(ws.partial, s.rows_per_batch * lags);
+    ensure_size(ws.powers, s.rows_per_batch * lags);
     for (auto* b : { &ws.best_power, &ws.best_early, &ws.best_late, &ws.max_power })
         ensure_size(*b, nsat * lags);
     ensure_size(ws.best_cell, nsat * lags);
@@ -707,7 +705,7 @@ void pcps_acquisition_cuda::compute_grids(const void* samples,
                 load(k0, dwells);
             layout.dwells = static_cast<unsigned int>(dwells);
             layout.first_dwell = static_cast<unsigned int>(k0);
-            products_kernel<<<blocks_for(rows * R * M, elementwise_threads),
+            products_kernel<<<blocks_for(rows * R * (M / 2), elementwise_threads),
                               elementwise_threads,
                               0,
                               stream>>>(layout,
@@ -718,15 +716,14 @@ void pcps_acquisition_cuda::compute_grids(const void* samples,
                                         ws.products.get());
             CUDADSP_CUDA_LAUNCHED("products_kernel");
             ws.transform(ws.products.get(), rows * dwells * R, CUFFT_INVERSE);
-            if (!last) {
-                accumulate_kernel<<<blocks_for(rows * lags, elementwise_threads),
-                                    elementwise_threads,
-                                    0,
-                                    stream>>>(
-                    layout, ws.products.get(), ws.partial.get(), k0 == 0, scale);
-                CUDADSP_CUDA_LAUNCHED("accumulate_kernel");
+            accumulate_kernel<<<blocks_for(rows * lags, elementwise_threads),
+                                elementwise_threads,
+                                0,
+                                stream>>>(
+                layout, ws.products.get(), ws.powers.get(), k0 == 0, scale);
+            CUDADSP_CUDA_LAUNCHED("accumulate_kernel");
+            if (!last)
                 continue;
-            }
             const std::size_t first_sat = r0 / layout.rows_per_sat;
             const std::size_t last_sat = (r0 + rows - 1) / layout.rows_per_sat;
             const dim3 grid(
@@ -734,11 +731,9 @@ void pcps_acquisition_cuda::compute_grids(const void* samples,
                 static_cast<unsigned int>(last_sat - first_sat + 1));
             fold_kernel<<<grid, fold_threads, 0, stream>>>(
                 layout,
-                ws.products.get(),
-                chunked ? ws.partial.get() : nullptr,
+                ws.powers.get(),
                 static_cast<unsigned int>(first_sat),
-                ws.summaries(),
-                scale);
+                ws.summaries());
             CUDADSP_CUDA_LAUNCHED("fold_kernel");
         }
     }
