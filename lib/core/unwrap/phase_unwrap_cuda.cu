@@ -237,8 +237,12 @@ __device__ __forceinline__ unwrap_summary block_exclusive_scan(
     __syncthreads();
     if (warp == 0) {
         // Lanes past the last warp scan a copy of it; their results are not stored.
-        const unwrap_summary w = warp_inclusive_scan(
-            warp_totals[lane < warps_per_block ? lane : warps_per_block - 1], op);
+        const unwrap_summary total =
+            warp_totals[lane < warps_per_block ? lane : warps_per_block - 1];
+        // Every lane has read before any lane writes: shuffles do not order shared
+        // memory accesses (compute-sanitizer racecheck reports the hazard without it).
+        __syncwarp();
+        const unwrap_summary w = warp_inclusive_scan(total, op);
         if (lane < warps_per_block)
             warp_totals[lane] = w;
     }
