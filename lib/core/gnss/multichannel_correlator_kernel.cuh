@@ -212,10 +212,14 @@ __device__ __forceinline__ float chip_value(int entry)
  * Tile hand-off without a block barrier (sm_80 and later): a tile's buffer has an
  * mbarrier that completes when the 32 lanes of the warp that loaded it see their
  * copies land (cp.async.mbarrier.arrive), and a count of the warps done with it; the
- * last warp done with tile t loads tile t + 2 into its buffer. A warp busy with the
- * tracking rule at an epoch's end then holds up no other warp until they are a whole
- * tile ahead of it, where a barrier per tile made every warp of the block wait for it
- * in nearly every tile. The emulation and older devices keep the block barrier, with
+ * last warp done with tile t loads tile t + 2 into its buffer. Each warp also arrives on
+ * the buffer's second mbarrier once its lanes have read the tile, and the last warp
+ * waits on it (its phase is then complete) before it refills the buffer: the count
+ * picks the warp, the mbarrier orders every warp's reads before the new copies in
+ * a way compute-sanitizer's racecheck can follow (it does not model atomics). A warp busy
+ * with the tracking rule at an epoch's end then holds up no other warp until they are a
+ * whole tile ahead of it, where a barrier per tile made every warp of the block wait for
+ * it in nearly every tile. The emulation and older devices keep the block barrier, with
  * plain loads.
  */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
@@ -224,8 +228,9 @@ __device__ __forceinline__ float chip_value(int entry)
 #define GNSS_KERNEL_TILE_MBARRIERS 0
 #endif
 
-//! Bytes of shared memory for the tiles' mbarriers and done counts (both schemes).
-constexpr std::size_t tile_sync_bytes = 32;
+//! Bytes of shared memory for the tiles' mbarriers (full, read) and done counts (both
+//! schemes; a multiple of 16).
+constexpr std::size_t tile_sync_bytes = 48;
 
 #if GNSS_KERNEL_TILE_MBARRIERS
 __device__ __forceinline__ std::uint32_t shared_address(const void* p)
@@ -860,6 +865,9 @@ __device__ __forceinline__ void load_tile(const kernel_args& a,
         if (lane == 0) {
             const unsigned bytes = S * static_cast<unsigned>(sizeof(float2));
             mbarrier_arrive_expect(tile_full + (t & 1), bytes);
+            // The warps' reads of the buffer (generic proxy) before the bulk copy's
+            // writes (async proxy).
+            asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
             copy_bulk(dst, src, bytes, tile_full + (t & 1));
         } else {
             (void)cuda::ptx::mbarrier_arrive(tile_full + (t & 1));
@@ -957,14 +965,17 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
 
     const std::uint32_t ntiles = (v_chunk_end + S - 1) / S;
 #if GNSS_KERNEL_TILE_MBARRIERS
-    // tile_full[b]: the loads of the tile in buffer b; tile_done[b]: warps done with
-    // the tiles of buffer b so far (tile t is done by all once it reaches
-    // (t / 2 + 1) warps).
+    // tile_full[b]: the loads of the tile in buffer b; tile_read[b]: the warps that
+    // have read its current tile; tile_done[b]: warps done with the tiles of buffer b
+    // so far (tile t is done by all once it reaches (t / 2 + 1) warps).
     auto* const tile_full = reinterpret_cast<std::uint64_t*>(tile_sync);
-    auto* const tile_done = reinterpret_cast<unsigned*>(tile_sync + 16);
+    auto* const tile_read = reinterpret_cast<std::uint64_t*>(tile_sync + 16);
+    auto* const tile_done = reinterpret_cast<unsigned*>(tile_sync + 32);
     if (threadIdx.x == 0) {
         cuda::ptx::mbarrier_init(tile_full, warp_lanes);
         cuda::ptx::mbarrier_init(tile_full + 1, warp_lanes);
+        cuda::ptx::mbarrier_init(tile_read, warps);
+        cuda::ptx::mbarrier_init(tile_read + 1, warps);
         tile_done[0] = 0;
         tile_done[1] = 0;
     }
@@ -994,12 +1005,15 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
         __syncwarp();
         unsigned last = 0;
         if (lane == 0) {
-            __threadfence_block(); // this warp's reads of the buffer come first
+            (void)cuda::ptx::mbarrier_arrive(tile_read + (t & 1)); // release: the reads
             last = atomicAdd(tile_done + (t & 1), 1u) == ((t >> 1) + 1) * warps - 1;
         }
         last = __shfl_sync(full_mask, last, 0);
-        if (last && t + 2 < ntiles)
+        if (last && t + 2 < ntiles) {
+            // Every warp arrived before its count: the phase is complete.
+            mbarrier_wait(tile_read + (t & 1), (t >> 1) & 1u);
             load_tile(a, tiles, tile_full, t + 2, v_chunk_end, lane);
+        }
 #else
         __syncthreads(); // the tile's buffer is refilled two tiles on
 #endif
