@@ -212,8 +212,8 @@ __device__ __forceinline__ float chip_value(int entry)
  * Tile hand-off without a block barrier (sm_80 and later): a tile's buffer has an
  * mbarrier that completes when the 32 lanes of the warp that loaded it see their
  * copies land (cp.async.mbarrier.arrive), and a count of the warps done with it; the
- * last warp done with tile t loads tile t + 2 into its buffer. Each warp also arrives on
- * the buffer's second mbarrier once its lanes have read the tile, and the last warp
+ * last warp done with tile t loads tile t + 2 into its buffer. Every lane also arrives
+ * on the buffer's second mbarrier once it has read the tile, and the last warp
  * waits on it (its phase is then complete) before it refills the buffer: the count
  * picks the warp, the mbarrier orders every warp's reads before the new copies in
  * a way compute-sanitizer's racecheck can follow (it does not model atomics). A warp busy
@@ -974,8 +974,8 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
     if (threadIdx.x == 0) {
         cuda::ptx::mbarrier_init(tile_full, warp_lanes);
         cuda::ptx::mbarrier_init(tile_full + 1, warp_lanes);
-        cuda::ptx::mbarrier_init(tile_read, warps);
-        cuda::ptx::mbarrier_init(tile_read + 1, warps);
+        cuda::ptx::mbarrier_init(tile_read, warps * warp_lanes);
+        cuda::ptx::mbarrier_init(tile_read + 1, warps * warp_lanes);
         tile_done[0] = 0;
         tile_done[1] = 0;
     }
@@ -1002,10 +1002,11 @@ __global__ void __launch_bounds__(max_block_threads, min_blocks_per_sm)
             lc, rank, tiles + (t & 1) * S, tile_v, min(tile_v + S, v_chunk_end));
 #if GNSS_KERNEL_TILE_MBARRIERS
         // The last warp done with the tile refills its buffer with tile t + 2.
+        // Every lane arrives (release: its own reads of the buffer), then lane 0 counts.
+        (void)cuda::ptx::mbarrier_arrive(tile_read + (t & 1));
         __syncwarp();
         unsigned last = 0;
         if (lane == 0) {
-            (void)cuda::ptx::mbarrier_arrive(tile_read + (t & 1)); // release: the reads
             last = atomicAdd(tile_done + (t & 1), 1u) == ((t >> 1) + 1) * warps - 1;
         }
         last = __shfl_sync(full_mask, last, 0);
