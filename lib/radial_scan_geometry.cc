@@ -6,8 +6,8 @@
  */
 
 #include "radial_scan_geometry.h"
+#include "runtime/quoted_text.h"
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 
 namespace gr {
@@ -19,13 +19,6 @@ namespace {
  *  N equal steps of 360/N degrees must close on the N-th radial whatever the rounding
  *  of the steps' sum. */
 constexpr double full_turn_slack_deg = 1e-6;
-
-std::string number(double value)
-{
-    std::ostringstream text;
-    text << value;
-    return text.str();
-}
 
 double wrap_360(double degrees)
 {
@@ -48,13 +41,13 @@ void scan_settings::validate(const std::string& prefix) const
 {
     if (!std::isfinite(start_azimuth_deg))
         throw std::invalid_argument(prefix + "start_azimuth_deg: must be finite, got " +
-                                    number(start_azimuth_deg));
+                                    core::number_text(start_azimuth_deg));
     if (!(elevation_deg >= -90.0 && elevation_deg <= 90.0))
         throw std::invalid_argument(prefix + "elevation_deg: must be in [-90, 90], got " +
-                                    number(elevation_deg));
+                                    core::number_text(elevation_deg));
     if (!std::isfinite(rate_deg_s) || rate_deg_s < 0.0)
         throw std::invalid_argument(prefix + "rate_deg_s: must be finite and >= 0, got " +
-                                    number(rate_deg_s));
+                                    core::number_text(rate_deg_s));
 }
 
 void radial_scan_geometry::tag_track::add(std::uint64_t pulse, double value)

@@ -7,13 +7,13 @@
 
 #include "backend_log.h"
 #include "item_size.h"
+#include "runtime/quoted_text.h"
 #include "st_tbd_ff_impl.h"
 #include "work_errors.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <sstream>
 #include <stdexcept>
 
 namespace gr {
@@ -27,24 +27,18 @@ constexpr std::size_t batch_input_bytes = std::size_t(32) << 20;
 //! Bound on a batch of small frames, which keeps the block's latency and buffers small.
 constexpr int max_batch_frames = 256;
 
-std::string number(double value)
-{
-    std::ostringstream text;
-    text << value;
-    return text.str();
-}
-
 void validate_alpha(float alpha)
 {
     if (!(alpha > 0.0f && alpha < 1.0f))
-        throw std::invalid_argument("alpha: must be in (0, 1), got " + number(alpha));
+        throw std::invalid_argument("alpha: must be in (0, 1), got " +
+                                    core::number_text(alpha));
 }
 
 void validate_threshold(float threshold)
 {
     if (!std::isfinite(threshold))
         throw std::invalid_argument("threshold: must be finite, got " +
-                                    number(threshold));
+                                    core::number_text(threshold));
 }
 
 core::st_tbd_config make_config(int width,

@@ -5,12 +5,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "runtime/quoted_text.h"
 #include "runtime/splitmix64.h"
 #include <gnuradio/cudadsp/core/gnss_signal_simulator.h>
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <sstream>
 #include <stdexcept>
 
 namespace gr {
@@ -24,18 +24,11 @@ constexpr double two_pi = 6.283185307179586476925286766559;
 // every block start and advanced by an exact quadratic-phase recurrence within it.
 constexpr std::size_t block_samples = 4096;
 
-std::string number(double value)
-{
-    std::ostringstream text;
-    text << value;
-    return text.str();
-}
-
 void require(bool ok, const std::string& field, const std::string& rule, double value)
 {
     if (!ok)
         throw std::invalid_argument(field + ": must be " + rule + ", got " +
-                                    number(value));
+                                    number_text(value));
 }
 
 template <typename T>

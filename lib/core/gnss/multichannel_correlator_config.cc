@@ -12,7 +12,6 @@
 #include "gnss/multichannel_correlator_internal.h"
 #include "runtime/quoted_text.h"
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 
 namespace gr {
@@ -21,13 +20,7 @@ namespace core {
 
 namespace {
 
-std::string number(double value)
-{
-    std::ostringstream text;
-    text.precision(12);
-    text << value;
-    return text.str();
-}
+std::string number(double value) { return number_text(value, 12); }
 
 [[noreturn]] void fail(const std::string& field, const std::string& rule, double value)
 {

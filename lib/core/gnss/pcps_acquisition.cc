@@ -13,7 +13,6 @@
 #include <cmath>
 #include <limits>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 namespace gr {
@@ -36,13 +35,7 @@ constexpr double residue_tolerance_hz = 1e-6;
  *  first, logic 0 -> +1. */
 constexpr char galileo_e1c_secondary_bits[] = "0011100000001010110110010";
 
-std::string number(double v)
-{
-    std::ostringstream s;
-    s.precision(10);
-    s << v;
-    return s.str();
-}
+std::string number(double value) { return number_text(value, 10); }
 
 [[noreturn]] void invalid(const std::string& field, const std::string& rule)
 {

@@ -8,10 +8,10 @@
 #include "polarimetric/kdp_cpu.h"
 #include "polarimetric/kdp_cuda.h"
 #include "polarimetric/kdp_rule.h"
+#include "runtime/quoted_text.h"
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <sstream>
 #include <stdexcept>
 
 namespace gr {
@@ -19,13 +19,6 @@ namespace cudadsp {
 namespace core {
 
 namespace {
-
-std::string number(double value)
-{
-    std::ostringstream text;
-    text << value;
-    return text.str();
-}
 
 //! Largest ngates the rule's int indices (and a CUDA block's shared memory) allow.
 constexpr std::size_t max_rule_gates = std::size_t(std::numeric_limits<int>::max()) / 2;
@@ -40,25 +33,25 @@ void kdp_config::validate() const
             std::to_string(ngates));
     if (!std::isfinite(gate_spacing_m) || !(gate_spacing_m > 0.0))
         throw std::invalid_argument("gate_spacing_m: must be finite and > 0, got " +
-                                    number(gate_spacing_m));
+                                    number_text(gate_spacing_m));
     if (!std::isfinite(window_km) || window_km < 0.0 || half_window_gates() < 1)
         throw std::invalid_argument(
             "window_km: must be finite and span at least 2 gate spacings (" +
-            number(2.0 * gate_spacing_m / 1000.0) +
+            number_text(2.0 * gate_spacing_m / 1000.0) +
             " km) after rounding to an even "
             "number of them, got " +
-            number(window_km));
+            number_text(window_km));
     if (half_window_gates() >= ngates)
-        throw std::invalid_argument("window_km: the window (" + number(window_km) +
+        throw std::invalid_argument("window_km: the window (" + number_text(window_km) +
                                     " km) must be shorter than the radial (" +
                                     std::to_string(ngates) + " gates of " +
-                                    number(gate_spacing_m) + " m)");
+                                    number_text(gate_spacing_m) + " m)");
     if (!std::isfinite(max_gap_km) || max_gap_km < 0.0)
         throw std::invalid_argument("max_gap_km: must be finite and >= 0, got " +
-                                    number(max_gap_km));
+                                    number_text(max_gap_km));
     if (!(min_rhohv >= 0.0 && min_rhohv <= 1.0))
         throw std::invalid_argument("min_rhohv: must be in [0, 1], got " +
-                                    number(min_rhohv));
+                                    number_text(min_rhohv));
     if (std::isnan(min_snr_db))
         throw std::invalid_argument("min_snr_db: must not be NaN");
 }

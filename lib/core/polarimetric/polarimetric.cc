@@ -10,7 +10,6 @@
 #include "polarimetric/polarimetric_estimators.h"
 #include "runtime/quoted_text.h"
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 
 namespace gr {
@@ -21,25 +20,18 @@ namespace {
 
 constexpr double pi = 3.14159265358979323846264338327950288;
 
-std::string number(double value)
-{
-    std::ostringstream text;
-    text << value;
-    return text.str();
-}
-
 void require_positive(double value, const char* field)
 {
     if (!std::isfinite(value) || !(value > 0.0))
-        throw std::invalid_argument(std::string(field) +
-                                    ": must be finite and > 0, got " + number(value));
+        throw std::invalid_argument(
+            std::string(field) + ": must be finite and > 0, got " + number_text(value));
 }
 
 void require_non_negative(double value, const char* field)
 {
     if (!std::isfinite(value) || value < 0.0)
-        throw std::invalid_argument(std::string(field) +
-                                    ": must be finite and >= 0, got " + number(value));
+        throw std::invalid_argument(
+            std::string(field) + ": must be finite and >= 0, got " + number_text(value));
 }
 
 //! std::invalid_argument naming \p field, its unit and \p why unless lo <= value <= hi.
@@ -51,9 +43,9 @@ void require_within(double value,
                     const char* why)
 {
     if (!(value >= lo && value <= hi))
-        throw std::invalid_argument(std::string(field) + ": must be from " + number(lo) +
-                                    " to " + number(hi) + " " + unit + " (" + why +
-                                    "), got " + number(value));
+        throw std::invalid_argument(std::string(field) + ": must be from " +
+                                    number_text(lo) + " to " + number_text(hi) + " " +
+                                    unit + " (" + why + "), got " + number_text(value));
 }
 
 } // namespace
@@ -138,11 +130,11 @@ void clutter_filter_config::validate() const
         throw std::invalid_argument("clutter_filter: not a clutter_filter_kind value");
     if (!(cpa_threshold > 0.0 && cpa_threshold <= 1.0))
         throw std::invalid_argument("cpa_threshold: must be in (0, 1], got " +
-                                    number(cpa_threshold));
+                                    number_text(cpa_threshold));
     require_non_negative(antenna_rate_deg_s, "antenna_rate_deg_s");
     if (!(beamwidth_deg > 0.0 && beamwidth_deg <= 360.0))
         throw std::invalid_argument("beamwidth_deg: must be in (0, 360], got " +
-                                    number(beamwidth_deg));
+                                    number_text(beamwidth_deg));
     if (max_regression_order > regression_order_limit)
         throw std::invalid_argument("max_regression_order: must be 0 to " +
                                     std::to_string(regression_order_limit) + ", got " +

@@ -6,6 +6,7 @@
  */
 
 #include "runtime/quoted_text.h"
+#include <sstream>
 
 namespace gr {
 namespace cudadsp {
@@ -30,6 +31,14 @@ std::string quoted_text(const std::string& text)
         }
     }
     return out + "\"";
+}
+
+std::string number_text(double value, int significant_digits)
+{
+    std::ostringstream text;
+    text.precision(significant_digits);
+    text << value;
+    return text.str();
 }
 
 } // namespace core

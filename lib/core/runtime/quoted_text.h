@@ -8,8 +8,9 @@
 #ifndef INCLUDED_CUDADSP_CORE_RUNTIME_QUOTED_TEXT_H
 #define INCLUDED_CUDADSP_CORE_RUNTIME_QUOTED_TEXT_H
 
-// A caller's string as error messages show it: whatever it holds (a name from Python,
-// GRC or a message), the message stays one short printable line.
+// A caller's value as error messages show it. A string, whatever it holds (a name from
+// Python, GRC or a message), stays one short printable line; a number is written as
+// std::ostream writes it (6 significant digits unless asked for more).
 
 #include <cstddef>
 #include <string>
@@ -26,6 +27,10 @@ constexpr std::size_t max_quoted_text = 80;
  * written as \xNN, cut after max_quoted_text bytes of output (the quotes close it).
  */
 std::string quoted_text(const std::string& text);
+
+//! \p value with \p significant_digits (std::ostream's default notation: 1e+12, nan,
+//! inf).
+std::string number_text(double value, int significant_digits = 6);
 
 } // namespace core
 } // namespace cudadsp

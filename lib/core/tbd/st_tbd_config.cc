@@ -13,7 +13,6 @@
 #include "tbd/st_tbd_internal.h"
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 
 namespace gr {
@@ -30,25 +29,19 @@ constexpr std::size_t max_hypotheses = 4096;
 //! State floats (both buffers together) beyond which no device or host could hold it.
 constexpr double max_state_floats = 0x1p40;
 
-std::string number(double value)
-{
-    std::ostringstream text;
-    text << value;
-    return text.str();
-}
-
 void require_finite(double value, const std::string& field)
 {
     if (!std::isfinite(value))
-        throw std::invalid_argument(field + ": must be finite, got " + number(value));
+        throw std::invalid_argument(field + ": must be finite, got " +
+                                    number_text(value));
 }
 
 void require_shift(double value, const std::string& field)
 {
     if (!std::isfinite(value) || std::fabs(value) > tbd_max_shift_px)
-        throw std::invalid_argument(
-            field + ": must be finite with magnitude <= " + number(tbd_max_shift_px) +
-            " pixels, got " + number(value));
+        throw std::invalid_argument(field + ": must be finite with magnitude <= " +
+                                    number_text(tbd_max_shift_px) + " pixels, got " +
+                                    number_text(value));
 }
 
 void require_one_of(const std::string& value,
@@ -135,7 +128,7 @@ void st_tbd_config::validate() const
                 ".transitions: the magnitudes of the weights must sum to at most 1 "
                 "(the fraction of the sources' mass the hypothesis receives; beyond "
                 "it the state grows without bound), got " +
-                number(mass));
+                number_text(mass));
     }
     validate_tbd_alpha(alpha);
     validate_tbd_threshold(threshold);
@@ -151,11 +144,12 @@ void st_tbd_config::validate() const
         throw std::invalid_argument("autotune_iterations: must be >= 1, got 0");
     if (!std::isfinite(autotune_seconds) || !(autotune_seconds > 0.0))
         throw std::invalid_argument("autotune_seconds: must be finite and > 0, got " +
-                                    number(autotune_seconds));
+                                    number_text(autotune_seconds));
     const tbd_layout layout = make_tbd_layout(*this);
     if (2.0 * double(layout.total()) > max_state_floats)
         throw std::invalid_argument(
-            "hypotheses, width, height: the state (" + number(double(layout.total())) +
+            "hypotheses, width, height: the state (" +
+            number_text(double(layout.total())) +
             " floats per buffer) is beyond any device or host memory");
 }
 
@@ -163,16 +157,19 @@ std::vector<tbd_hypothesis>
 st_tbd_config::velocity_grid(float vmax, float step, float spread)
 {
     if (!std::isfinite(vmax) || vmax < 0.0f || vmax > tbd_max_shift_px)
-        throw std::invalid_argument("vmax: must be finite, >= 0 and <= " +
-                                    number(tbd_max_shift_px) + ", got " + number(vmax));
+        throw std::invalid_argument(
+            "vmax: must be finite, >= 0 and <= " + number_text(tbd_max_shift_px) +
+            ", got " + number_text(vmax));
     if (!std::isfinite(step) || !(step > 0.0f))
-        throw std::invalid_argument("step: must be finite and > 0, got " + number(step));
+        throw std::invalid_argument("step: must be finite and > 0, got " +
+                                    number_text(step));
     if (!(spread >= 0.0f && spread < 1.0f))
-        throw std::invalid_argument("spread: must be in [0, 1), got " + number(spread));
+        throw std::invalid_argument("spread: must be in [0, 1), got " +
+                                    number_text(spread));
     const double per_axis_d = std::floor(2.0 * double(vmax) / double(step) + 1e-6) + 1.0;
     if (per_axis_d * per_axis_d > double(max_hypotheses))
         throw std::invalid_argument(
-            "vmax, step: the grid would have " + number(per_axis_d * per_axis_d) +
+            "vmax, step: the grid would have " + number_text(per_axis_d * per_axis_d) +
             " hypotheses, more than " + std::to_string(max_hypotheses));
     const int n = static_cast<int>(per_axis_d);
     auto velocity = [&](int i) {
@@ -231,7 +228,8 @@ tbd_layout make_tbd_layout(const st_tbd_config& config)
 void validate_tbd_alpha(float alpha)
 {
     if (!(alpha > 0.0f && alpha < 1.0f))
-        throw std::invalid_argument("alpha: must be in (0, 1), got " + number(alpha));
+        throw std::invalid_argument("alpha: must be in (0, 1), got " +
+                                    number_text(alpha));
 }
 
 void validate_tbd_threshold(float threshold) { require_finite(threshold, "threshold"); }

@@ -7,12 +7,12 @@
 
 // The scene model, its constants and sources are documented in the public header.
 
+#include "runtime/quoted_text.h"
 #include "runtime/splitmix64.h"
 #include <gnuradio/cudadsp/core/interferogram_simulator.h>
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -36,18 +36,11 @@ const double vegetation_extra_exponent = std::log(0.5) / std::log(0.9) - 1.0;
 // The steep peak's steepest slope, radians per pixel (aliases beyond pi).
 constexpr double steep_peak_slope_rad = two_pi;
 
-std::string number(double value)
-{
-    std::ostringstream text;
-    text << value;
-    return text.str();
-}
-
 void require_amplitude(double value, const char* field)
 {
     if (!std::isfinite(value) || value < 0.0)
-        throw std::invalid_argument(std::string(field) +
-                                    ": must be finite and >= 0, got " + number(value));
+        throw std::invalid_argument(
+            std::string(field) + ": must be finite and >= 0, got " + number_text(value));
 }
 
 //! Uniform in (lo, hi).
@@ -437,7 +430,7 @@ void interferogram_scene_config::validate() const
     require_amplitude(atmosphere_rad, "atmosphere_rad");
     if (!(coherence > 0.0 && coherence <= 1.0))
         throw std::invalid_argument("coherence: must be in (0, 1], got " +
-                                    number(coherence));
+                                    number_text(coherence));
 }
 
 interferogram_scene simulate_interferogram(const interferogram_scene_config& config)
