@@ -859,7 +859,7 @@ int multichannel_correlator_impl<Public>::general_work(
     gr_vector_const_void_star& input_items,
     gr_vector_void_star& output_items)
 {
-    return stop_on_error(this->d_logger, this->alias(), [&] {
+    return stop_on_error(this->d_logger, *this, [&] {
         return general_work_body(noutput_items, ninput_items, input_items, output_items);
     });
 }

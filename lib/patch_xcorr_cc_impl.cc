@@ -235,7 +235,7 @@ int patch_xcorr_cc_impl::general_work(int noutput_items,
                                       gr_vector_const_void_star& input_items,
                                       gr_vector_void_star& output_items)
 {
-    return stop_on_error(d_logger, alias(), [&] {
+    return stop_on_error(d_logger, *this, [&] {
         return general_work_body(noutput_items, ninput_items, input_items, output_items);
     });
 }

@@ -612,7 +612,7 @@ int pcps_acquisition_impl<Public>::work(int noutput_items,
                                         gr_vector_const_void_star& input_items,
                                         gr_vector_void_star& output_items)
 {
-    return stop_on_error(this->d_logger, this->alias(), [&] {
+    return stop_on_error(this->d_logger, *this, [&] {
         return work_body(noutput_items, input_items, output_items);
     });
 }

@@ -515,7 +515,7 @@ int polarimetric_products_cf_impl::work(int noutput_items,
                                         gr_vector_const_void_star& input_items,
                                         gr_vector_void_star& output_items)
 {
-    return stop_on_error(d_logger, alias(), [&] {
+    return stop_on_error(d_logger, *this, [&] {
         return work_body(noutput_items, input_items, output_items);
     });
 }

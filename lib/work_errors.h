@@ -11,7 +11,6 @@
 #include <gnuradio/block.h>
 #include <gnuradio/logger.h>
 #include <exception>
-#include <string>
 
 namespace gr {
 namespace cudadsp {
@@ -30,12 +29,13 @@ namespace cudadsp {
  * block or engine can be made afterwards.
  */
 template <class Body>
-int stop_on_error(const gr::logger_ptr& logger, const std::string& block, Body&& body)
+int stop_on_error(const gr::logger_ptr& logger, const gr::basic_block& block, Body&& body)
 {
     try {
         return body();
     } catch (const std::exception& e) {
-        logger->error("{}: stopped by an error in work(): {}", block, e.what());
+        // The alias is a string built on request: only here, not on every call.
+        logger->error("{}: stopped by an error in work(): {}", block.alias(), e.what());
     }
     return gr::block::WORK_DONE;
 }

@@ -135,7 +135,7 @@ public:
 
     int work(int n, gr_vector_const_void_star& in, gr_vector_void_star& out) override
     {
-        return stop_on_error(d_logger, alias(), [&] {
+        return stop_on_error(d_logger, *this, [&] {
             if (nitems_read(0) + n > d_good)
                 throw core::cuda_error("cudaMallocAsync(&p, bytes, stream) failed at "
                                        "fake.cu:7: out of memory "
