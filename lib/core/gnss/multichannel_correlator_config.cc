@@ -10,6 +10,7 @@
 // of the channel messages (tests/fuzz) compiles them without the backends.
 
 #include "gnss/multichannel_correlator_internal.h"
+#include "runtime/parameter_checks.h"
 #include "runtime/quoted_text.h"
 #include <cmath>
 #include <stdexcept>
@@ -20,29 +21,14 @@ namespace core {
 
 namespace {
 
-std::string number(double value) { return number_text(value, 12); }
+//! Rates and frequencies in these errors need more than 6 digits (1023000.5 cps).
+constexpr int digits = 12;
+
+std::string number(double value) { return number_text(value, digits); }
 
 [[noreturn]] void fail(const std::string& field, const std::string& rule, double value)
 {
-    throw std::invalid_argument(field + ": must be " + rule + ", got " + number(value));
-}
-
-void require_positive(double value, const std::string& field)
-{
-    if (!std::isfinite(value) || !(value > 0.0))
-        fail(field, "finite and > 0", value);
-}
-
-void require_finite(double value, const std::string& field)
-{
-    if (!std::isfinite(value))
-        fail(field, "finite", value);
-}
-
-void require_non_negative(double value, const std::string& field)
-{
-    if (!std::isfinite(value) || value < 0.0)
-        fail(field, "finite and >= 0", value);
+    parameter_error(field, rule, value, digits);
 }
 
 } // namespace
@@ -113,15 +99,15 @@ void gnss_loop_parameters::validate() const
     if (pll_order != 2 && pll_order != 3)
         throw std::invalid_argument("loop.pll_order: must be 2 or 3, got " +
                                     std::to_string(pll_order));
-    require_positive(pll_bandwidth_hz, "loop.pll_bandwidth_hz");
-    require_non_negative(fll_bandwidth_hz, "loop.fll_bandwidth_hz");
+    require_positive(pll_bandwidth_hz, "loop.pll_bandwidth_hz", digits);
+    require_non_negative(fll_bandwidth_hz, "loop.fll_bandwidth_hz", digits);
     if (dll_order != 1 && dll_order != 2)
         throw std::invalid_argument("loop.dll_order: must be 1 or 2, got " +
                                     std::to_string(dll_order));
-    require_positive(dll_bandwidth_hz, "loop.dll_bandwidth_hz");
-    require_non_negative(nominal_carrier_frequency_hz,
-                         "loop.nominal_carrier_frequency_hz");
-    require_positive(nominal_code_rate_cps, "loop.nominal_code_rate_cps");
+    require_positive(dll_bandwidth_hz, "loop.dll_bandwidth_hz", digits);
+    require_non_negative(
+        nominal_carrier_frequency_hz, "loop.nominal_carrier_frequency_hz", digits);
+    require_positive(nominal_code_rate_cps, "loop.nominal_code_rate_cps", digits);
     if (cn0_epochs < gnss_min_cn0_epochs || cn0_epochs > gnss_max_cn0_epochs)
         throw std::invalid_argument("loop.cn0_epochs: must be an integer in [" +
                                     std::to_string(gnss_min_cn0_epochs) + ", " +
@@ -171,7 +157,7 @@ void gnss_channel::validate(const multichannel_correlator_config& config) const
             " entries");
     const double chips = static_cast<double>(entries) / code_entries_per_chip;
 
-    require_positive(code_rate_cps, "code_rate_cps");
+    require_positive(code_rate_cps, "code_rate_cps", digits);
     const std::uint64_t step = gnss_code_step(code_rate_cps, code_entries_per_chip, fs);
     const std::uint64_t epoch_length = (std::uint64_t(periods_per_integration) * entries)
                                        << 32;
@@ -188,17 +174,17 @@ void gnss_channel::validate(const multichannel_correlator_config& config) const
                  ") (periods_per_integration code periods)",
              code_phase_chips);
 
-    require_finite(intermediate_frequency_hz, "intermediate_frequency_hz");
+    require_finite(intermediate_frequency_hz, "intermediate_frequency_hz", digits);
     if (std::fabs(intermediate_frequency_hz) >= 0.5 * fs)
         fail("intermediate_frequency_hz",
              "below sample_rate_hz / 2 in magnitude",
              intermediate_frequency_hz);
-    require_finite(carrier_frequency_hz, "carrier_frequency_hz");
+    require_finite(carrier_frequency_hz, "carrier_frequency_hz", digits);
     if (std::fabs(carrier_frequency_hz) >= 0.5 * fs)
         fail("carrier_frequency_hz",
              "below sample_rate_hz / 2 in magnitude",
              carrier_frequency_hz);
-    require_finite(carrier_phase_rad, "carrier_phase_rad");
+    require_finite(carrier_phase_rad, "carrier_phase_rad", digits);
 
     if (tap_offsets_chips.size() != config.taps)
         throw std::invalid_argument(

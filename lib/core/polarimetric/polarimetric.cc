@@ -8,6 +8,7 @@
 #include "polarimetric/polarimetric_cpu.h"
 #include "polarimetric/polarimetric_cuda.h"
 #include "polarimetric/polarimetric_estimators.h"
+#include "runtime/parameter_checks.h"
 #include "runtime/quoted_text.h"
 #include <cmath>
 #include <stdexcept>
@@ -19,20 +20,6 @@ namespace core {
 namespace {
 
 constexpr double pi = 3.14159265358979323846264338327950288;
-
-void require_positive(double value, const char* field)
-{
-    if (!std::isfinite(value) || !(value > 0.0))
-        throw std::invalid_argument(
-            std::string(field) + ": must be finite and > 0, got " + number_text(value));
-}
-
-void require_non_negative(double value, const char* field)
-{
-    if (!std::isfinite(value) || value < 0.0)
-        throw std::invalid_argument(
-            std::string(field) + ": must be finite and >= 0, got " + number_text(value));
-}
 
 //! std::invalid_argument naming \p field, its unit and \p why unless lo <= value <= hi.
 void require_within(double value,

@@ -9,6 +9,7 @@
 // and the state layout. Apart from the engine (st_tbd.cc) so that the fuzz target of
 // the checks (tests/fuzz) compiles them without the backends.
 
+#include "runtime/parameter_checks.h"
 #include "runtime/quoted_text.h"
 #include "tbd/st_tbd_internal.h"
 #include <algorithm>
@@ -28,13 +29,6 @@ constexpr std::size_t max_cells = 0x7fffffff;
 constexpr std::size_t max_hypotheses = 4096;
 //! State floats (both buffers together) beyond which no device or host could hold it.
 constexpr double max_state_floats = 0x1p40;
-
-void require_finite(double value, const std::string& field)
-{
-    if (!std::isfinite(value))
-        throw std::invalid_argument(field + ": must be finite, got " +
-                                    number_text(value));
-}
 
 void require_shift(double value, const std::string& field)
 {
