@@ -4,6 +4,8 @@
 #
 # Shared by the README's two commands: install what a fresh Debian 12 machine lacks,
 # then configure and build gr-cudadsp in build/. Sourced, not run.
+# Every Debian package a test, tool or example uses is in install_dependencies()'s list:
+# .ci/check-dependencies fails CI when one is not.
 
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -18,8 +20,9 @@ install_dependencies() {
     local packages=(cmake g++ make pkg-config git gnuradio gnuradio-dev libcppunit-dev
                     pybind11-dev python3-numpy python3-matplotlib python3-yaml
                     libfftw3-dev libvolk2-dev libboost-program-options-dev
-                    nlohmann-json3-dev python3-skimage python3-gdal
+                    nlohmann-json3-dev python3-scipy python3-skimage python3-gdal
                     python3-netcdf4 python3-xarray python3-distributed
+                    gnss-sdr              # the peer receiver: tools/compare-gnss-sdr (qa_compare_gnss_sdr)
                     python3-h5py-serial   # h5py: GNSS-SDR's dumps, tools/compare-gnss-sdr
                     python3-hypothesis    # qa_properties
                     clang libclang-rt-14-dev)  # libFuzzer: the fuzz targets (tests/fuzz)
