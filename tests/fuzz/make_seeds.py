@@ -4,9 +4,12 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-"""Write the hand-made seeds of the fuzz targets into tests/fuzz/corpus/<target>/.
+"""Write the hand-made seeds of the fuzz targets into FOLDER/<target>/.
 
-  /usr/bin/python3 tests/fuzz/make_seeds.py      (GNU Radio's Python: pmt)
+  /usr/bin/python3 tests/fuzz/make_seeds.py FOLDER      (GNU Radio's Python: pmt)
+
+The seeds live in the archive tests/fuzz/corpus.tar.xz (docs/fuzzing.md says how to
+unpack it, add to it and pack it again).
 
 PRM files as tools/make_synthetic_slc.py and tests/apps/qa_xcorr_tool.cc write them and
 with GMTSAR's quirks (legacy xshift/yshift, CR LF, short lines, repeated keys); pair
@@ -25,7 +28,7 @@ import pmt
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', 'tools'))
 from make_synthetic_slc import write_prm  # noqa: E402
 
-CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'corpus')
+CORPUS = 'corpus'  # main() sets the folder named on the command line
 
 
 def seed(target, name, data):
@@ -111,6 +114,10 @@ def gnss_channel_seeds():
 
 
 def main():
+    global CORPUS
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    CORPUS = sys.argv[1]
     prm_seeds()
     pair_list_seeds()
     gnss_channel_seeds()
