@@ -10,7 +10,7 @@
 // Sect. 4.3-4.5), never taken from the code under test.
 
 #include "qa_support.h"
-#include "runtime/tuning_cache.h"
+#include "tbd/tuning_cache.h"
 #include "tbd/lrei.h"
 #include <cppunit/extensions/HelperMacros.h>
 #include <algorithm>

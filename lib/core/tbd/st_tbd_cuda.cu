@@ -7,7 +7,7 @@
 
 #include "runtime/cuda_check.h"
 #include "runtime/parallel_copy.h"
-#include "runtime/tuning_cache.h"
+#include "tbd/tuning_cache.h"
 #include "tbd/lrei.h"
 #include "tbd/st_tbd_cuda.h"
 #include "tbd/st_tbd_rule.h"

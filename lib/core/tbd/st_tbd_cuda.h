@@ -10,7 +10,7 @@
 
 #include "runtime/cuda_module.h"
 #include "runtime/cuda_resources.h"
-#include "runtime/tuning_cache.h"
+#include "tbd/tuning_cache.h"
 #include "tbd/st_tbd_internal.h"
 #include "tbd/st_tbd_kernel_source.h"
 #include <gnuradio/cudadsp/core/st_tbd.h>

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "runtime/tuning_cache.h"
+#include "tbd/tuning_cache.h"
 #include "tbd/lrei.h"
 #include <fcntl.h>
 #include <nlohmann/json.hpp>
