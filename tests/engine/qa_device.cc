@@ -11,11 +11,14 @@
 #include "runtime/cuda_resources.h"
 #include "runtime/cufft_plan.h"
 #include "runtime/parallel_copy.h"
+#include "runtime/parallel_ranges.h"
 #include <gnuradio/cudadsp/core/device.h>
 #include <cppunit/extensions/HelperMacros.h>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -46,6 +49,8 @@ class qa_device : public CppUnit::TestFixture
     CPPUNIT_TEST(device_listing_matches_count);
     CPPUNIT_TEST(cuda_errors_become_exceptions);
     CPPUNIT_TEST(parallel_memcpy_copies_every_byte);
+    CPPUNIT_TEST(parallel_ranges_covers_each_record_once_per_worker);
+    CPPUNIT_TEST(parallel_ranges_rethrows_a_share_error);
     QA_CUDA_TEST(plain_cuda_selects_the_first_device);
     QA_CUDA_TEST(out_of_memory_is_an_exception);
     QA_CUDA_TEST(pinned_detection);
@@ -236,6 +241,66 @@ public:
         other.join();
         CPPUNIT_ASSERT(a == a_out);
         CPPUNIT_ASSERT(b == b_out);
+    }
+
+    // Every record in exactly one share, shares contiguous and in worker order, each
+    // worker index below parallel_workers() and never running twice at once.
+    void parallel_ranges_covers_each_record_once_per_worker()
+    {
+        const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
+        const std::size_t counts[] = { 0, 1, 2, 7, 1000, 100003 };
+        for (std::size_t count : counts) {
+            for (std::size_t by_size :
+                 { std::size_t(0), std::size_t(1), std::size_t(3), count }) {
+                const std::size_t workers = parallel_workers(count, by_size);
+                CPPUNIT_ASSERT_EQUAL(
+                    std::max<std::size_t>(1, std::min({ count, hw, by_size })), workers);
+                std::vector<int> hits(count, 0);
+                std::vector<std::atomic<int>> busy(workers);
+                std::vector<std::size_t> first_of(workers, SIZE_MAX), end_of(workers, 0);
+                parallel_ranges(count,
+                                by_size,
+                                [&](std::size_t w, std::size_t first, std::size_t end) {
+                                    CPPUNIT_ASSERT(w < workers);
+                                    CPPUNIT_ASSERT_EQUAL(0, busy[w].fetch_add(1));
+                                    for (std::size_t i = first; i < end; ++i)
+                                        ++hits[i];
+                                    first_of[w] = first;
+                                    end_of[w] = end;
+                                    busy[w].fetch_sub(1);
+                                });
+                for (std::size_t i = 0; i < count; ++i)
+                    CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                        "record " + std::to_string(i), 1, hits[i]);
+                for (std::size_t w = 1; w < workers; ++w)
+                    CPPUNIT_ASSERT_EQUAL(end_of[w - 1], first_of[w]);
+            }
+        }
+        std::size_t first_seen = SIZE_MAX, end_seen = 0;
+        parallel_ranges(5, 1, [&](std::size_t first, std::size_t end) {
+            first_seen = first;
+            end_seen = end;
+        });
+        CPPUNIT_ASSERT_EQUAL(std::size_t(0), first_seen);
+        CPPUNIT_ASSERT_EQUAL(std::size_t(5), end_seen);
+    }
+
+    // A share's exception reaches the caller after every thread joined (a thread
+    // letting it escape would end the process).
+    void parallel_ranges_rethrows_a_share_error()
+    {
+        const std::size_t count = 64;
+        const std::size_t workers = parallel_workers(count, count);
+        std::atomic<std::size_t> done{ 0 };
+        const std::string message = message_of<std::runtime_error>([&] {
+            parallel_ranges(count, count, [&](std::size_t w, std::size_t, std::size_t) {
+                if (w + 1 == workers)
+                    throw std::runtime_error("share " + std::to_string(w));
+                done.fetch_add(1);
+            });
+        });
+        CPPUNIT_ASSERT_EQUAL("share " + std::to_string(workers - 1), message);
+        CPPUNIT_ASSERT_EQUAL(workers - 1, done.load());
     }
 };
 

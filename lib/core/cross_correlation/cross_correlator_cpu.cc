@@ -8,11 +8,11 @@
 #include "cross_correlation/cross_correlation_peak_rule.h"
 #include "cross_correlation/cross_correlator_cpu.h"
 #include "runtime/fftw_support.h"
+#include "runtime/parallel_ranges.h"
 #include <algorithm>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
-#include <thread>
 
 namespace gr {
 namespace cudadsp {
@@ -353,36 +353,28 @@ void cross_correlator_cpu::process(const std::complex<float>* x,
     // Work of a frame, in units of a multiply-add: the fine-grid sums (L / 2 bin pairs
     // times I point pairs) and about 16 L for the transforms and the rest.
     const std::size_t frame_work = L * ((d_config.interp + 1) / 2 + 16);
-    const std::size_t workers = std::min<std::size_t>(
-        { nframes,
-          std::max<std::size_t>(1, std::thread::hardware_concurrency()),
-          std::max<std::size_t>(1, nframes * frame_work / min_work_per_thread) });
+    const std::size_t max_workers = nframes * frame_work / min_work_per_thread;
+    const std::size_t workers = parallel_workers(nframes, max_workers);
     while (d_workspaces.size() < workers)
         d_workspaces.push_back(std::make_unique<workspace>(L));
 
-    auto run = [&](std::size_t worker, std::size_t first, std::size_t end) {
-        workspace& ws = *d_workspaces[worker];
-        for (std::size_t f = first; f < end; ++f)
-            correlate_frame(*d_plans,
-                            ws,
-                            grid,
-                            N,
-                            x + f * N,
-                            y + f * N,
-                            peaks[f],
-                            spectrum ? spectrum + f * L : nullptr,
-                            correlation ? correlation + f * correlation_len : nullptr);
-    };
-    if (workers == 1) {
-        run(0, 0, nframes);
-        return;
-    }
-    std::vector<std::thread> threads;
-    threads.reserve(workers);
-    for (std::size_t w = 0; w < workers; ++w)
-        threads.emplace_back(run, w, nframes * w / workers, nframes * (w + 1) / workers);
-    for (std::thread& t : threads)
-        t.join();
+    parallel_ranges(nframes,
+                    max_workers,
+                    [&](std::size_t worker, std::size_t first, std::size_t end) {
+                        workspace& ws = *d_workspaces[worker];
+                        for (std::size_t f = first; f < end; ++f)
+                            correlate_frame(*d_plans,
+                                            ws,
+                                            grid,
+                                            N,
+                                            x + f * N,
+                                            y + f * N,
+                                            peaks[f],
+                                            spectrum ? spectrum + f * L : nullptr,
+                                            correlation
+                                                ? correlation + f * correlation_len
+                                                : nullptr);
+                    });
 }
 
 void cross_correlator_cpu::process_device(const std::complex<float>*,

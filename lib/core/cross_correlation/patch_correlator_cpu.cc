@@ -8,6 +8,7 @@
 #include "cross_correlation/patch_correlation_rule.h"
 #include "cross_correlation/patch_correlator_cpu.h"
 #include "runtime/fftw_support.h"
+#include "runtime/parallel_ranges.h"
 #include <volk/volk.h>
 #include <algorithm>
 #include <chrono>
@@ -340,26 +341,16 @@ void patch_correlator_cpu::for_each_patch(std::size_t npatches, const Work& work
 {
     if (npatches == 0)
         return;
-    const std::size_t workers = std::min<std::size_t>(
-        npatches, std::max<unsigned>(1, std::thread::hardware_concurrency()));
+    // A patch is worth a thread of its own whatever its size.
+    const std::size_t workers = parallel_workers(npatches, npatches);
     const patch_geometry g = make_patch_geometry(d_config);
     while (d_workspaces.size() < workers)
         d_workspaces.push_back(std::make_unique<workspace>(g));
-    auto run = [&](std::size_t worker, std::size_t first, std::size_t end) {
-        for (std::size_t k = first; k < end; ++k)
-            work(*d_workspaces[worker], k);
-    };
-    if (workers == 1) {
-        run(0, 0, npatches);
-        return;
-    }
-    std::vector<std::thread> threads;
-    threads.reserve(workers);
-    for (std::size_t w = 0; w < workers; ++w)
-        threads.emplace_back(
-            run, w, npatches * w / workers, npatches * (w + 1) / workers);
-    for (std::thread& t : threads)
-        t.join();
+    parallel_ranges(
+        npatches, npatches, [&](std::size_t worker, std::size_t first, std::size_t end) {
+            for (std::size_t k = first; k < end; ++k)
+                work(*d_workspaces[worker], k);
+        });
 }
 
 void patch_correlator_cpu::correlate(const image_view& master,

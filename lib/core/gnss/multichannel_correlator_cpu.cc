@@ -8,9 +8,9 @@
 #include "gnss/gnss_nco.h"
 #include "gnss/gnss_tracking.h"
 #include "gnss/multichannel_correlator_cpu.h"
+#include "runtime/parallel_ranges.h"
 #include <algorithm>
 #include <complex>
-#include <thread>
 
 namespace gr {
 namespace cudadsp {
@@ -231,21 +231,7 @@ void multichannel_correlator_cpu::do_process(const void* samples,
     // Channels are independent: contiguous shares per core, unless the call is too
     // small to pay for starting threads.
     constexpr std::size_t min_work_per_thread = std::size_t(1) << 19;
-    const std::size_t workers = std::min<std::size_t>(
-        { nchannels,
-          std::max<std::size_t>(1, std::thread::hardware_concurrency()),
-          std::max<std::size_t>(1, nchannels * nsamples / min_work_per_thread) });
-    if (workers <= 1) {
-        run(0, nchannels);
-    } else {
-        std::vector<std::thread> threads;
-        threads.reserve(workers);
-        for (std::size_t w = 0; w < workers; ++w)
-            threads.emplace_back(
-                run, nchannels * w / workers, nchannels * (w + 1) / workers);
-        for (std::thread& t : threads)
-            t.join();
-    }
+    parallel_ranges(nchannels, nchannels * nsamples / min_work_per_thread, run);
     std::size_t total = 0;
     for (const auto& ch : d_channels)
         total += ch->records.size();

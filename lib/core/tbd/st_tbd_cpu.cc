@@ -5,12 +5,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "runtime/parallel_ranges.h"
 #include "tbd/st_tbd_cpu.h"
 #include <algorithm>
 #include <chrono>
 #include <limits>
 #include <stdexcept>
-#include <thread>
 
 namespace gr {
 namespace cudadsp {
@@ -20,24 +20,6 @@ namespace {
 
 //! Least work (cells times transitions) worth a thread of its own.
 constexpr std::size_t min_work_per_thread = std::size_t(1) << 17;
-
-//! Runs fn(worker, y_begin, y_end) over \p rows rows split among \p workers threads
-//! (the calling thread takes the first share).
-template <typename Fn>
-void for_row_shares(std::size_t rows, std::size_t workers, Fn&& fn)
-{
-    if (workers <= 1) {
-        fn(std::size_t(0), std::size_t(0), rows);
-        return;
-    }
-    std::vector<std::thread> threads;
-    threads.reserve(workers - 1);
-    for (std::size_t w = 1; w < workers; ++w)
-        threads.emplace_back(fn, w, rows * w / workers, rows * (w + 1) / workers);
-    fn(std::size_t(0), std::size_t(0), rows / workers);
-    for (std::thread& t : threads)
-        t.join();
-}
 
 } // namespace
 
@@ -50,14 +32,11 @@ st_tbd_cpu::st_tbd_cpu(const st_tbd_config& config, const device_selection& devi
     d_state[1].assign(d_layout.total(), 0.0f);
 }
 
-std::size_t st_tbd_cpu::workers_for_frame() const
+std::size_t st_tbd_cpu::max_workers_by_size() const
 {
     const std::size_t work =
         d_config.cells() * std::max<std::size_t>(1, d_table.taps.size());
-    return std::min<std::size_t>(
-        { d_config.height,
-          std::max<std::size_t>(1, std::thread::hardware_concurrency()),
-          std::max<std::size_t>(1, work / min_work_per_thread) });
+    return work / min_work_per_thread;
 }
 
 void st_tbd_cpu::update_rows(const float* cur,
@@ -115,10 +94,11 @@ void st_tbd_cpu::update_frame(const float* frame,
                               float* detection_map,
                               std::int32_t* argmax)
 {
-    const std::size_t workers = workers_for_frame();
-    std::vector<std::vector<float>> accumulators(workers);
-    for_row_shares(
-        d_layout.height, workers, [&](std::size_t w, std::size_t y0, std::size_t y1) {
+    const std::size_t by_size = max_workers_by_size();
+    std::vector<std::vector<float>> accumulators(
+        parallel_workers(d_layout.height, by_size));
+    parallel_ranges(
+        d_layout.height, by_size, [&](std::size_t w, std::size_t y0, std::size_t y1) {
             update_rows(d_state[d_current].data(),
                         d_state[1 - d_current].data(),
                         frame,
@@ -147,20 +127,21 @@ void st_tbd_cpu::process(const float* frames,
         update_frame(frames + f * cells, map, arg);
         d_current = 1 - d_current;
         if (detections) {
-            const std::size_t workers = workers_for_frame();
-            std::vector<std::vector<tbd_candidate>> found(workers);
-            for_row_shares(d_layout.height,
-                           workers,
-                           [&](std::size_t w, std::size_t y0, std::size_t y1) {
-                               find_tbd_candidates(map,
-                                                   arg,
-                                                   d_layout.width,
-                                                   d_layout.height,
-                                                   d_config.threshold,
-                                                   y0,
-                                                   y1,
-                                                   found[w]);
-                           });
+            const std::size_t by_size = max_workers_by_size();
+            std::vector<std::vector<tbd_candidate>> found(
+                parallel_workers(d_layout.height, by_size));
+            parallel_ranges(d_layout.height,
+                            by_size,
+                            [&](std::size_t w, std::size_t y0, std::size_t y1) {
+                                find_tbd_candidates(map,
+                                                    arg,
+                                                    d_layout.width,
+                                                    d_layout.height,
+                                                    d_config.threshold,
+                                                    y0,
+                                                    y1,
+                                                    found[w]);
+                            });
             std::vector<tbd_candidate> candidates;
             for (const auto& part : found)
                 candidates.insert(candidates.end(), part.begin(), part.end());

@@ -61,7 +61,8 @@ private:
                      std::vector<float>& accumulator) const;
     //! One frame: the spare buffer receives the new state; D and argmax are written.
     void update_frame(const float* frame, float* detection_map, std::int32_t* argmax);
-    std::size_t workers_for_frame() const;
+    //! parallel_ranges()'s bound from a frame's work (cells times transitions).
+    std::size_t max_workers_by_size() const;
 
     tbd_layout d_layout;
     tbd_table d_table;
