@@ -25,6 +25,7 @@ install_dependencies() {
                     gnss-sdr              # the peer receiver: tools/compare-gnss-sdr (qa_compare_gnss_sdr)
                     python3-h5py-serial   # h5py: GNSS-SDR's dumps, tools/compare-gnss-sdr
                     python3-hypothesis    # qa_properties
+                    gir1.2-gtk-3.0        # GRC's window (gnuradio only recommends it)
                     clang libclang-rt-14-dev)  # libFuzzer: the fuzz targets (tests/fuzz)
     local missing=()
     for p in "${packages[@]}"; do
