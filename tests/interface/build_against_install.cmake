@@ -14,8 +14,9 @@
 #   GRCC, WORKDIR
 file(REMOVE_RECURSE ${WORKDIR})
 file(MAKE_DIRECTORY ${WORKDIR}/run)
-# The temporary prefix is not in the loader's cache as an installed one would be.
-set(ENV{LD_LIBRARY_PATH} "${PREFIX}/${LIBRARY_DIR}:$ENV{LD_LIBRARY_PATH}")
+# No LD_LIBRARY_PATH: the installed libraries find each other through their RPATH, and
+# the program finds them through the one CMake gives it (docs/install_prefix.md).
+unset(ENV{LD_LIBRARY_PATH})
 
 function(run_step what)
     execute_process(COMMAND ${ARGN} WORKING_DIRECTORY ${WORKDIR}/run RESULT_VARIABLE rc)
