@@ -228,20 +228,44 @@ pmt::pmt_t event_dict(const char* event, std::uint32_t id, std::uint64_t sample)
 // make()
 // ------------------------------------------------------------------------------------
 
-multichannel_correlator_cc::sptr
-multichannel_correlator_cc::make(double sample_rate_hz,
-                                 const std::vector<double>& tap_offsets_chips,
-                                 int max_channels,
-                                 const pmt::pmt_t& channels,
-                                 double intermediate_frequency_hz,
-                                 double batch_ms,
-                                 const std::string& device,
-                                 int lock_loss_windows,
-                                 int lock_timeout_windows,
-                                 bool remove_lost)
+namespace {
+
+//! What each input item of the template fixes: the engine's format and the block name.
+template <class Item>
+struct correlator_item;
+template <>
+struct correlator_item<gr_complex> {
+    static constexpr core::gnss_sample_format format = core::gnss_sample_format::cf32;
+    static constexpr const char* block_name = "multichannel_correlator_cc";
+};
+template <>
+struct correlator_item<std::complex<std::int16_t>> {
+    static constexpr core::gnss_sample_format format = core::gnss_sample_format::ci16;
+    static constexpr const char* block_name = "multichannel_correlator_sc";
+};
+template <>
+struct correlator_item<std::complex<std::int8_t>> {
+    static constexpr core::gnss_sample_format format = core::gnss_sample_format::ci8;
+    static constexpr const char* block_name = "multichannel_correlator_bc";
+};
+
+} // namespace
+
+template <class Item>
+typename multichannel_correlator<Item>::sptr
+multichannel_correlator<Item>::make(double sample_rate_hz,
+                                    const std::vector<double>& tap_offsets_chips,
+                                    int max_channels,
+                                    const pmt::pmt_t& channels,
+                                    double intermediate_frequency_hz,
+                                    double batch_ms,
+                                    const std::string& device,
+                                    int lock_loss_windows,
+                                    int lock_timeout_windows,
+                                    bool remove_lost)
 {
     return gnuradio::make_block_sptr<
-        multichannel_correlator_impl<multichannel_correlator_cc>>(
+        multichannel_correlator_impl<multichannel_correlator<Item>>>(
         make_setup(sample_rate_hz,
                    tap_offsets_chips,
                    max_channels,
@@ -252,65 +276,13 @@ multichannel_correlator_cc::make(double sample_rate_hz,
                    lock_loss_windows,
                    lock_timeout_windows,
                    remove_lost,
-                   core::gnss_sample_format::cf32),
-        "multichannel_correlator_cc");
+                   correlator_item<Item>::format),
+        correlator_item<Item>::block_name);
 }
 
-multichannel_correlator_sc::sptr
-multichannel_correlator_sc::make(double sample_rate_hz,
-                                 const std::vector<double>& tap_offsets_chips,
-                                 int max_channels,
-                                 const pmt::pmt_t& channels,
-                                 double intermediate_frequency_hz,
-                                 double batch_ms,
-                                 const std::string& device,
-                                 int lock_loss_windows,
-                                 int lock_timeout_windows,
-                                 bool remove_lost)
-{
-    return gnuradio::make_block_sptr<
-        multichannel_correlator_impl<multichannel_correlator_sc>>(
-        make_setup(sample_rate_hz,
-                   tap_offsets_chips,
-                   max_channels,
-                   channels,
-                   intermediate_frequency_hz,
-                   batch_ms,
-                   device,
-                   lock_loss_windows,
-                   lock_timeout_windows,
-                   remove_lost,
-                   core::gnss_sample_format::ci16),
-        "multichannel_correlator_sc");
-}
-
-multichannel_correlator_bc::sptr
-multichannel_correlator_bc::make(double sample_rate_hz,
-                                 const std::vector<double>& tap_offsets_chips,
-                                 int max_channels,
-                                 const pmt::pmt_t& channels,
-                                 double intermediate_frequency_hz,
-                                 double batch_ms,
-                                 const std::string& device,
-                                 int lock_loss_windows,
-                                 int lock_timeout_windows,
-                                 bool remove_lost)
-{
-    return gnuradio::make_block_sptr<
-        multichannel_correlator_impl<multichannel_correlator_bc>>(
-        make_setup(sample_rate_hz,
-                   tap_offsets_chips,
-                   max_channels,
-                   channels,
-                   intermediate_frequency_hz,
-                   batch_ms,
-                   device,
-                   lock_loss_windows,
-                   lock_timeout_windows,
-                   remove_lost,
-                   core::gnss_sample_format::ci8),
-        "multichannel_correlator_bc");
-}
+template class multichannel_correlator<gr_complex>;
+template class multichannel_correlator<std::complex<std::int16_t>>;
+template class multichannel_correlator<std::complex<std::int8_t>>;
 
 // ------------------------------------------------------------------------------------
 // Construction and accessors

@@ -37,8 +37,9 @@ struct multichannel_correlator_setup {
 };
 
 /*!
- * The three public classes share this implementation; \p Public is one of them and
- * only fixes the block name and the input item (config.input_format).
+ * The three input formats share this implementation; \p Public is one of the public
+ * multichannel_correlator<Item> and only fixes the block name and the input item
+ * (config.input_format).
  */
 template <class Public>
 class multichannel_correlator_impl : public Public

@@ -175,7 +175,7 @@ def split_top_level(text):
 
 def header_makes(header_path):
     """{class name: [(parameter, C++ type, default text or None), ...]} for every
-    class in a public header with a static make()."""
+    class in a public header with a static make() (a class template: its typedefs)."""
     text = strip_comments(header_path.read_text())
     makes = {}
     for match in re.finditer(r"class\s+CUDADSP_API\s+(\w+)", text):
@@ -194,6 +194,12 @@ def header_makes(header_path):
             cpp_type = re.sub(r"^const ", "", cpp_type)
             parameters.append((words.group(2), cpp_type, default.strip() or None))
         makes[name] = parameters
+    # A template's variants are its typedefs (gr-blocks' model: one class, one name each).
+    for template, variant in re.findall(r"typedef\s+(\w+)\s*<[^;]*>\s*(\w+)\s*;", text):
+        if template in makes:
+            makes[variant] = makes[template]
+    for template in set(re.findall(r"typedef\s+(\w+)\s*<", text)):
+        makes.pop(template, None)
     return makes
 
 

@@ -10,8 +10,11 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/cudadsp/api.h>
+#include <gnuradio/gr_complex.h>
 #include <pmt/pmt.h>
+#include <complex>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -133,16 +136,22 @@ public:
 };
 
 /*!
- * \brief Multichannel GNSS correlator on a gr_complex (cf32) stream.
+ * \brief Multichannel GNSS correlator on a stream of \p Item: one class for the three
+ * input formats, as gr-blocks writes its type variants (typedefs below).
  * \ingroup cudadsp
  *
- * \details See multichannel_correlator_base and
+ * \details Items: multichannel_correlator_cc takes gr_complex (cf32);
+ * multichannel_correlator_sc interleaved int16 I/Q (std::complex<std::int16_t>, GRC
+ * "sc16", UHD's sc16 output); multichannel_correlator_bc interleaved int8 I/Q
+ * (std::complex<std::int8_t>, GRC "sc8"). The integer formats' correlations are in the
+ * integers' units (no scaling). See multichannel_correlator_base and
  * docs/blocks/multichannel_correlator_cc.md.
  */
-class CUDADSP_API multichannel_correlator_cc : virtual public multichannel_correlator_base
+template <class Item>
+class CUDADSP_API multichannel_correlator : virtual public multichannel_correlator_base
 {
 public:
-    typedef std::shared_ptr<multichannel_correlator_cc> sptr;
+    typedef std::shared_ptr<multichannel_correlator<Item>> sptr;
 
     /*!
      * \param sample_rate_hz input sample rate (> 0, at most 2^32 Hz).
@@ -178,51 +187,9 @@ public:
                      bool remove_lost = true);
 };
 
-/*!
- * \brief Multichannel GNSS correlator on interleaved int16 I/Q (item: two shorts, GRC
- * "sc16", as UHD's sc16 output). Correlations are in the integers' units (no scaling).
- * \ingroup cudadsp
- *
- * \details Parameters as multichannel_correlator_cc::make().
- */
-class CUDADSP_API multichannel_correlator_sc : virtual public multichannel_correlator_base
-{
-public:
-    typedef std::shared_ptr<multichannel_correlator_sc> sptr;
-    static sptr make(double sample_rate_hz,
-                     const std::vector<double>& tap_offsets_chips = { -0.5, 0.0, 0.5 },
-                     int max_channels = 1024,
-                     const pmt::pmt_t& channels = pmt::PMT_NIL,
-                     double intermediate_frequency_hz = 0.0,
-                     double batch_ms = 10.0,
-                     const std::string& device = "auto",
-                     int lock_loss_windows = 4,
-                     int lock_timeout_windows = 20,
-                     bool remove_lost = true);
-};
-
-/*!
- * \brief Multichannel GNSS correlator on interleaved int8 I/Q (item: two signed bytes,
- * GRC "sc8"). Correlations are in the integers' units (no scaling).
- * \ingroup cudadsp
- *
- * \details Parameters as multichannel_correlator_cc::make().
- */
-class CUDADSP_API multichannel_correlator_bc : virtual public multichannel_correlator_base
-{
-public:
-    typedef std::shared_ptr<multichannel_correlator_bc> sptr;
-    static sptr make(double sample_rate_hz,
-                     const std::vector<double>& tap_offsets_chips = { -0.5, 0.0, 0.5 },
-                     int max_channels = 1024,
-                     const pmt::pmt_t& channels = pmt::PMT_NIL,
-                     double intermediate_frequency_hz = 0.0,
-                     double batch_ms = 10.0,
-                     const std::string& device = "auto",
-                     int lock_loss_windows = 4,
-                     int lock_timeout_windows = 20,
-                     bool remove_lost = true);
-};
+typedef multichannel_correlator<gr_complex> multichannel_correlator_cc;
+typedef multichannel_correlator<std::complex<std::int16_t>> multichannel_correlator_sc;
+typedef multichannel_correlator<std::complex<std::int8_t>> multichannel_correlator_bc;
 
 } // namespace cudadsp
 } // namespace gr

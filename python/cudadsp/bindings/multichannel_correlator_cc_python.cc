@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(multichannel_correlator_cc.h)                              */
-/* BINDTOOL_HEADER_FILE_HASH(136240c5a49facf068c21ae366d863ba)                     */
+/* BINDTOOL_HEADER_FILE_HASH(847d909a428f0704453dd0092881aa7a)                     */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
