@@ -6,7 +6,8 @@
 #
 """ctest example_sdr_sources: the SDR sources the example flowgraphs hold disabled
 still compile. For each, a copy of the flowgraph with its simulated or file source
-disabled and that SDR source enabled goes through grcc, and the generated script
+disabled, that SDR source enabled and its live settings (LIVE_VALUES) goes through
+grcc, and the generated script
 through py_compile, so that a renamed parameter of gr-soapy's or gr-uhd's GRC blocks
 shows here rather than on a user's hardware. Nothing runs: there is no SDR.
 
@@ -35,6 +36,12 @@ VARIANTS = {
          "blocks_multiply_const_xx_0", "blocks_file_sink_true_delay"],
         ["uhd_usrp_source_b210", "soapy_custom_source_lime"]),
 }
+# flowgraph: {parameter block: its value with a hardware source}. The GNSS receiver
+# searches a file whole ("recording") and drops samples live ("live"). A string value
+# in quotes: GRC reads a bare word that names a variable as that variable.
+LIVE_VALUES = {
+    "gnss_live_receiver.grc": {"stream_mode": '"live"'},
+}
 
 
 def main():
@@ -53,7 +60,8 @@ def main():
         with open(os.path.join(HERE, flowgraph)) as f:
             original = yaml.safe_load(f)
         names = {b["name"] for b in original["blocks"]}
-        missing = sorted((set(replaced) | set(sources)) - names)
+        missing = sorted((set(replaced) | set(sources) | set(LIVE_VALUES.get(flowgraph, {})))
+                         - names)
         if missing:
             print("%s: no block %s" % (flowgraph, ", ".join(missing)), file=sys.stderr)
             failures += 1
@@ -63,6 +71,8 @@ def main():
             for block in data["blocks"]:
                 if block["name"] in replaced:
                     block["states"]["state"] = "disabled"
+                elif block["name"] in LIVE_VALUES.get(flowgraph, {}):
+                    block["parameters"]["value"] = LIVE_VALUES[flowgraph][block["name"]]
                 elif block["name"] == source:
                     if block["states"]["state"] != "disabled":
                         print("%s: %s is not disabled: ctest would need its hardware"

@@ -9,7 +9,9 @@
 Headless GNSS receiver: a source, throttled to its sample rate as an SDR delivers it,
 into gnss_receiver_frontend (continuous PCPS acquisition handing satellites to the
 multichannel correlator, and searching them again when they lose lock); no channel
-dict is written by hand. Prints each channel (satellite, stream time of its first
+dict is written by hand. A file source runs the front end in stream_mode "recording"
+(every sample searched, the stream waiting for the searches), the simulator in "live"
+(as an SDR: samples arriving during a search are dropped). Prints each channel (satellite, stream time of its first
 record and of its lock, C/N0, Doppler) and writes into --outdir:
 
   gnss_receiver_headless.png   C/N0 and Doppler over stream time, per satellite
@@ -136,10 +138,12 @@ def run(args, source, check):
     frontend)."""
     fs = args.samp_rate
     tb = gr.top_block("gnss_receiver_headless")
+    # A file is searched whole (the stream waits for the searches); the simulator
+    # stands for a live SDR, whose samples the acquisition drops while it searches.
     rx = cudadsp.gnss_receiver_frontend(
         fs, doppler_max_hz=args.doppler_max, doppler_center_hz=args.doppler_center,
         noncoherent_dwells=args.dwells, lock_timeout_windows=args.lock_timeout_windows,
-        device=args.device)
+        device=args.device, stream_mode="live" if args.source == "simulator" else "recording")
     sink = cudadsp.gnss_record_sink(rx.taps())
     tb.connect(source, blocks.throttle(gr.sizeof_gr_complex, fs), rx)
     tb.connect((rx, 0), (sink, 0))
@@ -255,10 +259,11 @@ def main():
     records, locks, stream, wall, rx = run(args, source, check)
     np.save(os.path.join(args.outdir, "gnss_receiver_headless.npy"), records)
     report(records, locks, args.samp_rate)
-    print("\n%.2f s of stream in %.2f s wall (backend %s); searches %d, detections %d, "
-          "samples dropped by acquisition while searching %d"
-          % (stream, wall, rx.acquisition.backend(), rx.acquisition.searches_completed(),
-             rx.acquisition.detections_published(), rx.acquisition.samples_dropped()))
+    print("\n%.2f s of stream in %.2f s wall (backend %s, stream mode %s); searches %d, "
+          "detections %d, samples dropped by acquisition while searching %d"
+          % (stream, wall, rx.acquisition.backend(), rx.acquisition.stream_mode(),
+             rx.acquisition.searches_completed(), rx.acquisition.detections_published(),
+             rx.acquisition.samples_dropped()))
     ok = True
     if check is not None:
         wanted = [s["prn"] for s in SKY] if sim is not None else list(RECORDING_SATELLITES)

@@ -8,6 +8,7 @@
 #include "backend_log.h"
 #include "gnss_channel_pmt.h"
 #include "pcps_acquisition_cc_impl.h"
+#include "runtime/quoted_text.h"
 #include "work_errors.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
@@ -77,49 +78,44 @@ std::vector<std::pair<std::string, pmt::pmt_t>> dict_entries(const pmt::pmt_t& d
     return entries;
 }
 
-std::vector<int> default_satellites(core::acquisition_signal signal)
+/*!
+ * The satellites to search: \p satellites as the engine checks them, or for an empty
+ * list all of the signal's that the stream holds (GLONASS: the frequency numbers whose
+ * carrier fits in +-fs / 2), the others in \p left_out.
+ */
+std::vector<int> searched_satellites(const std::vector<int>& satellites,
+                                     const core::pcps_acquisition_config& config,
+                                     std::vector<int>& left_out)
 {
-    std::vector<int> all;
-    switch (signal) {
-    case core::acquisition_signal::gps_l1ca:
-        for (int prn = 1; prn <= 32; ++prn)
-            all.push_back(prn);
-        break;
-    case core::acquisition_signal::galileo_e1:
-        for (int prn = 1; prn <= core::galileo_e1_prn_count; ++prn)
-            all.push_back(prn);
-        break;
-    case core::acquisition_signal::glonass_l1of:
-        for (int k = -7; k <= 6; ++k)
-            all.push_back(k);
-        break;
+    if (!satellites.empty()) {
+        config.check_satellites(satellites, "satellites");
+        return satellites;
     }
-    return all;
+    for (int s : config.signal_satellites())
+        if (!config.satellite_in_stream(s))
+            left_out.push_back(s);
+    const std::vector<int> held = config.satellites_in_stream();
+    if (held.empty())
+        throw std::invalid_argument(
+            "satellites: empty (all of " + core::to_string(config.signal) +
+            "), but none lies inside +-sample_rate_hz / 2 with its Doppler window at "
+            "sample_rate_hz " +
+            number_text(config.sample_rate_hz) + ", intermediate_frequency_hz " +
+            number_text(config.intermediate_frequency_hz));
+    return held;
 }
 
-std::vector<int> checked_satellites(const std::vector<int>& satellites,
-                                    core::acquisition_signal signal)
+//! stream_mode: whether the stream is held back for the searches ("recording").
+bool holds_stream(const std::string& stream_mode)
 {
-    if (satellites.empty())
-        return default_satellites(signal);
-    const std::vector<int> allowed = default_satellites(signal);
-    const std::string rule = signal == core::acquisition_signal::glonass_l1of
-                                 ? "a GLONASS frequency number in [-7, 6]"
-                                 : "a " + core::to_string(signal) + " PRN in [" +
-                                       std::to_string(allowed.front()) + ", " +
-                                       std::to_string(allowed.back()) + "]";
-    std::set<int> seen;
-    for (std::size_t i = 0; i < satellites.size(); ++i) {
-        const int s = satellites[i];
-        if (s < allowed.front() || s > allowed.back())
-            throw std::invalid_argument("satellites[" + std::to_string(i) +
-                                        "]: must be " + rule + ", got " +
-                                        std::to_string(s));
-        if (!seen.insert(s).second)
-            throw std::invalid_argument("satellites[" + std::to_string(i) +
-                                        "]: " + std::to_string(s) + " is listed twice");
-    }
-    return satellites;
+    if (stream_mode == "recording")
+        return true;
+    if (stream_mode != "live")
+        throw std::invalid_argument(
+            "stream_mode: must be \"live\" (an SDR) or \"recording\" (a file, a "
+            "finite stream), got " +
+            core::quoted_text(stream_mode));
+    return false;
 }
 
 int positive(int value, const char* name)
@@ -206,7 +202,8 @@ pcps_acquisition_setup make_setup(double sample_rate_hz,
                                   double doppler_center_hz,
                                   double intermediate_frequency_hz,
                                   bool galileo_pilot,
-                                  const std::string& device)
+                                  const std::string& device,
+                                  const std::string& stream_mode)
 {
     pcps_acquisition_setup s;
     core::pcps_acquisition_config& c = s.config;
@@ -224,7 +221,8 @@ pcps_acquisition_setup make_setup(double sample_rate_hz,
     c.galileo_pilot = galileo_pilot;
     c.device = device;
     c.validate();
-    s.satellites = checked_satellites(satellites, c.signal);
+    s.satellites = searched_satellites(satellites, c, s.left_out);
+    s.hold_stream = holds_stream(stream_mode);
     s.max_channels = static_cast<std::size_t>(positive(max_channels, "max_channels"));
     s.satellites_per_search = static_cast<std::size_t>(
         positive(satellites_per_search, "satellites_per_search"));
@@ -289,7 +287,8 @@ bool event_id(const pmt::pmt_t& value, std::uint32_t& id)
         double doppler_center_hz,                                      \
         double intermediate_frequency_hz,                              \
         bool galileo_pilot,                                            \
-        const std::string& device)                                     \
+        const std::string& device,                                     \
+        const std::string& stream_mode)                                \
     {                                                                  \
         return gnuradio::make_block_sptr<                              \
             pcps_acquisition_impl<pcps_acquisition_##variant>>(        \
@@ -308,7 +307,8 @@ bool event_id(const pmt::pmt_t& value, std::uint32_t& id)
                        doppler_center_hz,                              \
                        intermediate_frequency_hz,                      \
                        galileo_pilot,                                  \
-                       device),                                        \
+                       device,                                         \
+                       stream_mode),                                   \
             "pcps_acquisition_" #variant);                             \
     }
 
@@ -331,12 +331,22 @@ pcps_acquisition_impl<Public>::pcps_acquisition_impl(const pcps_acquisition_setu
       d_engine(core::pcps_acquisition::make(setup.config)),
       d_search_samples(setup.config.search_samples()),
       d_satellites_per_search(setup.satellites_per_search),
+      d_hold_stream(setup.hold_stream),
       d_channel_parameters(setup.channel_parameters),
       d_detections_port(pmt::intern("detections")),
       d_list(setup.satellites, setup.max_channels, setup.first_channel_id),
       d_buffer(setup.config.search_samples() * values_per_item)
 {
     log_backend(this->d_logger, d_engine->device());
+    if (!setup.left_out.empty())
+        this->d_logger->info(
+            "satellites: all {} the stream holds are searched: {}; left "
+            "out, outside +-sample_rate_hz / 2 = +-{} Hz with the Doppler "
+            "window: {}",
+            signal(),
+            core::integers_text(setup.satellites),
+            number_text(0.5 * setup.config.sample_rate_hz),
+            core::integers_text(setup.left_out));
     this->message_port_register_out(d_detections_port);
     const pmt::pmt_t lost = pmt::intern("lost");
     this->message_port_register_in(lost);
@@ -385,6 +395,13 @@ std::uint64_t pcps_acquisition_impl<Public>::samples_dropped() const
 }
 
 template <class Public>
+std::uint64_t pcps_acquisition_impl<Public>::samples_searched() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_searched;
+}
+
+template <class Public>
 std::uint64_t pcps_acquisition_impl<Public>::detections_published() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
@@ -421,6 +438,12 @@ std::string pcps_acquisition_impl<Public>::backend() const
     return d_engine->device().to_string();
 }
 
+template <class Public>
+std::string pcps_acquisition_impl<Public>::stream_mode() const
+{
+    return d_hold_stream ? "recording" : "live";
+}
+
 // ------------------------------------------------------------------------------------
 // Hand-off
 // ------------------------------------------------------------------------------------
@@ -454,45 +477,63 @@ pmt::pmt_t pcps_acquisition_impl<Public>::detection_dict(
 }
 
 template <class Public>
-void pcps_acquisition_impl<Public>::run_search(const std::vector<int>& group,
-                                               std::uint64_t first_sample)
+std::vector<core::acquisition_detection>
+pcps_acquisition_impl<Public>::run_search(const std::vector<int>& group,
+                                          std::uint64_t first_sample)
 {
     std::vector<core::acquisition_detection> results;
     d_engine->search(d_buffer.data(), d_search_samples, first_sample, group, results);
-
-    // Strongest first: when channels are short, the best detections get them.
-    std::vector<const core::acquisition_detection*> found;
+    std::vector<core::acquisition_detection> found;
     for (const core::acquisition_detection& r : results)
         if (r.detected)
-            found.push_back(&r);
-    std::stable_sort(found.begin(), found.end(), [](const auto* a, const auto* b) {
-        return a->metric / a->threshold > b->metric / b->threshold;
+            found.push_back(r);
+    // Strongest first: when channels are short, the best detections get them.
+    std::stable_sort(found.begin(), found.end(), [](const auto& a, const auto& b) {
+        return a.metric / a.threshold > b.metric / b.threshold;
     });
-    std::vector<std::pair<const core::acquisition_detection*, std::uint32_t>> handed;
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        for (const core::acquisition_detection* r : found) {
-            std::uint32_t id = 0;
-            if (d_list.hand_off(r->satellite, id))
-                handed.emplace_back(r, id);
-        }
-        d_published += handed.size();
+    return found;
+}
+
+template <class Public>
+void pcps_acquisition_impl<Public>::publish_found(std::unique_lock<std::mutex>& lock)
+{
+    std::vector<std::pair<core::acquisition_detection, std::uint32_t>> handed;
+    for (const core::acquisition_detection& r : d_found) {
+        std::uint32_t id = 0;
+        if (d_list.hand_off(r.satellite, id))
+            handed.emplace_back(r, id);
     }
+    d_found.clear();
+    d_published += handed.size();
+    lock.unlock();
     for (const auto& [r, id] : handed) {
         this->d_logger->info("{} {} detected at sample {}: Doppler {} Hz, code phase {} "
                              "chips, C/N0 about {} dB-Hz, metric {} (threshold {}); "
                              "channel {}",
                              signal(),
-                             r->satellite,
-                             r->start_sample,
-                             number_text(r->doppler_hz),
-                             number_text(r->code_phase_chips),
-                             number_text(std::round(r->cn0_dbhz * 10.0) / 10.0),
-                             number_text(r->metric),
-                             number_text(r->threshold),
+                             r.satellite,
+                             r.start_sample,
+                             number_text(r.doppler_hz),
+                             number_text(r.code_phase_chips),
+                             number_text(std::round(r.cn0_dbhz * 10.0) / 10.0),
+                             number_text(r.metric),
+                             number_text(r.threshold),
                              id);
-        this->message_port_pub(d_detections_port, detection_dict(*r, id));
+        this->message_port_pub(d_detections_port, detection_dict(r, id));
     }
+    lock.lock();
+}
+
+template <class Public>
+bool pcps_acquisition_impl<Public>::collect_search(std::unique_lock<std::mutex>& lock)
+{
+    if (d_hold_stream)
+        d_idle.wait(lock, [this] { return !d_busy; });
+    if (d_failure)
+        std::rethrow_exception(d_failure);
+    if (!d_found.empty())
+        publish_found(lock);
+    return !d_busy;
 }
 
 template <class Public>
@@ -556,16 +597,20 @@ void pcps_acquisition_impl<Public>::worker_loop()
             const std::uint64_t first = d_job_first_sample;
             lock.unlock();
             std::exception_ptr failure;
+            std::vector<core::acquisition_detection> found;
             try {
-                run_search(group, first);
+                found = run_search(group, first);
             } catch (...) {
                 failure = std::current_exception();
             }
             lock.lock();
             d_busy = false;
             ++d_searches;
+            d_searched += d_search_samples;
+            d_found = std::move(found);
             if (failure && !d_failure)
                 d_failure = failure;
+            d_idle.notify_all();
             continue;
         }
         if (d_stopping)
@@ -580,6 +625,7 @@ bool pcps_acquisition_impl<Public>::start()
         std::lock_guard<std::mutex> lock(d_mutex);
         d_stopping = false;
         d_filled = 0;
+        d_found.clear();
     }
     if (!d_worker.joinable())
         d_worker = std::thread([this] { worker_loop(); });
@@ -601,9 +647,27 @@ void pcps_acquisition_impl<Public>::stop_worker()
 template <class Public>
 bool pcps_acquisition_impl<Public>::stop()
 {
-    // A search in progress finishes (its detections still go out) before the worker
-    // ends.
+    // The scheduler calls stop() after the block is done: a message published now
+    // would reach no subscriber that has finished, so a search still running (live
+    // mode) is waited for and its detections are only reported here.
     stop_worker();
+    std::lock_guard<std::mutex> lock(d_mutex);
+    if (!d_found.empty()) {
+        std::vector<int> lost;
+        for (const core::acquisition_detection& r : d_found)
+            lost.push_back(r.satellite);
+        this->d_logger->warn("the stream ended during a search: its detections ({} {}) "
+                             "are not published; stream_mode \"recording\" searches a "
+                             "finite stream whole",
+                             signal(),
+                             core::integers_text(lost));
+        d_found.clear();
+    }
+    if (d_hold_stream && d_filled > 0)
+        this->d_logger->info("the last {} samples of the stream, fewer than one search "
+                             "takes ({}), were not searched",
+                             d_filled,
+                             d_search_samples);
     return gr::sync_block::stop();
 }
 
@@ -625,13 +689,11 @@ int pcps_acquisition_impl<Public>::work_body(int noutput_items,
     const auto* in = static_cast<const value_type*>(input_items[0]);
     const std::size_t n = static_cast<std::size_t>(noutput_items);
     const std::uint64_t read = this->nitems_read(0);
-    std::lock_guard<std::mutex> lock(d_mutex);
-    if (d_failure)
-        std::rethrow_exception(d_failure);
+    std::unique_lock<std::mutex> lock(d_mutex);
     std::size_t i = 0;
     while (i < n) {
-        if (d_busy) {
-            d_dropped += n - i;
+        if (!collect_search(lock)) {
+            d_dropped += n - i; // live mode: a search is running
             break;
         }
         if (d_filled == 0) {
@@ -658,6 +720,10 @@ int pcps_acquisition_impl<Public>::work_body(int noutput_items,
         d_busy = true;
         d_wake.notify_one();
     }
+    // Recording mode: the search started last is published before work() returns, so
+    // that the end of a finite stream finds every detection out.
+    if (d_hold_stream)
+        collect_search(lock);
     return noutput_items;
 }
 

@@ -26,6 +26,10 @@ namespace cudadsp {
 struct pcps_acquisition_setup {
     core::pcps_acquisition_config config;
     std::vector<int> satellites;
+    //! The signal's satellites the stream cannot hold, left out of an empty list.
+    std::vector<int> left_out;
+    //! stream_mode "recording": every sample searched, the stream waits for searches.
+    bool hold_stream = false;
     std::size_t max_channels = 0;
     std::size_t satellites_per_search = 0;
     std::uint32_t first_channel_id = 0;
@@ -51,10 +55,14 @@ struct pcps_acquisition_input<pcps_acquisition_sc> {
  * Both public classes share this implementation; \p Public fixes the block name and
  * the input item.
  *
- * Threads: work() (the scheduler's), the message handler of "lost", and the worker
- * that runs searches. The search list, the job handed to the worker and the counters
- * are under d_mutex. The dwell buffer belongs to work() while no search runs and to the
- * worker while one does (d_busy, set and cleared under the mutex).
+ * Threads: work() and the message handler of "lost" (both the scheduler's thread of
+ * the block), and the worker that runs searches. The search list, the job handed to
+ * the worker, its detections and the counters are under d_mutex. The dwell buffer
+ * belongs to work() while no search runs and to the worker while one does (d_busy,
+ * set and cleared under the mutex). The worker only searches: work() hands the
+ * detections off and publishes them, so that every message leaves before the
+ * scheduler can declare the block done (a message posted after that never reaches
+ * subscribers that have finished).
  */
 template <class Public>
 class pcps_acquisition_impl : public Public
@@ -68,12 +76,14 @@ public:
     std::vector<std::uint32_t> tracked_ids() const override;
     std::uint64_t searches_completed() const override;
     std::uint64_t samples_dropped() const override;
+    std::uint64_t samples_searched() const override;
     std::uint64_t detections_published() const override;
     std::uint64_t search_samples() const override;
     double sample_rate_hz() const override;
     std::string signal() const override;
     std::string input_format() const override;
     std::string backend() const override;
+    std::string stream_mode() const override;
 
     bool start() override;
     bool stop() override;
@@ -91,8 +101,17 @@ private:
         pcps_acquisition_input<Public>::values_per_item;
 
     void worker_loop();
-    //! One search of the dwell buffer; detections handed off and published.
-    void run_search(const std::vector<int>& group, std::uint64_t first_sample);
+    //! One search of the dwell buffer: its detections, strongest first.
+    std::vector<core::acquisition_detection> run_search(const std::vector<int>& group,
+                                                        std::uint64_t first_sample);
+    /*!
+     * work()'s side of a search (\p lock holds d_mutex): in recording mode waits for a
+     * running search; rethrows a search's failure; hands off and publishes the
+     * detections of a finished one. Returns whether the dwell buffer is free.
+     */
+    bool collect_search(std::unique_lock<std::mutex>& lock);
+    //! The detections of the finished search handed off and published (\p lock held).
+    void publish_found(std::unique_lock<std::mutex>& lock);
     //! The channel dict of a detection handed off as channel \p id.
     pmt::pmt_t detection_dict(const core::acquisition_detection& detection,
                               std::uint32_t id) const;
@@ -103,11 +122,13 @@ private:
     const std::unique_ptr<core::pcps_acquisition> d_engine;
     const std::size_t d_search_samples;
     const std::size_t d_satellites_per_search;
+    const bool d_hold_stream;
     const std::vector<std::pair<std::string, pmt::pmt_t>> d_channel_parameters;
     const pmt::pmt_t d_detections_port;
 
     mutable std::mutex d_mutex;
-    std::condition_variable d_wake;
+    std::condition_variable d_wake; //!< the worker: a job, or stop
+    std::condition_variable d_idle; //!< work(): a search finished
     gnss_search_list d_list;
     std::vector<value_type> d_buffer; //!< search_samples() items
     std::size_t d_filled = 0;         //!< items in d_buffer (work() thread)
@@ -117,9 +138,12 @@ private:
     bool d_stopping = false;
     std::vector<int> d_job_group;
     std::uint64_t d_job_first_sample = 0;
+    //! The finished search's detections, strongest first, until work() publishes them.
+    std::vector<core::acquisition_detection> d_found;
     std::exception_ptr d_failure; //!< a search's exception, rethrown by work()
     std::uint64_t d_searches = 0;
     std::uint64_t d_dropped = 0;
+    std::uint64_t d_searched = 0;
     std::uint64_t d_published = 0;
     std::thread d_worker;
 };

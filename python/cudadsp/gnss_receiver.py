@@ -35,6 +35,10 @@ class gnss_receiver_frontend(gr.hier_block2):
     handed off) and "events" (the correlator's events).
 
     input_type: "cc" (complex float) or "sc" (interleaved int16 I/Q).
+    stream_mode: "live" for an SDR (the acquisition never holds the stream back and
+    drops the samples that arrive while it searches), "recording" for a file or any
+    finite stream (every sample is searched, the stream waits for each search, and the
+    last search's detections reach the correlator before the stream ends).
     tap_offsets_chips: None for the signal's default (DEFAULT_TAP_OFFSETS_CHIPS).
     lock_loss_windows, lock_timeout_windows: the correlator's loss-of-lock rule (C/N0
     windows); a lost channel is removed and its satellite searched again.
@@ -47,7 +51,8 @@ class gnss_receiver_frontend(gr.hier_block2):
                  max_channels=12, satellites_per_search=8, tap_offsets_chips=None,
                  channel_parameters=None, doppler_center_hz=0.0,
                  intermediate_frequency_hz=0.0, lock_loss_windows=4,
-                 lock_timeout_windows=20, batch_ms=10.0, device="auto"):
+                 lock_timeout_windows=20, batch_ms=10.0, device="auto",
+                 stream_mode="live"):
         if input_type not in _ITEM_SIZES:
             raise ValueError('input_type: must be "cc" or "sc", got %r' % (input_type,))
         if signal not in DEFAULT_TAP_OFFSETS_CHIPS:
@@ -69,7 +74,8 @@ class gnss_receiver_frontend(gr.hier_block2):
             false_alarm=false_alarm, max_channels=max_channels,
             satellites_per_search=satellites_per_search,
             channel_parameters=channel_parameters, doppler_center_hz=doppler_center_hz,
-            intermediate_frequency_hz=intermediate_frequency_hz, device=device)
+            intermediate_frequency_hz=intermediate_frequency_hz, device=device,
+            stream_mode=stream_mode)
         self.correlator = correlator(
             sample_rate_hz, taps, max_channels=max_channels,
             intermediate_frequency_hz=intermediate_frequency_hz, batch_ms=batch_ms,

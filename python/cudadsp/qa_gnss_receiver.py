@@ -257,6 +257,34 @@ class qa_gnss_receiver(gr_unittest.TestCase):
         self.assertEqual(len(errors), 1, log.events)
         self.assertEqual(errors[0]["id"], 2)
 
+    def test_006_recording_mode_through_a_head(self):
+        """stream_mode recording, passed on by the front end: a finite recording
+        through a head, unthrottled, is searched whole and the one search's six
+        detections, which the end of the stream meets running, all reach the front
+        end's "detections" subscriber; the same in every run."""
+        x = make_simulator(FS, SIX, seed=22).generate(40000).astype(np.complex64)
+        for _ in range(3):
+            tb = gr.top_block()
+            rx = cudadsp.gnss_receiver_frontend(
+                FS, device="cpu", stream_mode="recording",
+                satellites=[s["prn"] for s in SIX] + [5, 9], noncoherent_dwells=4,
+                doppler_max_hz=5e3, false_alarm=1e-9)
+            detections = blocks.message_debug()
+            tb.connect(blocks.vector_source_c(x), blocks.head(gr.sizeof_gr_complex, 16000),
+                       rx)
+            tb.connect((rx, 0), blocks.null_sink(gr.sizeof_gr_complex * rx.taps()))
+            tb.connect((rx, 1), blocks.null_sink(8 * 17))
+            tb.msg_connect((rx, "detections"), (detections, "store"))
+            tb.run()
+            acq = rx.acquisition
+            self.assertEqual(acq.stream_mode(), "recording")
+            self.assertEqual((acq.searches_completed(), acq.samples_searched(),
+                              acq.samples_dropped()), (1, 16000, 0))
+            received = sorted(pmt.to_python(detections.get_message(i))["prn"]
+                              for i in range(detections.num_messages()))
+            self.assertEqual(received, sorted(s["prn"] for s in SIX))
+            self.assertEqual(acq.detections_published(), 6)
+
 
 if __name__ == "__main__":
     data_files.run_tests()

@@ -242,5 +242,94 @@ class qa_pcps_acquisition_cc(gr_unittest.TestCase):
             self.assertEqual(receiver.taps(), 3, signal)
 
 
+    def run_finite(self, samples, items, stream_mode, **kwargs):
+        """A recording played as fast as the machine goes: samples (complex) through a
+        head of items into the block, unthrottled, a message_debug subscribed to
+        "detections". Returns (block, detection dicts received)."""
+        tb = gr.top_block()
+        src = blocks.vector_source_c(samples.astype(np.complex64))
+        head = blocks.head(gr.sizeof_gr_complex, items)
+        acq = cudadsp.pcps_acquisition_cc(FS, device="cpu", stream_mode=stream_mode,
+                                          false_alarm=1e-9, **kwargs)
+        sink = blocks.message_debug()
+        tb.connect(src, head, acq)
+        tb.msg_connect((acq, "detections"), (sink, "store"))
+        tb.run()
+        return acq, dicts([sink.get_message(i) for i in range(sink.num_messages())])
+
+    def test_008_glonass_frequency_numbers_the_rate_holds(self):
+        """GLONASS number k lies at k x 562.5 kHz: with the +-10 kHz window, the stream
+        holds -3..3 at 4 Msps and -5..5 at 6.625 Msps. "All" (satellites=[]) is those;
+        one outside is refused at construction, naming satellites[i], the number and the
+        sample rate; a finite stream is then searched without an error."""
+        for fs, held in ((4e6, list(range(-3, 4))), (6.625e6, list(range(-5, 6)))):
+            acq = cudadsp.pcps_acquisition_cc(fs, signal="glonass_l1of", device="cpu")
+            self.assertEqual(acq.searching(), held, fs)
+            rx = cudadsp.gnss_receiver_frontend(fs, signal="glonass_l1of", device="cpu")
+            self.assertEqual(rx.acquisition.searching(), held, fs)
+            for k in (-7, held[0] - 1, held[-1] + 1):
+                for make in (cudadsp.pcps_acquisition_cc, cudadsp.pcps_acquisition_sc,
+                             cudadsp.gnss_receiver_frontend):
+                    with self.assertRaises(ValueError, msg=(fs, k)) as ctx:
+                        make(fs, signal="glonass_l1of", satellites=[0, k], device="cpu")
+                    text = str(ctx.exception)
+                    self.assertTrue(text.startswith("satellites[1]: "), text)
+                    self.assertIn("frequency number %d " % k, text)
+                    self.assertIn("sample_rate_hz %d" % fs, text)
+        tb = gr.top_block()
+        src = blocks.vector_source_c(
+            make_simulator(6.625e6, [], seed=12).generate(2 * 6625).astype(np.complex64))
+        acq = cudadsp.pcps_acquisition_cc(6.625e6, signal="glonass_l1of", device="cpu",
+                                          noncoherent_dwells=1, doppler_max_hz=5e3,
+                                          stream_mode="recording")
+        tb.connect(src, acq)
+        tb.run()
+        self.assertEqual(acq.searches_completed(), 2)
+
+    def test_009_recording_searched_whole(self):
+        """stream_mode recording: a finite simulated recording through a head block,
+        unthrottled, is searched whole (every sample, no drop), and every present
+        satellite's detection reaches the subscriber, the last search's too (the
+        stream ends as it runs); the same in every run."""
+        sim = make_simulator(FS, SATELLITES, seed=13)
+        x = sim.generate(int(0.06 * FS))
+        # Groups of 2: [5, 17] (absent), [3, 11], [24, 5]: PRN 24 is found by the last
+        # search, which the end of the stream meets running.
+        runs = []
+        for _ in range(3):
+            acq, found = self.run_finite(x, 3 * 16000, "recording",
+                                         satellites=[5, 17, 3, 11, 24],
+                                         satellites_per_search=2, noncoherent_dwells=4,
+                                         doppler_max_hz=5e3)
+            self.assertEqual(acq.stream_mode(), "recording")
+            self.assertEqual(acq.search_samples(), 16000)
+            self.assertEqual(acq.searches_completed(), 3)
+            self.assertEqual(acq.samples_searched(), 3 * 16000)
+            self.assertEqual(acq.samples_dropped(), 0)
+            self.check_detections(found, sim)
+            self.assertEqual(acq.detections_published(), len(found))
+            self.assertEqual([d["start_sample"] for d in found], [16000, 16000, 32000])
+            runs.append(found)
+        self.assertEqual(runs[1], runs[0])
+        self.assertEqual(runs[2], runs[0])
+
+    def test_010_finite_stream_live_counts_what_it_sends(self):
+        """stream_mode live on a finite stream: the one search runs as the stream ends,
+        after the block's last work(); its detections can reach no one, so they are
+        neither sent nor counted (a warning says so): the count is what subscribers
+        receive."""
+        sim = make_simulator(FS, SATELLITES, seed=14)
+        x = sim.generate(20000)
+        for _ in range(3):
+            acq, found = self.run_finite(x, 16000, "live", satellites=[3, 11, 24],
+                                         noncoherent_dwells=4, doppler_max_hz=5e3)
+            self.assertEqual(acq.searches_completed(), 1)
+            self.assertEqual(acq.detections_published(), len(found))
+            self.assertEqual(found, [])
+        with self.assertRaises(ValueError) as ctx:
+            cudadsp.pcps_acquisition_cc(FS, stream_mode="file")
+        self.assertTrue(str(ctx.exception).startswith("stream_mode: "), str(ctx.exception))
+
+
 if __name__ == "__main__":
     data_files.run_tests()

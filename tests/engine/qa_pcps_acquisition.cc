@@ -227,6 +227,7 @@ class qa_pcps_acquisition : public CppUnit::TestFixture
     QA_CUDA_TEST(cuda_agrees_with_cpu);
     CPPUNIT_TEST(rejects_bad_config);
     CPPUNIT_TEST(rejects_bad_search);
+    CPPUNIT_TEST(glonass_frequency_numbers_in_stream);
     CPPUNIT_TEST(threshold_law);
     CPPUNIT_TEST(channel_fields);
     CPPUNIT_TEST_SUITE_END();
@@ -757,12 +758,13 @@ public:
 
     void rejects_bad_search()
     {
+        // field: "nsamples:", "satellites:" (the list) or "satellites[1]:" (an entry).
         auto expect = [](const std::string& field, const std::function<void()>& f) {
             try {
                 f();
             } catch (const std::invalid_argument& e) {
                 CPPUNIT_ASSERT_MESSAGE(e.what(),
-                                       std::string(e.what()).rfind(field + ":", 0) == 0);
+                                       std::string(e.what()).rfind(field, 0) == 0);
                 return;
             }
             CPPUNIT_FAIL("expected an error naming " + field);
@@ -773,17 +775,74 @@ public:
         auto acq = pcps_acquisition::make(c);
         std::vector<std::complex<float>> x(c.search_samples(), { 1.0f, 0.5f });
         std::vector<acquisition_detection> r;
-        expect("nsamples", [&] { acq->search(x.data(), x.size() - 1, 0, { 1 }, r); });
-        expect("satellites", [&] { acq->search(x.data(), x.size(), 0, {}, r); });
-        expect("satellites", [&] { acq->search(x.data(), x.size(), 0, { 0 }, r); });
-        expect("satellites", [&] { acq->search(x.data(), x.size(), 0, { 33 }, r); });
-        expect("satellites", [&] { acq->search(x.data(), x.size(), 0, { 4, 5, 4 }, r); });
+        expect("nsamples:", [&] { acq->search(x.data(), x.size() - 1, 0, { 1 }, r); });
+        expect("satellites:", [&] { acq->search(x.data(), x.size(), 0, {}, r); });
+        expect("satellites[0]:", [&] { acq->search(x.data(), x.size(), 0, { 0 }, r); });
+        expect("satellites[0]:", [&] { acq->search(x.data(), x.size(), 0, { 33 }, r); });
+        expect("satellites[2]:", [&] {
+            acq->search(x.data(), x.size(), 0, { 4, 5, 4 }, r);
+        });
         c.signal = acquisition_signal::glonass_l1of;
         auto glo = pcps_acquisition::make(c);
         std::vector<std::complex<float>> y(c.search_samples(), { 1.0f, 0.5f });
-        expect("satellites", [&] { glo->search(y.data(), y.size(), 0, { 7 }, r); });
+        expect("satellites[0]:", [&] { glo->search(y.data(), y.size(), 0, { 7 }, r); });
         // -7 lies at -3.94 MHz: outside a 4 Msps stream.
-        expect("satellites", [&] { glo->search(y.data(), y.size(), 0, { -7 }, r); });
+        expect("satellites[0]:", [&] { glo->search(y.data(), y.size(), 0, { -7 }, r); });
+    }
+
+    void glonass_frequency_numbers_in_stream()
+    {
+        // Number k lies at k x 562.5 kHz (IF 0); with the +-10 kHz window it fits inside
+        // +-fs / 2 for |k| <= 3 at 4 Msps (1.6975 MHz < 2 MHz < 2.26 MHz) and |k| <= 5
+        // at 6.625 Msps (2.8225 MHz < 3.3125 MHz < 3.385 MHz).
+        struct rate {
+            double fs;
+            const char* fs_text;
+            int lo;
+            int hi;
+        };
+        for (const rate& r :
+             { rate{ 4e6, "4000000", -3, 3 }, rate{ 6.625e6, "6625000", -5, 5 } }) {
+            pcps_acquisition_config c;
+            c.signal = acquisition_signal::glonass_l1of;
+            c.sample_rate_hz = r.fs;
+            c.noncoherent_dwells = 1;
+            std::vector<int> held;
+            for (int k = r.lo; k <= r.hi; ++k)
+                held.push_back(k);
+            CPPUNIT_ASSERT(held == c.satellites_in_stream());
+            c.check_satellites(held);
+            for (int k : { -7, r.lo - 1, r.hi + 1 }) {
+                try {
+                    c.check_satellites({ 0, k });
+                    CPPUNIT_FAIL("check_satellites accepted " + std::to_string(k));
+                } catch (const std::invalid_argument& e) {
+                    const std::string what = e.what();
+                    CPPUNIT_ASSERT_MESSAGE(what, what.rfind("satellites[1]: ", 0) == 0);
+                    CPPUNIT_ASSERT_MESSAGE(
+                        what,
+                        what.find("frequency number " + std::to_string(k) + " ") !=
+                            std::string::npos);
+                    CPPUNIT_ASSERT_MESSAGE(what,
+                                           what.find(std::string("sample_rate_hz ") +
+                                                     r.fs_text) != std::string::npos);
+                }
+            }
+            // The engine's search refuses the same numbers.
+            auto acq = pcps_acquisition::make(c);
+            std::vector<std::complex<float>> x(c.search_samples(), { 1.0f, 0.5f });
+            std::vector<acquisition_detection> results;
+            acq->search(x.data(), x.size(), 0, held, results);
+            CPPUNIT_ASSERT_EQUAL(held.size(), results.size());
+            CPPUNIT_ASSERT_THROW(
+                acq->search(x.data(), x.size(), 0, { r.hi + 1 }, results),
+                std::invalid_argument);
+        }
+        // GPS and Galileo: every PRN shares the IF, so the stream holds all or none.
+        pcps_acquisition_config gps;
+        CPPUNIT_ASSERT_EQUAL(std::size_t(32), gps.satellites_in_stream().size());
+        gps.intermediate_frequency_hz = 1.995e6;
+        CPPUNIT_ASSERT(gps.satellites_in_stream().empty());
     }
 
     void threshold_law()

@@ -14,11 +14,14 @@
 // is throttled to real rate (the CPU's searches take longer than the signal) and the
 // stream time is printed. A CUDA case also measures 12 tracked satellites while 20
 // more PRNs are searched continuously, at 4 and 25 Msps, as processing rate over
-// signal rate (printed, not asserted: shared machines).
+// signal rate (printed, not asserted: shared machines). The acquisition alone in
+// stream_mode "recording" on a finite stream through a head: every sample searched,
+// every detection received by the subscriber, in each of three runs.
 
 #include "qa_run_flowgraph.h"
 #include "qa_support.h"
 #include <gnuradio/blocks/head.h>
+#include <gnuradio/blocks/message_debug.h>
 #include <gnuradio/blocks/throttle.h>
 #include <gnuradio/blocks/vector_source.h>
 #include <gnuradio/cudadsp/core/gnss_codes.h>
@@ -30,6 +33,7 @@
 #include <gnuradio/sync_block.h>
 #include <gnuradio/top_block.h>
 #include <cppunit/extensions/HelperMacros.h>
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -214,6 +218,7 @@ class qa_gnss_receiver_flowgraph : public CppUnit::TestFixture
 {
     CPPUNIT_TEST_SUITE(qa_gnss_receiver_flowgraph);
     QA_BACKEND_TEST(six_satellites_lock);
+    QA_BACKEND_TEST(recording_through_head);
     QA_CUDA_TEST(tracking_while_searching_rate);
     CPPUNIT_TEST_SUITE_END();
 
@@ -278,6 +283,62 @@ public:
         if (unthrottled)
             CPPUNIT_ASSERT_MESSAGE("all six locked within 1 s of stream",
                                    double(last) / fs <= 1.0);
+    }
+
+    void recording_through_head(const std::string& device)
+    {
+        // stream_mode "recording": a finite stream through a head, unthrottled, is
+        // searched whole, and the detections of its one search, which the end of the
+        // stream meets running, all reach the subscriber; three runs, the same.
+        const double fs = 4e6;
+        core::gnss_simulator_config config;
+        config.sample_rate_hz = fs;
+        config.seed = 47;
+        const core::gnss_signal_simulator sim(config, satellites(6));
+        std::vector<int> present;
+        for (std::size_t i = 0; i < 6; ++i)
+            present.push_back(prn_of(i));
+        std::vector<int> searched = present;
+        searched.insert(searched.end(), { 1, 3 }); // absent
+        for (int run = 0; run < 3; ++run) {
+            auto tb = gr::make_top_block("qa_gnss_receiver_recording");
+            auto src = simulator_source::make(sim, 20000);
+            auto head = gr::blocks::head::make(sizeof(gr_complex), 16000);
+            auto acq = pcps_acquisition_cc::make(fs,
+                                                 "gps_l1ca",
+                                                 searched,
+                                                 5e3,
+                                                 500.0,
+                                                 1,
+                                                 4,
+                                                 1e-9,
+                                                 12,
+                                                 8,
+                                                 pmt::PMT_NIL,
+                                                 0,
+                                                 0.0,
+                                                 0.0,
+                                                 false,
+                                                 device,
+                                                 "recording");
+            auto sink = gr::blocks::message_debug::make();
+            tb->connect(src, 0, head, 0);
+            tb->connect(head, 0, acq, 0);
+            tb->msg_connect(acq, "detections", sink, "store");
+            qa::run_or_die(tb, "recording_through_head", 120.0);
+            CPPUNIT_ASSERT_EQUAL(std::uint64_t(16000), acq->search_samples());
+            CPPUNIT_ASSERT_EQUAL(std::uint64_t(1), acq->searches_completed());
+            CPPUNIT_ASSERT_EQUAL(std::uint64_t(16000), acq->samples_searched());
+            CPPUNIT_ASSERT_EQUAL(std::uint64_t(0), acq->samples_dropped());
+            CPPUNIT_ASSERT_EQUAL(std::uint64_t(6), acq->detections_published());
+            CPPUNIT_ASSERT_EQUAL(std::size_t(6), sink->num_messages());
+            std::vector<int> received;
+            for (std::size_t i = 0; i < sink->num_messages(); ++i)
+                received.push_back(static_cast<int>(pmt::to_long(pmt::dict_ref(
+                    sink->get_message(i), pmt::intern("prn"), pmt::PMT_NIL))));
+            std::sort(received.begin(), received.end());
+            CPPUNIT_ASSERT(received == present);
+        }
     }
 
     void tracking_while_searching_rate(const std::string& device)

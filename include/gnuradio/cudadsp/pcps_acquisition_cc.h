@@ -27,11 +27,19 @@ namespace cudadsp {
  * \details
  * A sink: it reads the sample stream that also feeds a multichannel correlator and
  * hands it satellites to track. Round robin over the satellites not being tracked,
- * satellites_per_search at a time, it copies K coherent intervals of fresh samples into
+ * satellites_per_search at a time, it copies K coherent intervals of samples into
  * its own buffer (a search may span many work() calls) and runs a parallel code-phase
  * search (core::pcps_acquisition, FFT on the CPU or a CUDA GPU) on a worker thread.
- * The stream is never held back: while a search runs, work() consumes and drops the
- * samples (samples_dropped()); the next search starts on fresh samples.
+ *
+ * stream_mode "live" (an SDR): the stream is never held back; while a search runs,
+ * work() consumes and drops the samples (samples_dropped()); the next search starts on
+ * fresh samples. stream_mode "recording" (a file, a finite stream): every sample goes
+ * into a search; while one runs, work() waits for it, so the stream goes at the
+ * searches' pace. A search's detections are published by work() (the scheduler's
+ * thread) once it has finished: in recording mode before work() returns, so the last
+ * search of a finite stream is published before the block reports done; in live mode
+ * at the next work() call (a search still running when the stream ends is not
+ * published: the block logs a warning).
  *
  * Each detection leaves on the message port "detections" as a channel dict that the
  * correlator's "add" port takes as it is: an id allocated by the block, system, prn /
@@ -58,9 +66,11 @@ public:
     virtual std::vector<std::uint32_t> tracked_ids() const = 0;
     //! Searches finished so far.
     virtual std::uint64_t searches_completed() const = 0;
-    //! Samples consumed while a search was running (not searched).
+    //! Samples consumed while a search was running (not searched; live mode only).
     virtual std::uint64_t samples_dropped() const = 0;
-    //! Detections published on "detections" so far.
+    //! Samples in the searches finished so far: searches_completed() x search_samples().
+    virtual std::uint64_t samples_searched() const = 0;
+    //! Detections published on "detections" so far (each one message sent).
     virtual std::uint64_t detections_published() const = 0;
     //! Samples one search takes: noncoherent_dwells x coherent interval.
     virtual std::uint64_t search_samples() const = 0;
@@ -71,6 +81,8 @@ public:
     virtual std::string input_format() const = 0;
     //! The backend in use: "cpu" or "cuda:N".
     virtual std::string backend() const = 0;
+    //! "live" or "recording".
+    virtual std::string stream_mode() const = 0;
 };
 
 /*!
@@ -90,7 +102,9 @@ public:
      * Galileo 2.046 MHz, GLONASS 1.022 MHz), at most 100 MHz.
      * \param signal "gps_l1ca", "galileo_e1" or "glonass_l1of".
      * \param satellites PRNs to search (GPS 1..32, Galileo 1..50) or GLONASS frequency
-     * numbers (-7..6), each once; empty: all of the signal's.
+     * numbers (-7..6), each once, whose carrier (GLONASS k: IF + k 562.5 kHz) with the
+     * Doppler window lies inside +-sample_rate_hz / 2; empty: all of the signal's that
+     * do (the others are logged at construction).
      * \param doppler_max_hz Doppler window: doppler_center_hz +- this (>= 0).
      * \param doppler_step_hz Doppler bin spacing (> 0).
      * \param coherent_periods code periods per coherent integration (the coherent time
@@ -118,6 +132,9 @@ public:
      * \param galileo_pilot Galileo: search the E1-C pilot alone (needed for
      * coherent_periods > 1) instead of E1-B and E1-C together.
      * \param device "auto", "cpu", "cuda" or "cuda:N".
+     * \param stream_mode "live" (an SDR: never hold the stream back, drop the samples
+     * that arrive while a search runs) or "recording" (a file or any finite stream:
+     * search every sample, the stream waits for each search).
      */
     static sptr make(double sample_rate_hz,
                      const std::string& signal = "gps_l1ca",
@@ -134,7 +151,8 @@ public:
                      double doppler_center_hz = 0.0,
                      double intermediate_frequency_hz = 0.0,
                      bool galileo_pilot = false,
-                     const std::string& device = "auto");
+                     const std::string& device = "auto",
+                     const std::string& stream_mode = "live");
 };
 
 /*!
@@ -164,7 +182,8 @@ public:
                      double doppler_center_hz = 0.0,
                      double intermediate_frequency_hz = 0.0,
                      bool galileo_pilot = false,
-                     const std::string& device = "auto");
+                     const std::string& device = "auto",
+                     const std::string& stream_mode = "live");
 };
 
 } // namespace cudadsp

@@ -182,6 +182,88 @@ std::size_t pcps_acquisition_config::code_phase_bins() const
     return static_cast<std::size_t>(std::ceil(sample_rate_hz * code_period_s() - 1e-6));
 }
 
+std::vector<int> pcps_acquisition_config::signal_satellites() const
+{
+    int first = 1;
+    int last = 32;
+    if (signal == acquisition_signal::galileo_e1) {
+        last = galileo_e1_prn_count;
+    } else if (signal == acquisition_signal::glonass_l1of) {
+        first = -7;
+        last = 6;
+    }
+    std::vector<int> all;
+    for (int s = first; s <= last; ++s)
+        all.push_back(s);
+    return all;
+}
+
+double pcps_acquisition_config::satellite_frequency_hz(int satellite) const
+{
+    return intermediate_frequency_hz + (signal == acquisition_signal::glonass_l1of
+                                            ? satellite * glonass_l1_channel_spacing_hz
+                                            : 0.0);
+}
+
+bool pcps_acquisition_config::satellite_in_stream(int satellite) const
+{
+    return std::abs(satellite_frequency_hz(satellite) + doppler_center_hz) +
+               doppler_max_hz <
+           0.5 * sample_rate_hz;
+}
+
+std::vector<int> pcps_acquisition_config::satellites_in_stream() const
+{
+    std::vector<int> held;
+    for (int s : signal_satellites())
+        if (satellite_in_stream(s))
+            held.push_back(s);
+    return held;
+}
+
+namespace {
+
+//! "GLONASS frequency number k" or "gps_l1ca PRN n".
+std::string satellite_name(acquisition_signal signal, int satellite)
+{
+    return (signal == acquisition_signal::glonass_l1of ? "GLONASS frequency number "
+                                                       : to_string(signal) + " PRN ") +
+           std::to_string(satellite);
+}
+
+} // namespace
+
+void pcps_acquisition_config::check_satellites(const std::vector<int>& satellites,
+                                               const std::string& parameter) const
+{
+    if (satellites.empty())
+        invalid(parameter, "must list at least one satellite");
+    const std::vector<int> all = signal_satellites();
+    const std::string rule = signal == acquisition_signal::glonass_l1of
+                                 ? "a GLONASS frequency number in [-7, 6]"
+                                 : "a " + to_string(signal) + " PRN in [" +
+                                       std::to_string(all.front()) + ", " +
+                                       std::to_string(all.back()) + "]";
+    std::set<int> seen;
+    for (std::size_t i = 0; i < satellites.size(); ++i) {
+        const int s = satellites[i];
+        const std::string field = parameter + "[" + std::to_string(i) + "]";
+        if (s < all.front() || s > all.back())
+            invalid(field, "must be " + rule + ", got " + std::to_string(s));
+        if (!seen.insert(s).second)
+            invalid(field, std::to_string(s) + " is listed twice");
+        if (!satellite_in_stream(s))
+            invalid(field,
+                    satellite_name(signal, s) + " lies at " +
+                        number(satellite_frequency_hz(s)) +
+                        " Hz in the stream: with its Doppler window (centre " +
+                        number(doppler_center_hz) + " Hz +- " + number(doppler_max_hz) +
+                        " Hz) it is outside +-sample_rate_hz / 2 at sample_rate_hz " +
+                        number(sample_rate_hz) + " (the stream holds " +
+                        integers_text(satellites_in_stream()) + ")");
+    }
+}
+
 void pcps_acquisition_config::validate() const
 {
     if (signal != acquisition_signal::gps_l1ca &&
@@ -297,14 +379,6 @@ std::size_t pcps_acquisition::replicas_per_grid() const
 std::size_t pcps_acquisition::cells() const
 {
     return grids() * d_config.doppler_bins() * d_config.code_phase_bins();
-}
-
-double pcps_acquisition::satellite_frequency_hz(int satellite) const
-{
-    return d_config.intermediate_frequency_hz +
-           (d_config.signal == acquisition_signal::glonass_l1of
-                ? satellite * glonass_l1_channel_spacing_hz
-                : 0.0);
 }
 
 namespace {
@@ -425,7 +499,8 @@ pcps_acquisition::doppler_plan pcps_acquisition::replica_plan(int satellite) con
                            (2.0 * static_cast<double>(d_config.coherent_samples()));
     const auto size = static_cast<std::int64_t>(2 * d_config.coherent_samples());
     for (std::size_t b = 0; b < bins; ++b) {
-        const double f = satellite_frequency_hz(satellite) + d_config.doppler_bin_hz(b);
+        const double f =
+            d_config.satellite_frequency_hz(satellite) + d_config.doppler_bin_hz(b);
         const auto q = static_cast<std::int64_t>(std::llround(f / spacing));
         const double residue = f - static_cast<double>(q) * spacing;
         std::size_t r = 0;
@@ -438,44 +513,6 @@ pcps_acquisition::doppler_plan pcps_acquisition::replica_plan(int satellite) con
         plan.bin_shift.push_back(static_cast<std::size_t>(((q % size) + size) % size));
     }
     return plan;
-}
-
-void pcps_acquisition::check_satellites(const std::vector<int>& satellites) const
-{
-    if (satellites.empty())
-        invalid("satellites", "must list at least one satellite");
-    int lo = 1;
-    int hi = 32;
-    std::string what = "GPS PRNs are 1 .. 32";
-    if (d_config.signal == acquisition_signal::galileo_e1) {
-        hi = galileo_e1_prn_count;
-        what = "Galileo PRNs are 1 .. 50";
-    } else if (d_config.signal == acquisition_signal::glonass_l1of) {
-        lo = -7;
-        hi = 6;
-        what = "GLONASS frequency numbers are -7 .. 6";
-    }
-    std::set<int> seen;
-    for (std::size_t i = 0; i < satellites.size(); ++i) {
-        const int s = satellites[i];
-        if (s < lo || s > hi)
-            invalid("satellites",
-                    "entry " + std::to_string(i) + " is " + std::to_string(s) + ": " +
-                        what);
-        if (!seen.insert(s).second)
-            invalid("satellites",
-                    "entry " + std::to_string(i) + " repeats " + std::to_string(s) +
-                        " (each satellite at most once)");
-        const double f = satellite_frequency_hz(s);
-        if (std::abs(f) + d_config.doppler_max_hz +
-                std::abs(d_config.doppler_center_hz) >=
-            0.5 * d_config.sample_rate_hz)
-            invalid(
-                "satellites",
-                "frequency number " + std::to_string(s) + " lies at " + number(f) +
-                    " Hz in the stream, outside +-sample_rate_hz / 2 with its Doppler "
-                    "window");
-    }
 }
 
 void pcps_acquisition::search(const std::complex<float>* samples,
@@ -526,7 +563,7 @@ void pcps_acquisition::search_impl(const Sample* samples,
                     std::to_string(expected) + ", got " + std::to_string(nsamples));
     if (samples == nullptr)
         invalid("samples", "nullptr");
-    check_satellites(satellites);
+    d_config.check_satellites(satellites);
 
     std::vector<pcps_grid_peak> peaks(satellites.size());
     compute_grids(samples, format, satellites, peaks.data());
@@ -586,7 +623,8 @@ void pcps_acquisition::search_impl(const Sample* samples,
                 }
             }
             for (int j = -span; j <= span; ++j) {
-                const double f = satellite_frequency_hz(sat) + doppler + j * step;
+                const double f =
+                    d_config.satellite_frequency_hz(sat) + doppler + j * step;
                 const std::complex<double> rot = std::polar(1.0, -two_pi * f / fs);
                 double total = 0.0;
                 for (std::size_t k = 0; k < k_dwells; ++k) {
@@ -641,7 +679,7 @@ pcps_acquisition::channel_fields(const acquisition_detection& detection) const
     f.code_phase_chips = detection.code_phase_chips;
     f.doppler_hz = detection.doppler_hz;
     f.start_sample = detection.start_sample;
-    f.intermediate_frequency_hz = satellite_frequency_hz(detection.satellite);
+    f.intermediate_frequency_hz = d_config.satellite_frequency_hz(detection.satellite);
     f.nominal_carrier_frequency_hz = nominal_carrier_hz(d_config, detection.satellite);
     f.nominal_code_rate_cps = d_config.chip_rate_cps();
     switch (d_config.signal) {

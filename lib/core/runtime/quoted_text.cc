@@ -41,6 +41,21 @@ std::string number_text(double value, int significant_digits)
     return text.str();
 }
 
+std::string integers_text(const std::vector<int>& values)
+{
+    if (values.empty())
+        return "none";
+    const bool run =
+        values.size() > 2 &&
+        static_cast<std::size_t>(values.back() - values.front()) + 1 == values.size();
+    if (run)
+        return std::to_string(values.front()) + " .. " + std::to_string(values.back());
+    std::string text;
+    for (const int v : values)
+        text += (text.empty() ? "" : ", ") + std::to_string(v);
+    return text;
+}
+
 } // namespace core
 } // namespace cudadsp
 } // namespace gr

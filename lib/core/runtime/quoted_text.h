@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace gr {
 namespace cudadsp {
@@ -31,6 +32,10 @@ std::string quoted_text(const std::string& text);
 //! \p value with \p significant_digits (std::ostream's default notation: 1e+12, nan,
 //! inf).
 std::string number_text(double value, int significant_digits = 6);
+
+//! Integers in order as "a, b, c"; an ascending run of three or more as "a .. b";
+//! "none" when empty.
+std::string integers_text(const std::vector<int>& values);
 
 } // namespace core
 } // namespace cudadsp

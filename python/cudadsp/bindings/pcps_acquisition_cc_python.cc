@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(pcps_acquisition_cc.h)                                     */
-/* BINDTOOL_HEADER_FILE_HASH(d1736e3c1bcc404358842b22506c8851)                     */
+/* BINDTOOL_HEADER_FILE_HASH(4a49e053ecddcfdf5821ad9ab5dbfab9)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -60,7 +60,8 @@ void bind_variant(py::module& m, const char* name, const char* doc, const char* 
                          double doppler_center_hz,
                          double intermediate_frequency_hz,
                          bool galileo_pilot,
-                         const std::string& device) {
+                         const std::string& device,
+                         const std::string& stream_mode) {
                  std::vector<int> prns;
                  for (std::size_t i = 0; i < satellites.size(); ++i)
                      prns.push_back(narrow<int>("satellites[" + std::to_string(i) + "]",
@@ -81,7 +82,8 @@ void bind_variant(py::module& m, const char* name, const char* doc, const char* 
                      doppler_center_hz,
                      intermediate_frequency_hz,
                      galileo_pilot,
-                     device);
+                     device,
+                     stream_mode);
              }),
              py::arg("sample_rate_hz"),
              py::arg("signal") = "gps_l1ca",
@@ -99,6 +101,7 @@ void bind_variant(py::module& m, const char* name, const char* doc, const char* 
              py::arg("intermediate_frequency_hz") = 0.0,
              py::arg("galileo_pilot") = false,
              py::arg("device") = "auto",
+             py::arg("stream_mode") = "live",
              make_doc);
 }
 
@@ -120,6 +123,9 @@ void bind_pcps_acquisition_cc(py::module& m)
         .def("samples_dropped",
              &base::samples_dropped,
              D(pcps_acquisition_base, samples_dropped))
+        .def("samples_searched",
+             &base::samples_searched,
+             D(pcps_acquisition_base, samples_searched))
         .def("detections_published",
              &base::detections_published,
              D(pcps_acquisition_base, detections_published))
@@ -131,7 +137,8 @@ void bind_pcps_acquisition_cc(py::module& m)
              D(pcps_acquisition_base, sample_rate_hz))
         .def("signal", &base::signal, D(pcps_acquisition_base, signal))
         .def("input_format", &base::input_format, D(pcps_acquisition_base, input_format))
-        .def("backend", &base::backend, D(pcps_acquisition_base, backend));
+        .def("backend", &base::backend, D(pcps_acquisition_base, backend))
+        .def("stream_mode", &base::stream_mode, D(pcps_acquisition_base, stream_mode));
 
     bind_variant<cd::pcps_acquisition_cc>(
         m, "pcps_acquisition_cc", D(pcps_acquisition_cc), D(pcps_acquisition_cc, make));

@@ -95,6 +95,25 @@ struct CUDADSP_CORE_API pcps_acquisition_config {
     double doppler_bin_hz(std::size_t bin) const;
     //! Code-phase hypotheses (lags) per grid: ceil(sample_rate_hz code_period_s()).
     std::size_t code_phase_bins() const;
+
+    //! The signal's satellites: GPS PRNs 1..32, Galileo 1..50, GLONASS k -7..6.
+    std::vector<int> signal_satellites() const;
+    //! Where \p satellite's carrier lies in the stream: IF (+ k 562.5 kHz for GLONASS).
+    double satellite_frequency_hz(int satellite) const;
+    /*! Whether the stream holds \p satellite: its carrier with the whole Doppler window,
+     *  |satellite_frequency_hz + doppler_center_hz| + doppler_max_hz, lies inside
+     *  +-sample_rate_hz / 2 (a GLONASS frequency number far from the IF may not). */
+    bool satellite_in_stream(int satellite) const;
+    //! The signal's satellites the stream holds, in signal_satellites() order.
+    std::vector<int> satellites_in_stream() const;
+    /*!
+     * Checks a list of satellites to search: each one of the signal's, at most once,
+     * and held by the stream. std::invalid_argument naming "<parameter>[i]", the
+     * satellite, and for one outside the stream its frequency and sample_rate_hz
+     * (an empty list: "<parameter>").
+     */
+    void check_satellites(const std::vector<int>& satellites,
+                          const std::string& parameter = "satellites") const;
 };
 
 /*!
@@ -302,8 +321,6 @@ protected:
     //! The Doppler plan of \p satellite (its residues depend on its carrier in the
     //! stream).
     doppler_plan replica_plan(int satellite) const;
-    //! Nominal frequency of \p satellite's carrier in the stream (IF, + k 562.5 kHz).
-    double satellite_frequency_hz(int satellite) const;
 
     pcps_acquisition_config d_config;
     device_selection d_device;
@@ -317,7 +334,6 @@ private:
                      std::uint64_t first_sample,
                      const std::vector<int>& satellites,
                      std::vector<acquisition_detection>& results);
-    void check_satellites(const std::vector<int>& satellites) const;
 };
 
 } // namespace core

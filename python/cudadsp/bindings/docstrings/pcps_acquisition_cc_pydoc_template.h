@@ -15,9 +15,11 @@ static const char* __doc_gr_cudadsp_pcps_acquisition_base = R"doc(Common interfa
 
 A sink fed by the same stream as a multichannel correlator. Round robin over the
 satellites not being tracked, satellites_per_search at a time, it copies K coherent
-intervals of fresh samples into its own buffer and runs an FFT parallel code-phase
-search on a worker thread; the stream is never held back (samples arriving while a
-search runs are consumed and dropped). Detections leave on the message port
+intervals of samples into its own buffer and runs an FFT parallel code-phase search
+on a worker thread. stream_mode "live" never holds the stream back (samples arriving
+while a search runs are consumed and dropped); "recording" searches every sample, the
+stream waiting for each search, and publishes the last search's detections before a
+finite stream's end. Detections leave on the message port
 "detections" as channel dicts the correlator's "add" port takes as they are (exact
 start_sample); the port "lost" takes the correlator's "events" and returns a satellite
 to the search on a lost, remove or error event of one of the block's channels.
@@ -36,10 +38,13 @@ static const char* __doc_gr_cudadsp_pcps_acquisition_base_tracked_ids = R"doc(Ch
 static const char* __doc_gr_cudadsp_pcps_acquisition_base_searches_completed = R"doc(Searches finished so far.)doc";
 
 
-static const char* __doc_gr_cudadsp_pcps_acquisition_base_samples_dropped = R"doc(Samples consumed while a search was running (not searched).)doc";
+static const char* __doc_gr_cudadsp_pcps_acquisition_base_samples_dropped = R"doc(Samples consumed while a search was running (not searched; live mode only).)doc";
 
 
-static const char* __doc_gr_cudadsp_pcps_acquisition_base_detections_published = R"doc(Detections published on "detections" so far.)doc";
+static const char* __doc_gr_cudadsp_pcps_acquisition_base_samples_searched = R"doc(Samples in the searches finished so far: searches_completed() x search_samples().)doc";
+
+
+static const char* __doc_gr_cudadsp_pcps_acquisition_base_detections_published = R"doc(Detections published on "detections" so far (each one message sent).)doc";
 
 
 static const char* __doc_gr_cudadsp_pcps_acquisition_base_search_samples = R"doc(Samples one search takes: noncoherent_dwells x the coherent interval.)doc";
@@ -57,6 +62,9 @@ static const char* __doc_gr_cudadsp_pcps_acquisition_base_input_format = R"doc("
 static const char* __doc_gr_cudadsp_pcps_acquisition_base_backend = R"doc(The backend in use: "cpu" or "cuda:N".)doc";
 
 
+static const char* __doc_gr_cudadsp_pcps_acquisition_base_stream_mode = R"doc("live" or "recording".)doc";
+
+
 static const char* __doc_gr_cudadsp_pcps_acquisition_cc = R"doc(Continuous PCPS acquisition on a complex float stream, handing detections to a multichannel correlator (see pcps_acquisition_base).)doc";
 
 
@@ -70,7 +78,9 @@ Args:
         2.046 MHz, GLONASS 1.022 MHz), at most 100 MHz.
     signal: "gps_l1ca", "galileo_e1" or "glonass_l1of".
     satellites: PRNs (GPS 1..32, Galileo 1..50) or GLONASS frequency numbers (-7..6),
-        each once; empty: all of the signal's.
+        each once, whose carrier (GLONASS k: IF + k 562.5 kHz) with the Doppler window
+        lies inside +-sample_rate_hz / 2; empty: all of the signal's that do (the
+        others are logged).
     doppler_max_hz: Doppler window, doppler_center_hz +- this (>= 0).
     doppler_step_hz: Doppler bin spacing (> 0).
     coherent_periods: code periods per coherent integration (a whole number of code
@@ -88,6 +98,9 @@ Args:
     intermediate_frequency_hz: where the carrier lies in the stream, |IF| < fs / 2.
     galileo_pilot: Galileo, search the E1-C pilot alone (for coherent_periods > 1).
     device: "auto", "cpu", "cuda" or "cuda:N".
+    stream_mode: "live" (an SDR: never hold the stream back, drop samples while a
+        search runs) or "recording" (a file or any finite stream: every sample
+        searched, the stream waits for each search).
 
 Raises:
     ValueError: a parameter is out of range (the message names it).
