@@ -59,14 +59,13 @@ std::optional<double> pmt_number(const pmt::pmt_t& value)
 }
 
 //! GNU Radio's rx_time, (whole seconds, fractional seconds), as seconds; NaN when the
-//! value has another shape.
+//! value has another shape (radial_scan_geometry::add_time() checks the range).
 double rx_time_seconds(const pmt::pmt_t& value)
 {
     if (!pmt::is_tuple(value) || pmt::length(value) != 2)
         return NAN;
-    const double whole = pmt_number(pmt::tuple_ref(value, 0)).value_or(NAN);
-    return whole >= 0.0 ? whole + pmt_number(pmt::tuple_ref(value, 1)).value_or(NAN)
-                        : NAN;
+    return pmt_number(pmt::tuple_ref(value, 0)).value_or(NAN) +
+           pmt_number(pmt::tuple_ref(value, 1)).value_or(NAN);
 }
 
 std::size_t radial_input_bytes(const core::polarimetric_config& config)
@@ -247,6 +246,8 @@ bool polarimetric_products_cf_impl::start()
 
 bool polarimetric_products_cf_impl::stop()
 {
+    d_bad_tag_log.report(d_logger);
+    d_scan_message_log.report(d_logger);
     d_registered_buffers.release();
     return sync_decimator::stop();
 }
@@ -375,7 +376,8 @@ void polarimetric_products_cf_impl::handle_scan_message(const pmt::pmt_t& msg)
         }
         request_scan(scan);
     } catch (const std::exception& e) {
-        d_logger->error("\"scan\" message ignored: {}", e.what());
+        d_scan_message_log.log(d_logger,
+                               std::string("\"scan\" message ignored: ") + e.what());
     }
 }
 
@@ -470,23 +472,15 @@ void polarimetric_products_cf_impl::read_scan_tags(int noutput_items)
             continue;
         const double value =
             time ? rx_time_seconds(tag.value) : pmt_number(tag.value).value_or(NAN);
-        if (!std::isfinite(value)) {
-            // Once: a source that writes bad tags usually writes them on every pulse.
-            if (!d_bad_tag_logged)
-                d_logger->warn("input tag \"{}\" on pulse {} ignored (value {}); further "
-                               "bad scan tags are ignored silently",
-                               pmt::symbol_to_string(tag.key),
-                               tag.offset,
-                               pmt::write_string(tag.value));
-            d_bad_tag_logged = true;
-            continue;
-        }
-        if (azimuth)
-            d_geometry.add_azimuth(tag.offset, value);
-        else if (elevation)
-            d_geometry.add_elevation(tag.offset, value);
-        else
-            d_geometry.add_time(tag.offset, value);
+        const bool added = azimuth     ? d_geometry.add_azimuth(tag.offset, value)
+                           : elevation ? d_geometry.add_elevation(tag.offset, value)
+                                       : d_geometry.add_time(tag.offset, value);
+        if (!added)
+            d_bad_tag_log.log(d_logger,
+                              "input tag \"" + pmt::symbol_to_string(tag.key) +
+                                  "\" on pulse " + std::to_string(tag.offset) +
+                                  " ignored (value " + pmt::write_string(tag.value) +
+                                  "): outside the scan's bounds or not a number");
     }
 }
 

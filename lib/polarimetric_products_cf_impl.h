@@ -10,6 +10,7 @@
 
 #include "batch_gate.h"
 #include "radial_scan_geometry.h"
+#include "rate_limited_log.h"
 #include "registered_gr_buffers.h"
 #include <gnuradio/cudadsp/core/polarimetric.h>
 #include <gnuradio/cudadsp/polarimetric_products_cf.h>
@@ -102,7 +103,11 @@ private:
     bool d_scan_changed = false;
     radial_scan_geometry d_geometry; // work()'s thread only
     std::vector<float> d_unconnected_products;
-    bool d_bad_tag_logged = false;
+    // A bad source or controller repeats: one line per interval, the rest counted.
+    rate_limited_log d_bad_tag_log{ rate_limited_log::level::warn,
+                                    "input scan tags ignored" };
+    rate_limited_log d_scan_message_log{ rate_limited_log::level::error,
+                                         "\"scan\" messages ignored" };
 };
 
 } // namespace cudadsp

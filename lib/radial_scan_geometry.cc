@@ -6,7 +6,8 @@
  */
 
 #include "radial_scan_geometry.h"
-#include "runtime/quoted_text.h"
+#include "runtime/parameter_checks.h"
+#include <gnuradio/cudadsp/core/polarimetric.h>
 #include <cmath>
 #include <stdexcept>
 
@@ -35,19 +36,35 @@ double azimuth_step(double from, double to)
     return wrap_360(to - from + 180.0) - 180.0;
 }
 
+//! Bounds of |azimuth| and |elevation| of the simple scan and of tags, degrees.
+constexpr double max_abs_azimuth_deg = 360.0;
+constexpr double max_abs_elevation_deg = 90.0;
+
+bool within(double value, double lo, double hi) { return value >= lo && value <= hi; }
+
 } // namespace
 
 void scan_settings::validate(const std::string& prefix) const
 {
-    if (!std::isfinite(start_azimuth_deg))
-        throw std::invalid_argument(prefix + "start_azimuth_deg: must be finite, got " +
-                                    core::number_text(start_azimuth_deg));
-    if (!(elevation_deg >= -90.0 && elevation_deg <= 90.0))
-        throw std::invalid_argument(prefix + "elevation_deg: must be in [-90, 90], got " +
-                                    core::number_text(elevation_deg));
-    if (!std::isfinite(rate_deg_s) || rate_deg_s < 0.0)
-        throw std::invalid_argument(prefix + "rate_deg_s: must be finite and >= 0, got " +
-                                    core::number_text(rate_deg_s));
+    // A larger start angle would swamp the turn added to it (1e300 + rate t is 1e300).
+    core::require_within(start_azimuth_deg,
+                         -max_abs_azimuth_deg,
+                         max_abs_azimuth_deg,
+                         prefix + "start_azimuth_deg",
+                         "degrees",
+                         "one turn either way");
+    core::require_within(elevation_deg,
+                         -max_abs_elevation_deg,
+                         max_abs_elevation_deg,
+                         prefix + "elevation_deg",
+                         "degrees",
+                         "nadir to zenith");
+    core::require_within(rate_deg_s,
+                         0.0,
+                         core::max_antenna_rate_deg_s,
+                         prefix + "rate_deg_s",
+                         "deg/s",
+                         "ten turns a second");
 }
 
 void radial_scan_geometry::tag_track::add(std::uint64_t pulse, double value)
@@ -79,19 +96,29 @@ radial_scan_geometry::radial_scan_geometry(std::size_t pulses_per_radial,
 {
 }
 
-void radial_scan_geometry::add_azimuth(std::uint64_t pulse, double azimuth_deg)
+bool radial_scan_geometry::add_azimuth(std::uint64_t pulse, double azimuth_deg)
 {
+    if (!within(azimuth_deg, -max_abs_azimuth_deg, max_abs_azimuth_deg))
+        return false;
     d_azimuth.add(pulse, azimuth_deg);
+    return true;
 }
 
-void radial_scan_geometry::add_elevation(std::uint64_t pulse, double elevation_deg)
+bool radial_scan_geometry::add_elevation(std::uint64_t pulse, double elevation_deg)
 {
+    if (!within(elevation_deg, -max_abs_elevation_deg, max_abs_elevation_deg))
+        return false;
     d_elevation.add(pulse, elevation_deg);
+    return true;
 }
 
-void radial_scan_geometry::add_time(std::uint64_t pulse, double time_s)
+bool radial_scan_geometry::add_time(std::uint64_t pulse, double time_s)
 {
+    // max_time_s itself is out: the end of year 9999 is not in it.
+    if (!(time_s >= 0.0 && time_s < max_time_s))
+        return false;
     d_time.add(pulse, time_s);
+    return true;
 }
 
 void radial_scan_geometry::set_scan(const scan_settings& settings)

@@ -25,9 +25,9 @@ namespace cudadsp {
  * elevation is fixed.
  */
 struct scan_settings {
-    double start_azimuth_deg = 0.0; //!< finite; any value, taken modulo 360
+    double start_azimuth_deg = 0.0; //!< in [-360, 360], taken modulo 360
     double elevation_deg = 0.5;     //!< in [-90, 90]
-    double rate_deg_s = 0.0;        //!< >= 0
+    double rate_deg_s = 0.0;        //!< 0 to core::max_antenna_rate_deg_s
 
     //! Throws std::invalid_argument naming \p prefix + the offending field.
     void validate(const std::string& prefix = "") const;
@@ -66,22 +66,31 @@ struct radial_geometry {
  * The geometry of a radial depends only on the tags of the pulses up to its end, never
  * on how the stream was cut into calls: radials are taken in order, each once, and a
  * tag may be added at any time before the radial it falls in is taken.
+ *
+ * A tag outside the physical bounds (azimuth in [-360, 360] degrees, elevation in
+ * [-90, 90] degrees, as the simple scan's; time in [0, max_time_s)) is refused: the
+ * add_ functions return false and the tag counts as absent. NaN fails them all.
  */
 class radial_scan_geometry
 {
 public:
     //! An elevation change larger than this starts a new sweep, degrees.
     static constexpr double sweep_elevation_tolerance_deg = 0.05;
+    /*! The end of the latest time a tag may give, UTC seconds since 1970: the end of
+     *  year 9999 (10000-01-01T00:00:00Z), the last time CfRadial's time strings
+     *  (yyyy-mm-ddTHH:MM:SSZ) can write; cfradial_sink's MAX_TIME_S. */
+    static constexpr double max_time_s = 253402300800.0;
 
     radial_scan_geometry(std::size_t pulses_per_radial,
                          double prt_s,
                          const scan_settings& settings);
 
     /*! Tags on pulse \p pulse (absolute index from the flowgraph start), pulses of one
-     *  quantity in non-decreasing order, none in a radial already taken. */
-    void add_azimuth(std::uint64_t pulse, double azimuth_deg);
-    void add_elevation(std::uint64_t pulse, double elevation_deg);
-    void add_time(std::uint64_t pulse, double time_s);
+     *  quantity in non-decreasing order, none in a radial already taken. False, and
+     *  nothing added, for a value outside the bounds above. */
+    bool add_azimuth(std::uint64_t pulse, double azimuth_deg);
+    bool add_elevation(std::uint64_t pulse, double elevation_deg);
+    bool add_time(std::uint64_t pulse, double time_s);
 
     //! The simple scan from the next radial taken on.
     void set_scan(const scan_settings& settings);

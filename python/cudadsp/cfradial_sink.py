@@ -13,7 +13,10 @@ PHIDP_PROC from kdp_ff may be added, and any subset in any order is accepted). T
 scan geometry comes from the stream tags on input 0 at each radial's item, as
 polarimetric_products_cf writes them: "azimuth_deg", "elevation_deg", "time_s" (UTC
 seconds since 1970) and "sweep_index". A radial without one of these tags keeps the
-value of the latest radial that had it (a warning is logged once per tag).
+value of the latest radial that had it (a warning is logged once per tag). A radial
+whose tag has a value outside RAY_RULES (a NaN or far-future time, a sweep index
+beyond CfRadial's int32, a string azimuth) is rejected: counted in rays_rejected by
+tag, with a rate-limited warning; the sweep goes on without it.
 
 Each sweep goes to its own file, ``path_pattern`` formatted with ``sweep`` (the
 sweep index) and ``start`` (a UTC datetime of the sweep's first radial), e.g.
@@ -21,7 +24,12 @@ sweep index) and ``start`` (a UTC datetime of the sweep's first radial), e.g.
 arrives with another sweep index, and at stop(). The file is written under a
 temporary name (the final name + ".partial") and renamed when the sweep is complete,
 so a reader never sees a half-written sweep; on an error the temporary file is
-removed.
+removed. No file is ever replaced: a name already taken (an earlier run's file, or a
+sweep index that comes back within the same second) gets ".1", ".2", ... before its
+extension.
+
+Every radial that reaches the sink is in a file (rays_written) or counted in
+rays_rejected; rays_in counts them all.
 
 The format follows the NCAR/EOL "CfRadial Data File Format" version 1.4 (Dixon et
 al., 2016) as LROSE's Radx writes it: netCDF-3 64-bit offset files, global attributes
@@ -37,13 +45,18 @@ standard names used by CfRadial and Py-ART; NaN and +-inf are written as
 _FillValue (masked when read back).
 """
 
+import collections
 import datetime
 import math
+import numbers
 import os
 
 import numpy as np
 import pmt
 from gnuradio import gr
+
+from .rate_limited_log import rate_limited_log
+from .work_errors import stop_on_error
 
 #: CfRadial 1.4 / Py-ART metadata of every field the sink knows: (standard_name or
 #: None, long_name, units). CLUT and CPA have no CF standard name.
@@ -78,6 +91,27 @@ FILL_VALUE = np.float32(-9999.0)
 STRING_LENGTH = 32
 TEMPORARY_SUFFIX = ".partial"
 TAG_KEYS = ("azimuth_deg", "elevation_deg", "time_s", "sweep_index")
+
+#: The end of year 9999 (10000-01-01T00:00:00Z), UTC seconds since 1970: the last time
+#: CfRadial's time strings (yyyy-mm-ddTHH:MM:SSZ) can write.
+MAX_TIME_S = 253402300800.0
+#: CfRadial's sweep_number is an int32.
+MAX_SWEEP_INDEX = 2**31 - 1
+#: What each scan tag's value must be, (test, text of the rule). Elevations up to
+#: +-180 degrees leave room for RHI scans over the zenith.
+RAY_RULES = {
+    "azimuth_deg": (lambda v: math.isfinite(v), "a finite number (degrees)"),
+    "elevation_deg": (lambda v: -180.0 <= v <= 180.0, "a number in [-180, 180] (degrees)"),
+    "time_s": (lambda v: 0.0 <= v < MAX_TIME_S,
+               "a number in [0, %.0f) (UTC seconds from 1970 to the end of year 9999)"
+               % MAX_TIME_S),
+    "sweep_index": (lambda v: math.isfinite(v) and v == math.floor(v)
+                    and 0 <= v <= MAX_SWEEP_INDEX,
+                    "an integer in [0, %d] (CfRadial's int32 sweep_number)"
+                    % MAX_SWEEP_INDEX),
+}
+#: The reason counted for the rays an error writing a file dropped.
+WRITE_ERROR = "write_error"
 
 
 def _utc(time_s):
@@ -327,6 +361,159 @@ class cfradial_sweep_file:
         if os.path.exists(self.temporary_path):
             os.remove(self.temporary_path)
 
+def ray_value(key, value):
+    """A scan tag's PMT as the number its key calls for (an int for sweep_index);
+    ValueError naming the tag and its rule when the value breaks RAY_RULES."""
+    test, rule = RAY_RULES[key]
+    try:
+        number = pmt.to_python(value)
+    except Exception:  # a PMT that has no Python form is as bad as a wrong one
+        number = pmt.write_string(value)
+    if (not isinstance(number, numbers.Real) or isinstance(number, bool)
+            or not test(float(number))):
+        text = repr(number)
+        raise ValueError("%s: must be %s, got %s"
+                         % (key, rule, text if len(text) <= 80 else text[:77] + "..."))
+    return int(number) if key == "sweep_index" else float(number)
+
+
+class cfradial_writer:
+    """What cfradial_sink does with the radials, without GNU Radio: tags checked
+    (RAY_RULES), rays gathered into sweeps, one file per sweep under a name no other
+    file has, every ray accounted for. ``log`` is a gr.logger (the block's)."""
+
+    def __init__(self, pattern, site, log):
+        self.site = site
+        self._pattern = pattern
+        self._log = log
+        # The latest value of each tag, held for radials that lack it.
+        self._latest = {"azimuth_deg": 0.0, "elevation_deg": 0.0, "time_s": 0.0,
+                        "sweep_index": 0}
+        self._missing_warned = set()
+        self._rejection_log = rate_limited_log(log.warn, "rejected radials")
+        self._rename_log = rate_limited_log(log.warn, "file names already taken")
+        self._file = None
+        self._sweep = None
+        self.written = []
+        self.rays_in = 0
+        self.rays_written = 0
+        self.rays_rejected = collections.Counter()
+
+    # ------------------------------------------------------------------ rays
+    def _ray(self, item, tags):
+        """One radial's azimuth, elevation, time and sweep index: its tags, or the
+        latest values for those it lacks; None (counted, logged) when a tag is bad."""
+        values = {}
+        for key in TAG_KEYS:
+            if key not in tags:
+                continue
+            try:
+                values[key] = ray_value(key, tags[key])
+            except ValueError as e:
+                self.rays_rejected[key] += 1
+                self._rejection_log("radial %d rejected: %s (%d rejected so far)"
+                                    % (item, e, sum(self.rays_rejected.values())))
+                return None
+        for key in TAG_KEYS:
+            if key not in values and key not in self._missing_warned:
+                self._missing_warned.add(key)
+                self._log.warn("radial without a '%s' tag: the latest value (%r) is "
+                               "used, here and for later radials without it"
+                               % (key, self._latest[key]))
+        self._latest.update(values)
+        return dict(self._latest)
+
+    def add_rays(self, first_item, tags_by_item, fields):
+        """Radials first_item, first_item + 1, ...: their tags (a dict of PMTs by key
+        each) and ``fields``, one (n, ngates) array per product. An error writing a
+        file drops the sweep in progress (counted as WRITE_ERROR) and is raised."""
+        self.rays_in += len(tags_by_item)
+        # Rays are gathered per sweep and appended when the sweep changes, so that a
+        # sweep finished before an error is written whole.
+        pending = []
+        try:
+            for item, tags in enumerate(tags_by_item):
+                ray = self._ray(first_item + item, tags)
+                if ray is None:
+                    continue
+                if self._file is not None and ray["sweep_index"] != self._sweep:
+                    self._append(pending, fields)
+                    pending = []
+                    self._close()
+                if self._file is None:
+                    self._open(ray["sweep_index"], ray["time_s"])
+                pending.append((item, ray))
+            self._append(pending, fields)
+        except Exception:
+            self._abort()
+            raise
+
+    def _append(self, rays, fields):
+        if rays:
+            rows = [item for item, _ in rays]
+            self._file.append([r["azimuth_deg"] for _, r in rays],
+                              [r["elevation_deg"] for _, r in rays],
+                              [r["time_s"] for _, r in rays],
+                              [np.asarray(port)[rows] for port in fields])
+
+    # ------------------------------------------------------------------ files
+    def _free_path(self, sweep, time_s):
+        """The pattern's name for the sweep, or, when a file (or a sweep being written)
+        has it, the first of name.1.ext, name.2.ext, ... that none has."""
+        path = self._pattern.format(sweep=sweep, start=_utc(time_s))
+        stem, ext = os.path.splitext(path)
+        candidate, n = path, 0
+        while os.path.lexists(candidate) or os.path.lexists(candidate + TEMPORARY_SUFFIX):
+            n += 1
+            candidate = "%s.%d%s" % (stem, n, ext)
+        if n:
+            self._rename_log("%s exists: sweep %d is written to %s instead"
+                             % (path, sweep, candidate))
+        return candidate
+
+    def _open(self, sweep, time_s):
+        self._file = cfradial_sweep_file(self._free_path(sweep, time_s), sweep, time_s,
+                                         self.site)
+        self._sweep = sweep
+
+    def _close(self):
+        if self._file is not None:
+            f, self._file = self._file, None
+            f.close()
+            self.written.append(f.path)
+            self.rays_written += f.nrays
+            self._log.info("wrote %s: sweep %d, %d rays" % (f.path, self._sweep, f.nrays))
+
+    def _abort(self):
+        """Drops the sweep in progress; every ray received and neither written nor
+        rejected for its tags is counted as dropped by the error."""
+        lost = self.rays_in - self.rays_written - sum(self.rays_rejected.values())
+        self.rays_rejected[WRITE_ERROR] += lost
+        if self._file is not None:
+            f, self._file = self._file, None
+            f.abort()
+            self._log.error("sweep %d dropped after an error; %s not written (%d rays "
+                            "dropped)" % (self._sweep, f.path, lost))
+
+    def finish(self):
+        """Ends the open sweep and reports the suppressed warnings; False (logged)
+        when the sweep cannot be completed."""
+        ok = True
+        try:
+            self._close()
+        except Exception as e:
+            self._abort()
+            self._log.error("could not complete the last sweep: %s" % e)
+            ok = False
+        self._rejection_log.report()
+        self._rename_log.report()
+        rejected = sum(self.rays_rejected.values())
+        if rejected:
+            self._log.warn("%d of %d radials rejected (%s)" % (
+                rejected, self.rays_in,
+                ", ".join("%s: %d" % kv for kv in sorted(self.rays_rejected.items()))))
+        return ok
+
 
 class cfradial_sink(gr.sync_block):
     """CfRadial Sink (CUDA DSP): radar moments to CfRadial 1.4 files, one per sweep.
@@ -362,16 +549,29 @@ class cfradial_sink(gr.sync_block):
                                in_sig=[(np.float32, site["ngates"])] * len(site["products"]),
                                out_sig=None)
         self._site = site
-        self._pattern = path_pattern
-        self._log = gr.logger("cfradial_sink")
         self._keys = {key: pmt.intern(key) for key in TAG_KEYS}
-        # The latest value of each tag, held for radials that lack it.
-        self._latest = {"azimuth_deg": 0.0, "elevation_deg": 0.0, "time_s": 0.0,
-                        "sweep_index": 0}
-        self._missing_warned = set()
-        self._file = None
-        self._sweep = None
-        self.written = []  # final paths of the sweeps written so far
+        self._writer = cfradial_writer(path_pattern, site, self.logger)
+
+    @property
+    def written(self):
+        """The final paths of the sweeps written so far, in order."""
+        return self._writer.written
+
+    @property
+    def rays_in(self):
+        """Radials that reached work() so far."""
+        return self._writer.rays_in
+
+    @property
+    def rays_written(self):
+        """Radials in the files written so far."""
+        return self._writer.rays_written
+
+    @property
+    def rays_rejected(self):
+        """Radials rejected so far, counted by reason: the tag key whose value broke
+        RAY_RULES, or WRITE_ERROR for those an error writing a file dropped."""
+        return self._writer.rays_rejected
 
     @staticmethod
     def _validated(args):
@@ -430,14 +630,6 @@ class cfradial_sink(gr.sync_block):
                 raise ValueError("%s: must be a string, got %r" % (name, site[name]))
         return site
 
-    # ------------------------------------------------------------------ tags
-    def _tag_value(self, key, value):
-        """A tag's PMT as the Python number its key calls for."""
-        number = pmt.to_python(value)
-        if isinstance(number, (tuple, list, np.ndarray, str, bytes)) or number is None:
-            raise ValueError("tag %s: expected a number, got %r" % (key, number))
-        return int(number) if key == "sweep_index" else float(number)
-
     def _tags_by_item(self, first_item, n):
         """The scan tags of input 0 in this call, one dict of PMTs per item."""
         on_item = [dict() for _ in range(n)]
@@ -447,77 +639,13 @@ class cfradial_sink(gr.sync_block):
                 on_item[tag.offset - first_item][key] = tag.value
         return on_item
 
-    def _ray(self, tags):
-        """One radial's azimuth, elevation, time and sweep index: its tags, or the
-        latest values for those it lacks."""
-        for key in TAG_KEYS:
-            if key in tags:
-                self._latest[key] = self._tag_value(key, tags[key])
-            elif key not in self._missing_warned:
-                self._missing_warned.add(key)
-                self._log.warn("radial without a '%s' tag: the latest value (%r) is used, "
-                               "here and for later radials without it"
-                               % (key, self._latest[key]))
-        return dict(self._latest)
-
-    # ------------------------------------------------------------------ files
-    def _open(self, sweep, time_s):
-        path = self._pattern.format(sweep=sweep, start=_utc(time_s))
-        if os.path.exists(path):
-            self._log.warn("%s exists and will be replaced by sweep %d" % (path, sweep))
-        self._file = cfradial_sweep_file(path, sweep, time_s, self._site)
-        self._sweep = sweep
-
-    def _close(self):
-        if self._file is not None:
-            f, self._file = self._file, None
-            f.close()
-            self.written.append(f.path)
-            self._log.info("wrote %s: sweep %d, %d rays" % (f.path, self._sweep, f.nrays))
-
-    def _abort(self):
-        if self._file is not None:
-            f, self._file = self._file, None
-            f.abort()
-            self._log.error("sweep %d dropped after an error; %s not written"
-                            % (self._sweep, f.path))
-
+    @stop_on_error
     def work(self, input_items, output_items):
         n = len(input_items[0])
-        # Rays are gathered per sweep and appended when the sweep changes, so that a
-        # sweep finished before a bad radial is written whole and only the sweep in
-        # progress is dropped.
-        pending = []
-        first = 0
-        try:
-            for item, tags in enumerate(self._tags_by_item(self.nitems_read(0), n)):
-                ray = self._ray(tags)
-                if self._file is not None and ray["sweep_index"] != self._sweep:
-                    self._append(pending, first, input_items)
-                    pending, first = [], item
-                    self._close()
-                if self._file is None:
-                    self._open(ray["sweep_index"], ray["time_s"])
-                pending.append(ray)
-            self._append(pending, first, input_items)
-        except BaseException:
-            self._abort()
-            raise
+        first = self.nitems_read(0)
+        self._writer.add_rays(first, self._tags_by_item(first, n), input_items)
         return n
-
-    def _append(self, rays, first, input_items):
-        if rays:
-            stop = first + len(rays)
-            self._file.append([r["azimuth_deg"] for r in rays],
-                              [r["elevation_deg"] for r in rays],
-                              [r["time_s"] for r in rays],
-                              [np.asarray(port[first:stop]) for port in input_items])
 
     def stop(self):
         """Ends the open sweep: the flowgraph's last radials make a complete file."""
-        try:
-            self._close()
-        except BaseException as e:
-            self._log.error("could not complete the last sweep: %s" % e)
-            return False
-        return True
+        return self._writer.finish()

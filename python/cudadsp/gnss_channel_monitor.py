@@ -14,6 +14,7 @@ from gnuradio import gr
 
 from .gnss_records import (FLAG_CARRIER_LOCK, FLAG_CN0_VALID, FLAG_CODE_LOCK,
                            FLAG_TRACKING, STATE_FIELDS)
+from .work_errors import stop_on_error
 
 #: Correlator "system" values of the records each signal shows (gnss_records.SYSTEMS).
 SIGNAL_SYSTEMS = {"gps_l1ca": (1,), "galileo_e1": (2, 3)}
@@ -85,6 +86,7 @@ class gnss_channel_monitor(gr.basic_block):
         out[1][k] = np.where(fresh, self._doppler, 0.0)
         out[2][k] = np.where(fresh, self._lock, 0.0)
 
+    @stop_on_error
     def general_work(self, input_items, output_items):
         records = input_items[0]
         room = len(output_items[0])

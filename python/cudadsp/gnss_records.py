@@ -16,6 +16,8 @@ describes each).
 import numpy as np
 from gnuradio import gr
 
+from .work_errors import stop_on_error
+
 #: Names of the float64 fields of a "state" record, in port order.
 STATE_FIELDS = (
     "channel_id",
@@ -138,6 +140,7 @@ class gnss_record_sink(gr.sync_block):
         self._state = []
         self._tags = []
 
+    @stop_on_error
     def work(self, input_items, output_items):
         n = len(input_items[0])
         self._taps.append(np.array(input_items[0][:n], dtype=np.complex64))

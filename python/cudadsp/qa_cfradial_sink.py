@@ -20,6 +20,7 @@ import glob
 import math
 import os
 import tempfile
+import threading
 
 import numpy as np
 import pmt
@@ -74,14 +75,15 @@ UNITS = {"DBZ": "dBZ", "ZDR": "dB", "VEL": "m/s", "WIDTH": "m/s", "PHIDP": "degr
          "KDP": "degrees/km", "PHIDP_PROC": "degrees"}
 
 
-def scan():
-    """Two PPI sweeps: per ray azimuth, elevation, time, sweep index."""
-    n = RAYS_PER_SWEEP * len(ELEVATIONS)
+def scan(nsweeps=len(ELEVATIONS)):
+    """PPI sweeps (two by default) at ELEVATIONS in turn: per ray azimuth, elevation,
+    time, sweep index."""
+    n = RAYS_PER_SWEEP * nsweeps
     k = np.arange(n)
     # Sweeps start at different azimuths, as a real antenna's do.
     azimuth = (17.0 + (k % RAYS_PER_SWEEP + 0.5) * 360.0 / RAYS_PER_SWEEP
                + 3.0 * (k // RAYS_PER_SWEEP)) % 360.0
-    elevation = np.repeat(ELEVATIONS, RAYS_PER_SWEEP) + 0.01 * np.sin(k)
+    elevation = np.resize(np.repeat(ELEVATIONS, RAYS_PER_SWEEP), n) + 0.01 * np.sin(k)
     time_s = START_S + k * RAY_PERIOD_S + 2.0 * (k // RAYS_PER_SWEEP)
     sweep = k // RAYS_PER_SWEEP
     return azimuth, elevation, time_s, sweep
@@ -113,16 +115,36 @@ def scan_tags(azimuth, elevation, time_s, sweep, bad_tag_at=None):
     return tags
 
 
-def run_sink(outdir, data, tags, **kwargs):
+#: How long a flowgraph of these tests may run: far beyond the second they take.
+RUN_TIMEOUT_S = 60.0
+
+
+def run_sink(outdir, data, tags, pattern=PATTERN, **kwargs):
+    """Runs the sink on ``data`` (one array per product) in a flowgraph. The flowgraph
+    runs in a thread: one that does not end within RUN_TIMEOUT_S (an error in work()
+    that leaves its neighbours waiting) is stopped and fails the test."""
     tb = gr.top_block()
-    sink = cudadsp.cfradial_sink(os.path.join(outdir, PATTERN), NGATES, 250.0, 125.0,
+    sink = cudadsp.cfradial_sink(os.path.join(outdir, pattern), NGATES, 250.0, 125.0,
                                  PRODUCTS, **dict(SITE, **kwargs))
     for port, values in enumerate(data):
         src = blocks.vector_source_f(values.ravel().tolist(), False, NGATES,
                                      tags if port == 0 else [])
         tb.connect(src, (sink, port))
-    tb.run()
+    runner = threading.Thread(target=tb.run, daemon=True)
+    runner.start()
+    runner.join(RUN_TIMEOUT_S)
+    if runner.is_alive():
+        tb.stop()
+        raise AssertionError("tb.run() did not return within %.0f s" % RUN_TIMEOUT_S)
     return sink
+
+
+def rays_in_files(paths):
+    total = 0
+    for path in paths:
+        with netCDF4.Dataset(path) as nc:
+            total += nc.dimensions["time"].size
+    return total
 
 
 class qa_cfradial_sink(gr_unittest.TestCase):
@@ -234,18 +256,107 @@ class qa_cfradial_sink(gr_unittest.TestCase):
                 self.assertNotIn("standard_name", var.attrs, name)
                 self.assertTrue(var.attrs["long_name"], name)
 
-    def test_error_leaves_no_partial_file(self):
-        # A malformed tag in the second sweep: the first sweep's file is complete, the
-        # second is dropped with its temporary file.
+    def test_write_error_ends_flowgraph(self):
+        # Sweep 1's folder is a file: opening its sweep fails inside work(). With its
+        # eleven inputs the sink must end the flowgraph (it hung: an exception from a
+        # Python block's work() leaves its neighbours waiting, here the sources of
+        # more sweeps than their buffers hold), keep sweep 0's file, leave no .partial
+        # file and count the rays the error dropped.
+        azimuth, elevation, time_s, sweep = scan(nsweeps=40)
+        data = fields(self.rng, len(azimuth))
+        open(os.path.join(self.tmp.name, "1"), "w").close()
+        sink = run_sink(self.tmp.name, data, scan_tags(azimuth, elevation, time_s, sweep),
+                        pattern=os.path.join("{sweep}", PATTERN))
+        self.assertEqual(len(sink.written), 1, sink.written)
+        self.assertEqual(os.path.basename(os.path.dirname(sink.written[0])), "0")
+        self.assertEqual(rays_in_files(sink.written), RAYS_PER_SWEEP)
+        self.assertEqual(glob.glob(os.path.join(self.tmp.name, "*", "*.partial")), [])
+        self.assertEqual(sink.rays_written, RAYS_PER_SWEEP)
+        self.assertGreater(sink.rays_rejected["write_error"], 0)
+        self.assertEqual(sink.rays_in, sink.rays_written + sum(sink.rays_rejected.values()))
+
+    def test_invalid_ray_time_drops_the_ray_not_the_sweep(self):
+        # A NaN time on sweep 0's last ray, 1e300 and rx_time's 2^63 s inside sweep 1:
+        # those rays are rejected and counted, both sweeps are written, and the sink goes
+        # on (it raised at the sweep's end and lost every later sweep).
         azimuth, elevation, time_s, sweep = scan()
         data = fields(self.rng, len(azimuth))
-        bad = RAYS_PER_SWEEP + 5
-        run_sink(self.tmp.name, data, scan_tags(azimuth, elevation, time_s, sweep, bad))
-        names = os.listdir(self.tmp.name)
-        self.assertEqual(len(names), 1, names)
-        self.assertTrue(names[0].endswith("_sweep000.nc"))
-        with xarray.open_dataset(os.path.join(self.tmp.name, names[0])) as ds:
-            self.assertEqual(dict(ds.sizes)["time"], RAYS_PER_SWEEP)
+        bad = {RAYS_PER_SWEEP - 1: float("nan"), RAYS_PER_SWEEP + 3: 1e300,
+               RAYS_PER_SWEEP + 7: float(2**63)}
+        time_s = time_s.copy()
+        for k, value in bad.items():
+            time_s[k] = value
+        sink = run_sink(self.tmp.name, data, scan_tags(azimuth, elevation, time_s, sweep))
+        self.assertEqual(len(sink.written), 2, sink.written)
+        self.assertEqual(sink.rays_rejected, {"time_s": 3})
+        self.assertEqual(sink.rays_written, 2 * RAYS_PER_SWEEP - 3)
+        self.assertEqual(rays_in_files(sink.written), 2 * RAYS_PER_SWEEP - 3)
+        keep = np.ones(len(azimuth), bool)
+        keep[list(bad)] = False
+        with xarray.open_dataset(sink.written[1], decode_times=False) as ds:
+            rays = keep & (sweep == 1)
+            start = math.floor(time_s[RAYS_PER_SWEEP])
+            np.testing.assert_allclose(ds["time"] + start, time_s[rays], atol=1e-6)
+            np.testing.assert_array_equal(ds["DBZ"].values,
+                                          np.where(np.isfinite(data[0][rays]),
+                                                   data[0][rays], np.nan))
+
+    def test_resumed_sweep_never_overwrites(self):
+        # One stray sweep index splits sweep 0 within one second: the resumed part
+        # (same sweep, same start second: the same file name) must not replace the
+        # first part, nor may a file already in the folder be replaced. Every ray that
+        # went in is in a file (72 went in, 68 were in files).
+        n = 2 * RAYS_PER_SWEEP
+        k = np.arange(n)
+        azimuth = (k * 5.0) % 360.0
+        elevation = np.full(n, 0.5)
+        time_s = START_S + 0.01 * k
+        sweep = np.zeros(n, np.int64)
+        sweep[30] = 5
+        data = fields(self.rng, n)
+        first = os.path.join(self.tmp.name, PATTERN.format(
+            sweep=0, start=datetime.datetime.fromtimestamp(math.floor(START_S),
+                                                           tz=datetime.timezone.utc)))
+        with open(first, "w") as f:
+            f.write("an earlier run's file")
+        sink = run_sink(self.tmp.name, data, scan_tags(azimuth, elevation, time_s, sweep))
+        with open(first, "rb") as f:
+            self.assertEqual(f.read(), b"an earlier run's file")
+        self.assertEqual(len(sink.written), 3, sink.written)
+        self.assertEqual(len(set(sink.written)), 3)
+        self.assertNotIn(first, sink.written)
+        self.assertEqual(rays_in_files(sink.written), n)
+        self.assertEqual(sink.rays_written, n)
+        numbers = []
+        for path in sink.written:
+            with netCDF4.Dataset(path) as nc:
+                numbers.append((int(nc["sweep_number"][0]), nc.dimensions["time"].size))
+        self.assertEqual(numbers, [(0, 30), (5, 1), (0, n - 31)])
+
+    def test_bad_tags_reject_the_ray(self):
+        # A sweep index beyond CfRadial's int32 sweep_number (2^40 was written as 0), a
+        # negative one, a string azimuth, a tuple time and a NaN elevation: each ray is
+        # rejected and counted by tag; the sweep keeps the other rays.
+        azimuth, elevation, time_s, sweep = scan()
+        data = fields(self.rng, len(azimuth))
+        tags = scan_tags(azimuth, elevation, time_s, sweep, bad_tag_at=4)
+        bad = {10: ("sweep_index", pmt.from_uint64(2**40)),
+               11: ("sweep_index", pmt.from_long(-1)),
+               12: ("time_s", pmt.make_tuple(pmt.from_uint64(1), pmt.from_double(0.5))),
+               13: ("elevation_deg", pmt.from_double(float("nan"))),
+               14: ("sweep_index", pmt.from_double(0.5))}
+        tags = [t for t in tags if (t.offset, pmt.symbol_to_string(t.key)) not in
+                {(k, key) for k, (key, _) in bad.items()}]
+        tags += [gr.tag_utils.python_to_tag((k, pmt.intern(key), value, pmt.intern("qa")))
+                 for k, (key, value) in bad.items()]
+        sink = run_sink(self.tmp.name, data, tags)
+        self.assertEqual(sink.rays_rejected, {"sweep_index": 3, "azimuth_deg": 1,
+                                              "time_s": 1, "elevation_deg": 1})
+        self.assertEqual(len(sink.written), 2, sink.written)
+        self.assertEqual(rays_in_files(sink.written), 2 * RAYS_PER_SWEEP - 6)
+        with netCDF4.Dataset(sink.written[0]) as nc:
+            self.assertEqual(int(nc["sweep_number"][0]), 0)
+            self.assertEqual(nc.dimensions["time"].size, RAYS_PER_SWEEP - 6)
 
     def test_sweep_file_aborts_on_exception(self):
         path = os.path.join(self.tmp.name, "sweep.nc")

@@ -478,6 +478,39 @@ def run_block(port0, port1, cfg, device="cpu", block=None, feeder_items=None,
     return outputs, [s.tags() for s in sinks], blk
 
 
+#: The fastest antenna the block takes, deg/s (docs/blocks/polarimetric_products_cf.md).
+MAX_ANTENNA_RATE_DEG_S = 3600.0
+
+
+class captured_output:
+    """What GNU Radio's logger (and anything else) writes to file descriptors 1 and 2
+    within the block, in .text once it ends."""
+
+    def __enter__(self):
+        import tempfile
+        sys.stdout.flush()
+        sys.stderr.flush()
+        self._file = tempfile.TemporaryFile(mode="w+b")
+        self._saved = [os.dup(fd) for fd in (1, 2)]
+        for fd in (1, 2):
+            os.dup2(self._file.fileno(), fd)
+        return self
+
+    def __exit__(self, *exc):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        for fd, saved in zip((1, 2), self._saved):
+            os.dup2(saved, fd)
+            os.close(saved)
+        self._file.seek(0)
+        self.text = self._file.read().decode(errors="replace")
+        self._file.close()
+        return False
+
+    def lines(self):
+        return self.text.splitlines()
+
+
 def tag_list(tags, key=None):
     """Tags as sorted (offset, key, value as text), those of one key when key is given."""
     return sorted((int(t.offset), pmt.symbol_to_string(t.key), pmt.write_string(t.value))
@@ -1163,6 +1196,54 @@ class qa_polarimetric_products_cf_scan(polar_case):
         np.testing.assert_allclose(found["azimuth_deg"], 45.0 + 100.0 * centre_s, atol=1e-9)
         np.testing.assert_array_equal(found["elevation_deg"], 3.0)
 
+    def test_006_scan_message_bounds_and_log_rate(self):
+        # A rate of 1e308 deg/s was accepted (every radial a new sweep, then NaN
+        # azimuths): a "scan" message beyond the scan's physical bounds is refused like
+        # the constructor's, and the scan stays. 7,200 refused messages (one per radial
+        # for two minutes) give one log line, and the count of the others at stop().
+        m, nradials = 10, 12
+        cfg = block_config(ngates=2, pulses_per_radial=m, **CALIBRATED)
+        port0, port1 = random_echoes(np.random.default_rng(4300), cfg, nradials, 0)
+        blk = cudadsp.polarimetric_products_cf(**cfg, device=self.DEVICE,
+                                               antenna_rate_deg_s=100.0)
+        port = pmt.intern("scan")
+        for bad in ({"rate_deg_s": 1e308}, {"rate_deg_s": MAX_ANTENNA_RATE_DEG_S * 1.001},
+                    {"start_azimuth_deg": 1e300}):
+            blk._post(port, pmt.to_pmt(bad))
+        for _ in range(7200 - 3):
+            blk._post(port, pmt.to_pmt({"rate_deg_s": 1e308}))
+        with captured_output() as log:
+            _, out_tags, _ = self.run_block(port0, port1, cfg, block=blk)
+        self.assertEqual((blk.scan_start_azimuth_deg(), blk.scan_rate_deg_s()),
+                         (0.0, 100.0))
+        found = geometry_tags(out_tags[0], nradials)
+        centre_s = (np.arange(nradials) * m + (m - 1) / 2.0) * cfg["prt_s"]
+        np.testing.assert_allclose(found["azimuth_deg"], 100.0 * centre_s, atol=1e-9)
+        self.assertEqual(found["sweep_index"], [0] * nradials)
+        ignored = [line for line in log.lines() if '"scan" message ignored' in line]
+        self.assertEqual(len(ignored), 1, log.text[-3000:])
+        self.assertIn("rate_deg_s: must be from 0 to 3600", ignored[0])
+        self.assertIn('7199 more lines about "scan" messages ignored were suppressed',
+                      log.text)
+
+    def test_007_rx_time_beyond_the_bound_is_refused(self):
+        # rx_time of 2^63 s was passed on as time_s 9.2e18: a time beyond the end of
+        # year 9999 (CfRadial's time strings) is a bad tag, refused with the others;
+        # the radials keep the time of the pulse count. One in range is used.
+        m, nradials = 8, 6
+        cfg = block_config(ngates=2, pulses_per_radial=m, **CALIBRATED)
+        port0, port1 = random_echoes(np.random.default_rng(4400), cfg, nradials, 0)
+        T = cfg["prt_s"]
+        centre = np.arange(nradials) * m + (m - 1) / 2.0
+        for whole, expected in ((2**63, centre * T), (2**40, centre * T),
+                                (253402300799, 253402300799.5 + centre * T)):
+            tags = [make_tag(0, "rx_time", pmt.make_tuple(pmt.from_uint64(whole),
+                                                          pmt.from_double(0.5)))]
+            _, out_tags, _ = self.run_block(port0, port1, cfg, tags=(tags, ()))
+            found = geometry_tags(out_tags[0], nradials)
+            np.testing.assert_allclose(found["time_s"], expected, rtol=0, atol=1e-4,
+                                       err_msg=str(whole))
+
 
 # --------------------------------------------------------------------------------------
 # Bad parameters
@@ -1231,11 +1312,13 @@ class qa_polarimetric_products_cf_params(gr_unittest.TestCase):
             self.assert_rejected("clutter_filter", clutter_filter=bad)
         for bad in (0.0, -0.5, 1.5, math.nan):
             self.assert_rejected("cpa_threshold", cpa_threshold=bad)
-        for bad in (-1.0, math.inf, math.nan):
+        for bad in (-1.0, math.inf, math.nan, 1e308, MAX_ANTENNA_RATE_DEG_S * 1.001):
             self.assert_rejected("antenna_rate_deg_s", antenna_rate_deg_s=bad)
+        cudadsp.polarimetric_products_cf(4, device="cpu",
+                                         antenna_rate_deg_s=MAX_ANTENNA_RATE_DEG_S)
         for bad in (0.0, -1.0, math.nan):
             self.assert_rejected("beamwidth_deg", beamwidth_deg=bad)
-        for bad in (math.nan, math.inf):
+        for bad in (math.nan, math.inf, 1e300, -360.5):
             self.assert_rejected("scan_start_azimuth_deg", scan_start_azimuth_deg=bad)
         for bad in (90.5, -100.0, math.nan):
             self.assert_rejected("scan_elevation_deg", scan_elevation_deg=bad)
@@ -1243,7 +1326,9 @@ class qa_polarimetric_products_cf_params(gr_unittest.TestCase):
         blk.set_scan(10.0, 1.0, 6.0)
         for args, name in (((math.nan, 1.0, 6.0), "start_azimuth_deg"),
                            ((0.0, 95.0, 6.0), "elevation_deg"),
-                           ((0.0, 1.0, -6.0), "rate_deg_s")):
+                           ((0.0, 1.0, -6.0), "rate_deg_s"),
+                           ((0.0, 1.0, 1e308), "rate_deg_s"),
+                           ((400.0, 1.0, 6.0), "start_azimuth_deg")):
             with self.assertRaisesRegex(ValueError, name, msg=f"{args}"):
                 blk.set_scan(*args)
         self.assertEqual((blk.scan_start_azimuth_deg(), blk.scan_elevation_deg(),

@@ -70,6 +70,7 @@ import pmt
 from gnuradio import gr
 
 from . import weather_echo
+from .work_errors import stop_on_error
 
 MODES = weather_echo.MODES
 
@@ -578,6 +579,7 @@ class storm_scene_source(gr.sync_block):
     def _tag(self, offset, key, value):
         self.add_item_tag(0, offset, self._keys[key], value, self._srcid)
 
+    @stop_on_error
     def work(self, input_items, output_items):
         out0, out1 = output_items[0], output_items[1]
         sc = self.scene

@@ -53,6 +53,7 @@ from gnuradio import blocks, gr
 from .tbd_scene import tbd_scene as scene_model
 
 from .cudadsp_python import st_tbd_ff, tbd_velocity_grid
+from .work_errors import stop_on_error
 
 #: The study's configuration (docs/blocks/st_tbd_ff.md gives the reasons).
 STUDY = dict(
@@ -132,6 +133,7 @@ class _array_source(gr.sync_block):
         self._reset_at = sorted(int(r) for r in reset_at)
         self._key = pmt.intern("tbd_reset")
 
+    @stop_on_error
     def work(self, input_items, output_items):
         start = self.nitems_written(0)
         n = min(len(output_items[0]), len(self._frames) - start)
@@ -152,6 +154,7 @@ class _array_sink(gr.sync_block):
                                in_sig=[(np.float32, cells)], out_sig=None)
         self.data = np.full((nframes, cells), np.nan, np.float32)
 
+    @stop_on_error
     def work(self, input_items, output_items):
         start = self.nitems_read(0)
         n = min(len(input_items[0]), len(self.data) - start)

@@ -61,6 +61,8 @@ import numpy as np
 import pmt
 from gnuradio import gr
 
+from .work_errors import stop_on_error
+
 NOISE_MODELS = ("gaussian", "rayleigh")
 
 #: dtype of the truth records of tbd_scene.frames().
@@ -279,6 +281,7 @@ class tbd_scene_source(gr.sync_block):
         """Target SNR (dB) of the frames produced from now on."""
         self.scene.set_snr_db(snr_db)
 
+    @stop_on_error
     def work(self, input_items, output_items):
         out = output_items[0]
         start = self.nitems_written(0)

@@ -228,6 +228,7 @@ class qa_kdp : public CppUnit::TestFixture
     CPPUNIT_TEST(cpu_engine_has_no_device_entry);
     QA_BACKEND_TEST(rain_cells_against_truth);
     QA_BACKEND_TEST(masks_and_gaps);
+    QA_BACKEND_TEST(out_of_range_phidp_is_masked);
     QA_BACKEND_TEST(offset_near_180_stays_continuous);
     QA_BACKEND_TEST(zero_radials);
     QA_CUDA_TEST(cuda_matches_cpu_bit_for_bit);
@@ -384,6 +385,44 @@ public:
         for (const std::size_t g : { 83, 125, 131, 137 })
             CPPUNIT_ASSERT_MESSAGE(std::to_string(g),
                                    std::fabs(filled.kdp[g] - kdp) < 1e-4);
+    }
+
+    void out_of_range_phidp_is_masked(const std::string& device)
+    {
+        // PhiDP beyond +-kdp_max_abs_phidp_deg is invalid data: the outputs are those
+        // of the same radial with NaN there, bit for bit (3e38 gave KDP 1.5e22 deg/km).
+        // Within the bound an already unfolded PhiDP (3000 to 3090 deg) is valid data.
+        const std::size_t G = 200;
+        const double dr = 0.15, kdp = 1.5;
+        const std::vector<float> clean = linear_profile(G, 170.0, kdp, dr);
+        std::vector<float> hostile = clean, holes = clean;
+        const std::pair<std::size_t, float> bad[] = { { 50, 3e38f },   { 51, -3e38f },
+                                                      { 90, 3600.5f }, { 91, -3600.5f },
+                                                      { 130, -1e5f },  { 160, 1e30f },
+                                                      { 161, 1e30f },  { 162, 1e30f },
+                                                      { 163, -1e30f }, { 199, 3.4e38f } };
+        for (const auto& [g, value] : bad) {
+            hostile[g] = value;
+            holes[g] = static_cast<float>(nan);
+        }
+        auto engine = kdp_processor::make(make_config(device, G));
+        const auto out = run(*engine, hostile);
+        assert_no_poison(out, device);
+        assert_identical(out, run(*engine, holes), device + " out-of-range vs NaN");
+        for (std::size_t g = 0; g < G; ++g)
+            CPPUNIT_ASSERT_MESSAGE(device + " gate " + std::to_string(g) + " KDP " +
+                                       std::to_string(out.kdp[g]),
+                                   std::isnan(out.kdp[g]) ||
+                                       std::fabs(out.kdp[g] - kdp) < 1e-4);
+
+        std::vector<float> unfolded(G);
+        for (std::size_t g = 0; g < G; ++g)
+            unfolded[g] = static_cast<float>(3000.0 + 2.0 * kdp * dr * double(g));
+        CPPUNIT_ASSERT(unfolded[G - 1] < kdp_max_abs_phidp_deg);
+        const auto high = run(*engine, unfolded);
+        for (std::size_t g = 0; g < G; ++g)
+            CPPUNIT_ASSERT_MESSAGE(device + " unfolded gate " + std::to_string(g),
+                                   std::fabs(high.kdp[g] - kdp) < 1e-4);
     }
 
     void offset_near_180_stays_continuous(const std::string& device)

@@ -70,7 +70,7 @@ public:
      * \param clutter_only_where_detected filter only the gates whose clutter phase
      *        alignment (output 8) reaches \p cpa_threshold; false: every gate.
      * \param cpa_threshold clutter phase alignment taken as clutter, (0, 1].
-     * \param antenna_rate_deg_s azimuth scan rate, deg/s (>= 0): the width of the
+     * \param antenna_rate_deg_s azimuth scan rate, deg/s (0 to 3600): the width of the
      *        clutter spectrum, and the rate at which the azimuth advances.
      * \param beamwidth_deg one-way 3-dB antenna beamwidth, degrees (> 0).
      * \param invert_velocity negate the radial velocity (I/Q of the opposite Doppler
@@ -78,7 +78,7 @@ public:
      * \param invert_phidp negate the differential phase (I/Q of the opposite PhiDP
      *        sign convention).
      * \param scan_start_azimuth_deg simple scan: azimuth of the first pulse, degrees
-     *        (finite), where no "azimuth_deg" tag has been seen.
+     *        in [-360, 360], where no "azimuth_deg" tag has been seen.
      * \param scan_elevation_deg simple scan: elevation, degrees in [-90, 90], where
      *        no "elevation_deg" tag has been seen.
      *

@@ -62,15 +62,6 @@ CUDADSP_HOST_DEVICE bool kdp_is_nan(double x)
 #endif
 }
 
-CUDADSP_HOST_DEVICE bool kdp_is_finite(float x)
-{
-#ifdef __CUDA_ARCH__
-    return isfinite(x);
-#else
-    return std::isfinite(x);
-#endif
-}
-
 //! a * b rounded once and never fused with a following sum.
 CUDADSP_HOST_DEVICE double kdp_mul(double a, double b)
 {
@@ -88,16 +79,19 @@ CUDADSP_HOST_DEVICE double kdp_fold_count(double d)
 }
 
 /*!
- * Step 1, the mask: the gate's PhiDP in float64 when it is finite and passes the
- * thresholds that are in use (a NaN RhoHV or SNR fails them), NaN otherwise.
+ * Step 1, the mask: the gate's PhiDP in float64 when it is data (|PhiDP| <=
+ * kdp_max_abs_phidp_deg, which NaN and +-inf fail) and passes the thresholds that are
+ * in use (a NaN RhoHV or SNR fails them), NaN otherwise.
  */
 CUDADSP_HOST_DEVICE double
 kdp_masked_phase(float phidp, float rhohv, float snr_db, const kdp_rule_params& p)
 {
-    const bool valid = kdp_is_finite(phidp) &&
+    const double phase = static_cast<double>(phidp);
+    const bool valid = phase >= -kdp_max_abs_phidp_deg &&
+                       phase <= kdp_max_abs_phidp_deg &&
                        (!p.use_rhohv || static_cast<double>(rhohv) >= p.min_rhohv) &&
                        (!p.use_snr || static_cast<double>(snr_db) >= p.min_snr_db);
-    return valid ? static_cast<double>(phidp) : kdp_nan();
+    return valid ? phase : kdp_nan();
 }
 
 /*!

@@ -21,20 +21,6 @@ namespace {
 
 constexpr double pi = 3.14159265358979323846264338327950288;
 
-//! std::invalid_argument naming \p field, its unit and \p why unless lo <= value <= hi.
-void require_within(double value,
-                    double lo,
-                    double hi,
-                    const char* field,
-                    const char* unit,
-                    const char* why)
-{
-    if (!(value >= lo && value <= hi))
-        throw std::invalid_argument(std::string(field) + ": must be from " +
-                                    number_text(lo) + " to " + number_text(hi) + " " +
-                                    unit + " (" + why + "), got " + number_text(value));
-}
-
 } // namespace
 
 polarimetric_mode parse_polarimetric_mode(const std::string& name,
@@ -118,7 +104,12 @@ void clutter_filter_config::validate() const
     if (!(cpa_threshold > 0.0 && cpa_threshold <= 1.0))
         throw std::invalid_argument("cpa_threshold: must be in (0, 1], got " +
                                     number_text(cpa_threshold));
-    require_non_negative(antenna_rate_deg_s, "antenna_rate_deg_s");
+    require_within(antenna_rate_deg_s,
+                   0.0,
+                   max_antenna_rate_deg_s,
+                   "antenna_rate_deg_s",
+                   "deg/s",
+                   "ten turns a second");
     if (!(beamwidth_deg > 0.0 && beamwidth_deg <= 360.0))
         throw std::invalid_argument("beamwidth_deg: must be in (0, 360], got " +
                                     number_text(beamwidth_deg));

@@ -41,6 +41,20 @@ void require_non_negative(double value, const std::string& field, int significan
         parameter_error(field, "finite and >= 0", value, significant_digits);
 }
 
+void require_within(double value,
+                    double lo,
+                    double hi,
+                    const std::string& field,
+                    const std::string& unit,
+                    const std::string& why)
+{
+    if (!(value >= lo && value <= hi))
+        parameter_error(field,
+                        "from " + number_text(lo) + " to " + number_text(hi) + " " +
+                            unit + " (" + why + ")",
+                        value);
+}
+
 } // namespace core
 } // namespace cudadsp
 } // namespace gr

@@ -35,6 +35,15 @@ void require_non_negative(double value,
                           const std::string& field,
                           int significant_digits = 6);
 
+//! \p value must lie in [lo, hi]: "<field>: must be from <lo> to <hi> <unit> (<why>),
+//! got <value>" otherwise (NaN fails).
+void require_within(double value,
+                    double lo,
+                    double hi,
+                    const std::string& field,
+                    const std::string& unit,
+                    const std::string& why);
+
 } // namespace core
 } // namespace cudadsp
 } // namespace gr

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(polarimetric_products_cf.h)                                */
-/* BINDTOOL_HEADER_FILE_HASH(a72429edb11bdf7da2f89144be6604d8)                     */
+/* BINDTOOL_HEADER_FILE_HASH(35e44c1334517f08213bc5977f47b31c)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

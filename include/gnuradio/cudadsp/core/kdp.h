@@ -19,6 +19,15 @@ namespace cudadsp {
 namespace core {
 
 /*!
+ * The largest |PhiDP| that is data, degrees: ten turns. Wrapped PhiDP lies in
+ * (-180, 180] or [0, 360), and a PhiDP unfolded upstream stays within a few turns (a
+ * system offset plus twice the path-integrated KDP: a few hundred degrees in heavy
+ * rain at X band). Beyond it a gate is invalid data and is masked like a NaN gate (a
+ * +-3e38 gate gave KDP of 1.5e22 deg/km: float64 cannot unfold it exactly).
+ */
+constexpr double kdp_max_abs_phidp_deg = 3600.0;
+
+/*!
  * \brief Configuration of a KDP processor.
  */
 struct CUDADSP_CORE_API kdp_config {
@@ -57,8 +66,8 @@ struct CUDADSP_CORE_API kdp_config {
  * Per radial of ngates gates, in float64, the same rule on both backends
  * (lib/core/polarimetric/kdp_rule.h):
  *
- * 1. Mask: a gate is valid when its PhiDP is finite and, where given, its RhoHV is
- *    >= min_rhohv and its SNR is >= min_snr_db.
+ * 1. Mask: a gate is valid when |PhiDP| <= kdp_max_abs_phidp_deg (so finite) and,
+ *    where given, its RhoHV is >= min_rhohv and its SNR is >= min_snr_db.
  * 2. Unfold: PhiDP comes wrapped in (-180, 180] deg. Each valid gate is moved by a
  *    multiple of 360 deg to within (-180, 180] deg of a running reference, the mean of
  *    the unfolded values of the (up to) 5 valid gates before it; the first valid gate

@@ -86,6 +86,10 @@ constexpr double max_wavelength_m = 1e3;
 //! prt_s range, s: a pulse repetition frequency of 10 MHz to 0.1 Hz.
 constexpr double min_prt_s = 1e-7;
 constexpr double max_prt_s = 10.0;
+//! antenna_rate_deg_s limit (and the block's scan rate), deg/s: ten turns a second,
+//! beyond every mechanically scanned radar (rapid-scan and marine antennas turn at most
+//! about two).
+constexpr double max_antenna_rate_deg_s = 3600.0;
 
 /*!
  * \brief Calibration, noise and censoring: may change between calls.
@@ -162,8 +166,8 @@ struct CUDADSP_CORE_API clutter_filter_config {
     bool only_where_detected = false;
     //! Clutter phase alignment at or above which a gate is taken to hold clutter, (0, 1].
     double cpa_threshold = 0.7;
-    //! Azimuth scan rate of the antenna, deg/s (finite, >= 0): widens the clutter
-    //! spectrum.
+    //! Azimuth scan rate of the antenna, deg/s (0 to max_antenna_rate_deg_s): widens
+    //! the clutter spectrum.
     double antenna_rate_deg_s = 0.0;
     //! One-way 3-dB antenna beamwidth, degrees (finite, in (0, 360]).
     double beamwidth_deg = 1.0;

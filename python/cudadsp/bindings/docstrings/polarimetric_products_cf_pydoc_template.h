@@ -54,12 +54,13 @@ Args:
     clutter_only_where_detected: filter only gates whose clutter phase alignment
         (output 8) reaches cpa_threshold; False: every gate.
     cpa_threshold: clutter phase alignment taken as clutter, in (0, 1].
-    antenna_rate_deg_s: azimuth scan rate, deg/s (>= 0): the clutter spectrum's width
+    antenna_rate_deg_s: azimuth scan rate, deg/s (0 to 3600): the clutter spectrum's width
         and the rate at which the azimuth advances.
     beamwidth_deg: one-way 3-dB antenna beamwidth, degrees (> 0).
     invert_velocity: negate the radial velocity (opposite Doppler sign convention).
     invert_phidp: negate the differential phase (opposite PhiDP sign convention).
-    scan_start_azimuth_deg: simple scan: azimuth of the first pulse, degrees (finite).
+    scan_start_azimuth_deg: simple scan: azimuth of the first pulse, degrees, in
+        [-360, 360].
     scan_elevation_deg: simple scan: elevation, degrees in [-90, 90].
 
 Raises:
@@ -85,8 +86,8 @@ static const char* __doc_gr_cudadsp_polarimetric_products_cf_noise_v = R"doc(The
 static const char* __doc_gr_cudadsp_polarimetric_products_cf_snr_threshold_db = R"doc(The censoring threshold on SNRh, dB.)doc";
 static const char* __doc_gr_cudadsp_polarimetric_products_cf_set_scan = R"doc(The simple scan from the next radial processed.
 
-The azimuth starts at start_azimuth_deg on that radial's first pulse and turns at
-rate_deg_s (>= 0); the elevation is elevation_deg (in [-90, 90]). Input tags, once seen,
+The azimuth starts at start_azimuth_deg (in [-360, 360]) on that radial's first pulse
+and turns at rate_deg_s (0 to 3600); the elevation is elevation_deg (in [-90, 90]). Input tags, once seen,
 take precedence. The clutter filter keeps the antenna rate given to the constructor.
 Raises ValueError naming the argument (the old values stay). The message port "scan"
 takes a dict with any of these keys.)doc";
