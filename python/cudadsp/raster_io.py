@@ -551,7 +551,8 @@ class raw_band:
     def __init__(self, layout, parameter, dtype=None):
         self._layout = layout
         self._parameter = parameter
-        self.dtype = numpy.dtype(dtype or layout.dtype.newbyteorder('='))
+        self.dtype = numpy.dtype(layout.dtype.newbyteorder('=') if dtype is None
+                                 else dtype)
         info = layout.info
         self.shape = (info.height, info.width) + ((2,) if layout.pair else ())
         self._item = layout.dtype.itemsize * (2 if layout.pair else 1)
@@ -583,7 +584,7 @@ class raw_band:
         '''The whole band, an array.'''
         return self.read_block((0, self.shape[0]), [(0, self.shape[1])])
 
-    def __array__(self, dtype=None):
+    def __array__(self, dtype=None, copy=None):
         array = self.read()
         return array if dtype is None else array.astype(dtype)
 
