@@ -19,6 +19,7 @@ import time
 import numpy
 
 from .cudadsp_python import dense_offsets_estimator
+from .raster_io import raw_band
 
 # What one engine is made for (dense_offsets_engine's arguments); the other arguments
 # of dense_offsets() may change from pair to pair.
@@ -112,30 +113,51 @@ class dense_offsets_result:
     report: dict
 
 
-def _integer(value, name, low):
-    if isinstance(value, (bool, numpy.bool_)) or int(value) != value:
+# The engine's integers are C ints; no image is as many pixels across.
+_INT_MAX = 2**31 - 1
+# The largest gross offset taken, pixels, either way: beyond any image.
+GROSS_OFFSET_LIMIT = 2**30
+
+
+def _integer(value, name, low, high=_INT_MAX):
+    """\\p value as an int, from \\p low to \\p high (None: no bound), else a ValueError
+    naming \\p name. Python integers of any size are compared, never converted to C."""
+    whole = isinstance(value, (int, numpy.integer)) or (
+        isinstance(value, (float, numpy.floating)) and numpy.isfinite(value)
+        and int(value) == value)
+    if isinstance(value, (bool, numpy.bool_)) or not whole:
         raise ValueError(f"{name}: must be an integer, got {value!r}")
     if value < low:
-        raise ValueError(f"{name}: must be >= {low}, got {value}")
+        raise ValueError(f"{name}: must be >= {low}, got {int(value)}")
+    if high is not None and value > high:
+        raise ValueError(f"{name}: {int(value)} is too large (at most {high})")
     return int(value)
 
 
-def _gross(value, name, shape):
-    """A gross offset: a whole number, or an array of whole numbers of the grid's shape,
-    as an int32 array of that shape."""
+def gross_offset_array(value, name, shape):
+    """
+    A gross offset checked by the one rule for every source (a number, an array, a
+    raster): whole pixels, finite, at most GROSS_OFFSET_LIMIT either way; \\p value a
+    number or an array of \\p shape (None: a number only). Returns an int32 array of
+    \\p shape (or a 0-d one); raises ValueError naming \\p name.
+    """
     array = numpy.asarray(value)
-    if array.ndim != 0 and array.shape != shape:
+    if array.ndim != 0 and (shape is None or array.shape != shape):
         raise ValueError(f"{name}: shape {array.shape} differs from the window grid's "
                          f"(number_down, number_across) = {shape}")
     if array.dtype.kind not in "iuf":
         raise ValueError(f"{name}: must be whole numbers, got dtype {array.dtype}")
     if array.dtype.kind == "f" and not (numpy.isfinite(array).all()
                                         and (array == numpy.rint(array)).all()):
-        raise ValueError(f"{name}: must be whole numbers of pixels (PyCuAmpcor's gross "
-                         "offsets are integers)")
-    if numpy.abs(array).max(initial=0) > 2**30:
-        raise ValueError(f"{name}: {numpy.abs(array).max()} pixels is beyond any image")
-    return numpy.broadcast_to(array.astype(numpy.int32), shape)
+        raise ValueError(f"{name}: must be whole numbers of pixels, finite (PyCuAmpcor's "
+                         "gross offsets are integers)")
+    # Compared before any conversion: 1e30 or -2**63 cast to int32 first would wrap.
+    beyond = (array < -GROSS_OFFSET_LIMIT) | (array > GROSS_OFFSET_LIMIT)
+    if beyond.any():
+        raise ValueError(f"{name}: {array[beyond].flat[0]!s} pixels is beyond any image "
+                         f"(at most {GROSS_OFFSET_LIMIT} either way)")
+    array = array.astype(numpy.int32)
+    return array if shape is None else numpy.broadcast_to(array, shape)
 
 
 class dense_offsets_engine:
@@ -152,12 +174,17 @@ class dense_offsets_engine:
         if isinstance(deramp, bool) or deramp not in (0, 1, 2):
             raise ValueError(f"deramp: must be 0, 1 or 2 (PyCuAmpcor's derampMethod), "
                              f"got {deramp!r}")
+        # Python integers of any size: what a C int cannot hold is refused here, by
+        # name; the engine's own rules (its ranges) follow.
+        sizes = dict(window_width=window_width, window_height=window_height,
+                     half_search_across=half_search_across,
+                     half_search_down=half_search_down, raw_oversampling=raw_oversampling,
+                     corr_oversampling=corr_oversampling, zoom_window=zoom_window,
+                     corr_stat_window=corr_stat_window)
+        sizes = {name: _integer(value, name, -_INT_MAX) for name, value in sizes.items()}
         self._engine = dense_offsets_estimator(
-            window_width=window_width, window_height=window_height,
-            half_search_across=half_search_across, half_search_down=half_search_down,
-            raw_oversampling=raw_oversampling, corr_oversampling=corr_oversampling,
-            zoom_window=zoom_window, corr_stat_window=corr_stat_window, deramp=deramp,
-            merge_gross_offset=bool(merge_gross_offset), device=device)
+            **sizes, deramp=deramp, merge_gross_offset=bool(merge_gross_offset),
+            device=device)
 
     def configuration(self):
         """The engine's parameters as dense_offsets() names them."""
@@ -188,12 +215,21 @@ class dense_offsets_engine:
                 ("across", number_across, width, start_across, e.half_search_across,
                  e.window_width, skip_across)):
             name = f"number_{axis}"
+            size_name = "window_height" if axis == "down" else "window_width"
             if given is not None:
-                counts[name] = _integer(given, name, 1)
+                # Bounded by the image, here, rather than by a C type.
+                counts[name] = _integer(given, name, 1, None)
+                # Checked before the grid is made: its arrays have a value a window.
+                room = max((size - start - window) // skip + 1, 0)
+                if counts[name] > room:
+                    raise ValueError(
+                        f"{name}: {counts[name]} windows do not fit {axis} the image's "
+                        f"{size} pixels: from start_{axis} {start} every skip_{axis} "
+                        f"{skip}, reference windows of {size_name} {window} leave room "
+                        f"for {room}")
                 continue
             counts[name] = (size - start - half - margin - window) // skip
             if counts[name] < 1:
-                size_name = "window_height" if axis == "down" else "window_width"
                 raise ValueError(
                     f"{name}: no window fits {axis} the image's {size} pixels: start_{axis} "
                     f"{start}, {size_name} {window}, half_search_{axis} {half}, margin "
@@ -219,18 +255,26 @@ class dense_offsets_engine:
                 f"{_describe(reference)} and {_describe(secondary)}")
         scalar = numpy.ndim(gross_offset_down) == 0 and numpy.ndim(gross_offset_across) == 0
         # The script's margin: the largest constant gross offset (none for arrays).
-        margin = (max(abs(int(gross_offset_down)), abs(int(gross_offset_across)))
+        margin = (max(abs(int(gross_offset_array(gross_offset_down, "gross_offset_down",
+                                                 None))),
+                      abs(int(gross_offset_array(gross_offset_across,
+                                                 "gross_offset_across", None))))
                   if scalar else 0)
         grid = self.layout(reference.shape[:2], skip_across=skip_across,
                            skip_down=skip_down, start_across=start_across,
                            start_down=start_down, number_across=number_across,
                            number_down=number_down, margin=margin)
-        gross_down = _gross(gross_offset_down, "gross_offset_down", grid.shape)
-        gross_across = _gross(gross_offset_across, "gross_offset_across", grid.shape)
+        gross_down = gross_offset_array(gross_offset_down, "gross_offset_down", grid.shape)
+        gross_across = gross_offset_array(gross_offset_across, "gross_offset_across",
+                                          grid.shape)
         reference_down = numpy.repeat(grid.reference_down, grid.number_across)
         reference_across = numpy.tile(grid.reference_across, grid.number_down)
         self._check_windows(grid, reference.shape, reference_down, reference_across,
                             gross_down.ravel(), gross_across.ravel())
+        if not (_engine_ready(reference) and _engine_ready(secondary)):
+            reference, secondary, reference_down, reference_across = self._windows_only(
+                reference, secondary, reference_down, reference_across,
+                gross_down.ravel(), gross_across.ravel())
         results, timing = self._engine.estimate(
             reference, secondary, reference_down, reference_across,
             numpy.ascontiguousarray(gross_down.ravel()),
@@ -274,10 +318,86 @@ class dense_offsets_engine:
                     f"{int(start[k]) + size - 1} leave the image ({extent} pixels "
                     f"{direction}); {outside.size} windows do; check {cause}")
 
+    def _windows_only(self, reference, secondary, reference_down, reference_across,
+                      gross_down, gross_across):
+        """
+        The images cut down to the pixels the windows cover, read once and converted
+        (a raw_band reads only those; a strided or byte-swapped array is copied only
+        there), and the windows' reference positions in them. The kept rows are the
+        union of each window's reference and search rows as one span, the columns
+        likewise, so a window's reference and search windows move together and its
+        gross offset stays what it was: the engine sees the same pixels and gives the
+        same results, merged gross offsets included.
+        """
+        e = self._engine
+        spans = []
+        for start, gross, half, window in (
+                (reference_down, gross_down, e.half_search_down, e.window_height),
+                (reference_across, gross_across, e.half_search_across, e.window_width)):
+            search = start + gross - half
+            spans.append(_merged_spans(numpy.minimum(start, search),
+                                       numpy.maximum(start + window,
+                                                     search + window + 2 * half)))
+        rows, columns = spans
+        return (_gather(reference, rows, columns), _gather(secondary, rows, columns),
+                _compacted(reference_down, rows), _compacted(reference_across, columns))
+
+
+def _engine_ready(image):
+    """Whether the engine takes \\p image as it is, without a copy."""
+    return (isinstance(image, numpy.ndarray) and image.flags.c_contiguous
+            and image.dtype.isnative)
+
+
+def _merged_spans(first, end):
+    """The union of the intervals [first[k], end[k]) as ascending, disjoint (first,
+    end) pairs."""
+    order = numpy.argsort(first, kind="stable")
+    first, end = first[order], end[order]
+    reach = numpy.maximum.accumulate(end)
+    starts = numpy.flatnonzero(numpy.r_[True, first[1:] > reach[:-1]])
+    ends = numpy.r_[starts[1:], first.size] - 1
+    return list(zip(first[starts].tolist(), reach[ends].tolist()))
+
+
+def _compacted(positions, spans):
+    """\\p positions (each inside one of \\p spans) counted in the spans side by side."""
+    starts = numpy.array([first for first, _ in spans], numpy.int64)
+    placed = numpy.cumsum([0] + [end - first for first, end in spans])[:-1]
+    k = numpy.searchsorted(starts, positions, side="right") - 1
+    return positions - starts[k] + placed[k]
+
+
+def _gather(image, rows, columns):
+    """The blocks rows x columns (spans) of \\p image side by side, as the engine takes
+    an image: C-contiguous, native complex64 or int16 I, Q pairs."""
+    dtype = numpy.int16 if image.ndim == 3 else numpy.complex64
+    out = numpy.empty((sum(end - first for first, end in rows),
+                       sum(end - first for first, end in columns)) + image.shape[2:], dtype)
+    down = 0
+    for top, bottom in rows:
+        part = out[down:down + bottom - top]
+        if isinstance(image, raw_band):
+            image.read_block((top, bottom), columns, part)
+        else:
+            across = 0
+            for left, right in columns:
+                part[:, across:across + right - left] = image[top:bottom, left:right]
+                across += right - left
+        down += bottom - top
+    return out
+
 
 def _image(array, name):
     """An image as the engine takes it: complex64 (rows, columns) or int16 I, Q pairs
-    (rows, columns, 2); other complex types are converted to complex64, a copy."""
+    (rows, columns, 2), or a raw_band of either (read later, window by window); other
+    complex types are converted to complex64, a copy."""
+    if isinstance(array, raw_band):
+        if not (array.dtype == numpy.complex64 and array.ndim == 2
+                or array.dtype == numpy.int16 and array.ndim == 3):
+            raise TypeError(f"{name}: a raw_band must be read as complex64 or int16 I, "
+                            f"Q pairs, got {_describe(array)}")
+        return array
     if isinstance(array, numpy.ndarray) and array.dtype.kind == "i" and array.ndim == 3:
         if array.dtype.itemsize != 2 or array.shape[2] != 2:
             raise TypeError(f"{name}: integer images must be int16 I, Q pairs of shape "
@@ -311,8 +431,10 @@ def dense_offsets(reference, secondary, *, window_width=64, window_height=64,
     Args:
         reference, secondary: complex arrays (rows, columns) (complex64 used in place,
             other complex types converted), or int16 arrays (rows, columns, 2) of I, Q
-            pairs (CInt16 SLCs); one size and sample type. raster_io.read_slc() maps
-            an SLC file without reading it whole.
+            pairs (CInt16 SLCs); one size and sample type; or raster_io.raw_band
+            images (what raster_io.read_slc() gives for raw files), of which only the
+            pixels the windows cover are read. An image that is strided or not in
+            native byte order is copied only where the windows lie.
         window_width, window_height: reference window, pixels across (columns) and
             down (rows) (windowSizeWidth, windowSizeHeight).
         half_search_across, half_search_down: half search ranges, pixels

@@ -27,10 +27,9 @@ import pathlib
 import shlex
 import time
 
-import numpy
-
 from . import raster_io
-from .dense_offsets import ENGINE_PARAMETERS, LAYOUT_PARAMETERS, dense_offsets_engine
+from .dense_offsets import (ENGINE_PARAMETERS, LAYOUT_PARAMETERS, dense_offsets_engine,
+                            gross_offset_array)
 
 # Output rasters of one pair: (suffix after the prefix, result fields as bands, what
 # they are). The names and band orders are cuDenseOffsets.py's (<prefix>.bip,
@@ -181,8 +180,9 @@ def read_pair_list(path, default_output_root):
     """
     base = os.path.dirname(os.path.abspath(path))
     try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.read().splitlines()
+        # A regular file only: a FIFO would hold the open for ever.
+        with raster_io.open_regular(path, "--pairs") as f:
+            lines = f.read().decode("utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as error:
         raise ValueError(f"--pairs: {path}: cannot be read ({error})") from None
     pairs, folders = [], {}
@@ -307,14 +307,9 @@ def _read_gross_raster(path, shape):
                 f"{parameter}: {path}: {array.shape[0]} lines x {array.shape[1]} samples "
                 f"differs from the window grid, number_down x number_across = "
                 f"{shape[0]} x {shape[1]}")
-        if array.dtype.kind not in "iuf":
-            raise ValueError(f"{parameter}: {path}: band {band} ({name}) is {array.dtype}, "
-                             "not whole pixels")
-        if array.dtype.kind == "f" and not (numpy.isfinite(array).all()
-                                            and (array == numpy.rint(array)).all()):
-            raise ValueError(f"{parameter}: {path}: band {band} ({name}) holds values "
-                             "that are not whole pixels")
-        bands.append(array.astype(numpy.int64))
+        # The rule of every gross offset (whole, finite, within any image), one place.
+        bands.append(gross_offset_array(array, f"{parameter}: {path}: band {band} ({name})",
+                                        shape))
     return bands
 
 

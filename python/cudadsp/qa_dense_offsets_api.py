@@ -17,6 +17,7 @@ within 0.04 pixel of the truth (the oracle itself is within 0.025 on these pairs
 """
 
 import tempfile
+import tracemalloc
 
 import numpy as np
 from gnuradio import gr_unittest
@@ -157,13 +158,80 @@ class qa_dense_offsets_api(gr_unittest.TestCase):
             raster_io.write_raster(f"{folder}/s.slc", secondary)
             mapped_reference, _ = raster_io.read_slc(f"{folder}/r.slc")
             mapped_secondary, _ = raster_io.read_slc(f"{folder}/s.slc")
-            self.assertIsInstance(mapped_reference.base, np.memmap)
+            self.assertIsInstance(mapped_reference, raster_io.raw_band)
             mapped = cudadsp.dense_offsets(mapped_reference, mapped_secondary, **SMALL,
                                            device="cpu")
         for name in FIELDS:
             for other in (strided, mapped):
                 np.testing.assert_array_equal(getattr(other, name),
                                               getattr(expected, name), err_msg=name)
+
+    def test_windows_read_alone_equal_whole_images(self):
+        # A sparse grid, gross offsets varying by window and merged: the images cut to
+        # the windows' pixels (a byte-swapped array, a big-endian raster) give the
+        # results of the whole native images, bit for bit.
+        reference, secondary = shifted_pair((260, 300), (1.2, -0.6), seed=13)
+        gross_down = np.array([[0, 1, -2], [3, 0, -1], [2, -3, 0]])
+        arguments = dict(window_width=32, window_height=24, half_search_across=8,
+                         half_search_down=6, skip_across=96, skip_down=80,
+                         start_across=20, start_down=15, number_across=3, number_down=3,
+                         gross_offset_down=gross_down, gross_offset_across=-gross_down.T,
+                         merge_gross_offset=True, device="cpu")
+        expected = cudadsp.dense_offsets(reference, secondary, **arguments)
+        swapped = [image.byteswap().newbyteorder() for image in (reference, secondary)]
+        results = {"byte-swapped arrays": cudadsp.dense_offsets(*swapped, **arguments)}
+        with tempfile.TemporaryDirectory() as folder:
+            rasters = []
+            for name, image in zip(("reference", "secondary"), swapped):
+                image.tofile(f"{folder}/{name}.slc")
+                with open(f"{folder}/{name}.slc.hdr", "w") as f:
+                    f.write("ENVI\nsamples = 300\nlines = 260\nbands = 1\n"
+                            "data type = 6\ninterleave = bsq\nbyte order = 1\n")
+                rasters.append(raster_io.read_slc(f"{folder}/{name}.slc")[0])
+            results["big-endian rasters"] = cudadsp.dense_offsets(*rasters, **arguments)
+        np.testing.assert_allclose(expected.offset_down, 1.2, atol=0.04)
+        for label, result in results.items():
+            for name in FIELDS:
+                np.testing.assert_array_equal(getattr(result, name),
+                                              getattr(expected, name),
+                                              err_msg=f"{label}: {name}")
+
+    def test_big_endian_raster_read_only_where_the_windows_are(self):
+        # A 6000 x 6000 big-endian complex64 pair (288 MB a file, sparse: only the
+        # four windows' surroundings written) and a 2 x 2 grid: the run reads and
+        # converts the pixels of those windows, not the images (it converted both
+        # whole: 576 MB).
+        side, window, half, skip, start, patch = 6000, 32, 8, 4000, 48, 128
+        shift = (0.8, 1.9)
+        with tempfile.TemporaryDirectory() as folder:
+            paths = [f"{folder}/{name}.slc" for name in ("reference", "secondary")]
+            for path in paths:
+                with open(path, "wb") as f:
+                    f.truncate(side * side * 8)
+                with open(path + ".hdr", "w") as f:
+                    f.write(f"ENVI\nsamples = {side}\nlines = {side}\nbands = 1\n"
+                            "data type = 6\ninterleave = bsq\nbyte order = 1\n")
+            for seed, (down, across) in enumerate(((0, 0), (0, skip), (skip, 0),
+                                                   (skip, skip))):
+                for path, image in zip(paths, shifted_pair((patch, patch), shift, seed)):
+                    with open(path, "r+b") as f:
+                        for row in range(patch):
+                            f.seek(((down + row) * side + across) * 8)
+                            f.write(image[row].astype(">c8").tobytes())
+            images = [raster_io.read_slc(path)[0] for path in paths]
+            tracemalloc.start()
+            try:
+                result = cudadsp.dense_offsets(
+                    *images, window_width=window, window_height=window,
+                    half_search_across=half, half_search_down=half, skip_across=skip,
+                    skip_down=skip, start_across=start, start_down=start,
+                    number_across=2, number_down=2, device="cpu")
+                peak = tracemalloc.get_traced_memory()[1]
+            finally:
+                tracemalloc.stop()
+        self.assertLess(peak, 16 << 20, f"{peak / 2**20:.1f} MiB allocated at the peak")
+        np.testing.assert_allclose(result.offset_down, shift[0], atol=0.04)
+        np.testing.assert_allclose(result.offset_across, shift[1], atol=0.04)
 
     def test_engine_reused_across_pairs(self):
         engine = cudadsp.dense_offsets_engine(**{k: v for k, v in SMALL.items()
@@ -218,9 +286,21 @@ class qa_dense_offsets_api(gr_unittest.TestCase):
         reference, secondary = shifted_pair((200, 232), (0.0, 0.0), seed=4)
         cases = [
             (dict(start_down=150), "number_down"),
-            (dict(start_across=210, number_across=1), "window \\(0, 0\\): reference "
-                                                       "pixels across"),
-            (dict(number_down=7), "window \\(6, 0\\): reference pixels down"),
+            (dict(start_across=210, number_across=1), "number_across: 1 windows do not "
+                                                       "fit across"),
+            (dict(number_down=7), "number_down: 7 windows do not fit down"),
+            # Refused before the grid's arrays (80 GB) are made, and before pybind11
+            # meets an integer no C int holds.
+            (dict(number_across=10**10), "number_across: 10000000000 windows do not fit"),
+            (dict(window_width=10**20), "window_width: 100000000000000000000 is too large"),
+            (dict(skip_down=10**20), "skip_down: 100000000000000000000 is too large"),
+            # One rule for every gross offset: 1e30 is refused as 3e9 is, not wrapped.
+            (dict(gross_offset_down=1e30), "gross_offset_down: 1e\\+30 pixels is beyond"),
+            (dict(gross_offset_across=np.full((4, 5), -1e30)), "gross_offset_across: "
+                                                               "-1e\\+30 pixels is beyond"),
+            (dict(gross_offset_down=np.full((4, 5), 3e9)), "gross_offset_down: "
+                                                           "3000000000.0 pixels is beyond"),
+            (dict(gross_offset_down=float("nan")), "gross_offset_down: must be whole"),
             (dict(gross_offset_across=np.full((4, 5), 60)), "window \\(0, 4\\): "
                                                             "secondary pixels across"),
             (dict(gross_offset_down=np.zeros((3, 5), int)), "gross_offset_down: shape"),

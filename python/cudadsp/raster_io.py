@@ -12,8 +12,13 @@ layouts are still read natively: raw binary with an ENVI header (``name.hdr`` or
 ``name`` + ``.hdr``; band sequential, line or pixel interleaved), a GDAL VRT of
 ``VRTRawRasterBand`` bands (ISCE's SLCs and rasters, PyCuAmpcor's ``.bip.vrt`` outputs,
 this repository's ``data/insar/*.vrt``; any pixel and line offsets, CInt16 included),
-and NumPy ``.npy``. Raw files are memory-mapped, so read_slc() hands an image to an
-engine without reading it whole first.
+and NumPy ``.npy``. read_slc() hands such a file to an engine as a raw_band, of which
+the engine reads only the windows it needs; reads check their byte counts (a file cut
+while it is read is an error naming it, not the SIGBUS of a memory map).
+
+Inputs must be regular files: a FIFO, device or socket given as a raster, named by a
+VRT or lying beside a raster as its sidecar (.hdr, .aux.xml, ...) is refused before
+any reader opens it, since opening a FIFO waits for a writer for ever.
 
 Complex int16 images (GMTSAR's and ISCE's int16 SLCs, GDAL's CInt16) are read from a
 raw VRT whose band has ``dataType="CInt16"``, or through GDAL. ENVI has no complex
@@ -32,6 +37,7 @@ data, so an interrupted run never leaves a raster that looks finished.
 
 import os
 import re
+import stat
 import tempfile
 import xml.etree.ElementTree as ElementTree
 from xml.sax.saxutils import escape as xml_escape
@@ -80,23 +86,22 @@ def read_raster(path, band=1, parameter='raster'):
     (array, raster_info).
     '''
     image, info = _open_band(path, band, parameter)
+    if isinstance(image, raw_band):
+        image = image.read()
     if image.ndim == 3:
         image = _complex64_from_pairs(image)
-    image = numpy.ascontiguousarray(image).astype(image.dtype.newbyteorder('='),
-                                                  copy=False)
     info.dtype = image.dtype
     return image, info
 
 
 def read_slc(path, parameter='image'):
     '''
-    Band 1 of \\p path as a complex image for the image engines (dense offsets): a
-    complex64 array (rows, columns), or an int16 array (rows, columns, 2) of I, Q
-    pairs for a CInt16 raster. Raw files (ENVI, raw VRT, .npy) are memory-mapped and
-    returned as views of the file, possibly strided or in the file's byte order; the
-    engine binding copies only what it must. Other formats are read through GDAL.
-    Raises raster_error naming \\p parameter for an image that is not complex.
-    Returns (array, raster_info).
+    Band 1 of \\p path as a complex image for the image engines (dense offsets). Raw
+    files (ENVI, raw VRT, .npy) come back as a raw_band, which reads only what is asked
+    of it when it is asked (dense_offsets() reads the pixels its windows cover);
+    other formats as an array read through GDAL. Either is complex64 (rows, columns),
+    or int16 (rows, columns, 2) I, Q pairs for a CInt16 raster. Raises raster_error
+    naming \\p parameter for an image that is not complex. Returns (image, raster_info).
     '''
     image, info = _open_band(path, 1, parameter)
     if image.ndim == 3:
@@ -111,43 +116,102 @@ def read_slc(path, parameter='image'):
 
 
 def _open_band(path, band, parameter):
-    '''Band \\p band of \\p path: a view of a memory-mapped raw file where the
-    layout is known natively, else an array read by GDAL. CInt16 bands of raw files
-    are int16 arrays (rows, columns, 2).'''
-    if not os.path.exists(path):
-        raise raster_error(f'{parameter}: {path}: no such file')
-    if not os.path.isfile(path):
-        raise raster_error(f'{parameter}: {path}: not a regular file')
+    '''Band \\p band of \\p path: a raw_band where the layout is known natively, else an
+    array read by GDAL. CInt16 bands of raw files have the shape (rows, columns, 2).'''
+    require_regular(path, parameter)
+    _require_regular_sidecars(path, parameter)
     if path.endswith('.npy'):
-        try:
-            array = numpy.load(path, mmap_mode='r', allow_pickle=False)
-        except ValueError as error:
-            raise raster_error(f'{parameter}: {path}: not a NumPy array ({error})') \
-                from None
-        if array.ndim != 2:
-            raise raster_error(f'{parameter}: {path}: expected a 2-D array, got shape '
-                               f'{array.shape}')
-        if band != 1:
-            raise raster_error(f'{parameter}: {path}: band {band} of 1')
-        return array, raster_info(path, array.shape[1], array.shape[0], array.dtype)
+        layout = _npy_layout(path, band, parameter)
+        return raw_band(layout, parameter), layout.info
     if path.endswith('.vrt'):
         layout = _raw_vrt_layout(path, band, parameter)
         if layout is not None:
-            return _map_layout(layout, parameter), layout.info
+            return raw_band(layout, parameter), layout.info
         if gdal is not None:
             return _read_gdal(path, band, parameter)
         raise raster_error(f'{parameter}: {path}: only VRTs of raw bands '
                            '(VRTRawRasterBand) are read without GDAL; install GDAL '
                            '(Debian: python3-gdal) for other VRTs')
-    header = _envi_header_path(path)
+    header = _envi_header_path(path, parameter)
     if header is not None:
         layout = _envi_layout(path, header, band, parameter)
-        return _map_layout(layout, parameter), layout.info
+        return raw_band(layout, parameter), layout.info
     if gdal is not None:
         return _read_gdal(path, band, parameter)
     raise raster_error(
         f'{parameter}: {path}: without GDAL only raw files with an ENVI header, raw VRTs '
         'and .npy are read; install GDAL (Debian: python3-gdal) for other formats')
+
+
+# What a path is when it is not a regular file, for the messages.
+_FILE_KINDS = ((stat.S_ISDIR, 'directory'), (stat.S_ISFIFO, 'FIFO'),
+               (stat.S_ISCHR, 'character device'), (stat.S_ISBLK, 'block device'),
+               (stat.S_ISSOCK, 'socket'))
+
+
+def _file_kind(mode):
+    return next((kind for test, kind in _FILE_KINDS if test(mode)), 'special file')
+
+
+def require_regular(path, parameter):
+    '''
+    Refuse \\p path (raster_error naming \\p parameter, the file and what it is) unless
+    it is a regular file, links followed: a reader that opens a FIFO waits in open()
+    for a writer for ever, and a device or a socket has no end to read to.
+    '''
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        raise raster_error(f'{parameter}: {path}: no such file') from None
+    except OSError as error:
+        raise raster_error(f'{parameter}: {path}: {error.strerror}') from None
+    if not stat.S_ISREG(mode):
+        raise raster_error(f'{parameter}: {path}: not a regular file: {_file_kind(mode)}')
+
+
+def open_regular(path, parameter):
+    '''
+    \\p path opened for reading in binary, refused as require_regular() refuses. The
+    open does not block and what it opened is checked again, so that a FIFO put in the
+    file's place after the check cannot hang it either.
+    '''
+    require_regular(path, parameter)
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as error:
+        raise raster_error(f'{parameter}: {path}: cannot open: {error.strerror}') from None
+    mode = os.fstat(descriptor).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(descriptor)
+        raise raster_error(f'{parameter}: {path}: not a regular file: {_file_kind(mode)}')
+    return os.fdopen(descriptor, 'rb')
+
+
+def _require_regular_sidecars(path, parameter):
+    '''
+    Refuse \\p path when a file beside it that a reader may open as one of its sidecars
+    (any name that extends the file's name or its stem by a dot: .hdr, .aux.xml,
+    .xml, .vrt, .ovr, ...) is a FIFO, a device or a socket: GDAL opens such names
+    while it probes a raster, and would wait there for ever. Folders are harmless.
+    '''
+    folder = os.path.dirname(path) or '.'
+    name = os.path.basename(path)
+    prefixes = (name.lower() + '.', os.path.splitext(name)[0].lower() + '.')
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        if not entry.name.lower().startswith(prefixes):
+            continue
+        try:
+            mode = os.stat(entry.path).st_mode
+        except OSError:
+            continue    # a dangling link: nothing any reader could open
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            raise raster_error(f'{parameter}: {entry.path}: not a regular file: '
+                               f'{_file_kind(mode)} (a sidecar of {path}, which raster '
+                               'readers open)')
 
 
 def write_raster(path, array, like=None, driver='ENVI', description=''):
@@ -279,11 +343,11 @@ def write_atomically(path, write):
         raise
 
 
-def _envi_header_path(path):
+def _envi_header_path(path, parameter):
     stem, _ = os.path.splitext(path)
     for candidate in (path + '.hdr', stem + '.hdr'):
         if candidate != path and os.path.isfile(candidate):
-            with open(candidate, 'rb') as f:
+            with open_regular(candidate, parameter) as f:
                 if f.read(4) == b'ENVI':
                     return candidate
     return None
@@ -293,7 +357,8 @@ def _envi_header_path(path):
 class _raw_layout:
     '''Where one band of a raw file lies: element (row, column) at byte
     offset + row line_stride + column pixel_stride; pair: each element is an I, Q pair
-    of dtype (CInt16).'''
+    of dtype (CInt16). described_by: the file whose fields give the layout; geometry:
+    those fields and their values, for the messages.'''
     filename: str
     dtype: numpy.dtype
     pair: bool
@@ -301,34 +366,43 @@ class _raw_layout:
     line_stride: int
     pixel_stride: int
     info: raster_info
+    described_by: str
+    geometry: str
 
 
 def _envi_layout(path, header_path, band, parameter):
-    with open(header_path, encoding='ascii', errors='replace') as f:
-        text = f.read()
+    with open_regular(header_path, parameter) as f:
+        text = f.read().decode('ascii', errors='replace')
     fields = {key.strip().lower(): value.strip() for key, value in
               re.findall(r'^\s*([A-Za-z ]+?)\s*=\s*([^{\n]*|\{[^}]*\})', text, re.M)}
 
-    def integer(key, default=None):
+    def integer(key, default=None, low=None):
         if key not in fields:
             if default is None:
                 raise raster_error(f'{parameter}: {header_path}: no "{key}"')
             return default
         try:
-            return int(fields[key])
+            value = int(fields[key])
         except ValueError:
             raise raster_error(f'{parameter}: {header_path}: "{key}" is not an '
                                f'integer: {fields[key]!r}') from None
+        if low is not None and value < low:
+            raise raster_error(f'{parameter}: {header_path}: "{key}" must be at least '
+                               f'{low}, got {value}')
+        return value
 
-    width, height = integer('samples'), integer('lines')
-    bands, offset = integer('bands', 1), integer('header offset', 0)
+    width, height = integer('samples', low=1), integer('lines', low=1)
+    bands, offset = integer('bands', 1, low=1), integer('header offset', 0, low=0)
     code = integer('data type')
     if code not in _ENVI_TYPES:
-        raise raster_error(f'{parameter}: {header_path}: unsupported data type {code}')
+        raise raster_error(f'{parameter}: {header_path}: unsupported "data type" {code}')
     if not 1 <= band <= bands:
         raise raster_error(f'{parameter}: {path}: band {band} of {bands}')
-    dtype = numpy.dtype(_ENVI_TYPES[code]).newbyteorder(
-        '>' if integer('byte order', 0) == 1 else '<')
+    order = integer('byte order', 0)
+    if order not in (0, 1):
+        raise raster_error(f'{parameter}: {header_path}: "byte order" must be 0 or 1, '
+                           f'got {order}')
+    dtype = numpy.dtype(_ENVI_TYPES[code]).newbyteorder('>' if order == 1 else '<')
     item = dtype.itemsize
     interleave = fields.get('interleave', 'bsq').lower()
     # (band start, line stride, pixel stride) in bytes for each interleave.
@@ -336,24 +410,47 @@ def _envi_layout(path, header_path, band, parameter):
                'bil': ((band - 1) * width * item, bands * width * item, item),
                'bip': ((band - 1) * item, bands * width * item, bands * item)}
     if interleave not in strides:
-        raise raster_error(f'{parameter}: {header_path}: unknown interleave {interleave}')
+        raise raster_error(f'{parameter}: {header_path}: unknown "interleave" '
+                           f'{interleave!r}')
     start, line_stride, pixel_stride = strides[interleave]
+    geometry = (f'"samples" {width}, "lines" {height}, "bands" {bands}, "header offset" '
+                f'{offset}, "data type" {code}, "interleave" {interleave}')
     return _raw_layout(path, dtype, False, offset + start, line_stride, pixel_stride,
-                       raster_info(path, width, height, dtype))
+                       raster_info(path, width, height, dtype), header_path, geometry)
 
 
 def _raw_vrt_layout(path, band, parameter):
-    '''The layout of a VRT band that is a VRTRawRasterBand; None for other VRTs.'''
+    '''The layout of a VRT band that is a VRTRawRasterBand; None for other VRTs, once
+    every source file they name that exists is known to be a regular file.'''
     try:
-        root = ElementTree.parse(path).getroot()
-        width, height = int(root.get('rasterXSize')), int(root.get('rasterYSize'))
-    except (ElementTree.ParseError, TypeError, ValueError) as error:
+        with open_regular(path, parameter) as f:
+            root = ElementTree.parse(f).getroot()
+    except ElementTree.ParseError as error:
         raise raster_error(f'{parameter}: {path}: not a valid VRT ({error})') from None
+
+    def size(name):
+        text = root.get(name)
+        try:
+            value = int(text)
+        except (TypeError, ValueError):
+            raise raster_error(f'{parameter}: {path}: {name} is not an integer: '
+                               f'{text!r}') from None
+        if value < 1:
+            raise raster_error(f'{parameter}: {path}: {name} must be at least 1, got '
+                               f'{value}')
+        return value
+
+    width, height = size('rasterXSize'), size('rasterYSize')
     bands = root.findall('VRTRasterBand')
     if not 1 <= band <= len(bands):
         raise raster_error(f'{parameter}: {path}: band {band} of {len(bands)}')
     element = bands[band - 1]
     if element.get('subClass') != 'VRTRawRasterBand':
+        for source in root.iter('SourceFilename'):
+            filename = _vrt_source(path, source)
+            if filename and os.path.lexists(filename):
+                require_regular(filename, f'{parameter}: {path}: SourceFilename')
+                _require_regular_sidecars(filename, f'{parameter}: {path}: SourceFilename')
         return None
     type_name = element.get('dataType')
     if type_name == 'CInt16':
@@ -361,54 +458,201 @@ def _raw_vrt_layout(path, band, parameter):
     elif _GDAL_TYPE_NAMES.get(type_name) is not None:
         dtype, pair = numpy.dtype(_GDAL_TYPE_NAMES[type_name]), False
     else:
-        raise raster_error(f'{parameter}: {path}: unsupported data type {type_name}')
-    source = element.find('SourceFilename')
-    if source is None or not (source.text or '').strip():
+        raise raster_error(f'{parameter}: {path}: band {band}: unsupported dataType '
+                           f'{type_name}')
+    filename = _vrt_source(path, element.find('SourceFilename'))
+    if not filename:
         raise raster_error(f'{parameter}: {path}: band {band} has no SourceFilename')
-    filename = source.text.strip()
-    if source.get('relativeToVRT', '0') == '1':
-        filename = os.path.join(os.path.dirname(os.path.abspath(path)), filename)
     order = (element.findtext('ByteOrder') or 'LSB').strip()
     dtype = dtype.newbyteorder('>' if order == 'MSB' else '<')
     item = dtype.itemsize * (2 if pair else 1)
-    try:
-        offset = int(element.findtext('ImageOffset') or 0)
-        pixel_stride = int(element.findtext('PixelOffset') or item)
-        line_stride = int(element.findtext('LineOffset') or item * width)
-    except ValueError as error:
-        raise raster_error(f'{parameter}: {path}: band {band}: {error}') from None
-    if pixel_stride < item or line_stride < 0:
-        raise raster_error(f'{parameter}: {path}: band {band}: PixelOffset {pixel_stride} '
-                           f'is less than a sample ({item} bytes) or LineOffset '
-                           f'{line_stride} is negative')
-    if not os.path.isfile(filename):
-        raise raster_error(f'{parameter}: {path}: its data file {filename} does not exist')
+
+    def number(tag, default, low):
+        text = element.findtext(tag)
+        try:
+            value = default if text is None or not text.strip() else int(text)
+        except ValueError:
+            raise raster_error(f'{parameter}: {path}: band {band}: {tag} is not an '
+                               f'integer: {text!r}') from None
+        if value < low:
+            raise raster_error(f'{parameter}: {path}: band {band}: {tag} must be at '
+                               f'least {low}, got {value}')
+        return value
+
+    offset = number('ImageOffset', 0, 0)
+    pixel_stride = number('PixelOffset', item, item)
+    line_stride = number('LineOffset', item * width, 0)
+    require_regular(filename, f'{parameter}: {path}: band {band}: SourceFilename')
+    geometry = (f'rasterXSize {width}, rasterYSize {height}, ImageOffset {offset}, '
+                f'PixelOffset {pixel_stride}, LineOffset {line_stride}, dataType '
+                f'{type_name}')
     return _raw_layout(filename, dtype, pair, offset, line_stride, pixel_stride,
                        raster_info(path, width, height,
-                                   numpy.dtype(numpy.complex64) if pair else dtype))
+                                   numpy.dtype(numpy.complex64) if pair else dtype),
+                       path, geometry)
 
 
-def _map_layout(layout, parameter):
-    '''A read-only view of the band described by \\p layout, on a memory map of its
-    file; an int16 array (rows, columns, 2) for I, Q pairs.'''
-    info = layout.info
-    item = layout.dtype.itemsize * (2 if layout.pair else 1)
-    needed = (layout.offset + (info.height - 1) * layout.line_stride
-              + (info.width - 1) * layout.pixel_stride + item)
-    size = os.path.getsize(layout.filename)
-    if info.width < 1 or info.height < 1:
-        raise raster_error(f'{parameter}: {info.path}: {info.width} x {info.height} '
-                           'pixels: an image needs at least one')
-    if size < needed:
-        raise raster_error(f'{parameter}: {layout.filename}: {size} bytes, shorter than '
-                           f'{info.path} describes ({needed} bytes)')
-    mapping = numpy.memmap(layout.filename, dtype=numpy.uint8, mode='r')
-    if layout.pair:
-        return numpy.ndarray((info.height, info.width, 2), layout.dtype, mapping,
-                             layout.offset, (layout.line_stride, layout.pixel_stride,
-                                             layout.dtype.itemsize))
-    return numpy.ndarray((info.height, info.width), layout.dtype, mapping, layout.offset,
-                         (layout.line_stride, layout.pixel_stride))
+def _vrt_source(path, source):
+    '''The file a VRT's SourceFilename element names, relative names resolved; None
+    when it names none.'''
+    if source is None or not (source.text or '').strip():
+        return None
+    filename = source.text.strip()
+    if source.get('relativeToVRT', '0') == '1':
+        filename = os.path.join(os.path.dirname(os.path.abspath(path)), filename)
+    return filename
+
+
+def _npy_layout(path, band, parameter):
+    '''The layout of a NumPy .npy file's 2-D array of numbers, from its header.'''
+    with open_regular(path, parameter) as f:
+        try:
+            version = numpy.lib.format.read_magic(f)
+            readers = {(1, 0): numpy.lib.format.read_array_header_1_0,
+                       (2, 0): numpy.lib.format.read_array_header_2_0}
+            if version not in readers:
+                raise ValueError(f'format version {version[0]}.{version[1]} is not read')
+            shape, fortran_order, dtype = readers[version](f)
+        except ValueError as error:
+            raise raster_error(f'{parameter}: {path}: not a NumPy array ({error})') \
+                from None
+        offset = f.tell()
+    if len(shape) != 2 or min(shape) < 1:
+        raise raster_error(f'{parameter}: {path}: expected a 2-D array with pixels, got '
+                           f'shape {shape}')
+    if dtype.hasobject or dtype.kind not in 'biufc':
+        raise raster_error(f'{parameter}: {path}: {dtype} is not a number type')
+    if band != 1:
+        raise raster_error(f'{parameter}: {path}: band {band} of 1')
+    height, width = shape
+    item = dtype.itemsize
+    line_stride, pixel_stride = (item, height * item) if fortran_order else (width * item,
+                                                                             item)
+    geometry = f'shape {shape}, {"Fortran" if fortran_order else "C"} order, {dtype}'
+    return _raw_layout(path, dtype, False, offset, line_stride, pixel_stride,
+                       raster_info(path, width, height, dtype), path, geometry)
+
+
+class raw_band:
+    '''
+    One band of a raw file (ENVI, raw VRT, .npy), read when asked: dense_offsets()
+    reads the pixels its windows cover, read() the whole band, [rows, columns] a
+    block. Reads are positioned reads whose byte counts are checked, not a memory map:
+    a file cut while it is read (a copy still being made, a file replaced) is a
+    raster_error naming it, where a memory map kills the process with SIGBUS.
+
+    shape: (rows, columns), or (rows, columns, 2) for CInt16's I, Q pairs; dtype: what
+    reads return, in native byte order (int16 for the pairs).
+    '''
+
+    # Rows read together in one call, at most this many bytes.
+    CHUNK_BYTES = 16 << 20
+
+    def __init__(self, layout, parameter, dtype=None):
+        self._layout = layout
+        self._parameter = parameter
+        self.dtype = numpy.dtype(layout.dtype.newbyteorder('=') if dtype is None
+                                 else dtype)
+        info = layout.info
+        self.shape = (info.height, info.width) + ((2,) if layout.pair else ())
+        self._item = layout.dtype.itemsize * (2 if layout.pair else 1)
+        needed = (layout.offset + (info.height - 1) * layout.line_stride
+                  + (info.width - 1) * layout.pixel_stride + self._item)
+        size = os.stat(layout.filename).st_size
+        if size < needed:
+            raise raster_error(f'{parameter}: {layout.filename}: {size} bytes, shorter '
+                               f'than the {needed} bytes that {layout.described_by} '
+                               f'describes ({layout.geometry})')
+        # Pixels of their own: a layout whose rows overlap (LineOffset 0) could
+        # describe far more pixels than the file holds, and an array of them all.
+        pixels_bytes = info.height * info.width * self._item
+        if pixels_bytes > size - layout.offset:
+            raise raster_error(f'{parameter}: {layout.described_by}: {info.height} x '
+                               f'{info.width} pixels of {self._item} bytes overlap in the '
+                               f'{size - layout.offset} bytes of {layout.filename} '
+                               f'after the offset ({layout.geometry})')
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    def astype(self, dtype):
+        '''The same band, read as \\p dtype.'''
+        return raw_band(self._layout, self._parameter, dtype)
+
+    def read(self):
+        '''The whole band, an array.'''
+        return self.read_block((0, self.shape[0]), [(0, self.shape[1])])
+
+    def __array__(self, dtype=None, copy=None):
+        array = self.read()
+        return array if dtype is None else array.astype(dtype)
+
+    def __getitem__(self, key):
+        '''[rows, columns] of slices of step 1: that block, an array.'''
+        key = key if isinstance(key, tuple) else (key,)
+        if len(key) > 2 or any(not isinstance(k, slice) or k.step not in (None, 1)
+                               for k in key):
+            raise TypeError('raw_band: index with [rows, columns] slices of step 1, or '
+                            'read the band whole with read()')
+        key += (slice(None),) * (2 - len(key))
+        (top, bottom, _), (left, right, _) = (k.indices(n) for k, n in
+                                              zip(key, self.shape))
+        if bottom <= top or right <= left:
+            return numpy.empty((max(bottom - top, 0), max(right - left, 0))
+                               + self.shape[2:], self.dtype)
+        return self.read_block((top, bottom), [(left, right)])
+
+    def read_block(self, rows, column_spans, out=None):
+        '''
+        Rows rows[0] .. rows[1] - 1 of the columns of each (first, end) span of
+        \\p column_spans (ascending, apart), the spans side by side, into \\p out (made
+        when None), converted to dtype. Returns out.
+        '''
+        layout = self._layout
+        top, bottom = rows
+        left, right = column_spans[0][0], column_spans[-1][1]
+        if out is None:
+            width = sum(end - first for first, end in column_spans)
+            out = numpy.empty((bottom - top, width) + self.shape[2:], self.dtype)
+        span = (right - left - 1) * layout.pixel_stride + self._item
+        # Rows together where the bytes between them are few, else one at a time.
+        together = 1
+        if layout.line_stride <= 2 * span:
+            together = max(1, self.CHUNK_BYTES // max(layout.line_stride, 1))
+        pair = (2,) if layout.pair else ()
+        strides = (layout.line_stride, layout.pixel_stride) + (
+            (layout.dtype.itemsize,) if layout.pair else ())
+        with open_regular(layout.filename, self._parameter) as f:
+            for row in range(top, bottom, together):
+                count = min(together, bottom - row)
+                data = self._read_bytes(
+                    f.fileno(), layout.offset + row * layout.line_stride
+                    + left * layout.pixel_stride, (count - 1) * layout.line_stride + span,
+                    row, count)
+                block = numpy.ndarray((count, right - left) + pair, layout.dtype, data, 0,
+                                      strides)
+                column = 0
+                for first, end in column_spans:
+                    out[row - top:row - top + count, column:column + end - first] = \
+                        block[:, first - left:end - left]
+                    column += end - first
+        return out
+
+    def _read_bytes(self, descriptor, start, length, row, count):
+        data = bytearray(length)
+        view = memoryview(data)
+        done = 0
+        while done < length:
+            got = os.preadv(descriptor, [view[done:]], start + done)
+            if got == 0:
+                raise raster_error(
+                    f'{self._parameter}: {self._layout.filename}: ends at byte '
+                    f'{start + done}, inside rows {row}..{row + count - 1} of '
+                    f'{self._layout.info.path}: the file was cut after it was opened '
+                    '(is it still being copied or written?)')
+            done += got
+        return data
 
 
 def _complex64_from_pairs(pairs):

@@ -27,7 +27,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 
-from .raster_io import write_atomically
+from .raster_io import open_regular, raster_error, write_atomically
 
 OUTPUT_NAME = 'freq_xcorr.dat'
 LOG_NAME = 'cudadsp_xcorr.log'
@@ -61,7 +61,8 @@ def _die_with_parent():
 
 
 def _copy_prm(source, destination, slc_base):
-    with open(source, 'rb') as f:
+    # A regular file only: a FIFO would hold the worker in open() for ever.
+    with open_regular(source, 'PRM') as f:
         lines = f.read().decode('latin-1').splitlines(keepends=True)
     for i, line in enumerate(lines):
         match = _SLC_FILE_LINE.match(line.rstrip('\r\n'))
@@ -105,6 +106,8 @@ def run_xcorr_pair(program, master_prm, aligned_prm, output, options, device, sl
                 _copy_prm(prm, copy, slc_base)
             except OSError as error:
                 return xcorr_result('failed', f'{prm}: {error.strerror}', '', '')
+            except raster_error as error:
+                return xcorr_result('failed', str(error), '', '')
             copies[copy] = prm
         command = [program, *copies, *options, '-device', device, '-v']
         started = time.monotonic()

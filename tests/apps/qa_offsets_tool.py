@@ -67,10 +67,14 @@ class qa_offsets_tool(unittest.TestCase):
     def path(self, *names):
         return os.path.join(self.dir, *names)
 
-    def run_tool(self, *arguments, expect=0):
+    def run_tool(self, *arguments, expect=0, timeout=240):
         # --device cpu first, so that a case's own --device comes after it and counts.
-        completed = subprocess.run([sys.executable, TOOL, '--device', 'cpu', *arguments],
-                                   capture_output=True, text=True, timeout=240)
+        try:
+            completed = subprocess.run([sys.executable, TOOL, '--device', 'cpu',
+                                        *arguments], capture_output=True, text=True,
+                                       timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.fail(f'{arguments}: still running after {timeout} s (blocked?)')
         self.assertEqual(completed.returncode, expect,
                          f'{arguments}: {completed.stdout}\n{completed.stderr}')
         return completed.stdout + completed.stderr
@@ -260,6 +264,164 @@ class qa_offsets_tool(unittest.TestCase):
                 output = self.run_tool(*arguments, '-o', folder, expect=1)
                 self.assertIn(named, output)
                 self.assertEqual(os.listdir(folder) if os.path.isdir(folder) else [], [])
+
+    def test_non_regular_files_refused_without_blocking(self):
+        # A FIFO wherever an input is opened (data file, header and other sidecars, a
+        # VRT's source, the gross-offset raster and its header, the pair list): the
+        # tool ends at once, naming the file; it blocked in open() for ever.
+        def pair(folder):
+            os.makedirs(folder)
+            for role, image in zip(('ref', 'sec'), shifted_pair((200, 232), (0, 0), 3)):
+                raster_io.write_raster(os.path.join(folder, f'{role}.slc'), image)
+                image.tofile(os.path.join(folder, f'{role}.raw'))
+            with open(os.path.join(folder, 'ref.vrt'), 'w') as f:
+                f.write('<VRTDataset rasterXSize="232" rasterYSize="200">\n'
+                        '  <VRTRasterBand dataType="CFloat32" band="1" '
+                        'subClass="VRTRawRasterBand">\n'
+                        '    <SourceFilename relativeToVRT="1">ref.raw</SourceFilename>\n'
+                        '  </VRTRasterBand>\n</VRTDataset>\n')
+            zeros = numpy.zeros((4, 5), numpy.float32)
+            raster_io.write_bands(os.path.join(folder, 'gross.bip'), [zeros, zeros],
+                                  ['down', 'across'])
+            with open(os.path.join(folder, 'pairs.txt'), 'w') as f:
+                f.write('ref.slc sec.slc out\n')
+            return folder
+
+        cases = [('ref.slc.hdr', 'ref.slc'), ('sec.slc.aux.xml', 'sec.slc'),
+                 ('sec.slc', 'sec.slc'), ('ref.raw', 'ref.vrt'),
+                 ('gross.bip', 'gross.bip'), ('gross.bip.hdr', 'gross.bip'),
+                 ('pairs.txt', 'pairs.txt')]
+        for index, (fifo, given) in enumerate(cases):
+            with self.subTest(fifo=fifo):
+                folder = pair(self.path(f'fifo{index}'))
+                if os.path.exists(os.path.join(folder, fifo)):
+                    os.unlink(os.path.join(folder, fifo))
+                os.mkfifo(os.path.join(folder, fifo))
+                arguments = {'ref.slc': ['--reference', 'ref.slc', '--secondary',
+                                         'sec.slc'],
+                             'sec.slc': ['--reference', 'ref.slc', '--secondary',
+                                         'sec.slc'],
+                             'ref.vrt': ['--reference', 'ref.vrt', '--secondary',
+                                         'sec.slc'],
+                             'gross.bip': ['--reference', 'ref.slc', '--secondary',
+                                           'sec.slc', '--gross-offset-raster',
+                                           'gross.bip'],
+                             'pairs.txt': ['--pairs', 'pairs.txt']}[given]
+                arguments = [a if a.startswith('--') else os.path.join(folder, a)
+                             for a in arguments]
+                output = self.run_tool(*arguments, *OPTIONS, '-o',
+                                       os.path.join(folder, 'out'), expect=1, timeout=60)
+                self.assertIn(f'{os.path.join(folder, fifo)}: not a regular file: FIFO',
+                              output)
+
+    def test_input_cut_while_a_stack_runs(self):
+        # Pair b's secondary is cut to half once the tool has opened it, as a file
+        # still being copied or replaced would be: pair b fails naming the file, pairs
+        # a and c run and the summary is written. A memory map of the file ended the
+        # process with SIGBUS (exit 135): no message, no summary, no pair c.
+        for name, seed in (('a', 1), ('b', 2), ('c', 3)):
+            self.write_pair(name, (200, 232), (0.5, -1.0), seed)
+        with open(self.path('pairs.txt'), 'w') as f:
+            f.write('a_ref.slc a_sec.slc\nb_ref.slc b_sec.slc\nc_ref.slc c_sec.slc\n')
+        script = f"""
+import os, runpy, sys
+from gnuradio.cudadsp import raster_io
+opened = raster_io.read_slc
+def read_then_cut(path, parameter='image'):
+    image = opened(path, parameter)
+    if path.endswith('b_sec.slc'):
+        os.truncate(path, os.path.getsize(path) // 2)
+    return image
+raster_io.read_slc = read_then_cut
+tool = runpy.run_path({TOOL!r}, run_name='cudadsp_offsets')
+sys.exit(tool['main'](['--device', 'cpu', '--pairs', {self.path('pairs.txt')!r},
+                       '-o', {self.path('stack')!r}, *{OPTIONS!r}]))
+"""
+        completed = subprocess.run([sys.executable, '-c', script], capture_output=True,
+                                   text=True, timeout=240)
+        self.assertEqual(completed.returncode, 1, completed.stderr)
+        with open(self.path('stack', 'offsets_summary.csv'), newline='') as f:
+            rows = {row['pair']: row for row in csv.DictReader(f)}
+        self.assertEqual({name: row['status'] for name, row in rows.items()},
+                         {'a_ref_a_sec': 'ok', 'b_ref_b_sec': 'failed',
+                          'c_ref_c_sec': 'ok'})
+        self.assertIn(f'secondary: {self.path("b_sec.slc")}: ends at byte',
+                      rows['b_ref_b_sec']['message'])
+        self.assertIn('cut after it was opened', rows['b_ref_b_sec']['message'])
+        self.assertTrue(os.path.exists(self.path('stack', 'c_ref_c_sec',
+                                                 'dense_offsets.json')))
+
+    def test_huge_integers_named(self):
+        # Refused by name before any allocation: 10^10 windows made NumPy arrays of
+        # 80 GB (MemoryError, a traceback); 10^20 reached pybind11 (TypeError).
+        self.write_pair('p', (200, 232), (0.0, 0.0), 1)
+        pair = ['--reference', self.path('p_ref.slc'), '--secondary', self.path('p_sec.slc')]
+        for option, named in (('--number-across', 'number_across: 10000000000 windows'),
+                              ('--number-down', 'number_down: 10000000000 windows'),
+                              ('--ww', 'window_width: 99999999999999999999 is too large'),
+                              ('--sh', 'half_search_down: 99999999999999999999 is too'),
+                              ('--skip-across', 'skip_across: 99999999999999999999 is'),
+                              ('--start-down', 'start_down: 99999999999999999999 is')):
+            with self.subTest(option=option):
+                value = '10000000000' if option.startswith('--number') else \
+                    '99999999999999999999'
+                output = self.run_tool(*pair, *OPTIONS, option, value, '-o',
+                                       self.path('huge'), expect=1, timeout=60)
+                self.assertIn(named, output)
+                self.assertNotIn('Traceback', output)
+
+    def test_gross_offset_raster_beyond_any_image(self):
+        # One rule for every gross offset: 1e30 was cast to 0 and run, 3e9 refused.
+        self.write_pair('p', (200, 232), (0.0, 0.0), 1)
+        pair = ['--reference', self.path('p_ref.slc'), '--secondary', self.path('p_sec.slc')]
+        for value, named in ((1e30, '1e+30 pixels is beyond any image'),
+                             (-1e30, '-1e+30 pixels is beyond any image'),
+                             (3e9, '3000000000.0 pixels is beyond any image'),
+                             (numpy.inf, 'must be whole numbers of pixels, finite'),
+                             (numpy.nan, 'must be whole numbers of pixels, finite')):
+            with self.subTest(value=value):
+                down = numpy.zeros((4, 5), numpy.float32)
+                down[2, 3] = value
+                gross = self.path('gross.bip')
+                raster_io.write_bands(gross, [down, numpy.zeros_like(down)],
+                                      ['down', 'across'])
+                output = self.run_tool(*pair, *OPTIONS, '--gross-offset-raster', gross,
+                                       '-o', self.path('gross_run'), expect=1)
+                self.assertIn(f'--gross-offset-raster: {gross}: band 1 (down): {named}',
+                              output)
+
+    def test_raster_geometry_errors_name_file_and_field(self):
+        self.write_pair('p', (200, 232), (0.0, 0.0), 1)
+        os.link(self.path('p_ref.slc'), self.path('p_ref.raw'))
+        cases = [('<ImageOffset>-8</ImageOffset>', 'ImageOffset must be at least 0, got -8'),
+                 (f'<LineOffset>{10**30}</LineOffset>', f'LineOffset {10**30}'),
+                 ('<PixelOffset>4</PixelOffset>', 'PixelOffset must be at least 8, got 4'),
+                 ('<LineOffset>1.5</LineOffset>', "LineOffset is not an integer: '1.5'")]
+        for index, (element, named) in enumerate(cases):
+            with self.subTest(element=element):
+                vrt = self.path(f'geometry{index}.vrt')
+                with open(vrt, 'w') as f:
+                    f.write('<VRTDataset rasterXSize="232" rasterYSize="200">\n'
+                            '  <VRTRasterBand dataType="CFloat32" band="1" '
+                            'subClass="VRTRawRasterBand">\n'
+                            '    <SourceFilename relativeToVRT="1">p_ref.raw'
+                            f'</SourceFilename>\n    {element}\n'
+                            '  </VRTRasterBand>\n</VRTDataset>\n')
+                output = self.run_tool('--reference', vrt, '--secondary',
+                                       self.path('p_sec.slc'), *OPTIONS, '-o',
+                                       self.path('geometry'), expect=1)
+                self.assertIn(f'reference: ', output)
+                self.assertIn(vrt, output)
+                self.assertIn(named, output)
+        with open(self.path('p_sec.slc.hdr')) as f:
+            header = f.read()
+        with open(self.path('p_sec.slc.hdr'), 'w') as f:
+            f.write(header.replace('header offset = 0', 'header offset = -5'))
+        output = self.run_tool('--reference', self.path('p_ref.slc'), '--secondary',
+                               self.path('p_sec.slc'), *OPTIONS, '-o',
+                               self.path('geometry'), expect=1)
+        self.assertIn(f'secondary: {self.path("p_sec.slc.hdr")}: "header offset" must be '
+                      'at least 0, got -5', output)
 
 
 if __name__ == '__main__':

@@ -222,6 +222,22 @@ exec {ARGS.xcorr} "$@"
         self.assert_same_as_single_process('one', 'p1')
         self.assert_same_as_single_process('three', 'p3')
 
+    def test_fifo_prm_named(self):
+        # A FIFO given as a PRM: that pair fails naming it and the others complete; a
+        # worker blocked in open() on it for ever, and the stack with it.
+        out = self.run_folder
+        fifo = os.path.join(out, 'fifo.PRM')
+        os.mkfifo(fifo)
+        lines = [f'p1/master.PRM p1/aligned.PRM {out}/one',
+                 f'p2/master.PRM {fifo} {out}/bad',
+                 f'p3/master.PRM p3/aligned.PRM {out}/three']
+        self.run_stack(self.write_list(lines), expect=1)
+        summary = read_summary(os.path.join(out, 'summary'))
+        self.assertEqual(summary['bad']['status'], 'failed')
+        self.assertIn(f'{fifo}: not a regular file: FIFO', summary['bad']['message'])
+        self.assert_same_as_single_process('one', 'p1')
+        self.assert_same_as_single_process('three', 'p3')
+
     def test_bad_arguments_named(self):
         pair_list = self.write_list(['p1/master.PRM p1/aligned.PRM'])
         for arguments, named in (
@@ -306,6 +322,39 @@ class qa_stack_offsets(unittest.TestCase):
                        for n in range(1, len(self.SHIFTS) + 1)]
             self.assertEqual(len(set(offsets)), len(offsets),
                              'two pairs give the same offsets: a mixed-up pair would not show')
+
+    def test_fifo_header_fails_its_pair_alone(self):
+        # Pair 2's secondary header is a FIFO: pair 2 fails naming it, pairs 1 and 3
+        # run. The native reader skipped the FIFO and GDAL blocked in its open() for
+        # ever: the worker, and so the whole stack, stalled.
+        from gnuradio.cudadsp import raster_io
+        rng = numpy.random.default_rng(12)
+        with tempfile.TemporaryDirectory() as folder:
+            lines = []
+            for n, (down, across) in enumerate(self.SHIFTS, 1):
+                field = rng.standard_normal((192, 224)) + 1j * rng.standard_normal((192, 224))
+                raster_io.write_raster(os.path.join(folder, f'ref{n}.slc'),
+                                       field.astype(numpy.complex64))
+                raster_io.write_raster(os.path.join(folder, f'sec{n}.slc'),
+                                       self.shifted(field, down, across))
+                lines.append(f'ref{n}.slc sec{n}.slc pair{n}')
+            fifo = os.path.join(folder, 'sec2.slc.hdr')
+            os.unlink(fifo)
+            os.mkfifo(fifo)
+            with open(os.path.join(folder, 'pairs.txt'), 'w') as f:
+                f.write('\n'.join(lines) + '\n')
+            try:
+                stack = subprocess.run(
+                    [sys.executable, ARGS.tool, '--kind', 'offsets', '--workers', '2',
+                     '--pairs', os.path.join(folder, 'pairs.txt'), *self.OPTIONS],
+                    cwd=folder, capture_output=True, text=True, timeout=120)
+            except subprocess.TimeoutExpired:
+                self.fail('the stack still runs after 120 s: blocked on the FIFO')
+            self.assertEqual(stack.returncode, 1, stack.stderr)
+            summary = read_summary(os.path.join(folder, 'stack_summary'))
+            self.assertEqual({name: row['status'] for name, row in summary.items()},
+                             {'pair1': 'ok', 'pair2': 'failed', 'pair3': 'ok'})
+            self.assertIn(f'{fifo}: not a regular file: FIFO', summary['pair2']['message'])
 
 
 class qa_stack_gpu_pinning(unittest.TestCase):

@@ -52,9 +52,13 @@ class qa_unwrap_tool(unittest.TestCase):
     def path(self, name):
         return os.path.join(self.dir, name)
 
-    def run_tool(self, *arguments, expect=0):
-        completed = subprocess.run([sys.executable, TOOL, *arguments, '--device', 'cpu'],
-                                   capture_output=True, text=True, timeout=240)
+    def run_tool(self, *arguments, expect=0, timeout=240):
+        try:
+            completed = subprocess.run([sys.executable, TOOL, *arguments, '--device',
+                                        'cpu'], capture_output=True, text=True,
+                                       timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.fail(f'{arguments}: still running after {timeout} s (blocked?)')
         self.assertEqual(completed.returncode, expect,
                          f'{arguments}: {completed.stdout}\n{completed.stderr}')
         return completed.stdout + completed.stderr
@@ -196,6 +200,37 @@ class qa_unwrap_tool(unittest.TestCase):
                 self.assertIn(named, output)
                 self.assertFalse(os.path.exists(self.path('bad/out.unw')))
                 self.assertFalse(os.path.exists(self.path('bad/out.json')))
+
+    def test_non_regular_files_refused_without_blocking(self):
+        # A FIFO as the input's header or as another sidecar, as the coherence or the
+        # mask, as a .npy input: the tool ends at once naming it; GDAL, handed the
+        # raster once the native reader had skipped the FIFO header, blocked in open()
+        # for ever.
+        wrapped = wrap(self.truth)
+        cases = [('phase.flt.hdr', ()), ('phase.npy', ()),
+                 ('coh.flt', ('--coherence', 'coh.flt')),
+                 ('mask.byt.aux.xml', ('--mask', 'mask.byt'))]
+        for index, (fifo, options) in enumerate(cases):
+            with self.subTest(fifo=fifo):
+                folder = self.path(f'fifo{index}')
+                os.makedirs(folder)
+                raster_io.write_raster(os.path.join(folder, 'phase.flt'), wrapped)
+                raster_io.write_raster(os.path.join(folder, 'coh.flt'),
+                                       numpy.ones(wrapped.shape, numpy.float32))
+                raster_io.write_raster(os.path.join(folder, 'mask.byt'),
+                                       numpy.ones(wrapped.shape, numpy.uint8))
+                for name in (fifo, fifo + '.hdr'):
+                    if os.path.exists(os.path.join(folder, name)):
+                        os.unlink(os.path.join(folder, name))
+                os.mkfifo(os.path.join(folder, fifo))
+                given = 'phase.npy' if fifo == 'phase.npy' else 'phase.flt'
+                arguments = [os.path.join(folder, given)] + [
+                    a if a.startswith('--') else os.path.join(folder, a) for a in options]
+                output = self.run_tool(*arguments, '-o', os.path.join(folder, 'out'),
+                                       expect=1, timeout=60)
+                self.assertIn(f'{os.path.join(folder, fifo)}: not a regular file: FIFO',
+                              output)
+                self.assertFalse(os.path.exists(os.path.join(folder, 'out.unw')))
 
 
 if __name__ == '__main__':
