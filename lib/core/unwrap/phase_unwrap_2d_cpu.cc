@@ -59,16 +59,16 @@ float largest_valid_weight(const float* weight, const std::vector<std::uint8_t>&
     return largest;
 }
 
+constexpr std::size_t digit_values = std::size_t(1) << 16;
+//! The two histograms sort_by_key() allocates on each call.
+constexpr std::size_t sort_histogram_bytes = 2 * digit_values * sizeof(std::size_t);
+
 /*!
  * Sorts \p count items (ordered key bits << 32 | edge index), given in ascending edge
  * index, by their key: a least-significant-digit radix sort over the key's two 16-bit
  * digits. It is stable, so equal keys stay in edge order and the result is the order
  * (key, edge index). The sorted items end up in \p items; \p scratch is clobbered.
  */
-constexpr std::size_t digit_values = std::size_t(1) << 16;
-//! The two histograms sort_by_key() allocates on each call.
-constexpr std::size_t sort_histogram_bytes = 2 * digit_values * sizeof(std::size_t);
-
 void sort_by_key(std::vector<std::uint64_t>& items,
                  std::vector<std::uint64_t>& scratch,
                  std::size_t count)
