@@ -19,6 +19,9 @@ up to one constant.
 
 import math
 import os
+import subprocess
+import sys
+import textwrap
 import threading
 
 import numpy as np
@@ -254,6 +257,27 @@ class qa_phase_unwrap_2d_ff(unwrap_2d_case):
         self.assertFalse(np.array_equal(outputs[1], outputs[7]),
                          "windows 1 and 7 gave the same frames: the test shows nothing")
 
+    def test_007_weights_are_relative(self):
+        # Least squares with weights of 0.3 to 1, and the same times 1e10 and 1e-20:
+        # every frame the truth up to a constant, the same frames at every scale
+        # (scaled as given, 1e10 made every pixel -1.349e10).
+        fields = [hill(self.shape, 700 + i) for i in range(2)]
+        rng = np.random.default_rng(77)
+        weight = (0.3 + 0.7 * rng.random(self.shape)).astype(np.float32)
+        valid = np.ones(self.shape, bool)
+        outputs = []
+        for scale in (1.0, 1e10, 1e-20):
+            out, reports = self.run_block([w for _, w in fields],
+                                          weights=[weight * np.float32(scale)] * 2,
+                                          method="least_squares")
+            for i, (truth, wrapped) in enumerate(fields):
+                self.assert_truth(out[i], truth, wrapped, valid, anchored=False,
+                                  label=f"scale {scale}, frame {i}")
+                self.assertTrue(math.isfinite(reports[i]["relative_residual"]))
+            outputs.append(out)
+        for out in outputs[1:]:
+            np.testing.assert_array_equal(out, outputs[0])
+
 
 # --------------------------------------------------------------------------------------
 # unwrap_phase_2d on NumPy arrays
@@ -435,6 +459,82 @@ class qa_unwrap_phase_2d(unwrap_2d_case):
             k_theirs = np.rint((theirs - wrapped) / TWO_PI).astype(np.int64)
             difference = ours.cycles.astype(np.int64) - k_theirs
             self.assertEqual(np.unique(difference).size, 1, f"seed {seed}")
+
+    def test_011_weights_are_relative(self):
+        # Weights times 1e10, 1e30, 1e-20 or 1e-30 give the K of the weights themselves
+        # (the truth's up to a constant) and the smooth solution to within 1e-4 rad;
+        # scaled as given, 1e10 made every pixel -1.349e10, K INT32_MIN, the residual
+        # NaN. Weights that are one constant give what weights of 1 give, bit for bit,
+        # which is what no weights give.
+        truth, wrapped = hill(self.shape, 11)
+        weight = (0.2 + 0.8 * np.random.default_rng(11).random(self.shape)).astype(np.float32)
+        weight[20:26, 30:41] = 0.0  # a hole, inside: still one group
+        valid = weight > 0
+        options = dict(method="least_squares", tolerance=1e-6, max_iterations=500,
+                       device="cpu")
+        base = cudadsp.unwrap_phase_2d(wrapped, weight=weight, **options)
+        base_smooth = cudadsp.unwrap_phase_2d(wrapped, weight=weight, congruent=False,
+                                              **options)
+        self.assert_truth(base.unwrapped, truth, wrapped, valid, anchored=False)
+        for scale in (1e10, 1e30, 1e-20, 1e-30):
+            scaled = weight * np.float32(scale)
+            result = cudadsp.unwrap_phase_2d(wrapped, weight=scaled, **options)
+            self.assert_truth(result.unwrapped, truth, wrapped, valid, anchored=False,
+                              label=f"scale {scale}")
+            np.testing.assert_array_equal(result.cycles, base.cycles)
+            self.assertLessEqual(result.report["relative_residual"], 1e-6)
+            self.assertEqual(result.report["valid_pixels"], np.count_nonzero(valid))
+            smooth = cudadsp.unwrap_phase_2d(wrapped, weight=scaled, congruent=False,
+                                             **options)
+            np.testing.assert_allclose(smooth.unwrapped[valid], base_smooth.unwrapped[valid],
+                                       rtol=0, atol=1e-4, err_msg=f"scale {scale}")
+
+        unit = cudadsp.unwrap_phase_2d(wrapped, weight=valid.astype(np.float32),
+                                       congruent=False, **options)
+        unweighted = cudadsp.unwrap_phase_2d(wrapped, mask=valid, congruent=False, **options)
+        np.testing.assert_array_equal(unit.unwrapped, unweighted.unwrapped)
+        for constant in (1e10, 1e-20, 3e38):
+            same = cudadsp.unwrap_phase_2d(wrapped, weight=valid * np.float32(constant),
+                                           congruent=False, **options)
+            np.testing.assert_array_equal(same.unwrapped, unit.unwrapped,
+                                          err_msg=f"constant weights {constant}")
+
+    def test_012_memory_checked_before_allocation(self):
+        # A 4096 x 4096 frame needs 89 bytes a pixel with the reliability method on the
+        # CPU (1.4 GiB). With 512 MiB of address space to spare, the call ends in a
+        # RuntimeError naming the frame, the bytes it needs and the bytes there are,
+        # raised before the engine allocates: not a MemoryError from inside it, nor,
+        # under a cgroup limit, the kernel's SIGKILL.
+        child = textwrap.dedent("""
+            import resource
+            import numpy
+            from gnuradio import cudadsp
+            frame = numpy.random.default_rng(1).uniform(-3, 3, (4096, 4096))
+            frame = frame.astype(numpy.float32)
+            with open("/proc/self/status") as status:
+                in_use = next(int(line.split()[1]) * 1024 for line in status
+                              if line.startswith("VmSize:"))
+            hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+            resource.setrlimit(resource.RLIMIT_AS, (in_use + (512 << 20), hard))
+            cudadsp.unwrap_phase_2d(frame, device="cpu")
+        """)
+        completed = subprocess.run([sys.executable, "-c", child], capture_output=True,
+                                   text=True, timeout=120)
+        self.assertNotEqual(completed.returncode, 0)
+        last_line = completed.stderr.strip().splitlines()[-1]
+        self.assertRegex(last_line,
+                         r"^RuntimeError: phase_unwrapper_2d: a 4096 x 4096 frame .* needs "
+                         r"1494220800 bytes \(1\.39 GiB\) of host memory; \d+ bytes .* are "
+                         r"available \(RLIMIT_AS\)$")
+
+    def test_013_numbers_must_be_finite(self):
+        # Non-finite numbers are named, not left to int()'s or the engine's words.
+        wrapped = hill(self.shape, 13)[1]
+        for name in ("period", "gradient_window", "max_iterations", "tolerance"):
+            for value in (math.nan, math.inf):
+                with self.subTest(argument=name, value=value):
+                    with self.assertRaisesRegex(ValueError, "^" + name):
+                        cudadsp.unwrap_phase_2d(wrapped, **{name: value})
 
 
 if __name__ == "__main__":

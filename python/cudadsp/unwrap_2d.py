@@ -12,6 +12,7 @@ outputs.
 
 import functools
 import math
+import numbers
 import typing
 
 import numpy
@@ -80,6 +81,20 @@ def _frame(array, name):
     return array
 
 
+def _whole_number(value, name):
+    """value as an int; errors name the argument (int() of NaN or infinity names none,
+    and would turn 7.5 into 7 unsaid)."""
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}: must be a whole number, got {value!r}") from None
+    if not (math.isfinite(number) and number == math.floor(number)):
+        raise ValueError(f"{name}: must be a whole number, got {value!r}")
+    return int(number)
+
+
 def unwrap_phase_2d(
     wrapped,
     method="reliability",
@@ -104,8 +119,9 @@ def unwrap_phase_2d(
             squares, Ghiglia and Romero 1994).
         weight: None, or a 2-D real array like wrapped (coherence, quality). A pixel
             whose weight is not finite and > 0 is not valid. Least squares weights
-            each difference by the smaller squared weight of its two pixels; the
-            reliability method uses it only to exclude pixels.
+            each difference by the smaller squared weight of its two pixels, relative
+            to the largest valid weight (any positive scale gives the same result);
+            the reliability method uses it only to exclude pixels.
         mask: None, or a 2-D bool array like wrapped, True where the pixel is valid
             (the opposite of numpy.ma's convention).
         period: period of the phase: 2*pi radians, 360 degrees, 1 cycle.
@@ -127,9 +143,12 @@ def unwrap_phase_2d(
 
     Raises:
         ValueError: an array is not 2-D or its shape differs from wrapped's, a
-            complex input comes with a period other than 2*pi, or a parameter is out
-            of range; the message names the argument.
+            complex input comes with a period other than 2*pi, a parameter is out of
+            range or not finite, or gradient_window or max_iterations is not a whole
+            number; the message names the argument.
         TypeError: an argument has the wrong type (complex weight, non-bool mask).
+        RuntimeError: the memory the engine's workspace needs for this frame is not
+            available (the message names the frame, the bytes needed and available).
 
     Example:
         >>> import numpy as np
@@ -188,9 +207,9 @@ def unwrap_phase_2d(
         float(period),
         wrap_x,
         wrap_y,
-        int(gradient_window),
+        _whole_number(gradient_window, "gradient_window"),
         bool(congruent),
-        int(max_iterations),
+        _whole_number(max_iterations, "max_iterations"),
         float(tolerance),
         str(device),
     )

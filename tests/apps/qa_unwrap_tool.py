@@ -14,6 +14,7 @@ end with status 1, a message naming the argument, and no output file.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -178,6 +179,109 @@ class qa_unwrap_tool(unittest.TestCase):
         # 94.065 % here, the tool (gradient window 7) on 94.111 %.
         score = score_unwrapping(unwrapped, numpy.zeros(unwrapped.shape))
         self.assertGreater(score.correct_fraction, 0.9406)
+
+    def test_invalid_pixels_counted_as_the_engine_counts_them(self):
+        # NaN and infinite phases, a coherence of NaN, 0 and -0.5 (no threshold) and a
+        # masked pixel are not valid, for either method: the count the tool logs, the
+        # report in the .json and the NaN in the .unw say the same.
+        wrapped = wrap(self.truth)
+        wrapped[3, 4] = numpy.nan
+        wrapped[100, 150] = numpy.inf
+        coherence = numpy.full(wrapped.shape, 0.8, numpy.float32)
+        coherence[10, 20] = numpy.nan
+        coherence[20, 30] = 0.0
+        coherence[30, 40] = -0.5
+        mask = numpy.ones(wrapped.shape, numpy.uint8)
+        mask[140, 190] = 0
+        valid = numpy.isfinite(wrapped) & (coherence > 0) & (mask != 0)
+        raster_io.write_raster(self.path('phase.flt'), wrapped)
+        raster_io.write_raster(self.path('coh.flt'), coherence)
+        raster_io.write_raster(self.path('mask.byt'), mask)
+        for method in ('reliability', 'least_squares'):
+            with self.subTest(method=method):
+                output = self.run_tool(self.path('phase.flt'), '--coherence',
+                                       self.path('coh.flt'), '--mask', self.path('mask.byt'),
+                                       '--method', method, '-o', self.path(method))
+                logged = re.search(r'(\d+) of (\d+) pixels valid', output)
+                self.assertIsNotNone(logged, output)
+                self.assertEqual((int(logged[1]), int(logged[2])),
+                                 (int(valid.sum()), valid.size))
+                with open(self.path(f'{method}.json')) as f:
+                    self.assertEqual(json.load(f)['report']['valid_pixels'], int(valid.sum()))
+                unwrapped, _ = self.read_back(self.path(f'{method}.unw'))
+                numpy.testing.assert_array_equal(numpy.isnan(unwrapped), ~valid)
+                self.assertEqual(score_unwrapping(unwrapped, self.truth, valid).correct_fraction,
+                                 1.0)
+
+    def test_coherence_weights_are_relative(self):
+        # Least squares weighted by a coherence of 0.3 to 1, and by the same times 1e10
+        # and 1e-20: the truth and the same .unw each time (weights are relative;
+        # scaled as given, 1e10 made every pixel -1.349e10 and the cycles INT32_MIN).
+        wrapped = wrap(self.truth)
+        raster_io.write_raster(self.path('phase.flt'), wrapped)
+        rng = numpy.random.default_rng(15)
+        coherence = (0.3 + 0.7 * rng.random(wrapped.shape)).astype(numpy.float32)
+        results = []
+        for index, scale in enumerate((1.0, 1e10, 1e-20)):
+            raster_io.write_raster(self.path(f'coh{index}.flt'),
+                                   coherence * numpy.float32(scale))
+            self.run_tool(self.path('phase.flt'), '--coherence', self.path(f'coh{index}.flt'),
+                          '--method', 'least_squares', '-o', self.path(f'scale{index}'))
+            unwrapped, _ = self.read_back(self.path(f'scale{index}.unw'))
+            self.assertEqual(score_unwrapping(unwrapped, self.truth).correct_fraction, 1.0,
+                             f'scale {scale}')
+            with open(self.path(f'scale{index}.json')) as f:
+                report = json.load(f)['report']
+            self.assertLessEqual(report['relative_residual'], 1e-5, f'scale {scale}')
+            results.append(unwrapped)
+        for unwrapped in results[1:]:
+            numpy.testing.assert_array_equal(unwrapped, results[0])
+
+    def test_memory_checked_before_allocation(self):
+        # A 4096 x 4096 input needs 1.39 GiB of workspace for the reliability method on
+        # the CPU; with 768 MiB of address space to spare the tool ends with status 1
+        # and a message naming the frame and the bytes, no traceback and no output
+        # (unchecked: a MemoryError traceback, or under a cgroup limit a SIGKILL).
+        rng = numpy.random.default_rng(16)
+        raster_io.write_raster(self.path('large.flt'),
+                               rng.uniform(-3, 3, (4096, 4096)).astype(numpy.float32))
+        # The tool's own imports first, then the limit, then the tool.
+        wrapper = (
+            'import resource, runpy, sys\n'
+            'import numpy\n'
+            'from gnuradio import cudadsp, gr\n'
+            'from gnuradio.cudadsp import raster_io\n'
+            'with open("/proc/self/status") as status:\n'
+            '    in_use = next(int(line.split()[1]) * 1024 for line in status\n'
+            '                  if line.startswith("VmSize:"))\n'
+            'hard = resource.getrlimit(resource.RLIMIT_AS)[1]\n'
+            'resource.setrlimit(resource.RLIMIT_AS, (in_use + (768 << 20), hard))\n'
+            'sys.argv = sys.argv[1:]\n'
+            'runpy.run_path(sys.argv[0], run_name="__main__")\n')
+        completed = subprocess.run(
+            [sys.executable, '-c', wrapper, TOOL, self.path('large.flt'), '--device', 'cpu',
+             '-o', self.path('large')], capture_output=True, text=True, timeout=240)
+        output = completed.stdout + completed.stderr
+        self.assertEqual(completed.returncode, 1, output)
+        self.assertNotIn('Traceback', output)
+        self.assertRegex(output, r'a 4096 x 4096 frame .* needs 1494220800 bytes '
+                                 r'\(1\.39 GiB\) of host memory; \d+ bytes .* are available')
+        self.assertFalse(os.path.exists(self.path('large.unw')))
+        self.assertFalse(os.path.exists(self.path('large.json')))
+
+    def test_numbers_must_be_finite(self):
+        # nan and inf pass float(): the parser refuses them (status 2), naming the option.
+        raster_io.write_raster(self.path('phase.flt'), wrap(self.truth))
+        raster_io.write_raster(self.path('coh.flt'),
+                               numpy.full(self.truth.shape, 0.8, numpy.float32))
+        for option in ('--coherence-threshold', '--period', '--tolerance'):
+            for value in ('nan', 'inf', '-inf'):
+                with self.subTest(option=option, value=value):
+                    output = self.run_tool(self.path('phase.flt'), '--coherence',
+                                           self.path('coh.flt'), f'{option}={value}',
+                                           '-o', self.path('bad/out'), expect=2)
+                    self.assertIn(f'argument {option}: must be finite, got {value}', output)
+                    self.assertFalse(os.path.exists(self.path('bad/out.unw')))
 
     def test_bad_input_is_named_and_leaves_no_output(self):
         wrapped = wrap(self.truth)

@@ -462,6 +462,8 @@ class qa_phase_unwrap_2d : public CppUnit::TestFixture
     QA_BACKEND_TEST(report_fields);
     QA_BACKEND_TEST(in_place);
     QA_BACKEND_TEST(thin_frames);
+    CPPUNIT_TEST(memory_checked_before_allocation);
+    QA_BACKEND_TEST(least_squares_weights_are_relative);
     QA_CUDA_TEST(cuda_reliability_bit_identical_to_cpu);
     QA_CUDA_TEST(cuda_least_squares_agrees_with_cpu);
     QA_CUDA_TEST(cuda_device_buffers);
@@ -1001,6 +1003,134 @@ public:
                                       1.0,
                                       tolerance_periods,
                                       device + " masked");
+    }
+
+    void memory_checked_before_allocation()
+    {
+        // The CPU workspace of an 8192 x 8192 frame, counted from the code
+        // (phase_unwrap_2d.h): reliability 89 bytes a pixel (49 with gradient_window
+        // 1) and the sort's 1 MiB of histograms, least squares 33 bytes a pixel. With
+        // 256 MiB of address space to spare, make() refuses each before allocating,
+        // naming the frame, the bytes it needs and the limit (no std::bad_alloc).
+        const std::size_t side = 8192;
+        const std::size_t histograms = 1 << 20;
+        struct request {
+            unwrap_2d_method method;
+            std::size_t gradient_window;
+            std::size_t bytes_per_pixel;
+            std::size_t fixed_bytes;
+            std::size_t bytes(std::size_t pixels) const
+            {
+                return bytes_per_pixel * pixels + fixed_bytes;
+            }
+        };
+        const request requests[] = {
+            { unwrap_2d_method::reliability, 7, 89, histograms },
+            { unwrap_2d_method::reliability, 1, 49, histograms },
+            { unwrap_2d_method::least_squares, 7, 33, 0 },
+        };
+        {
+            qa::address_space_limit limit(std::size_t(256) << 20);
+            for (const request& r : requests) {
+                auto config = make_config("cpu", side, side, r.method);
+                config.gradient_window = r.gradient_window;
+                const std::string what =
+                    to_string(r.method) + ", window " + std::to_string(r.gradient_window);
+                try {
+                    phase_unwrapper_2d::make(config);
+                    CPPUNIT_FAIL(what + ": made an engine beyond the limit");
+                } catch (const std::runtime_error& e) {
+                    const std::string message = e.what();
+                    for (const std::string& part :
+                         { std::string("8192 x 8192 frame"),
+                           "needs " + std::to_string(r.bytes(side * side)) + " bytes",
+                           std::string("of host memory"),
+                           std::string("RLIMIT_AS") })
+                        CPPUNIT_ASSERT_MESSAGE(what + ": \"" + message + "\" lacks \"" +
+                                                   part + "\"",
+                                               message.find(part) != std::string::npos);
+                }
+            }
+        }
+
+        // The counts are not too low: with them, the outputs run() allocates (12 bytes a
+        // pixel) and 16 MiB more to spare, a 1024 x 1024 frame of each is made and
+        // unwrapped (with a count more than 16 bytes a pixel short, it would not be).
+        const std::size_t W = 1024, H = 1024;
+        const frame f = frame_of(hill_plane_saddle(W, H), W, H, two_pi);
+        for (const request& r : requests) {
+            auto config = make_config("cpu", W, H, r.method);
+            config.gradient_window = r.gradient_window;
+            qa::address_space_limit limit(r.bytes(W * H) + 12 * W * H +
+                                          (std::size_t(16) << 20));
+            const auto o = run(*phase_unwrapper_2d::make(config), f);
+            CPPUNIT_ASSERT_EQUAL(W * H, o.report.valid_pixels);
+        }
+    }
+
+    void least_squares_weights_are_relative(const std::string& device)
+    {
+        // Weights are relative. A frame's weights times 1e10, 1e30, 1e-20 or 1e-30 give
+        // the same K as the weights themselves, the truth's up to a constant (scaled as
+        // given, 1e10 made every pixel -1.349e10, K INT32_MIN and the residual NaN);
+        // and weights that are one constant, however large or small, give what weights
+        // of 1 give, which is what no weights (the invalid ones masked) give.
+        const std::size_t W = 151, H = 97;
+        const double P = two_pi;
+        const auto truth = hill_plane_saddle(W, H);
+        const frame f = noisy_frame(W, H, P, 0.0, 5, true, true, 0.05);
+        const auto k = true_cycles(truth, frame_of(truth, W, H, P), P);
+        const auto valid = qa::reference_valid_pixels(f);
+        const auto regions = label_regions(valid, W, H);
+        auto engine = phase_unwrapper_2d::make(
+            make_config(device, W, H, unwrap_2d_method::least_squares));
+        const auto base = run(*engine, f);
+        check_against_truth(
+            base, k, regions, false, device + " unit scale", largest_region(regions));
+        for (const float scale : { 1e10f, 1e30f, 1e-20f, 1e-30f }) {
+            const std::string what = device + " weights times " + std::to_string(scale);
+            frame scaled = f;
+            for (float& w : scaled.weight)
+                w *= scale;
+            const auto o = run(*engine, scaled);
+            check_outputs_consistent(o, scaled, valid, P, what);
+            check_against_truth(o, k, regions, false, what, largest_region(regions));
+            CPPUNIT_ASSERT_MESSAGE(what, o.cycles == base.cycles);
+            CPPUNIT_ASSERT_MESSAGE(what + ": residual " +
+                                       std::to_string(o.report.relative_residual),
+                                   o.report.relative_residual <=
+                                       std::max(1e-5, 2 * base.report.relative_residual));
+        }
+
+        frame unit = f;
+        frame unweighted = f;
+        unweighted.weight.clear();
+        for (std::size_t i = 0; i < valid.size(); ++i) {
+            unweighted.mask[i] = valid[i];
+            if (valid[i])
+                unit.weight[i] = 1.0f;
+        }
+        const auto unit_result = run(*engine, unit);
+        const auto unweighted_result = run(*engine, unweighted);
+        // Bit for bit (NaN where not valid, so compared as bytes).
+        CPPUNIT_ASSERT_MESSAGE(device + ": weights of 1 and no weights differ",
+                               std::memcmp(unit_result.unwrapped.data(),
+                                           unweighted_result.unwrapped.data(),
+                                           valid.size() * sizeof(float)) == 0);
+        for (const float constant : { 1e10f, 1e-20f, 3e38f }) {
+            frame same = unit;
+            for (std::size_t i = 0; i < valid.size(); ++i)
+                if (valid[i])
+                    same.weight[i] = constant;
+            const auto o = run(*engine, same);
+            CPPUNIT_ASSERT_MESSAGE(device + ": constant weights " +
+                                       std::to_string(constant),
+                                   std::memcmp(o.unwrapped.data(),
+                                               unit_result.unwrapped.data(),
+                                               valid.size() * sizeof(float)) == 0);
+            CPPUNIT_ASSERT_MESSAGE(device + ": constant weights, cycles",
+                                   o.cycles == unit_result.cycles);
+        }
     }
 
     void report_fields(const std::string& device)

@@ -213,7 +213,9 @@ class qa_phase_unwrap_2d_ff_flowgraph : public CppUnit::TestFixture
     QA_BACKEND_TEST(least_squares_frames);
     QA_BACKEND_TEST(reliability_with_weights);
     QA_BACKEND_TEST(least_squares_with_weights);
+    QA_BACKEND_TEST(least_squares_weights_are_relative);
     CPPUNIT_TEST(bad_parameters);
+    CPPUNIT_TEST(memory_checked_before_allocation);
     CPPUNIT_TEST(getters);
     CPPUNIT_TEST_SUITE_END();
 
@@ -430,6 +432,65 @@ public:
             CPPUNIT_ASSERT(report.iterations < std::uint64_t(max_iterations));
             CPPUNIT_ASSERT_MESSAGE(std::to_string(report.relative_residual),
                                    report.relative_residual <= tolerance);
+        }
+    }
+
+    void least_squares_weights_are_relative(const std::string& device)
+    {
+        // Coherence-like weights, and the same times 1e10 and 1e-20: each gives the
+        // truth up to a constant and the same frames (weights are relative; scaled as
+        // given, 1e10 made every pixel -1.349e10).
+        const auto frames = hill_frames(3, 500);
+        std::vector<float> weight(pixels);
+        for (std::size_t p = 0; p < pixels; ++p)
+            weight[p] = 0.3f + 0.7f * static_cast<float>((p * 7919) % 101) / 100.0f;
+        const std::vector<bool> valid(pixels, true);
+        std::vector<float> unit_scale_output;
+        for (const float scale : { 1.0f, 1e10f, 1e-20f }) {
+            std::vector<float> weights;
+            for (std::size_t i = 0; i < frames.size(); ++i)
+                for (float w : weight)
+                    weights.push_back(w * scale);
+            const auto [out, tags] = run(frames, weights, "least_squares", device, 1);
+            const std::string what = device + ", weights times " + std::to_string(scale);
+            for (std::size_t i = 0; i < frames.size(); ++i) {
+                check_frame(out.data() + i * pixels, frames[i], valid, false, what);
+                CPPUNIT_ASSERT_EQUAL(std::uint64_t(pixels), tags.at(i).valid_pixels);
+                CPPUNIT_ASSERT_MESSAGE(what, std::isfinite(tags.at(i).relative_residual));
+            }
+            if (unit_scale_output.empty())
+                unit_scale_output = out;
+            CPPUNIT_ASSERT_MESSAGE(what + ": differs from the unit scale",
+                                   out == unit_scale_output);
+        }
+    }
+
+    void memory_checked_before_allocation()
+    {
+        // The block's engine is made through the engine's factory, which checks the
+        // memory first: an 8192 x 8192 frame (5.6 GiB of workspace on the CPU) with
+        // 256 MiB of address space to spare is refused by name.
+        qa::address_space_limit limit(std::size_t(256) << 20);
+        try {
+            phase_unwrap_2d_ff::make(8192,
+                                     8192,
+                                     "reliability",
+                                     two_pi,
+                                     false,
+                                     false,
+                                     7,
+                                     true,
+                                     100,
+                                     1e-5,
+                                     false,
+                                     "cpu");
+            CPPUNIT_FAIL("made a block beyond the memory limit");
+        } catch (const std::runtime_error& e) {
+            const std::string message = e.what();
+            CPPUNIT_ASSERT_MESSAGE(message,
+                                   message.find("8192 x 8192 frame") !=
+                                           std::string::npos &&
+                                       message.find("RLIMIT_AS") != std::string::npos);
         }
     }
 

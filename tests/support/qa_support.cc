@@ -7,6 +7,7 @@
 
 #include "qa_support.h"
 #include <gnuradio/cudadsp/core/device.h>
+#include <sys/resource.h>
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -22,6 +23,35 @@ namespace cudadsp {
 namespace qa {
 
 void skip(const std::string& reason) { throw skipped(reason); }
+
+address_space_limit::address_space_limit(std::size_t spare_bytes)
+{
+    rlimit limit{};
+    if (getrlimit(RLIMIT_AS, &limit) != 0)
+        throw std::runtime_error("address_space_limit: getrlimit failed");
+    d_saved_soft_limit = limit.rlim_cur;
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    unsigned long long in_use_kib = 0;
+    while (std::getline(status, line))
+        if (line.rfind("VmSize:", 0) == 0)
+            in_use_kib = std::stoull(line.substr(7));
+    if (in_use_kib == 0)
+        throw std::runtime_error("address_space_limit: no VmSize in /proc/self/status");
+    limit.rlim_cur = in_use_kib * 1024 + spare_bytes;
+    if (limit.rlim_max != RLIM_INFINITY && limit.rlim_cur > limit.rlim_max)
+        limit.rlim_cur = limit.rlim_max;
+    if (setrlimit(RLIMIT_AS, &limit) != 0)
+        throw std::runtime_error("address_space_limit: setrlimit failed");
+}
+
+address_space_limit::~address_space_limit()
+{
+    rlimit limit{};
+    getrlimit(RLIMIT_AS, &limit);
+    limit.rlim_cur = d_saved_soft_limit;
+    setrlimit(RLIMIT_AS, &limit);
+}
 
 bool cuda_present() { return core::cuda_device_count() > 0; }
 

@@ -153,6 +153,24 @@ private:
     std::uint64_t d_state;
 };
 
+/*!
+ * For its lifetime, lowers the process's soft RLIMIT_AS to the address space in use
+ * (VmSize) plus \p spare_bytes, then restores it: a memory limit that checks must
+ * respect, met without the machine running short. Relative to what is in use, so the
+ * libraries and sanitizer runtimes loaded do not matter.
+ */
+class address_space_limit
+{
+public:
+    explicit address_space_limit(std::size_t spare_bytes);
+    ~address_space_limit();
+    address_space_limit(const address_space_limit&) = delete;
+    address_space_limit& operator=(const address_space_limit&) = delete;
+
+private:
+    unsigned long long d_saved_soft_limit;
+};
+
 //! A float no engine output can legitimately be, to catch elements never written.
 constexpr float poison_value = -1.2345e37f;
 

@@ -61,21 +61,24 @@ struct frame_inputs {
     const float* wrapped;
     const float* weight;
     const std::uint8_t* mask;
+    //! edge_weight()'s largest weight of a valid pixel; 1 without weights.
+    float largest_weight;
 };
 
 /*! Slots of the float64 scalars the kernels reduce into and read from. Each holds a
  *  pair (the reductions sum pairs). */
 enum scalar_slot : int {
-    slot_setup = 0,       //!< { valid pixels, r0 . r0 }
-    slot_rz = 1,          //!< { r . z } of even iterations; slot_rz + 1: odd ones
-    slot_pq = 3,          //!< { p . Qp }
-    slot_rr = 4,          //!< { r . r } after the update
-    slot_offset = 5,      //!< { the constant c added to the solution }
-    scalar_slot_count = 6 //!< slots in all
+    slot_setup = 0,          //!< { valid pixels, r0 . r0 }
+    slot_rz = 1,             //!< { r . z } of even iterations; slot_rz + 1: odd ones
+    slot_pq = 3,             //!< { p . Qp }
+    slot_rr = 4,             //!< { r . r } after the update
+    slot_offset = 5,         //!< { the constant c added to the solution }
+    slot_largest_weight = 6, //!< { the largest weight of a valid pixel }
+    scalar_slot_count = 7    //!< slots in all
 };
 
-//! What the final reduction does with its total.
-enum class reduction_finish { store_sum, store_circular_offset };
+//! What the final reduction does: store the sum, its circular offset, or the largest.
+enum class reduction_finish { store_sum, store_circular_offset, store_largest };
 
 //! Position of sample \p i after Makhoul's reorder of \p n samples.
 __device__ __forceinline__ std::int32_t makhoul_position(std::int32_t i, std::int32_t n)
@@ -89,17 +92,10 @@ reordered_index(std::int32_t row, std::int32_t col, const frame_shape& s)
     return makhoul_position(row, s.height) * s.width + makhoul_position(col, s.width);
 }
 
-//! The header's validity: mask nonzero, weight finite and > 0, wrapped finite.
+//! The rule's validity (unwrap_2d_pixel_valid()) of pixel \p p.
 __device__ __forceinline__ bool pixel_valid(const frame_inputs& in, std::int32_t p)
 {
-    if (in.mask && in.mask[p] == 0)
-        return false;
-    if (in.weight) {
-        const float w = in.weight[p];
-        if (!(isfinite(w) && w > 0.0f))
-            return false;
-    }
-    return isfinite(in.wrapped[p]);
+    return unwrap_2d_pixel_valid(in.wrapped, in.weight, in.mask, p);
 }
 
 //! Weight U of the difference between pixels \p a and \p b: 0 unless both are valid.
@@ -108,7 +104,7 @@ difference_weight(const frame_inputs& in, std::int32_t a, std::int32_t b)
 {
     if (!pixel_valid(in, a) || !pixel_valid(in, b))
         return 0.0f;
-    return in.weight ? edge_weight(in.weight[a], in.weight[b]) : 1.0f;
+    return in.weight ? edge_weight(in.weight[a], in.weight[b], in.largest_weight) : 1.0f;
 }
 
 //! Wrapped difference from pixel \p a to pixel \p b, in float64.
@@ -125,13 +121,22 @@ struct sum_pairs {
     }
 };
 
+struct max_pairs {
+    __device__ double2 operator()(const double2& a, const double2& b) const
+    {
+        return make_double2(fmax(a.x, b.x), fmax(a.y, b.y));
+    }
+};
+
 using pair_reduce = cub::BlockReduce<double2, block_threads>;
 
-//! The block's total of \p v into partials[blockIdx.x]; every thread must call it.
-__device__ __forceinline__ void store_block_sum(double2 v, double2* partials)
+//! The block's reduction of \p v by \p op into partials[blockIdx.x]; every thread must
+//! call it.
+template <class Op>
+__device__ __forceinline__ void store_block_reduction(double2 v, double2* partials, Op op)
 {
     __shared__ typename pair_reduce::TempStorage storage;
-    const double2 total = pair_reduce(storage).Reduce(v, sum_pairs{});
+    const double2 total = pair_reduce(storage).Reduce(v, op);
     if (threadIdx.x == 0)
         partials[blockIdx.x] = total;
 }
@@ -229,7 +234,22 @@ __global__ void weighted_setup_kernel(frame_inputs in,
         sums.x += pixel_valid(in, p) ? 1.0 : 0.0;
         sums.y += double(rho) * double(rho);
     }
-    store_block_sum(sums, partials);
+    store_block_reduction(sums, partials, sum_pairs{});
+}
+
+/*!
+ * Weighted case, before the setup: per block { the largest weight of a valid pixel (0
+ * where the block has none), 0 } into \p partials. \p in.weight is not null.
+ */
+__global__ void
+largest_weight_kernel(frame_inputs in, frame_shape s, double2* __restrict__ partials)
+{
+    double2 largest = make_double2(0.0, 0.0);
+    for (std::int32_t p = blockIdx.x * blockDim.x + threadIdx.x; p < s.pixels;
+         p += gridDim.x * blockDim.x)
+        if (pixel_valid(in, p))
+            largest.x = fmax(largest.x, double(in.weight[p]));
+    store_block_reduction(largest, partials, max_pairs{});
 }
 
 /*!
@@ -319,7 +339,7 @@ __global__ void preconditioned_residual_kernel(frame_shape s,
         preconditioned[p] = z;
         sums.x += double(residual[p]) * double(z);
     }
-    store_block_sum(sums, partials);
+    store_block_reduction(sums, partials, sum_pairs{});
 }
 
 /*!
@@ -395,7 +415,7 @@ __global__ void search_direction_kernel(frame_shape s,
             weighted_laplacian_at(value, right_weight, lower_weight, row, col, s);
         sums.x += double(d) * double(q);
     }
-    store_block_sum(sums, partials);
+    store_block_reduction(sums, partials, sum_pairs{});
 }
 
 /*!
@@ -434,7 +454,7 @@ __global__ void solution_update_kernel(frame_shape s,
         transformed[reordered_index(row, col, s)] = r;
         sums.x += double(r) * double(r);
     }
-    store_block_sum(sums, partials);
+    store_block_reduction(sums, partials, sum_pairs{});
 }
 
 /*!
@@ -470,13 +490,14 @@ __global__ void phase_difference_sum_kernel(frame_inputs in,
         sums.x += cosine;
         sums.y += sine;
     }
-    store_block_sum(sums, partials);
+    store_block_reduction(sums, partials, sum_pairs{});
 }
 
 /*!
  * One block: the sum of \p count partial pairs in a fixed order, stored in
  * scalars[slot], or (store_circular_offset) turned into the constant c = period / 2pi *
- * arg(sum cos + i sum sin) stored in scalars[slot].x.
+ * arg(sum cos + i sum sin) stored in scalars[slot].x; store_largest: their largest
+ * components instead of the sum, stored.
  */
 __global__ void reduce_partials_kernel(const double2* __restrict__ partials,
                                        int count,
@@ -485,16 +506,17 @@ __global__ void reduce_partials_kernel(const double2* __restrict__ partials,
                                        double2* __restrict__ scalars,
                                        int slot)
 {
+    // The same choice in every thread: both branches reduce the whole block.
+    const bool largest = finish == reduction_finish::store_largest;
     double2 sums = make_double2(0.0, 0.0);
-    for (int i = threadIdx.x; i < count; i += blockDim.x) {
-        sums.x += partials[i].x;
-        sums.y += partials[i].y;
-    }
+    for (int i = threadIdx.x; i < count; i += blockDim.x)
+        sums = largest ? max_pairs{}(sums, partials[i]) : sum_pairs{}(sums, partials[i]);
     __shared__ typename pair_reduce::TempStorage storage;
-    const double2 total = pair_reduce(storage).Reduce(sums, sum_pairs{});
+    const double2 total = largest ? pair_reduce(storage).Reduce(sums, max_pairs{})
+                                  : pair_reduce(storage).Reduce(sums, sum_pairs{});
     if (threadIdx.x != 0)
         return;
-    if (finish == reduction_finish::store_sum)
+    if (finish != reduction_finish::store_circular_offset)
         scalars[slot] = total;
     else
         scalars[slot] =
@@ -593,6 +615,7 @@ device_buffer<T> upload(const std::vector<T>& host)
 
 } // namespace
 
+//! least_squares_unwrap_cuda::device_bytes() counts these buffers: it changes with them.
 struct least_squares_unwrap_cuda::workspace {
     frame_shape frame;
     transform_shape transform;
@@ -680,6 +703,18 @@ struct least_squares_unwrap_cuda::workspace {
         CUDADSP_CUDA_LAUNCHED("output_kernel");
     }
 
+    //! The largest weight of a valid pixel of \p in (which has weights); waits for the
+    //! stream.
+    float largest_valid_weight(const frame_inputs& in, cudaStream_t stream) const
+    {
+        largest_weight_kernel<<<pixel_blocks, block_threads, 0, stream>>>(
+            in, frame, partials.get());
+        CUDADSP_CUDA_LAUNCHED("largest_weight_kernel");
+        reduce(stream, slot_largest_weight, reduction_finish::store_largest);
+        // A float32 weight, exact in float64 and back.
+        return static_cast<float>(read_scalar(stream, slot_largest_weight).x);
+    }
+
     //! Copy scalars[slot] to the host; waits for the stream.
     double2 read_scalar(cudaStream_t stream, int slot) const
     {
@@ -716,6 +751,7 @@ least_squares_unwrap_cuda::least_squares_unwrap_cuda(const phase_unwrap_2d_confi
     const int pixel_blocks_per_multiprocessor =
         std::min({ blocks_per_multiprocessor(divergence_kernel),
                    blocks_per_multiprocessor(weighted_setup_kernel),
+                   blocks_per_multiprocessor(largest_weight_kernel),
                    blocks_per_multiprocessor(preconditioned_residual_kernel),
                    blocks_per_multiprocessor(search_direction_kernel),
                    blocks_per_multiprocessor(solution_update_kernel),
@@ -791,6 +827,16 @@ least_squares_unwrap_cuda::least_squares_unwrap_cuda(const phase_unwrap_2d_confi
 
 least_squares_unwrap_cuda::~least_squares_unwrap_cuda() = default;
 
+std::size_t least_squares_unwrap_cuda::device_bytes(const phase_unwrap_2d_config& config)
+{
+    // As the constructor shapes them: transformed and the seven weighted-case frames,
+    // the half spectrum, the twiddles and eigenvalues of both transform dimensions.
+    const std::size_t rows = config.width == 1 ? 1 : config.height;
+    const std::size_t cols = config.width == 1 ? config.height : config.width;
+    return config.pixels() * 8 * sizeof(float) + rows * (cols / 2 + 1) * sizeof(float2) +
+           (rows + cols) * (sizeof(float2) + sizeof(float));
+}
+
 void least_squares_unwrap_cuda::enqueue_poisson_solve(cudaStream_t stream)
 {
     workspace& ws = *d_ws;
@@ -833,7 +879,7 @@ bool least_squares_unwrap_cuda::solve_unweighted(const unwrap_2d_buffers& device
                                                  unwrap_2d_report& report)
 {
     workspace& ws = *d_ws;
-    const frame_inputs in{ device.wrapped, nullptr, nullptr };
+    const frame_inputs in{ device.wrapped, nullptr, nullptr, 1.0f };
     CUDADSP_CUDA(cudaMemsetAsync(ws.non_finite.get(), 0, sizeof(int), stream));
     divergence_kernel<<<ws.pixel_blocks, block_threads, 0, stream>>>(
         in, ws.frame, ws.period, ws.transformed.get(), ws.non_finite.get());
@@ -863,7 +909,9 @@ least_squares_unwrap_cuda::solve_weighted(const unwrap_2d_buffers& device,
                                           cudaStream_t stream)
 {
     workspace& ws = *d_ws;
-    const frame_inputs in{ device.wrapped, device.weight, device.mask };
+    frame_inputs in{ device.wrapped, device.weight, device.mask, 1.0f };
+    if (in.weight != nullptr)
+        in.largest_weight = ws.largest_valid_weight(in, stream);
     weighted_setup_kernel<<<ws.pixel_blocks, block_threads, 0, stream>>>(
         in,
         ws.frame,

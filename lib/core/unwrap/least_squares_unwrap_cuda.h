@@ -40,6 +40,10 @@ public:
     //! Creates the cuFFT plans and work buffers for \p config's frame.
     explicit least_squares_unwrap_cuda(const phase_unwrap_2d_config& config);
     ~least_squares_unwrap_cuda();
+
+    /*! Device memory of the buffers above for \p config (about 36 bytes a pixel);
+     *  cuFFT's work area, sized by cuFFT when it plans, not counted. */
+    static std::size_t device_bytes(const phase_unwrap_2d_config& config);
     least_squares_unwrap_cuda(const least_squares_unwrap_cuda&) = delete;
     least_squares_unwrap_cuda& operator=(const least_squares_unwrap_cuda&) = delete;
 

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "runtime/memory_budget.h"
 #include "runtime/quoted_text.h"
 #include "unwrap/phase_unwrap_2d_cpu.h"
 #include "unwrap/phase_unwrap_2d_cuda.h"
@@ -111,7 +112,17 @@ phase_unwrapper_2d::make(const phase_unwrap_2d_config& config)
 {
     config.validate();
     const device_selection device = select_device(config.device, "device");
-    if (device.backend == backend_kind::cuda)
+    const bool cuda = device.backend == backend_kind::cuda;
+    // Before any workspace exists: a frame too large ends here with a message instead
+    // of std::bad_alloc inside a constructor or the kernel's out-of-memory killer.
+    require_memory(cuda ? phase_unwrapper_2d_cuda::memory_needed(config)
+                        : phase_unwrapper_2d_cpu::memory_needed(config),
+                   device,
+                   "phase_unwrapper_2d: a " + std::to_string(config.width) + " x " +
+                       std::to_string(config.height) + " frame (" +
+                       std::to_string(config.pixels()) + " pixels, " +
+                       to_string(config.method) + " method, " + device.to_string() + ")");
+    if (cuda)
         return std::make_unique<phase_unwrapper_2d_cuda>(config, device);
     return std::make_unique<phase_unwrapper_2d_cpu>(config, device);
 }

@@ -34,22 +34,34 @@ unwrap_2d_geometry geometry_of(const phase_unwrap_2d_config& config)
              config.wrap_around_y };
 }
 
-//! Marks the valid pixels (mask nonzero, weight finite and > 0, wrapped finite).
+//! Marks the valid pixels (unwrap_2d_pixel_valid()) and counts them.
 std::size_t
 mark_valid(const unwrap_2d_buffers& host, std::size_t pixels, std::uint8_t* valid)
 {
     std::size_t count = 0;
     for (std::size_t i = 0; i < pixels; ++i) {
-        bool ok = std::isfinite(host.wrapped[i]);
-        if (host.mask != nullptr)
-            ok = ok && host.mask[i] != 0;
-        if (host.weight != nullptr)
-            ok = ok && std::isfinite(host.weight[i]) && host.weight[i] > 0.0f;
+        const bool ok = unwrap_2d_pixel_valid(host.wrapped, host.weight, host.mask, i);
         valid[i] = ok ? 1 : 0;
         count += ok ? 1 : 0;
     }
     return count;
 }
+
+//! The largest weight of a valid pixel (edge_weight() divides by it); 1 without weights.
+float largest_valid_weight(const float* weight, const std::vector<std::uint8_t>& valid)
+{
+    if (weight == nullptr)
+        return 1.0f;
+    float largest = 0.0f;
+    for (std::size_t i = 0; i < valid.size(); ++i)
+        if (valid[i] && weight[i] > largest)
+            largest = weight[i];
+    return largest;
+}
+
+constexpr std::size_t digit_values = std::size_t(1) << 16;
+//! The two histograms sort_by_key() allocates on each call.
+constexpr std::size_t sort_histogram_bytes = 2 * digit_values * sizeof(std::size_t);
 
 /*!
  * Sorts \p count items (ordered key bits << 32 | edge index), given in ascending edge
@@ -61,7 +73,6 @@ void sort_by_key(std::vector<std::uint64_t>& items,
                  std::vector<std::uint64_t>& scratch,
                  std::size_t count)
 {
-    constexpr std::size_t digit_values = std::size_t(1) << 16;
     constexpr int digit_shifts[2] = { 32, 48 };
     std::vector<std::size_t> histogram[2] = { std::vector<std::size_t>(digit_values, 0),
                                               std::vector<std::size_t>(digit_values, 0) };
@@ -134,6 +145,9 @@ void box_sum(const gradient_step* steps,
  * in row-major order: the pixel whose K the canonical constant sets to 0. Path
  * compression alone keeps the trees shallow enough (Kruskal visits the edges in key
  * order, which is random with respect to position).
+ *
+ * bytes() counts what the constructor allocates, for the factory's memory check: it
+ * changes with the arrays.
  */
 struct phase_unwrapper_2d_cpu::reliability_workspace {
     reliability_workspace(std::size_t pixels, bool guided)
@@ -147,6 +161,16 @@ struct phase_unwrapper_2d_cpu::reliability_workspace {
           parent(pixels),
           offset(pixels)
     {
+    }
+
+    //! What the constructor allocates, and the sort's histograms of each frame.
+    static std::size_t bytes(std::size_t pixels, bool guided)
+    {
+        const std::size_t per_pixel = sizeof(std::uint8_t) + sizeof(float) +
+                                      (guided ? 5 * sizeof(gradient_step) : 0) +
+                                      4 * sizeof(std::uint64_t) + sizeof(std::int32_t) +
+                                      sizeof(std::int64_t);
+        return per_pixel * pixels + sort_histogram_bytes;
     }
 
     //! Root of \p p's tree; *cycles = K[p] - K[root]. Compresses the path.
@@ -210,7 +234,8 @@ struct phase_unwrapper_2d_cpu::reliability_workspace {
  *
  * The Poisson solve is a 2-D DCT-II (FFTW_REDFT10), a division by the eigenvalues of
  * the Neumann Laplacian, and a 2-D DCT-III (FFTW_REDFT01) in place on transform; the
- * pair scales by 4 W H, folded into the stored inverse eigenvalues.
+ * pair scales by 4 W H, folded into the stored inverse eigenvalues. bytes() counts
+ * what the constructor allocates, as the reliability workspace's does.
  */
 struct phase_unwrapper_2d_cpu::least_squares_workspace {
     least_squares_workspace(std::size_t width, std::size_t height)
@@ -263,6 +288,13 @@ struct phase_unwrapper_2d_cpu::least_squares_workspace {
                                      std::to_string(width) + " DCT");
         }
     }
+    //! What the constructor allocates (FFTW's plans themselves are small: in place,
+    //! FFTW_ESTIMATE).
+    static std::size_t bytes(std::size_t pixels)
+    {
+        return pixels * (sizeof(std::uint8_t) + 8 * sizeof(float));
+    }
+
     ~least_squares_workspace()
     {
         const auto lock = fftw_planner_lock();
@@ -360,6 +392,16 @@ phase_unwrapper_2d_cpu::phase_unwrapper_2d_cpu(const phase_unwrap_2d_config& con
 }
 
 phase_unwrapper_2d_cpu::~phase_unwrapper_2d_cpu() = default;
+
+memory_need phase_unwrapper_2d_cpu::memory_needed(const phase_unwrap_2d_config& config)
+{
+    memory_need need;
+    need.host_bytes =
+        config.method == unwrap_2d_method::reliability
+            ? reliability_workspace::bytes(config.pixels(), config.gradient_window > 1)
+            : least_squares_workspace::bytes(config.pixels());
+    return need;
+}
 
 unwrap_2d_report phase_unwrapper_2d_cpu::unwrap_host(const unwrap_2d_buffers& host)
 {
@@ -494,15 +536,17 @@ phase_unwrapper_2d_cpu::unwrap_least_squares(const unwrap_2d_buffers& host)
     auto pixel_weight = [&](std::size_t i) {
         return host.weight != nullptr ? host.weight[i] : 1.0f;
     };
+    const float largest = largest_valid_weight(host.weight, ws.valid);
     for (std::size_t row = 0; row < height; ++row)
         for (std::size_t col = 0; col < width; ++col) {
             const std::size_t i = row * width + col;
             const bool right = col + 1 < width && ws.valid[i] && ws.valid[i + 1];
             const bool below = row + 1 < height && ws.valid[i] && ws.valid[i + width];
             ws.weight_x[i] =
-                right ? edge_weight(pixel_weight(i), pixel_weight(i + 1)) : 0.0f;
+                right ? edge_weight(pixel_weight(i), pixel_weight(i + 1), largest) : 0.0f;
             ws.weight_y[i] =
-                below ? edge_weight(pixel_weight(i), pixel_weight(i + width)) : 0.0f;
+                below ? edge_weight(pixel_weight(i), pixel_weight(i + width), largest)
+                      : 0.0f;
         }
 
     // The weighted divergence of the wrapped differences: U * g flowing out of a pixel

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_CUDADSP_CORE_PHASE_UNWRAP_2D_CPU_H
 #define INCLUDED_CUDADSP_CORE_PHASE_UNWRAP_2D_CPU_H
 
+#include "runtime/memory_budget.h"
 #include <gnuradio/cudadsp/core/phase_unwrap_2d.h>
 #include <memory>
 
@@ -33,6 +34,9 @@ public:
     phase_unwrapper_2d_cpu(const phase_unwrap_2d_config& config,
                            const device_selection& device);
     ~phase_unwrapper_2d_cpu() override;
+
+    //! The host memory the workspace of \p config's method takes (allocated at once).
+    static memory_need memory_needed(const phase_unwrap_2d_config& config);
 
     struct reliability_workspace;   //!< validity, keys, sorted edges, union-find
     struct least_squares_workspace; //!< FFTW plans and the solver's arrays

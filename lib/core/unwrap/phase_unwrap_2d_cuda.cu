@@ -26,6 +26,21 @@ struct phase_unwrapper_2d_cuda::workspace {
     staged_device_array<std::int32_t> components;
 };
 
+memory_need phase_unwrapper_2d_cuda::memory_needed(const phase_unwrap_2d_config& config)
+{
+    // One frame of each buffer of unwrap_2d_buffers, as the workspace stages them.
+    const std::size_t frame_bytes =
+        config.pixels() *
+        (3 * sizeof(float) + sizeof(std::uint8_t) + 2 * sizeof(std::int32_t));
+    memory_need need;
+    need.host_bytes = frame_bytes;
+    need.device_bytes =
+        frame_bytes + (config.method == unwrap_2d_method::least_squares
+                           ? least_squares_unwrap_cuda::device_bytes(config)
+                           : reliability_unwrap_cuda::device_bytes(config));
+    return need;
+}
+
 phase_unwrapper_2d_cuda::phase_unwrapper_2d_cuda(const phase_unwrap_2d_config& config,
                                                  const device_selection& device)
     : phase_unwrapper_2d(config, device)

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_CUDADSP_CORE_PHASE_UNWRAP_2D_CUDA_H
 #define INCLUDED_CUDADSP_CORE_PHASE_UNWRAP_2D_CUDA_H
 
+#include "runtime/memory_budget.h"
 #include <gnuradio/cudadsp/core/phase_unwrap_2d.h>
 #include <memory>
 
@@ -30,6 +31,12 @@ public:
     phase_unwrapper_2d_cuda(const phase_unwrap_2d_config& config,
                             const device_selection& device);
     ~phase_unwrapper_2d_cuda() override;
+
+    /*! The memory \p config's engine takes at most: the solver's device workspace, and
+     *  the frame copies unwrap() makes of host buffers (device copies of every buffer;
+     *  pinned staging on the host for pageable ones). The scratch of CUB and cuFFT,
+     *  sized by the libraries, is not counted. */
+    static memory_need memory_needed(const phase_unwrap_2d_config& config);
 
 protected:
     unwrap_2d_report unwrap_host(const unwrap_2d_buffers& host) override;

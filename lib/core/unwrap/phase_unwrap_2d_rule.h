@@ -34,6 +34,27 @@ struct unwrap_2d_geometry {
     bool wrap_y;
 };
 
+/*!
+ * Whether pixel \p i takes part (phase_unwrap_2d.h): its wrapped phase is finite and,
+ * each only where given (null: every pixel passes), its mask is nonzero and its weight
+ * finite and > 0. Every backend and method decides, counts and masks with this.
+ */
+CUDADSP_HOST_DEVICE bool unwrap_2d_pixel_valid(const float* wrapped,
+                                               const float* weight,
+                                               const std::uint8_t* mask,
+                                               std::size_t i)
+{
+#ifdef __CUDA_ARCH__
+    const bool phase_finite = isfinite(wrapped[i]);
+    const bool weight_finite = weight == nullptr || isfinite(weight[i]);
+#else
+    const bool phase_finite = std::isfinite(wrapped[i]);
+    const bool weight_finite = weight == nullptr || std::isfinite(weight[i]);
+#endif
+    return phase_finite && (mask == nullptr || mask[i] != 0) && weight_finite &&
+           (weight == nullptr || weight[i] > 0.0f);
+}
+
 //! Largest frame (pixels) the engines take: pixel and edge indices fit 32 bits.
 constexpr std::size_t max_unwrap_2d_pixels = std::size_t(1) << 30;
 
@@ -440,13 +461,33 @@ congruent_cycles(double solution, float wrapped, const unwrap_period& p)
     return static_cast<std::int32_t>(floor(turns + 0.5));
 }
 
-/*! Least squares: weight of the difference between two valid pixels, the smaller of
- *  their squared weights (Ghiglia and Romero 1994, eq. 21). */
-CUDADSP_HOST_DEVICE float edge_weight(float from_weight, float to_weight)
+/*! Least squares: a pixel's weight relative to the frame's largest valid weight, in
+ *  (0, 1], the quotient rounded once from float64. */
+CUDADSP_HOST_DEVICE float relative_weight(float weight, float largest_weight)
 {
-    const float a = from_weight * from_weight;
-    const float b = to_weight * to_weight;
-    return a < b ? a : b;
+#ifdef __CUDA_ARCH__
+    return __double2float_rn(__ddiv_rn(double(weight), double(largest_weight)));
+#else
+    return static_cast<float>(double(weight) / double(largest_weight));
+#endif
+}
+
+/*!
+ * Least squares: weight of the difference between two valid pixels, the smaller of
+ * their squared weights (Ghiglia and Romero 1994, eq. 21), each weight taken relative
+ * to \p largest_weight, the largest weight of the frame's valid pixels. Weights are
+ * relative: a frame's weights times any positive constant give the same solution, and
+ * the differences' weights stay in (0, 1] whatever the scale. Squared as given, weights
+ * of 1e10 made differences weigh 1e20, whose products with the conjugate gradients'
+ * search directions overflowed float32 (every pixel -1.3e10, residual NaN); weights of
+ * 1e-20 squared to 0.
+ */
+CUDADSP_HOST_DEVICE float
+edge_weight(float from_weight, float to_weight, float largest_weight)
+{
+    const float a = relative_weight(from_weight, largest_weight);
+    const float b = relative_weight(to_weight, largest_weight);
+    return a < b ? a * a : b * b;
 }
 
 } // namespace core

@@ -120,11 +120,11 @@ block_append(bool keep, std::uint32_t item, std::uint32_t* list, unsigned int* c
 }
 
 /*!
- * Marks the valid pixels (mask nonzero, weight finite and > 0, wrapped finite; each
- * only where given: weight and mask may be null) and plants the forest: every pixel its
- * own root with offset 0, a self link in both link arrays, no picked edge. Counts the
- * valid pixels into *valid_count. One thread per pixel of n. The link offsets are left
- * unset: they are read only for roots that hooked, which write them first.
+ * Marks the valid pixels (unwrap_2d_pixel_valid(); weight and mask may be null) and
+ * plants the forest: every pixel its own root with offset 0, a self link in both link
+ * arrays, no picked edge. Counts the valid pixels into *valid_count. One thread per
+ * pixel of n. The link offsets are left unset: they are read only for roots that
+ * hooked, which write them first.
  */
 __global__ void __launch_bounds__(block_threads)
     plant_forest_kernel(const float* wrapped,
@@ -141,11 +141,7 @@ __global__ void __launch_bounds__(block_threads)
     const unsigned int p = thread_item();
     bool ok = false;
     if (p < n) {
-        ok = isfinite(wrapped[p]);
-        if (mask != nullptr)
-            ok = ok && mask[p] != 0;
-        if (weight != nullptr)
-            ok = ok && isfinite(weight[p]) && weight[p] > 0.0f;
+        ok = unwrap_2d_pixel_valid(wrapped, weight, mask, p);
         valid[p] = ok ? 1 : 0;
         root_of[p] = static_cast<std::int32_t>(p);
         offset[p] = 0;
@@ -475,7 +471,8 @@ __global__ void __launch_bounds__(block_threads)
 } // namespace
 
 /*!
- * One frame's device buffers. Edges (up to two per pixel) go through the sort in
+ * One frame's device buffers (reliability_unwrap_cuda::device_bytes() counts them: it
+ * changes with them). Edges (up to two per pixel) go through the sort in
  * edges[] (the edge indices: DeviceSelect's output, then the sort's values, one buffer
  * current) and edge_words[] (the sort's keys; once sorted, the keys are not needed and
  * the two buffers hold Boruvka's active edge lists, ping-pong).
@@ -584,6 +581,20 @@ reliability_unwrap_cuda::reliability_unwrap_cuda(const phase_unwrap_2d_config& c
 }
 
 reliability_unwrap_cuda::~reliability_unwrap_cuda() = default;
+
+std::size_t reliability_unwrap_cuda::device_bytes(const phase_unwrap_2d_config& config)
+{
+    // The workspace's buffers, a pixel's share each: valid, pixel_key, steps (guided),
+    // edge_exists, edges[2] and edge_words[2] (two edge slots a pixel), root_of,
+    // offset, link_parent[2], link_offset[2], hooked, root_min, first_flags.
+    const bool guided = config.gradient_window > 1;
+    const std::size_t per_pixel =
+        sizeof(std::uint8_t) + sizeof(float) + (guided ? 2 * sizeof(gradient_step) : 0) +
+        2 * sizeof(std::uint8_t) + 8 * sizeof(std::uint32_t) + sizeof(std::int32_t) +
+        sizeof(std::int64_t) + 2 * sizeof(std::int32_t) + 2 * sizeof(std::int64_t) +
+        3 * sizeof(std::uint32_t);
+    return per_pixel * config.pixels();
+}
 
 void reliability_unwrap_cuda::jump_to_roots(unsigned int hook_bound,
                                             int& link_slot,

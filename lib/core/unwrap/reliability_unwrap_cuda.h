@@ -22,14 +22,18 @@ namespace core {
  * spanning forest that the CPU backend's sequential Kruskal builds, built in parallel by
  * Boruvka's algorithm, and the same outputs bit for bit (phase_unwrap_2d.h states them).
  *
- * The frame's work buffers (87 bytes a pixel) are allocated at construction and
- * reused; created and used with the engine's device current.
+ * The frame's work buffers (device_bytes()) are allocated at construction and reused;
+ * created and used with the engine's device current.
  */
 class reliability_unwrap_cuda
 {
 public:
     explicit reliability_unwrap_cuda(const phase_unwrap_2d_config& config);
     ~reliability_unwrap_cuda();
+
+    /*! Device memory of the work buffers for \p config: 103 bytes a pixel guided by
+     *  the local gradient, 87 with gradient_window 1; CUB's scratch not counted. */
+    static std::size_t device_bytes(const phase_unwrap_2d_config& config);
 
     /*! One frame in device buffers (wrapped and unwrapped may alias), work ordered on
      *  \p stream; returns when finished. The host waits for the stream a few times per

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(core/phase_unwrap_2d.h)                                    */
-/* BINDTOOL_HEADER_FILE_HASH(76d65bd1d255e94f0bceb99b31bd4593)                     */
+/* BINDTOOL_HEADER_FILE_HASH(1a96d9c16692619bd0a5d003017675c0)                     */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

@@ -87,7 +87,9 @@ struct CUDADSP_CORE_API unwrap_2d_buffers {
     /*! Optional (nullptr: every weight is 1): quality weight, e.g. coherence in [0, 1].
      *  A pixel with a weight that is not finite or not > 0 is not valid. The least
      *  squares method weights each difference by the smaller of its two pixels'
-     *  squared weights; the reliability method only uses it to invalidate pixels. */
+     *  squared weights, each relative to the frame's largest valid weight (weights
+     *  times any positive constant give the same frame); the reliability method only
+     *  uses it to invalidate pixels. */
     const float* weight = nullptr;
     //! Optional (nullptr: every pixel): nonzero where the pixel is valid.
     const std::uint8_t* mask = nullptr;
@@ -142,7 +144,11 @@ struct CUDADSP_CORE_API unwrap_2d_report {
 class CUDADSP_CORE_API phase_unwrapper_2d
 {
 public:
-    //! Validates \p config (std::invalid_argument) and selects the backend.
+    /*! Validates \p config (std::invalid_argument), selects the backend, and checks
+     *  that the memory of its workspace is available before allocating it
+     *  (std::runtime_error naming the frame, the bytes needed and the bytes available;
+     *  the bytes a pixel of each method and backend: docs/blocks/phase_unwrap_2d_ff.md,
+     *  "Memory"). */
     static std::unique_ptr<phase_unwrapper_2d> make(const phase_unwrap_2d_config& config);
     virtual ~phase_unwrapper_2d();
 

@@ -39,7 +39,9 @@ Args:
 
 Raises:
     ValueError: a parameter is out of range (the message names it).
-    RuntimeError: CUDA was asked for but no such device exists.)doc";
+    RuntimeError: CUDA was asked for but no such device exists, or the memory the
+        engine's workspace needs is not available (the message names the frame, the
+        bytes needed and the bytes available).)doc";
 
 
 static const char* __doc_gr_cudadsp_core_phase_unwrapper_2d_unwrap = R"doc(Unwrap one frame.
@@ -48,7 +50,8 @@ Args:
     wrapped: real array of shape (height, width) (converted to C-contiguous float32).
     weight: None, or a real array of that shape; a pixel whose weight is not finite
         and > 0 is not valid. Least squares weights each difference by the smaller
-        squared weight of its two pixels.
+        squared weight of its two pixels, relative to the largest valid weight (any
+        positive scale of the weights gives the same result).
     mask: None, or a bool (or integer) array of that shape, True (nonzero) where valid.
 
 Returns:
