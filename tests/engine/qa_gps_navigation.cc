@@ -348,6 +348,74 @@ gps_lnav_message random_message(unsigned seed)
     return m;
 }
 
+// A real LNAV frame and the next subframe 1: GPS PRN 21, week 2062 (July 2019), as a
+// u-blox receiver delivered them (UBX-RXM-SFRBX: a word's 30 bits in bits 29..0 of a
+// 32-bit value and the D29*, D30* its parity used in bits 31..30), with the values the
+// receiver's decoder reported, from the test of superjax/UBLOX_read
+// (src/test/test_eph.cpp, MIT licence). Angles there are in radians.
+const std::uint32_t prn21_words[6][10] = {
+    { 0x22c00e31,
+      0xb04aebf3,
+      0x2dd80a,
+      0x8717a3e7,
+      0x3ff28987,
+      0x2b0c8c8f,
+      0xaa7f16f,
+      0x34de804e,
+      0xbfe9d329,
+      0x93beda23 },
+    { 0x22c00e31,
+      0xb04b0ccb,
+      0x1e67abc6,
+      0xb45ffedf,
+      0xaf3f61b,
+      0xb3ec995,
+      0xaf8bdbc5,
+      0xa8658185,
+      0x815a783f,
+      0x14586cdc },
+    { 0x22c00e31,
+      0xb04b2d43,
+      0x1182e14b,
+      0x9057592,
+      0xbf518007,
+      0x2843254d,
+      0x975fa428,
+      0x3506dbe1,
+      0x92868a6e,
+      0xbfffee80 },
+    { 0x22c00e31,
+      0xb04b4947,
+      0xe40028,
+      0x16fcca86,
+      0x9a781ada,
+      0x8ee9581b,
+      0x3813faaa,
+      0x93a4798d,
+      0x80000f52,
+      0xbb0cf018 },
+    { 0x22c00e31,
+      0xb04b6a2f,
+      0x13bf545b,
+      0xd8fd7b7,
+      0xa602fe6,
+      0xbf52c317,
+      0x232efafd,
+      0x80d3a86d,
+      0x83658d1c,
+      0x24799fe3 },
+    { 0x22c00e31,
+      0xb04b8b13,
+      0x2dd80a,
+      0x8717a3e7,
+      0x3ff28987,
+      0x2b0c8c8f,
+      0xaa7f16f,
+      0x34de804e,
+      0xbfe9d329,
+      0x93beda23 },
+};
+
 } // namespace
 
 class qa_gps_navigation : public CppUnit::TestCase
@@ -359,6 +427,7 @@ class qa_gps_navigation : public CppUnit::TestCase
     CPPUNIT_TEST(inverted_polarity_decodes);
     CPPUNIT_TEST(stream_starting_mid_subframe_decodes);
     CPPUNIT_TEST(contradicting_iods_are_discarded);
+    CPPUNIT_TEST(real_prn21_frame_decodes_to_published_values);
     CPPUNIT_TEST(orbit_matches_reference_formulation);
     CPPUNIT_TEST(velocity_matches_finite_difference);
     CPPUNIT_TEST(radius_stays_within_apsides);
@@ -489,6 +558,59 @@ public:
         feed(again, bits);
         CPPUNIT_ASSERT_EQUAL(std::uint64_t(1), again.counters().ephemerides);
         check_ephemeris(a.ephemeris, again.ephemeris());
+    }
+
+    void real_prn21_frame_decodes_to_published_values()
+    {
+        // Each word's parity against its own D29*, D30*, then the words chained into the
+        // stream a satellite sends (data inverted after D30* = 1, parity on the chain).
+        std::vector<std::uint8_t> bits;
+        unsigned d29 = 0, d30 = 0;
+        for (const auto& subframe : prn21_words) {
+            for (auto word : subframe) {
+                const unsigned star29 = (word >> 31) & 1u, star30 = (word >> 30) & 1u;
+                const std::uint32_t d =
+                    ((word >> 6) ^ (star30 ? 0xFFFFFFu : 0u)) & 0xFFFFFFu;
+                CPPUNIT_ASSERT_EQUAL(word & 63u, gps_lnav_parity(d, star29, star30));
+                const unsigned parity = gps_lnav_parity(d, d29, d30);
+                const std::uint32_t sent = (d ^ (d30 ? 0xFFFFFFu : 0u)) << 6 | parity;
+                for (int b = 29; b >= 0; --b) {
+                    bits.push_back(static_cast<std::uint8_t>((sent >> b) & 1u));
+                }
+                d29 = (parity >> 1) & 1u;
+                d30 = parity & 1u;
+            }
+        }
+        gps_lnav_decoder dec(21);
+        const auto done = feed(dec, bits);
+        CPPUNIT_ASSERT_EQUAL(std::size_t(6), done.size());
+        CPPUNIT_ASSERT_EQUAL(std::uint64_t(0), dec.counters().parity_failures);
+        CPPUNIT_ASSERT(dec.has_ephemeris());
+        const gps_ephemeris& e = dec.ephemeris();
+        const double pi = 3.1415926535898;
+        CPPUNIT_ASSERT_EQUAL(2062 % 1024, e.week);
+        CPPUNIT_ASSERT_EQUAL(78, e.iode);
+        CPPUNIT_ASSERT_EQUAL(78, e.iodc);
+        CPPUNIT_ASSERT_EQUAL(0, e.ura_index);
+        CPPUNIT_ASSERT_EQUAL(0, e.health);
+        CPPUNIT_ASSERT_EQUAL(1, e.code_on_l2);
+        CPPUNIT_ASSERT_EQUAL(0, e.fit_interval_flag); // 4 hours
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(597600.0, e.toe, 0.0);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(597600.0, e.toc, 0.0);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(std::sqrt(26560606.593836), e.sqrt_a, 1e-6);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(0.024511, e.e, 1e-6);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(0.949169, e.i0 * pi, 1e-6);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(2.358914, e.omega0 * pi, 1e-6);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(-1.427803, e.omega * pi, 1e-6);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(2.311086, e.m0 * pi, 1e-6);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(340.96875, e.crc, 0.0);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(-21.46875, e.crs, 0.0);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(-0.000151, e.af0, 1e-6);
+        CPPUNIT_ASSERT(std::fabs(e.cuc) < 2e-6 && std::fabs(e.cus) < 3e-6);
+        // The orbit then lies at GPS height.
+        const auto s = gps_satellite_at(e, e.toe);
+        const double r = std::hypot(s.position[0], s.position[1], s.position[2]);
+        CPPUNIT_ASSERT(r > 2.5e7 && r < 2.75e7);
     }
 
     void orbit_matches_reference_formulation()

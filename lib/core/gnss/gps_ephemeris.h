@@ -93,17 +93,17 @@ CUDADSP_CORE_API double gps_time_difference(double t, double t_ref);
  * \brief Position, velocity and clock correction at GPS system time \p t (seconds of
  * the week) of the transmission, per IS-GPS-200 Table 20-IV and 20.3.3.3.3.1.
  *
- * \p t is GPS time, i.e. the satellite's time t_sv minus clock_bias; the ICD allows
- * t_sv in place of t in the clock polynomial, and one evaluation at t_sv followed by
- * one at t_sv - clock_bias is exact to far below a millimetre. Throws
+ * \p t is GPS time: the caller forms it from the satellite's clock reading t_sv as
+ * t = t_sv - clock_bias, where clock_bias may be evaluated at t_sv (IS-GPS-200
+ * 20.3.3.3.3.1 allows t_sv in place of t in the clock polynomial). Throws
  * std::invalid_argument when sqrt_a is not positive or e is outside [0, 1).
  */
 CUDADSP_CORE_API gps_satellite_state gps_satellite_at(const gps_ephemeris& eph, double t);
 
 /*!
- * \brief Rotates an ECEF position (or velocity) given in the frame of the transmission
- * time into the frame of the reception time, \p transit_s later: the Earth turned by
- * OmegaE * transit_s meanwhile (the Sagnac correction). In place.
+ * \brief Rotates an ECEF position given in the frame of the transmission time into the
+ * frame of the reception time, \p transit_s later: the Earth turned by OmegaE * transit_s
+ * meanwhile (the Sagnac correction). In place.
  */
 CUDADSP_CORE_API void gps_earth_rotation_correction(double vec[3], double transit_s);
 
