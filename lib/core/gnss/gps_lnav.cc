@@ -6,12 +6,12 @@
  */
 
 #include "gnss/gps_lnav.h"
+#include <initializer_list>
+#include <type_traits>
 #include <cmath>
 #include <cstddef>
-#include <initializer_list>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 
 namespace gr {
 namespace cudadsp {
