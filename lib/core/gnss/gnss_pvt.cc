@@ -618,13 +618,6 @@ bool enough(const std::vector<gnss_pvt_observation>& obs, const std::vector<int>
 
 } // namespace
 
-const char* gnss_system_name(gnss_system system)
-{
-    return system == gnss_system::gps       ? "GPS"
-           : system == gnss_system::galileo ? "Galileo"
-                                            : "?";
-}
-
 gnss_pvt_result gnss_solve_pvt(const std::vector<gnss_pvt_observation>& obs,
                                const gnss_pvt_config& config)
 {

@@ -28,8 +28,6 @@ namespace core {
 enum class gnss_system { gps = 0, galileo = 1 };
 constexpr int gnss_system_count = 2;
 
-const char* gnss_system_name(gnss_system system);
-
 //! One tracked satellite at the receive epoch.
 struct gnss_pvt_observation {
     gnss_system system = gnss_system::gps;
