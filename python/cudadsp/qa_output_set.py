@@ -36,7 +36,11 @@ def write_set(folder, contents):
 
 
 def listing(folder):
-    return {name: open(os.path.join(folder, name)).read() for name in os.listdir(folder)}
+    contents = {}
+    for name in os.listdir(folder):
+        with open(os.path.join(folder, name)) as f:
+            contents[name] = f.read()
+    return contents
 
 
 class qa_output_set(unittest.TestCase):
@@ -139,15 +143,14 @@ class qa_output_set(unittest.TestCase):
                                (signal.SIGINT, 128 + signal.SIGINT),
                                (signal.SIGKILL, -signal.SIGKILL)):
             with self.subTest(signal=signum.name):
-                process = subprocess.Popen([sys.executable, '-c', script],
-                                           stdout=subprocess.PIPE, text=True)
-                try:
-                    self.assertEqual(process.stdout.readline(), 'writing\n')
-                    process.send_signal(signum)
-                    self.assertEqual(process.wait(timeout=30), status)
-                finally:
-                    process.kill()
-                    process.wait()
+                with subprocess.Popen([sys.executable, '-c', script],
+                                      stdout=subprocess.PIPE, text=True) as process:
+                    try:
+                        self.assertEqual(process.stdout.readline(), 'writing\n')
+                        process.send_signal(signum)
+                        self.assertEqual(process.wait(timeout=30), status)
+                    finally:
+                        process.kill()
                 left = sorted(os.listdir(self.dir))
                 if signum == signal.SIGKILL:
                     # A killed process cannot clean up: the next set of these names

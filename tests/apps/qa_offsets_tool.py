@@ -318,33 +318,33 @@ class qa_offsets_tool(unittest.TestCase):
 
     def test_interrupted_stack(self):
         # Pair b is larger, so that a signal sent as it starts arrives while it runs.
-        sizes = {'a': (200, 232), 'b': (1200, 1200), 'c': (200, 232), 'd': (200, 232)}
+        sizes = {'a': (200, 232), 'b': (600, 600), 'c': (200, 232), 'd': (200, 232)}
         for seed, (name, shape) in enumerate(sizes.items()):
             self.write_pair(name, shape, (0.5 * seed, -0.25 * seed), seed)
         with open(self.path('pairs.txt'), 'w') as f:
-            f.write(''.join(f'{n}_ref.slc {n}_sec.slc {n}\n' for n in sizes))
+            f.write(''.join(f'{n}_ref.slc {n}_sec.slc stack/{n}\n' for n in sizes))
         for signum in (signal.SIGTERM, signal.SIGINT):
             with self.subTest(signal=signum.name):
                 self.run_tool('--pairs', self.path('pairs.txt'), *OPTIONS,
                               '-o', self.path('stack'))
                 # This run's windows are spaced 16 apart, the earlier run's 32.
-                run = subprocess.Popen(
-                    [sys.executable, TOOL, '--device', 'cpu', '--pairs',
-                     self.path('pairs.txt'), *OPTIONS, '--skip-across', '16',
-                     '-o', self.path('stack')],
-                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
                 output = []
-                try:
-                    for line in run.stdout:
-                        output.append(line)
-                        if 'pair 2 of 4' in line:
-                            run.send_signal(signum)
-                            break
-                    output += run.stdout.readlines()
-                    status = run.wait(timeout=60)
-                finally:
-                    run.kill()
-                    run.wait()
+                with subprocess.Popen(
+                        [sys.executable, TOOL, '--device', 'cpu', '--pairs',
+                         self.path('pairs.txt'), *OPTIONS, '--skip-across', '16',
+                         '-o', self.path('stack')],
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                        text=True) as run:
+                    try:
+                        for line in run.stdout:
+                            output.append(line)
+                            if 'pair 2 of 4' in line:
+                                run.send_signal(signum)
+                                break
+                        output += run.stdout.readlines()
+                        status = run.wait(timeout=60)
+                    finally:
+                        run.kill()
                 output = ''.join(output)
                 self.assertEqual(status, 128 + signum, output)
                 self.assertIn(f'interrupted by {signum.name}', output)
