@@ -234,12 +234,10 @@ def run_stack(client, pairs, settings, reports, log, worker_wait_s, progress):
     while waiting or running:
         try:
             workers = len(client.nthreads())
-        except OSError as error:
+        except OSError:   # distributed's CommClosedError: the status says if it lasts
             workers = 0
-            if client.status != 'running':
-                _give_up(pairs, reports, running, f'scheduler lost ({error})')
         if client.status != 'running':
-            _give_up(pairs, reports, running, f'scheduler lost (client {client.status})')
+            _give_up(pairs, reports, running, 'scheduler lost')
         now = time.monotonic()
         if workers:
             workers_seen = now
@@ -252,7 +250,10 @@ def run_stack(client, pairs, settings, reports, log, worker_wait_s, progress):
                                    retries=0, key=f'cudadsp_stack-{index}-{uuid.uuid4()}')
             running[future] = (index, now)
             reports[index] = not_run(pairs[index], RUNNING)
-        finished = [f for f in running if f.done()]
+        # A lost scheduler cancels every future: those are the scheduler's failure,
+        # reported by _give_up() above, not the pairs'.
+        finished = [f for f in running if f.done() and not (
+            f.cancelled() and client.status != 'running')]
         if not finished:
             time.sleep(POLL_S)
             continue
