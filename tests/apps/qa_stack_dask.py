@@ -168,7 +168,7 @@ class qa_stack_dask(unittest.TestCase):
     def run_stack(self, pair_list, *arguments, expect=0, xcorr=None):
         completed = subprocess.run(
             self.stack_command(pair_list, *arguments, xcorr=xcorr), cwd=self.slc,
-            capture_output=True, text=True, timeout=120)
+            capture_output=True, text=True, timeout=300)
         self.assertEqual(completed.returncode, expect,
                          f'{completed.stdout}\n{completed.stderr}')
         return completed.stderr
