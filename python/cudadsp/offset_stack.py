@@ -20,14 +20,14 @@ docs/apps/cudadsp_offsets.md describes the options, outputs and errors.
 import csv
 import dataclasses
 import io
-import json
 import logging
 import os
 import pathlib
 import shlex
 import time
 
-from . import raster_io
+
+from . import output_set, raster_io
 from .dense_offsets import (ENGINE_PARAMETERS, LAYOUT_PARAMETERS, dense_offsets_engine,
                             gross_offset_array)
 
@@ -144,13 +144,25 @@ def add_offsets_arguments(parser):
 
 
 def options_from_arguments(arguments):
-    """The offsets_options of arguments parsed with add_offsets_arguments()."""
+    """The offsets_options of arguments parsed with add_offsets_arguments(); raises
+    ValueError naming --prefix for a prefix that is not a plain file name."""
     values = {f.name: getattr(arguments, f.name) for f in
               dataclasses.fields(offsets_options) if hasattr(arguments, f.name)}
     gross = getattr(arguments, "gross_offset", None)
     if gross is not None:
         values["gross_offset_down"], values["gross_offset_across"] = gross
-    return offsets_options(**values)
+    options = offsets_options(**values)
+    check_prefix(options.prefix)
+    return options
+
+
+def check_prefix(prefix):
+    """A prefix names files inside each pair's folder: with a separator or ".." it
+    would write elsewhere, every pair of a stack over the same files."""
+    separators = [s for s in (os.sep, os.altsep, "/") if s]
+    if not prefix or ".." in prefix or any(s in prefix for s in separators):
+        raise ValueError(f"--prefix: {prefix!r}: a file name without a path separator "
+                         "or '..' (the outputs go into each pair's folder)")
 
 
 @dataclasses.dataclass
@@ -230,14 +242,24 @@ class engine_cache:
 
 @dataclasses.dataclass
 class pair_report:
-    """How one pair went: status "ok" or "failed", its time, its windows, the error
-    (empty when ok) and its output folder."""
+    """How one pair went: status "ok", "failed" or "not run" (interrupted before or
+    while it ran), its time, its windows, the error or reason (empty when ok) and its
+    output folder."""
     name: str
     status: str
     seconds: float
     windows: int
     message: str
     output: str
+
+
+def output_names(prefix):
+    """The files of write_outputs() in their folder: each raster with its .hdr and
+    .vrt, then the report, the set's marker."""
+    names = []
+    for suffix, _, _ in OUTPUTS:
+        names += [f"{prefix}{suffix}.bip{sidecar}" for sidecar in ("", ".hdr", ".vrt")]
+    return names + [f"{prefix}.json"]
 
 
 def output_paths(folder, prefix):
@@ -251,20 +273,18 @@ def write_outputs(result, folder, prefix, like=None, summary=None):
     Write \\p result (a dense_offsets_result) into \\p folder as PyCuAmpcor's script
     names its outputs: PREFIX.bip, PREFIX_gross.bip, PREFIX_snr.bip, PREFIX_cov.bip,
     PREFIX_peak.bip, float32 BIP, each with an ENVI .hdr and a GDAL .vrt; then
-    PREFIX.json (\\p summary, the grid and the report), written last: its presence
-    says the set is complete. Earlier outputs of that prefix are removed first, and on
-    any failure everything written is removed again. Returns the paths written.
+    PREFIX.json (\\p summary, the grid and the report), the marker of the set: its
+    presence says the set is complete. One output_set: the earlier outputs of the
+    prefix stay as they were until every file is written, then are replaced whole; a
+    failure leaves them and removes what it wrote. Returns the paths written.
     """
-    os.makedirs(folder, exist_ok=True)
-    report_path = os.path.join(folder, f"{prefix}.json")
-    _remove_outputs(folder, prefix)
-    written = []
-    try:
+    with output_set.output_set(folder, output_names(prefix)) as files:
+        written = []
         for suffix, fields, description in OUTPUTS:
-            path = os.path.join(folder, f"{prefix}{suffix}.bip")
             written += raster_io.write_bands(
-                path, [getattr(result, f) for f in fields], list(fields),
-                like=like, description=description)
+                os.path.join(files.folder, f"{prefix}{suffix}.bip"),
+                [getattr(result, f) for f in fields], list(fields), like=like,
+                description=description, outputs=files)
         grid = result.grid
         document = dict(summary or {})
         document.update(
@@ -273,21 +293,8 @@ def write_outputs(result, folder, prefix, like=None, summary=None):
                       number_down=grid.number_down, number_across=grid.number_across,
                       window_height=grid.window_height, window_width=grid.window_width),
             report=result.report, outputs=written[0::3])
-        raster_io.write_atomically(report_path, lambda f: f.write(
-            json.dumps(document, indent=2).encode()))
-        written.append(report_path)
-    except BaseException:
-        _remove_outputs(folder, prefix)
-        raise
-    return written
-
-
-def _remove_outputs(folder, prefix):
-    # The report first: without it the set no longer claims to be complete.
-    for path in reversed(output_paths(folder, prefix)):
-        for name in (path, path + ".hdr", path + ".vrt"):
-            if os.path.lexists(name):
-                os.unlink(name)
+        files.write_json(f"{prefix}.json", document)
+    return written + [files.final_path(f"{prefix}.json")]
 
 
 def _read_gross_raster(path, shape):
@@ -319,16 +326,14 @@ def run_pair(pair, options, engine_cache, log=None):
     engine \\p engine_cache gives for them; outputs by write_outputs() into the pair's
     folder. Never raises for the pair's own failure (a raster missing or unreadable,
     images of different sizes or types, a window leaving its image, a gross-offset
-    raster of the wrong shape, a device error): it is logged and reported, and the
-    folder holds none of the outputs (earlier ones of the prefix are removed first). \\p log: anything with info() and error() (default: the
-    "cudadsp_offsets" logging logger).
+    raster of the wrong shape, a device error, a full disk): it is logged and
+    reported, and the folder is as it was (an earlier run's outputs of the prefix, or
+    none). \\p log: anything with info() and error() (default: the "cudadsp_offsets"
+    logging logger).
     """
     log = log or logging.getLogger("cudadsp_offsets")
     started = time.monotonic()
     try:
-        # The folder shows this run only: outputs of an earlier run go first, so a
-        # failure never leaves them looking like this run's.
-        _remove_outputs(pair.output, options.prefix)
         reference, info = raster_io.read_slc(pair.reference, "reference")
         secondary, _ = raster_io.read_slc(pair.secondary, "secondary")
         engine = engine_cache.get(options.engine_configuration())
@@ -366,18 +371,30 @@ def run_pair(pair, options, engine_cache, log=None):
                        pair.output)
 
 
-def write_summary(reports, path_md, path_csv):
+NOT_RUN = "not run"
+
+
+def not_run_report(pair, message):
+    """The row of a pair this run did not complete (\\p message says why): its folder
+    is as it was before the run."""
+    return pair_report(pair.name, NOT_RUN, 0.0, 0, message, pair.output)
+
+
+def write_summary(reports, path_md, path_csv, state=""):
     """The table of \\p reports (pair_report), one row a pair in their order, as
-    Markdown (\\p path_md) and CSV (\\p path_csv); each written atomically."""
+    Markdown (\\p path_md) and CSV (\\p path_csv) in one folder, one output_set;
+    \\p state (running, interrupted by ...) goes into the heading."""
     columns = ("pair", "status", "windows", "seconds", "output", "message")
     rows = [(r.name, r.status, str(r.windows), f"{r.seconds:.3f}", r.output,
              r.message) for r in reports]
-    failed = sum(r.status != "ok" for r in reports)
+    counts = ", ".join(f"{sum(r.status == s for r in reports)} {s}"
+                       for s in ("ok", "failed", NOT_RUN))
 
     def cell(text):
         return text.replace("|", "\\|").replace("\n", " ")
 
-    markdown = [f"# Dense offsets: {len(reports)} pairs, {failed} failed", "",
+    markdown = [f"# Dense offsets: {len(reports)} pairs, {counts}"
+                + (f" ({state})" if state else ""), "",
                 "| " + " | ".join(columns) + " |",
                 "|" + "---|" * len(columns)]
     markdown += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
@@ -385,7 +402,10 @@ def write_summary(reports, path_md, path_csv):
     writer = csv.writer(text, lineterminator="\n")
     writer.writerow(columns)
     writer.writerows(rows)
-    raster_io.write_atomically(path_md, lambda f: f.write(
-        ("\n".join(markdown) + "\n").encode()))
-    raster_io.write_atomically(path_csv, lambda f: f.write(text.getvalue().encode()))
-
+    folder = os.path.dirname(os.path.abspath(path_md))
+    if os.path.dirname(os.path.abspath(path_csv)) != folder:
+        raise ValueError(f"{path_md}, {path_csv}: a summary's files share a folder")
+    names = [os.path.basename(path_csv), os.path.basename(path_md)]
+    with output_set.output_set(folder, names) as files:
+        files.write(names[0], lambda f: f.write(text.getvalue().encode()))
+        files.write(names[1], lambda f: f.write(("\n".join(markdown) + "\n").encode()))

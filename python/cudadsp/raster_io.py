@@ -30,20 +30,23 @@ driver; with GDAL installed a GeoTIFF may be asked for instead, carrying the inp
 georeferencing. write_bands() writes several float32 bands pixel-interleaved (BIP), as
 PyCuAmpcor writes its offset rasters, with an ENVI header and a GDAL VRT beside it.
 
-A file is written under a temporary name and renamed when complete, and the sidecars
-(header, VRT) that make a raster readable are removed before and written after its
-data, so an interrupted run never leaves a raster that looks finished.
+Files are written through output_set (output_set.py): under temporary names, renamed
+when the whole set is complete, the sidecars (header, VRT) that make a raster readable
+after its data, so a failed or interrupted run never leaves a raster that looks
+finished. A tool passes its own set to write a raster among its other outputs.
 '''
 
 import os
 import re
 import stat
-import tempfile
+import uuid
 import xml.etree.ElementTree as ElementTree
 from xml.sax.saxutils import escape as xml_escape
 from dataclasses import dataclass, field
 
 import numpy
+
+from .output_set import output_set
 
 try:
     from osgeo import gdal
@@ -214,16 +217,17 @@ def _require_regular_sidecars(path, parameter):
                                'readers open)')
 
 
-def write_raster(path, array, like=None, driver='ENVI', description=''):
+def write_raster(path, array, like=None, driver='ENVI', description='', outputs=None):
     '''
     Write the 2-D \\p array to \\p path: raw binary plus an ENVI header (driver
     "ENVI", no GDAL needed), or a GeoTIFF (driver "GTiff", needs GDAL) carrying the
-    georeferencing of \\p like (a raster_info) when it has one.
+    georeferencing of \\p like (a raster_info) when it has one. The files go into
+    \\p outputs (an output_set of path's folder, committed by the caller) or, without
+    one, into a set of their own, in place when this returns.
     '''
     array = numpy.ascontiguousarray(array)
     if array.ndim != 2:
         raise raster_error(f'{path}: expected a 2-D array, got shape {array.shape}')
-    directory = os.path.dirname(os.path.abspath(path))
     if driver == 'ENVI':
         codes = {numpy.dtype(t): c for c, t in _ENVI_TYPES.items()}
         code = codes.get(array.dtype)
@@ -232,15 +236,13 @@ def write_raster(path, array, like=None, driver='ENVI', description=''):
         header = (f'ENVI\ndescription = {{{description}}}\nsamples = {array.shape[1]}\n'
                   f'lines = {array.shape[0]}\nbands = 1\nheader offset = 0\n'
                   f'file type = ENVI Standard\ndata type = {code}\ninterleave = bsq\n'
-                  'byte order = 0\n')
-        if like is not None and like.geotransform is not None:
-            g = like.geotransform
-            header += (f'map info = {{Arbitrary, 1, 1, {g[0]}, {g[3]}, {g[1]}, '
-                       f'{-g[5]}, 0, North}}\n')
-        _remove_sidecars(path)
-        write_atomically(path, lambda f: array.astype(array.dtype.newbyteorder('<'),
-                                                       copy=False).tofile(f))
-        write_atomically(path + '.hdr', lambda f: f.write(header.encode()))
+                  'byte order = 0\n' + _map_info(like))
+
+        def write(files, name):
+            files.write(name, lambda f: _write_array(
+                f, array.astype(array.dtype.newbyteorder('<'), copy=False)))
+            files.write(name + '.hdr', lambda f: f.write(header.encode()))
+        _write_in_set(path, outputs, write)
         return
     if driver != 'GTiff':
         raise raster_error(f'{path}: driver must be "ENVI" or "GTiff", got "{driver}"')
@@ -253,32 +255,61 @@ def write_raster(path, array, like=None, driver='ENVI', description=''):
              numpy.dtype(numpy.complex64): gdal.GDT_CFloat32}
     if array.dtype not in types:
         raise raster_error(f'{path}: no GeoTIFF type for {array.dtype}')
-    handle, temporary = tempfile.mkstemp(dir=directory, suffix='.tif.part')
-    os.close(handle)
+    _write_in_set(path, outputs, lambda files, name: _write_geotiff(
+        files, name, array, types[array.dtype], like, description))
+
+
+def _map_info(like):
+    if like is None or like.geotransform is None:
+        return ''
+    g = like.geotransform
+    return f'map info = {{Arbitrary, 1, 1, {g[0]}, {g[3]}, {g[1]}, {-g[5]}, 0, North}}\n'
+
+
+def _write_geotiff(files, name, array, gdal_type, like, description):
+    '''The GeoTIFF member \\p name of \\p files. GDAL writes it in memory (/vsimem/),
+    and the bytes go to the disk through files.write(): on a full disk GDAL's GeoTIFF
+    writer reports some failures only by printing them when the file is closed, and can
+    even hang in that close, where Python's write raises ENOSPC, naming the file.'''
+    errors = []
+    gdal.PushErrorHandler(lambda level, number, message: errors.append(message)
+                          if level >= gdal.CE_Failure else None)
+    memory = f'/vsimem/cudadsp-{uuid.uuid4().hex}/{name}'
     try:
         dataset = gdal.GetDriverByName('GTiff').Create(
-            temporary, array.shape[1], array.shape[0], 1, types[array.dtype])
+            memory, array.shape[1], array.shape[0], 1, gdal_type)
         if like is not None and like.geotransform is not None:
             dataset.SetGeoTransform(like.geotransform)
             dataset.SetProjection(like.projection)
         dataset.GetRasterBand(1).WriteArray(array)
         dataset.GetRasterBand(1).SetDescription(description)
         dataset = None
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
+        if errors:
+            raise RuntimeError('; '.join(errors))
+        handle = gdal.VSIFOpenL(memory, 'rb')
+        try:
+            data = gdal.VSIFReadL(1, gdal.VSIStatL(memory).size, handle)
+        finally:
+            gdal.VSIFCloseL(handle)
+    except RuntimeError as error:
+        raise raster_error(f'{files.final_path(name)}: GDAL cannot write it: {error}') \
+            from None
+    finally:
+        gdal.PopErrorHandler()
+        if gdal.VSIStatL(memory) is not None:
+            gdal.Unlink(memory)
+    files.write(name, lambda f: f.write(data))
 
 
-def write_bands(path, bands, descriptions, like=None, description=''):
+def write_bands(path, bands, descriptions, like=None, description='', outputs=None):
     '''
     Write the 2-D arrays \\p bands (one shape) as float32 bands interleaved by pixel
     (BIP), as PyCuAmpcor writes its offset, covariance and gross-offset rasters: the
     raw file \\p path, an ENVI header \\p path + ".hdr" (interleave = bip, band
     names from \\p descriptions) and a GDAL VRT \\p path + ".vrt" of raw bands.
     GDAL opens either; without GDAL read_raster() reads both. The georeferencing of
-    \\p like (a raster_info) goes into the header when it has one. Returns the paths
-    written (data first).
+    \\p like (a raster_info) goes into the header when it has one. \\p outputs as
+    write_raster(). Returns the paths written (data first).
     '''
     if not bands or len(bands) != len(descriptions):
         raise raster_error(f'{path}: {len(bands)} bands with {len(descriptions)} '
@@ -296,11 +327,7 @@ def write_bands(path, bands, descriptions, like=None, description=''):
     header = (f'ENVI\ndescription = {{{description}}}\nsamples = {width}\n'
               f'lines = {height}\nbands = {count}\nheader offset = 0\n'
               'file type = ENVI Standard\ndata type = 4\ninterleave = bip\n'
-              f'byte order = 0\nband names = {{{names}}}\n')
-    if like is not None and like.geotransform is not None:
-        g = like.geotransform
-        header += (f'map info = {{Arbitrary, 1, 1, {g[0]}, {g[3]}, {g[1]}, '
-                   f'{-g[5]}, 0, North}}\n')
+              f'byte order = 0\nband names = {{{names}}}\n' + _map_info(like))
     name = os.path.basename(path)
     vrt = [f'<VRTDataset rasterXSize="{width}" rasterYSize="{height}">']
     for index, text in enumerate(descriptions):
@@ -315,32 +342,41 @@ def write_bands(path, bands, descriptions, like=None, description=''):
                 f'    <LineOffset>{4 * count * width}</LineOffset>',
                 '  </VRTRasterBand>']
     vrt.append('</VRTDataset>\n')
-    _remove_sidecars(path)
-    write_atomically(path, interleaved.tofile)
-    write_atomically(path + '.hdr', lambda f: f.write(header.encode()))
-    write_atomically(path + '.vrt', lambda f: f.write('\n'.join(vrt).encode()))
+
+    def write(files, name):
+        files.write(name, lambda f: _write_array(f, interleaved))
+        files.write(name + '.hdr', lambda f: f.write(header.encode()))
+        files.write(name + '.vrt', lambda f: f.write('\n'.join(vrt).encode()))
+    _write_in_set(path, outputs, write)
     return [path, path + '.hdr', path + '.vrt']
 
 
-def _remove_sidecars(path):
-    '''Remove the header and VRT of an earlier raster at \\p path, so that the new
-    data never sits beside a header that describes something else.'''
-    for sidecar in (path + '.hdr', path + '.vrt'):
-        if os.path.lexists(sidecar):
-            os.unlink(sidecar)
+def _write_array(f, array):
+    # Through the file's write(), not ndarray.tofile(): a full disk then raises OSError
+    # with its errno (ENOSPC), where tofile() says only "N requested and M written".
+    f.write(memoryview(numpy.ascontiguousarray(array)).cast('B'))
+
+
+def _write_in_set(path, outputs, write):
+    '''write(files, name): the raster \\p path, into \\p outputs or else into a set of
+    its own (its data and sidecars), committed here: the header or VRT that makes the
+    data readable is renamed after it, and an earlier one is removed before.'''
+    folder, name = os.path.split(os.path.abspath(path))
+    if outputs is None:
+        with output_set(folder, [name, name + '.hdr', name + '.vrt']) as files:
+            write(files, name)
+        return
+    if outputs.folder != folder:
+        raise raster_error(f'{path}: not in the folder of its output set, {outputs.folder}')
+    write(outputs, name)
 
 
 def write_atomically(path, write):
-    '''Run write(file) on a temporary file beside path, then rename it to path.'''
-    handle, temporary = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)),
-                                         suffix='.part')
-    try:
-        with os.fdopen(handle, 'wb') as f:
-            write(f)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
+    '''Run write(file) on a temporary file beside \\p path, flushed to the disk,
+    then rename it to path: the file is whole or absent.'''
+    folder, name = os.path.split(os.path.abspath(path))
+    with output_set(folder, [name]) as files:
+        files.write(name, write)
 
 
 def _envi_header_path(path, parameter):

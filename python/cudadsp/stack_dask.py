@@ -36,12 +36,15 @@ import threading
 import time
 import uuid
 
-from . import offset_stack, xcorr_pair
-from .raster_io import write_atomically
+from . import offset_stack, output_set, xcorr_pair
+from .dense_offsets import dense_offsets_engine
 
 WORKER_DIED = 'worker died'
-# How long the driver waits for the first worker of an existing scheduler.
+# The default of --worker-wait: how long the driver waits without a worker (seconds).
 WORKER_WAIT_S = 120
+# The messages of a "not run" row while the stack runs.
+NOT_REACHED = 'not reached'
+RUNNING = 'running on a worker'
 _CUDA_LINE = re.compile(r'^cuda:\d+\s', re.MULTILINE)
 _NVIDIA_SMI_LINE = re.compile(r'^GPU \d+:', re.MULTILINE)
 
@@ -50,7 +53,7 @@ _NVIDIA_SMI_LINE = re.compile(r'^GPU \d+:', re.MULTILINE)
 class stack_report:
     '''One pair's row of the summary table.'''
     pair: str
-    status: str      # 'ok' or 'failed'
+    status: str      # 'ok', 'failed' or 'not run'
     worker: str
     device: str
     seconds: float
@@ -184,9 +187,13 @@ def _close_local_cluster(cluster, client):
     cluster.close()
 
 
-def _check_workers(client):
+def _check_workers(client, worker_wait_s):
     '''Workers of an existing scheduler: at least one, each with one thread.'''
-    client.wait_for_workers(1, timeout=WORKER_WAIT_S)
+    try:
+        client.wait_for_workers(1, timeout=worker_wait_s)
+    except TimeoutError:
+        raise TimeoutError(f'no worker joined the scheduler in {worker_wait_s:g} s '
+                           '(--worker-wait)') from None
     threads = client.nthreads()
     crowded = [address for address, n in threads.items() if n != 1]
     if crowded:
@@ -196,68 +203,108 @@ def _check_workers(client):
     return threads
 
 
-def run_stack(client, pairs, settings, log):
+NOT_RUN = offset_stack.NOT_RUN
+# How often the driver looks at its running pairs and at the workers (seconds).
+POLL_S = 0.2
+
+
+class stack_stopped(Exception):
+    '''The stack cannot go on (the scheduler is lost, no worker is left): the message
+    says why; the pairs not completed are in the summary as such.'''
+
+
+def not_run(pair, message):
+    return stack_report(pair.name, NOT_RUN, '', '', 0.0, message)
+
+
+def run_stack(client, pairs, settings, reports, log, worker_wait_s, progress):
     '''
     Runs every pair as a task on \\p client's workers, no more at once than there are
-    workers; returns their stack_reports in the order of \\p pairs, logging each as
-    it completes.
+    workers; fills \\p reports (one stack_report a pair, in the order of \\p pairs)
+    as they complete, logging each and calling progress(). Raises stack_stopped when
+    the scheduler is lost or no worker has been there for \\p worker_wait_s seconds,
+    after giving the pairs still running their row.
     '''
-    from distributed import as_completed
     from distributed.scheduler import KilledWorker
 
     waiting = list(reversed(range(len(pairs))))
-    reports = [None] * len(pairs)
-    submitted = {}   # key: (pair index, submission time)
-    running = as_completed()
-
-    def submit_while_workers_free():
-        workers = max(1, len(client.nthreads()))
-        while waiting and running.count() < workers:
+    running = {}   # future: (pair index, submission time)
+    done = 0
+    workers_seen = time.monotonic()
+    while waiting or running:
+        try:
+            workers = len(client.nthreads())
+        except OSError:   # distributed's CommClosedError: the status says if it lasts
+            workers = 0
+        if client.status != 'running':
+            _give_up(pairs, reports, running, 'scheduler lost')
+        now = time.monotonic()
+        if workers:
+            workers_seen = now
+        elif now - workers_seen > worker_wait_s:
+            _give_up(pairs, reports, running, f'no worker for {worker_wait_s:g} s '
+                     '(the workers died or left the scheduler)')
+        while waiting and len(running) < max(1, workers):
             index = waiting.pop()
             future = client.submit(run_pair_task, pairs[index], settings, pure=False,
                                    retries=0, key=f'cudadsp_stack-{index}-{uuid.uuid4()}')
-            submitted[future.key] = (index, time.monotonic())
-            running.add(future)
+            running[future] = (index, now)
+            reports[index] = not_run(pairs[index], RUNNING)
+        # A lost scheduler cancels every future: those are the scheduler's failure,
+        # reported by _give_up() above, not the pairs'.
+        finished = [f for f in running if f.done() and not (
+            f.cancelled() and client.status != 'running')]
+        if not finished:
+            time.sleep(POLL_S)
+            continue
+        for future in finished:
+            index, submitted_at = running.pop(future)
+            name = pairs[index].name
+            try:
+                report = future.result()
+            except KilledWorker as error:
+                worker = error.last_worker
+                report = stack_report(
+                    name, 'failed', str(worker.name), '', time.monotonic() - submitted_at,
+                    f'{WORKER_DIED} while running the pair (worker process killed or '
+                    f'crashed: {worker.address})')
+            except Exception as error:   # the task's own failure, or the scheduler's
+                report = stack_report(name, 'failed', '', '',
+                                      time.monotonic() - submitted_at,
+                                      f'{type(error).__name__}: {error}'.rstrip(': '))
+            future.release()
+            reports[index] = report
+            done += 1
+            where = ', '.join(filter(None, (report.worker, report.device)))
+            line = f'pair {done} of {len(pairs)} {report.status}: {name} ({where}, ' \
+                   f'{report.seconds:.3f} s)'
+            log(line + (f': {report.message}' if report.message else ''))
+            progress()
 
-    submit_while_workers_free()
-    done = 0
-    for future in running:
-        index, submitted_at = submitted.pop(future.key)
-        name = pairs[index].name
-        try:
-            report = future.result()
-        except KilledWorker as error:
-            worker = error.last_worker
-            report = stack_report(
-                name, 'failed', str(worker.name), '', time.monotonic() - submitted_at,
-                f'{WORKER_DIED} while running the pair (worker process killed or '
-                f'crashed: {worker.address})')
-        except Exception as error:   # the task's own failure, raised on the worker
-            report = stack_report(name, 'failed', '', '', time.monotonic() - submitted_at,
-                                  f'{type(error).__name__}: {error}')
+
+def _give_up(pairs, reports, running, reason):
+    '''The pairs handed out and not come back get a "failed" row saying why and
+    that the worker may still complete the pair; then stack_stopped.'''
+    for future, (index, submitted_at) in running.items():
+        reports[index] = stack_report(
+            pairs[index].name, 'failed', '', '', time.monotonic() - submitted_at,
+            f'{reason} while the pair ran; its folder holds this run\'s outputs only if '
+            'a worker still completes it')
         future.release()
-        reports[index] = report
-        done += 1
-        where = ', '.join(filter(None, (report.worker, report.device)))
-        line = f'pair {done} of {len(pairs)} {report.status}: {name} ({where}, ' \
-               f'{report.seconds:.3f} s)'
-        log(line + (f': {report.message}' if report.message else ''))
-        submit_while_workers_free()
-    return reports
+    running.clear()
+    raise stack_stopped(reason)
 
 
 def write_summary(reports, prefix, heading):
     '''PREFIX.md and PREFIX.csv: one row a pair (pair, status, worker, device, seconds,
-    message), each file written whole or not at all.'''
+    message), one output_set: both are replaced together, or neither.'''
     names = [f.name for f in dataclasses.fields(stack_report)]
     rows = [(r.pair, r.status, r.worker, r.device, f'{r.seconds:.3f}', r.message)
             for r in reports]
-    os.makedirs(os.path.dirname(os.path.abspath(prefix)), exist_ok=True)
     table = io.StringIO()
     writer = csv.writer(table, lineterminator='\n')
     writer.writerow(names)
     writer.writerows(rows)
-    write_atomically(prefix + '.csv', lambda f: f.write(table.getvalue().encode()))
 
     def cell(text):
         return text.replace('|', '\\|').replace('\n', ' ')
@@ -266,7 +313,10 @@ def write_summary(reports, prefix, heading):
              '|---|---|---|---|---:|---|']
     lines += ['| ' + ' | '.join(cell(c) for c in row) + ' |' for row in rows]
     text = '\n'.join(lines) + '\n'
-    write_atomically(prefix + '.md', lambda f: f.write(text.encode()))
+    folder, name = os.path.split(os.path.abspath(prefix))
+    with output_set.output_set(folder, [name + '.csv', name + '.md']) as files:
+        files.write(name + '.csv', lambda f: f.write(table.getvalue().encode()))
+        files.write(name + '.md', lambda f: f.write(text.encode()))
 
 
 def parse_arguments(argv):
@@ -293,6 +343,11 @@ def parse_arguments(argv):
     parser.add_argument('--workers', type=int,
                         help='local cluster without GPUs (or --device cpu): the number '
                              'of CPU workers (default 1)')
+    parser.add_argument('--worker-wait', type=float, default=WORKER_WAIT_S,
+                        metavar='SECONDS',
+                        help='how long the driver waits without any worker, at the start '
+                             'or when every worker died or left, before it gives up the '
+                             f'pairs not done (default {WORKER_WAIT_S})')
     parser.add_argument('--xcorr', help='the cudadsp_xcorr program (default: next to '
                                         'this tool, on PATH, or in the build tree)')
     parser.add_argument('--xcorr-options', default='',
@@ -305,9 +360,14 @@ def parse_arguments(argv):
 
 
 def _offsets_options(arguments):
-    '''The dense-offset options; with --kind xcorr, none may be given.'''
+    '''The dense-offset options, checked once here rather than by every pair (an
+    engine on the CPU refuses what any would); with --kind xcorr, none may be given.'''
     options = offset_stack.options_from_arguments(arguments)
     if arguments.kind == 'offsets':
+        if arguments.xcorr_options:
+            raise ValueError('--xcorr-options: for --kind xcorr; with --kind offsets give '
+                             'the dense-offset options themselves')
+        dense_offsets_engine(**{**options.engine_configuration(), 'device': 'cpu'})
         return options
     defaults = offset_stack.offsets_options(device=options.device)
     given = [f.name for f in dataclasses.fields(options)
@@ -318,6 +378,8 @@ def _offsets_options(arguments):
 
 
 def _resolve_settings(arguments, tool_path):
+    if not arguments.worker_wait > 0:
+        raise ValueError(f'--worker-wait: {arguments.worker_wait:g}: more than 0 seconds')
     if arguments.device not in ('auto', 'cpu', 'cuda'):
         raise ValueError(f'--device: {arguments.device}: auto, cpu or cuda (a worker '
                          f'sees one GPU, its own; choose GPUs with --gpus)')
@@ -382,6 +444,9 @@ def main(argv, tool_path):
                 raise ValueError('--gpus, --workers: for the local cluster; with '
                                  '--scheduler the workers are those started for it')
             cluster = None
+            # The driver reports a lost scheduler itself, once: distributed's own
+            # messages about it are tracebacks, dozens of lines.
+            logging.getLogger('distributed').setLevel(logging.CRITICAL)
             client = Client(arguments.scheduler)
             where = f'scheduler {arguments.scheduler}'
         else:
@@ -395,25 +460,67 @@ def main(argv, tool_path):
     except (ValueError, OSError) as error:
         log(f'error: {error}')
         return 1
+    reports = [not_run(p, NOT_REACHED) for p in pairs]
+
+    def summarise(state):
+        counts = ', '.join(f'{sum(r.status == s for r in reports)} {s}'
+                           for s in ('ok', 'failed', NOT_RUN))
+        outcome = (f'{len(reports)} pairs ({arguments.kind}), {counts}, '
+                   f'{time.monotonic() - started:.1f} s ({where})')
+        write_summary(reports, summary, f'cudadsp_stack: {outcome}'
+                      + (f' ({state})' if state else ''))
+        return outcome
+
     try:
-        workers = _check_workers(client)
-        log(f'{len(pairs)} pairs ({arguments.kind}) on {len(workers)} workers ({where})')
-        reports = run_stack(client, pairs, settings, log)
-    except (ValueError, OSError, TimeoutError) as error:
-        log(f'error: {error}')
-        return 1
-    finally:
-        if cluster is not None:
-            _close_local_cluster(cluster, client)
-        else:
-            client.close()
-    failed = sum(r.status != 'ok' for r in reports)
-    outcome = (f'{len(reports)} pairs ({arguments.kind}), {len(reports) - failed} ok, '
-               f'{failed} failed, {time.monotonic() - started:.1f} s ({where})')
-    try:
-        write_summary(reports, summary, f'cudadsp_stack: {outcome}')
+        stopped, status = _run_and_close(client, cluster, pairs, settings, reports,
+                                         arguments, where, summarise, log)
+        outcome = summarise(stopped)
     except OSError as error:
-        log(f'{outcome}; error: --summary: {summary}: {error.strerror}')
+        log(f'error: --summary: {summary}: {error.strerror or error}')
         return 1
-    log(f'{outcome}; summary in {summary}.md and {summary}.csv')
-    return 1 if failed else 0
+    log(f'{outcome}{"; " + stopped if stopped else ""}; summary in {summary}.md and '
+        f'{summary}.csv')
+    failed = any(r.status != 'ok' for r in reports)
+    return status if status is not None else (1 if failed else 0)
+
+
+def _run_and_close(client, cluster, pairs, settings, reports, arguments, where,
+                   summarise, log):
+    '''The stack on \\p client, the summary kept up to date, the cluster closed at
+    the end. Returns (why it stopped early or '', the exit status it sets or None).
+    The pairs not completed keep their "not run" row, saying why.'''
+    stopped, status = '', None
+    try:
+        with output_set.interrupt_on_signals():
+            try:
+                summarise('running')
+                workers = _check_workers(client, arguments.worker_wait)
+                log(f'{len(pairs)} pairs ({arguments.kind}) on {len(workers)} workers '
+                    f'({where})')
+                run_stack(client, pairs, settings, reports, log, arguments.worker_wait,
+                          lambda: summarise('running'))
+            finally:
+                _close(cluster, client)
+    except output_set.interrupted as signal:
+        stopped, status = str(signal), signal.exit_status
+    except (stack_stopped, ValueError, TimeoutError) as error:
+        stopped, status = str(error) or type(error).__name__, 1
+    except output_set.output_error:
+        raise
+    except OSError as error:   # distributed's CommClosedError, and the like
+        stopped, status = f'scheduler lost ({error})', 1
+    if stopped:
+        log(f'error: {stopped}')
+        for index, report in enumerate(reports):
+            if report.status == NOT_RUN:
+                reports[index] = not_run(pairs[index], (
+                    f'{stopped} while it ran' if report.message == RUNNING
+                    else f'not reached: {stopped}'))
+    return stopped, status
+
+
+def _close(cluster, client):
+    if cluster is not None:
+        _close_local_cluster(cluster, client)
+    else:
+        client.close()

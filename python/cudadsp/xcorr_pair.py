@@ -6,9 +6,9 @@
 '''
 One GMTSAR pair through the cudadsp_xcorr program, for the stack driver (stack_dask):
 the program runs in a fresh folder inside the pair's output folder, and its
-freq_xcorr.dat is renamed into the output folder only once the program has exited
-successfully, so a pair whose run failed or was killed never leaves a freq_xcorr.dat
-that looks complete.
+freq_xcorr.dat and log replace the output folder's (one output_set) only once the
+program has exited successfully, so a pair whose run failed or was killed leaves the
+folder's earlier freq_xcorr.dat, if any, as it was, never one of its own.
 
 GMTSAR opens a PRM file's SLC_file relative to the working directory. The program runs
 elsewhere here, so it is given copies of the two PRM files whose SLC_file is made
@@ -27,10 +27,12 @@ import tempfile
 import time
 from dataclasses import dataclass
 
+from .output_set import output_set
 from .raster_io import open_regular, raster_error, write_atomically
 
 OUTPUT_NAME = 'freq_xcorr.dat'
 LOG_NAME = 'cudadsp_xcorr.log'
+FAILED_LOG_NAME = 'cudadsp_xcorr.failed.log'
 # The driver sets -device itself (one worker per GPU); -v gives the device line below.
 RESERVED_OPTIONS = ('-device', '-v')
 _ENGINE_LINE = re.compile(r'^cudadsp_xcorr: engine on (\S+)', re.MULTILINE)
@@ -86,15 +88,14 @@ def _last_error(stderr, copies):
 def run_xcorr_pair(program, master_prm, aligned_prm, output, options, device, slc_base):
     '''
     Runs \\p program (cudadsp_xcorr) on the pair with \\p options (a list) and
-    -device \\p device, writing OUTPUT/freq_xcorr.dat and OUTPUT/cudadsp_xcorr.log (the
-    program's messages). A failure (bad PRM, missing SLC, the program's exit status)
-    is returned, not raised; an earlier freq_xcorr.dat in OUTPUT is removed first.
+    -device \\p device. Success: OUTPUT/cudadsp_xcorr.log (the program's messages) and
+    OUTPUT/freq_xcorr.dat, one output_set, replace the earlier ones. A failure (bad PRM,
+    missing SLC, the program's exit status) is returned, not raised; it leaves the
+    earlier pair of files as they were and the program's messages in
+    OUTPUT/cudadsp_xcorr.failed.log.
     '''
-    final = os.path.join(output, OUTPUT_NAME)
     try:
         os.makedirs(output, exist_ok=True)
-        if os.path.lexists(final):
-            os.remove(final)
         work = tempfile.mkdtemp(prefix='.cudadsp_stack-', dir=output)
     except OSError as error:
         return xcorr_result('failed', f'output folder {output}: {error.strerror}', '', '')
@@ -120,14 +121,16 @@ def run_xcorr_pair(program, master_prm, aligned_prm, output, options, device, sl
         engine_device = engine.group(1) if engine else ''
         log = (f'$ {" ".join(command)}\n(in {work}, {time.monotonic() - started:.3f} s, '
                f'exit status {completed.returncode})\n{completed.stderr}')
-        write_atomically(os.path.join(output, LOG_NAME), lambda f: f.write(log.encode()))
-        if completed.returncode < 0:
-            return xcorr_result('failed', f'{os.path.basename(program)} killed by signal '
-                                f'{-completed.returncode}', engine_device, '')
         if completed.returncode != 0:
-            return xcorr_result('failed', _last_error(completed.stderr, copies),
-                                engine_device, '')
-        os.replace(os.path.join(work, OUTPUT_NAME), final)
-        return xcorr_result('ok', '', engine_device, final)
+            write_atomically(os.path.join(output, FAILED_LOG_NAME),
+                             lambda f: f.write(log.encode()))
+            return xcorr_result('failed', _last_error(completed.stderr, copies)
+                                if completed.returncode > 0 else
+                                f'{os.path.basename(program)} killed by signal '
+                                f'{-completed.returncode}', engine_device, '')
+        with output_set(output, [LOG_NAME, OUTPUT_NAME, FAILED_LOG_NAME]) as files:
+            files.write(LOG_NAME, lambda f: f.write(log.encode()))
+            os.replace(os.path.join(work, OUTPUT_NAME), files.temporary(OUTPUT_NAME))
+        return xcorr_result('ok', '', engine_device, files.final_path(OUTPUT_NAME))
     finally:
         shutil.rmtree(work, ignore_errors=True)

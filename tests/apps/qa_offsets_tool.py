@@ -12,6 +12,12 @@ stack of three pairs with one broken: the good pairs' outputs equal their single
 runs byte for byte, the broken one is reported in the summary, has no outputs, and the
 tool exits with 1; bad input ends with status 1, a message naming the parameter, and no
 output file.
+
+The outputs of a pair are one set: a run's gross-offset raster may be the previous run's
+_gross.bip in the same folder; a --prefix that leaves the folder is refused; a stack
+stopped by SIGINT or SIGTERM exits with 128 + the signal, its summary says which pairs
+it completed and which not, each folder holds one complete set (this run's or the
+earlier one) and no temporary is left; outputs honour the umask.
 '''
 
 import argparse
@@ -19,6 +25,7 @@ import csv
 import filecmp
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -67,12 +74,12 @@ class qa_offsets_tool(unittest.TestCase):
     def path(self, *names):
         return os.path.join(self.dir, *names)
 
-    def run_tool(self, *arguments, expect=0, timeout=240):
+    def run_tool(self, *arguments, expect=0, timeout=240, umask=-1):
         # --device cpu first, so that a case's own --device comes after it and counts.
         try:
             completed = subprocess.run([sys.executable, TOOL, '--device', 'cpu',
                                         *arguments], capture_output=True, text=True,
-                                       timeout=timeout)
+                                       timeout=timeout, umask=umask)
         except subprocess.TimeoutExpired:
             self.fail(f'{arguments}: still running after {timeout} s (blocked?)')
         self.assertEqual(completed.returncode, expect,
@@ -422,6 +429,114 @@ sys.exit(tool['main'](['--device', 'cpu', '--pairs', {self.path('pairs.txt')!r},
                                self.path('geometry'), expect=1)
         self.assertIn(f'secondary: {self.path("p_sec.slc.hdr")}: "header offset" must be '
                       'at least 0, got -5', output)
+
+    def test_gross_offset_raster_of_the_previous_run_in_the_folder(self):
+        reference, secondary = self.write_pair('p', (220, 240), (6.2, -5.4), seed=3)
+        layout = ['--start-down', '20', '--start-across', '20', '--number-down', '4',
+                  '--number-across', '5']
+        rng = numpy.random.default_rng(4)
+        gross = (6 + rng.integers(-2, 3, (4, 5)), -5 + rng.integers(-2, 3, (4, 5)))
+        raster_io.write_bands(self.path('gross.bip'), [g.astype(numpy.float32)
+                                                       for g in gross], ['down', 'across'])
+        pair = ['--reference', self.path('p_ref.slc'), '--secondary', self.path('p_sec.slc'),
+                *OPTIONS, *layout, '-o', self.path('out')]
+        self.run_tool(*pair, '--gross-offset-raster', self.path('gross.bip'))
+        # The documented use: the previous run's gross offsets, in the folder the new
+        # run writes to (the new run replaces that very file).
+        self.run_tool(*pair, '--gross-offset-raster',
+                      self.path('out', 'dense_offsets_gross.bip'))
+        bands = self.read_outputs(self.path('out'))
+        numpy.testing.assert_array_equal(bands['gross_down'], gross[0])
+        numpy.testing.assert_array_equal(bands['gross_across'], gross[1])
+        self.assert_equals_api(bands, cudadsp.dense_offsets(
+            reference, secondary, **API_OPTIONS, start_down=20, start_across=20,
+            number_down=4, number_across=5, gross_offset_down=gross[0],
+            gross_offset_across=gross[1], device='cpu'))
+
+    def test_prefix_leaving_the_folder_is_refused(self):
+        self.write_pair('p', (200, 232), (0.0, 0.0), 1)
+        pair = ['--reference', self.path('p_ref.slc'), '--secondary', self.path('p_sec.slc'),
+                *OPTIONS]
+        for prefix in ('../common', 'sub/name', '..', ''):
+            with self.subTest(prefix=prefix):
+                output = self.run_tool(*pair, '--prefix', prefix, '-o',
+                                       self.path('out', 'pair'), expect=1)
+                self.assertIn('--prefix', output)
+                self.assertEqual(sorted(os.listdir(self.path())), ['p_ref.slc', 'p_ref.slc.hdr',
+                                                          'p_sec.slc', 'p_sec.slc.hdr'],
+                                 'nothing written')
+
+    def test_outputs_honour_the_umask(self):
+        self.write_pair('p', (200, 232), (0.5, 0.5), 1)
+        with open(self.path('pairs.txt'), 'w') as f:
+            f.write('p_ref.slc p_sec.slc\n')
+        self.run_tool('--pairs', self.path('pairs.txt'), *OPTIONS, '-o', self.path('stack'),
+                      umask=0o022)
+        for folder, _, names in os.walk(self.path('stack')):
+            for name in names:
+                self.assertEqual(os.stat(os.path.join(folder, name)).st_mode & 0o777, 0o644,
+                                 name)
+
+    def test_interrupted_stack(self):
+        # Pair b is larger, so that a signal sent as it starts arrives while it runs.
+        sizes = {'a': (200, 232), 'b': (600, 600), 'c': (200, 232), 'd': (200, 232)}
+        for seed, (name, shape) in enumerate(sizes.items()):
+            self.write_pair(name, shape, (0.5 * seed, -0.25 * seed), seed)
+        with open(self.path('pairs.txt'), 'w') as f:
+            f.write(''.join(f'{n}_ref.slc {n}_sec.slc stack/{n}\n' for n in sizes))
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            with self.subTest(signal=signum.name):
+                self.run_tool('--pairs', self.path('pairs.txt'), *OPTIONS,
+                              '-o', self.path('stack'))
+                # This run's windows are spaced 16 apart, the earlier run's 32.
+                output = []
+                with subprocess.Popen(
+                        [sys.executable, TOOL, '--device', 'cpu', '--pairs',
+                         self.path('pairs.txt'), *OPTIONS, '--skip-across', '16',
+                         '-o', self.path('stack')],
+                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                        text=True) as run:
+                    try:
+                        for line in run.stdout:
+                            output.append(line)
+                            if 'pair 2 of 4' in line:
+                                run.send_signal(signum)
+                                break
+                        output += run.stdout.readlines()
+                        status = run.wait(timeout=60)
+                    finally:
+                        run.kill()
+                output = ''.join(output)
+                self.assertEqual(status, 128 + signum, output)
+                self.assertIn(f'interrupted by {signum.name}', output)
+                with open(self.path('stack', 'offsets_summary.csv')) as f:
+                    rows = {r['pair']: r for r in csv.DictReader(f)}
+                self.assertEqual({n: r['status'] for n, r in rows.items()},
+                                 {'a': 'ok', 'b': 'not run', 'c': 'not run',
+                                  'd': 'not run'}, output)
+                self.assertIn(f'interrupted by {signum.name} while it ran',
+                              rows['b']['message'])
+                self.assertIn('not reached', rows['c']['message'])
+                with open(self.path('stack', 'offsets_summary.md')) as f:
+                    self.assertIn(f'1 ok, 0 failed, 3 not run (interrupted by {signum.name})',
+                                  f.read())
+                self.assert_complete_sets(self.path('stack'), {'a': 16, 'b': 32, 'c': 32,
+                                                               'd': 32})
+
+    def assert_complete_sets(self, root, skips):
+        '''Every pair folder holds one whole set, with the window spacing across
+        given, and no temporary is left anywhere.'''
+        for folder, _, names in os.walk(root):
+            self.assertEqual([n for n in names if n.startswith('.') or n.endswith('.part')],
+                             [], f'temporaries in {folder}')
+        for name, skip in skips.items():
+            with open(os.path.join(root, name, 'dense_offsets.json')) as f:
+                grid = json.load(f)['grid']
+            self.assertEqual(grid['skip_across'], skip, name)
+            windows = grid['number_down'] * grid['number_across']
+            for output, fields in OUTPUTS.items():
+                self.assertEqual(os.path.getsize(os.path.join(root, name, output)),
+                                 4 * len(fields) * windows, f'{name}/{output}')
 
 
 if __name__ == '__main__':

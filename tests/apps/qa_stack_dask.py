@@ -14,8 +14,8 @@ cluster of two workers:
   workers take pairs; a progress line a pair and a summary table (Markdown and CSV);
 - a worker killed while it runs a pair (a stand-in for cudadsp_xcorr kills the worker
   that started it, after writing half an output): that pair is reported failed as
-  "worker died", naming it; the others complete; no freq_xcorr.dat is left in its
-  folder (neither the half-written one nor an older one), and the program did not
+  "worker died", naming it; the others complete; its folder keeps the older
+  freq_xcorr.dat as it was (not the half-written one), and the program did not
   outlive the worker; exit status 1;
 - a pair whose PRM names a missing SLC file is reported failed naming that file, the
   others complete;
@@ -24,7 +24,15 @@ cluster of two workers:
 - the local cluster's GPU pinning: each worker process has its own
   CUDA_VISIBLE_DEVICES (no GPU needed to see it), and GPUs are shared out within an
   inherited CUDA_VISIBLE_DEVICES;
-- bad arguments end with status 1 and a message naming the argument.
+- bad arguments end with status 1 and a message naming the argument (dense-offset
+  options once, before any pair; --xcorr-options with --kind offsets);
+- SIGINT or SIGTERM to the driver mid-stack: exit status 128 + the signal, a summary
+  saying which pairs completed, which was running and which were not reached (an older
+  summary replaced), the running pair's older freq_xcorr.dat as it was, no temporary;
+- an external scheduler (dask-scheduler, one dask-worker without a nanny): its only
+  worker killed mid-pair ends the run after --worker-wait with a summary; the scheduler
+  killed mid-pair ends it with one line and a summary, no traceback;
+- outputs and summaries honour the umask.
 
 Usage (ctest passes them): qa_stack_dask.py --tool apps/cudadsp_stack --xcorr BINARY
 --offsets apps/cudadsp_offsets --generator tools/make_synthetic_slc.py. About 30 s on two cores.
@@ -32,10 +40,13 @@ Usage (ctest passes them): qa_stack_dask.py --tool apps/cudadsp_stack --xcorr BI
 
 import argparse
 import csv
+import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 import numpy
@@ -86,6 +97,38 @@ def running(pid):
         return False
 
 
+def wait_for_file(path, process, seconds=90):
+    '''Wait until path exists; False when process ended first or time ran out.'''
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and process.poll() is None:
+        if os.path.exists(path):
+            return True
+        time.sleep(0.1)
+    return False
+
+
+def stand_in(folder, body):
+    '''A stand-in for cudadsp_xcorr: in pair "two" it runs body (sh), elsewhere it
+    is the real program.'''
+    path = os.path.join(folder, 'xcorr_stand_in')
+    with open(path, 'w') as f:
+        f.write(f'''#!/bin/sh
+case "$PWD" in
+*/two/.cudadsp_stack-*)
+{body};;
+esac
+exec {ARGS.xcorr} "$@"
+''')
+    os.chmod(path, 0o755)
+    return path
+
+
+def temporaries(root):
+    '''Temporary files under root (an output set's, or mkstemp's of old).'''
+    return [os.path.join(folder, n) for folder, _, names in os.walk(root)
+            for n in names if n.endswith('.part')]
+
+
 def read_summary(prefix):
     with open(prefix + '.csv', newline='') as f:
         return {row['pair']: row for row in csv.DictReader(f)}
@@ -116,13 +159,16 @@ class qa_stack_dask(unittest.TestCase):
             f.write('\n'.join(lines) + '\n')
         return path
 
+    def stack_command(self, pair_list, *arguments, xcorr=None, workers=('--workers', '2')):
+        return [sys.executable, ARGS.tool, '--kind', 'xcorr', '--pairs', pair_list,
+                '--device', 'cpu', *workers, '--xcorr', xcorr or ARGS.xcorr,
+                '--xcorr-options', ' '.join(XCORR_OPTIONS),
+                '--summary', os.path.join(self.run_folder, 'summary'), *arguments]
+
     def run_stack(self, pair_list, *arguments, expect=0, xcorr=None):
         completed = subprocess.run(
-            [sys.executable, ARGS.tool, '--kind', 'xcorr', '--pairs', pair_list,
-             '--device', 'cpu', '--workers', '2', '--xcorr', xcorr or ARGS.xcorr,
-             '--xcorr-options', ' '.join(XCORR_OPTIONS),
-             '--summary', os.path.join(self.run_folder, 'summary'), *arguments],
-            cwd=self.slc, capture_output=True, text=True, timeout=120)
+            self.stack_command(pair_list, *arguments, xcorr=xcorr), cwd=self.slc,
+            capture_output=True, text=True, timeout=300)
         self.assertEqual(completed.returncode, expect,
                          f'{completed.stdout}\n{completed.stderr}')
         return completed.stderr
@@ -195,8 +241,9 @@ exec {ARGS.xcorr} "$@"
         for name, pair in (('one', 'p1'), ('three', 'p3'), ('four', 'p4')):
             self.assertEqual(summary[name]['status'], 'ok', summary[name])
             self.assert_same_as_single_process(name, pair)
-        self.assertFalse(os.path.exists(self.output_of('two')),
-                         'a killed pair leaves no freq_xcorr.dat')
+        with open(self.output_of('two')) as f:
+            self.assertEqual(f.read(), 'an older run\n',
+                             'a killed pair leaves the earlier freq_xcorr.dat as it was')
         with open(pid_file) as f:
             pid = int(f.read())
         self.assertFalse(running(pid), 'the program outlived the worker that started it')
@@ -263,6 +310,121 @@ exec {ARGS.xcorr} "$@"
         self.assertIn('--pairs', completed.stderr)
         self.assertIn('line 1', completed.stderr)
 
+    def four_pairs(self):
+        return self.write_list([f'p{n}/master.PRM p{n}/aligned.PRM {self.run_folder}/{name}'
+                                for n, name in ((1, 'one'), (2, 'two'), (3, 'three'),
+                                                (4, 'four'))])
+
+    def test_interrupted_stack(self):
+        out = self.run_folder
+        pid_file = os.path.join(out, 'stand_in.pid')
+        xcorr = stand_in(out, f'echo $$ > {pid_file}.new; mv {pid_file}.new {pid_file}; '
+                              'exec sleep 60')
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            with self.subTest(signal=signum.name):
+                # An earlier run: every pair ok, and pair two's result.
+                with open(os.path.join(out, 'summary.csv'), 'w') as f:
+                    f.write('pair,status,worker,device,seconds,message\n' + ''.join(
+                        f'{n},ok,cpu0,cpu,1.000,\n' for n in ('one', 'two', 'three',
+                                                              'four')))
+                os.makedirs(os.path.join(out, 'two'), exist_ok=True)
+                with open(self.output_of('two'), 'w') as f:
+                    f.write('an older run\n')
+                stack = subprocess.Popen(
+                    self.stack_command(self.four_pairs(), xcorr=xcorr,
+                                       workers=('--workers', '1')),
+                    cwd=self.slc, stderr=subprocess.PIPE, text=True)
+                try:
+                    started = wait_for_file(pid_file, stack)
+                    stack.send_signal(signum)
+                    _, stderr = stack.communicate(timeout=60)
+                finally:
+                    stack.kill()
+                    stack.wait()
+                self.assertTrue(started, stderr)
+                self.assertEqual(stack.returncode, 128 + signum, stderr)
+                summary = read_summary(os.path.join(out, 'summary'))
+                self.assertEqual({n: r['status'] for n, r in summary.items()},
+                                 {'one': 'ok', 'two': 'not run', 'three': 'not run',
+                                  'four': 'not run'}, stderr)
+                self.assertIn(f'interrupted by {signum.name} while it ran',
+                              summary['two']['message'])
+                self.assertIn('not reached', summary['three']['message'])
+                with open(os.path.join(out, 'summary.md')) as f:
+                    self.assertIn('4 pairs (xcorr), 1 ok, 0 failed, 3 not run', f.read())
+                with open(self.output_of('two')) as f:
+                    self.assertEqual(f.read(), 'an older run\n', 'the earlier result stays')
+                self.assert_same_as_single_process('one', 'p1')
+                self.assertEqual(temporaries(out), [])
+                with open(pid_file) as f:
+                    self.assertFalse(running(int(f.read())), 'the program outlived the run')
+                os.remove(pid_file)
+
+    def start_scheduler(self):
+        '''A dask-scheduler and one dask-worker without a nanny (nothing restarts it);
+        returns (scheduler address, scheduler process, worker process).'''
+        scheduler_file = os.path.join(self.run_folder, 'scheduler.json')
+        processes = [subprocess.Popen(
+            ['dask-scheduler', '--host', '127.0.0.1', '--port', '0', '--no-dashboard',
+             '--scheduler-file', scheduler_file], stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)]
+        self.addCleanup(lambda: [(p.kill(), p.wait()) for p in processes])
+        self.assertTrue(wait_for_file(scheduler_file, processes[0]), 'no scheduler')
+        time.sleep(0.5)
+        with open(scheduler_file) as f:
+            address = json.load(f)['address']
+        processes.append(subprocess.Popen(
+            ['dask-worker', address, '--nthreads', '1', '--no-nanny', '--name', 'w1',
+             '--no-dashboard'], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env={**os.environ, 'PYTHONPATH': os.pathsep.join(sys.path)}))
+        return address, processes[0], processes[1]
+
+    def test_only_worker_of_a_scheduler_dies(self):
+        out = self.run_folder
+        address, _, worker = self.start_scheduler()
+        xcorr = stand_in(out, 'kill -9 $PPID; exec sleep 60')
+        completed = subprocess.run(
+            self.stack_command(self.four_pairs(), '--worker-wait', '5', xcorr=xcorr,
+                               workers=('--scheduler', address)),
+            cwd=self.slc, capture_output=True, text=True, timeout=120)
+        self.assertEqual(completed.returncode, 1, completed.stderr)
+        self.assertIsNotNone(worker.poll(), 'the worker was killed')
+        self.assertIn('no worker for 5 s', completed.stderr)
+        summary = read_summary(os.path.join(out, 'summary'))
+        self.assertEqual({n: r['status'] for n, r in summary.items()},
+                         {'one': 'ok', 'two': 'failed', 'three': 'not run',
+                          'four': 'not run'}, completed.stderr)
+        self.assertIn('no worker for 5 s', summary['two']['message'])
+        self.assertFalse(os.path.exists(self.output_of('two')))
+
+    def test_scheduler_lost_mid_stack(self):
+        out = self.run_folder
+        address, scheduler, _ = self.start_scheduler()
+        pid_file = os.path.join(out, 'stand_in.pid')
+        # Pair two goes on after its scheduler is gone, and completes.
+        xcorr = stand_in(out, f'echo $$ > {pid_file}; sleep 3')
+        stack = subprocess.Popen(
+            self.stack_command(self.four_pairs(), xcorr=xcorr,
+                               workers=('--scheduler', address)),
+            cwd=self.slc, stderr=subprocess.PIPE, text=True)
+        try:
+            started = wait_for_file(pid_file, stack)
+            scheduler.kill()
+            _, stderr = stack.communicate(timeout=90)
+        finally:
+            stack.kill()
+            stack.wait()
+        self.assertTrue(started, stderr)
+        self.assertEqual(stack.returncode, 1, stderr)
+        self.assertNotIn('Traceback', stderr)
+        self.assertLessEqual(len(stderr.splitlines()), 6, stderr)
+        self.assertIn('scheduler lost', stderr)
+        summary = read_summary(os.path.join(out, 'summary'))
+        self.assertEqual({n: r['status'] for n, r in summary.items()},
+                         {'one': 'ok', 'two': 'failed', 'three': 'not run',
+                          'four': 'not run'}, stderr)
+        self.assertIn('scheduler lost', summary['two']['message'])
+
 
 class qa_stack_offsets(unittest.TestCase):
     '''Dense offsets of small complex64 rasters: the stack against one process.'''
@@ -300,8 +462,13 @@ class qa_stack_offsets(unittest.TestCase):
             stack = subprocess.run(
                 [sys.executable, ARGS.tool, '--kind', 'offsets', '--workers', '2',
                  '--pairs', os.path.join(folder, 'stack', 'pairs.txt'), *self.OPTIONS],
-                cwd=folder, capture_output=True, text=True, timeout=120)
+                cwd=folder, capture_output=True, text=True, timeout=120, umask=0o027)
             self.assertEqual(stack.returncode, 0, stack.stderr)
+            for written in ['stack_summary.csv', 'stack_summary.md'] + [
+                    os.path.join('stack', f'pair{n}', name) for n in (1, 2, 3)
+                    for name in ('dense_offsets.bip', 'dense_offsets.json')]:
+                self.assertEqual(os.stat(os.path.join(folder, written)).st_mode & 0o777,
+                                 0o640, f'{written}: the workers honour the umask')
             alone = subprocess.run(
                 [sys.executable, ARGS.offsets, '--pairs',
                  os.path.join(folder, 'alone', 'pairs.txt'), *self.OPTIONS],
@@ -355,6 +522,28 @@ class qa_stack_offsets(unittest.TestCase):
             self.assertEqual({name: row['status'] for name, row in summary.items()},
                              {'pair1': 'ok', 'pair2': 'failed', 'pair3': 'ok'})
             self.assertIn(f'{fifo}: not a regular file: FIFO', summary['pair2']['message'])
+
+    def test_bad_offsets_options_refused_once(self):
+        with tempfile.TemporaryDirectory() as folder:
+            for name in ('ref', 'sec'):
+                numpy.save(os.path.join(folder, f'{name}.npy'),
+                           numpy.ones((64, 64), numpy.complex64))
+            with open(os.path.join(folder, 'pairs.txt'), 'w') as f:
+                f.write(''.join(f'ref.npy sec.npy pair{n}\n' for n in range(3)))
+            for arguments, named in ((['--zoom', '3'], ['zoom_window']),
+                                     (['--xcorr-options', '-nx 4'],
+                                      ['--xcorr-options', '--kind offsets'])):
+                with self.subTest(arguments=arguments):
+                    completed = subprocess.run(
+                        [sys.executable, ARGS.tool, '--kind', 'offsets', '--workers', '1',
+                         '--device', 'cpu', '--pairs', os.path.join(folder, 'pairs.txt'),
+                         *arguments], cwd=folder, capture_output=True, text=True,
+                        timeout=120)
+                    self.assertEqual(completed.returncode, 1, completed.stderr)
+                    for text in named:
+                        self.assertIn(text, completed.stderr)
+                    self.assertNotIn('pair 1 of', completed.stderr, 'checked per pair')
+                    self.assertFalse(os.path.exists(os.path.join(folder, 'pair0')))
 
 
 class qa_stack_gpu_pinning(unittest.TestCase):

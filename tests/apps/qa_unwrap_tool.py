@@ -9,12 +9,20 @@ cudadsp_unwrap as a user runs it: rasters in (ENVI, a raw VRT, GeoTIFF, .npy; re
 or complex interferogram; coherence and mask files), rasters out, checked against a
 field whose unwrapped truth is known, read back through GDAL; and bad input, which must
 end with status 1, a message naming the argument, and no output file.
+
+The outputs of a prefix are one set: a run replaces every file of an earlier run of the
+prefix (an old .conncomp beside a least-squares result is gone), and a run that fails on
+a full disk (a small tmpfs mounted in a user and mount namespace, `unshare -rm`) leaves
+the earlier set as it was, no temporary, and an error naming the file and ENOSPC, in
+ENVI and in GeoTIFF. Outputs honour the umask; the .json is strict JSON (no NaN).
 '''
 
 import argparse
 import json
 import os
 import re
+import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -53,11 +61,11 @@ class qa_unwrap_tool(unittest.TestCase):
     def path(self, name):
         return os.path.join(self.dir, name)
 
-    def run_tool(self, *arguments, expect=0, timeout=240):
+    def run_tool(self, *arguments, expect=0, timeout=240, umask=None):
         try:
             completed = subprocess.run([sys.executable, TOOL, *arguments, '--device',
                                         'cpu'], capture_output=True, text=True,
-                                       timeout=timeout)
+                                       timeout=timeout, umask=-1 if umask is None else umask)
         except subprocess.TimeoutExpired:
             self.fail(f'{arguments}: still running after {timeout} s (blocked?)')
         self.assertEqual(completed.returncode, expect,
@@ -335,6 +343,89 @@ class qa_unwrap_tool(unittest.TestCase):
                 self.assertIn(f'{os.path.join(folder, fifo)}: not a regular file: FIFO',
                               output)
                 self.assertFalse(os.path.exists(os.path.join(folder, 'out.unw')))
+
+    def test_a_run_replaces_every_file_of_the_prefix(self):
+        raster_io.write_raster(self.path('phase.flt'), wrap(self.truth))
+        self.run_tool(self.path('phase.flt'), '-o', self.path('out/run'))
+        self.assertTrue(os.path.exists(self.path('out/run.conncomp')))
+        self.run_tool(self.path('phase.flt'), '--method', 'least_squares',
+                      '-o', self.path('out/run'))
+        with open(self.path('out/run.json')) as f:
+            self.assertEqual(json.load(f)['method'], 'least_squares')
+        self.assertEqual(sorted(os.listdir(self.path('out'))),
+                         ['run.cycles', 'run.cycles.hdr', 'run.json', 'run.unw',
+                          'run.unw.hdr'], 'the reliability run\'s .conncomp is stale')
+        self.run_tool(self.path('phase.flt'), '--format', 'GTiff', '-o', self.path('out/run'))
+        self.assertEqual(sorted(os.listdir(self.path('out'))),
+                         ['run.conncomp.tif', 'run.cycles.tif', 'run.json', 'run.unw.tif'])
+
+    def test_outputs_honour_the_umask_and_json_is_strict(self):
+        # An input whose pixels are all masked, the report's edge; the .json is read
+        # by a parser that refuses NaN (qa_output_set writes one).
+        raster_io.write_raster(self.path('phase.flt'), wrap(self.truth))
+        raster_io.write_raster(self.path('none.byt'),
+                               numpy.zeros(self.truth.shape, numpy.uint8))
+        for umask, mode in ((0o022, 0o644), (0o027, 0o640)):
+            self.run_tool(self.path('phase.flt'), '--method', 'least_squares', '--mask',
+                          self.path('none.byt'), '-o', self.path(f'm{umask:o}/run'),
+                          umask=umask)
+            for name in os.listdir(self.path(f'm{umask:o}')):
+                self.assertEqual(os.stat(self.path(f'm{umask:o}/{name}')).st_mode & 0o777,
+                                 mode, f'{name} with umask {umask:o}')
+
+        def refuse(constant):
+            raise ValueError(f'{constant} is not JSON')
+        with open(self.path('m22/run.json')) as f:
+            report = json.loads(f.read(), parse_constant=refuse)['report']
+        self.assertEqual(report['valid_pixels'], 0)
+
+    def run_on_a_full_disk(self, arguments, size_kib):
+        '''Two runs of prefix DISK/run in a tmpfs of size_kib: a small input (it fits),
+        then arguments (it does not). Returns the second run\'s status and messages
+        and a copy of the tmpfs as it was left (the tmpfs goes with its namespace).'''
+        if shutil.which('unshare') is None:
+            self.skipTest('unshare (util-linux) is not installed')
+        disk, copy = self.path('disk'), self.path('left')
+        for folder in (disk, copy):
+            shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(disk)
+        raster_io.write_raster(self.path('small.flt'), wrap(self.truth[:40, :50]))
+        tool = [sys.executable, TOOL, '--device', 'cpu', '-o', f'{disk}/run']
+        script = (f'mount -t tmpfs -o size={size_kib}k tmpfs {disk} || exit 99\n'
+                  f'{shlex.join(tool)} {shlex.join(arguments)} {self.path("small.flt")} '
+                  '|| exit 98\n'
+                  f'{shlex.join(tool)} {shlex.join(arguments)} {self.path("phase.flt")}\n'
+                  f'status=$?; cp -a {disk} {copy}; exit $status\n')
+        completed = subprocess.run(['unshare', '--mount', '--map-root-user', 'sh', '-c',
+                                    script], capture_output=True, text=True, timeout=240)
+        if completed.returncode == 99:
+            self.skipTest(f'no tmpfs in a user namespace here: {completed.stderr}')
+        self.assertNotEqual(completed.returncode, 98, completed.stderr)
+        return completed.returncode, completed.stdout + completed.stderr, copy
+
+    def test_a_full_disk_leaves_the_earlier_set(self):
+        raster_io.write_raster(self.path('phase.flt'), wrap(self.truth))
+        # 150 x 200 pixels: 117 KiB a raster; the small input's set is 25 KiB.
+        for format, named in (('ENVI', 'ENOSPC'), ('GTiff', 'No space left on device')):
+            with self.subTest(format=format):
+                status, messages, left = self.run_on_a_full_disk(
+                    ['--format', format], 160)
+                self.assertEqual(status, 1, messages)
+                self.assertIn(named, messages)
+                self.assertRegex(messages, r'disk/run\.(unw|cycles|conncomp)')
+                self.assertNotIn('Exception ignored', messages)
+                names = sorted(os.listdir(left))
+                self.assertEqual([n for n in names if n.startswith('.')], [],
+                                 'temporaries left')
+                with open(os.path.join(left, 'run.json')) as f:
+                    summary = json.load(f)
+                self.assertEqual(summary['input'], self.path('small.flt'),
+                                 'the .json describes the set beside it')
+                self.assertEqual(sorted(os.path.basename(p) for p in summary['outputs']),
+                                 sorted(n for n in names if not n.endswith(('.hdr', '.json'))))
+                unwrapped, _ = self.read_back(os.path.join(
+                    left, 'run.unw' + ('.tif' if format == 'GTiff' else '')))
+                self.assertEqual(unwrapped.shape, (40, 50))
 
 
 if __name__ == '__main__':
