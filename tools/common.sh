@@ -20,6 +20,7 @@ install_dependencies() {
                     libfftw3-dev libvolk2-dev libboost-program-options-dev
                     nlohmann-json3-dev python3-skimage python3-gdal
                     python3-netcdf4 python3-xarray python3-distributed
+                    python3-scipy         # netCDF-3 reads beside netCDF4 (tests/soak)
                     python3-h5py-serial   # h5py: GNSS-SDR's dumps, tools/compare-gnss-sdr
                     python3-hypothesis    # qa_properties
                     clang libclang-rt-14-dev)  # libFuzzer: the fuzz targets (tests/fuzz)
