@@ -24,6 +24,7 @@
 #include <gnuradio/io_signature.h>
 #include <gnuradio/top_block.h>
 #include <cppunit/extensions/HelperMacros.h>
+#include <boost/thread/thread.hpp>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -275,6 +276,7 @@ class qa_st_tbd_ff_flowgraph : public CppUnit::TestFixture
     QA_BACKEND_TEST(slow_source_within_the_wait_bound);
     CPPUNIT_TEST(slow_subscriber_holds_the_stream_not_the_memory);
     CPPUNIT_TEST(stuck_subscriber_loses_messages_counted);
+    CPPUNIT_TEST(stop_ends_the_wait_for_a_subscriber);
     CPPUNIT_TEST(bad_parameters);
     CPPUNIT_TEST_SUITE_END();
 
@@ -419,6 +421,44 @@ public:
         const std::vector<core::tbd_detection> first(
             b.e.detections.begin(), b.e.detections.begin() + messages.size());
         assert_messages(first, messages, "stuck subscriber");
+    }
+
+    void stop_ends_the_wait_for_a_subscriber()
+    {
+        // The block waits for a stuck subscriber (its 2 s are not up): top_block::stop()
+        // must end that wait at once, not after it. The subscriber's own wait is an
+        // interruption point too, so that every thread can end.
+        const busy_detections b;
+        auto tbd = make_block(b.w, b.h, "cpu", 0.6f, 0);
+        const std::size_t limit = tbd->detection_queue_limit();
+        auto collector = qa::message_collector::make([] {
+            for (;;) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                boost::this_thread::interruption_point();
+            }
+        });
+        auto tb = gr::make_top_block("st_tbd_ff_stop");
+        auto src = gr::blocks::vector_source_f::make(b.frames, false, b.w * b.h);
+        auto map_sink = gr::blocks::vector_sink_f::make(b.w * b.h);
+        tb->connect(src, 0, tbd, 0);
+        tb->connect(tbd, 0, map_sink, 0);
+        tb->msg_connect(tbd, "detections", collector, "in");
+        tb->start();
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+        while (collector->queued_max() < limit &&
+               std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        CPPUNIT_ASSERT(collector->queued_max() >= limit); // the block is waiting
+        const auto stop = std::chrono::steady_clock::now();
+        tb->stop();
+        tb->wait();
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - stop)
+                .count();
+        CPPUNIT_ASSERT_EQUAL(std::uint64_t(0), tbd->detections_dropped());
+        CPPUNIT_ASSERT(map_sink->data().size() < b.frames.size());
+        qa::skip_under_sanitizer("the stop's wall time");
+        CPPUNIT_ASSERT_MESSAGE(std::to_string(seconds), seconds < 1.0);
     }
 
     void bad_parameters()
