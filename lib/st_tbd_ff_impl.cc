@@ -145,7 +145,12 @@ st_tbd_ff_impl::st_tbd_ff_impl(const core::st_tbd_config& config, int batch_fram
       d_key_y(pmt::intern("y")),
       d_key_vx(pmt::intern("vx")),
       d_key_vy(pmt::intern("vy")),
-      d_key_value(pmt::intern("value"))
+      d_key_value(pmt::intern("value")),
+      // A frame's detections always fit: the bound never splits a frame's worth.
+      d_detections_out(*this,
+                       d_port,
+                       std::max<std::size_t>(1024, 2 * config.max_detections_per_frame),
+                       d_logger)
 {
     core::st_tbd_config engine_config = config;
     if (config.autotune) {
@@ -248,6 +253,16 @@ int st_tbd_ff_impl::max_detections_per_frame() const
 
 int st_tbd_ff_impl::batch_frames() const { return d_batch.batch_items(); }
 
+std::uint64_t st_tbd_ff_impl::detections_dropped() const
+{
+    return d_detections_out.dropped();
+}
+
+int st_tbd_ff_impl::detection_queue_limit() const
+{
+    return static_cast<int>(d_detections_out.max_queued());
+}
+
 std::string st_tbd_ff_impl::backend() const { return d_engine->device().to_string(); }
 
 std::string st_tbd_ff_impl::implementation() const { return d_engine->implementation(); }
@@ -301,7 +316,7 @@ void st_tbd_ff_impl::process_frames(const float* in,
         dict = pmt::dict_add(dict, d_key_vx, pmt::from_double(det.vx));
         dict = pmt::dict_add(dict, d_key_vy, pmt::from_double(det.vy));
         dict = pmt::dict_add(dict, d_key_value, pmt::from_double(det.value));
-        message_port_pub(d_port, dict);
+        d_detections_out.publish(dict);
     }
 }
 

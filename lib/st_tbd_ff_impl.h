@@ -9,6 +9,7 @@
 #define INCLUDED_CUDADSP_ST_TBD_FF_IMPL_H
 
 #include "batch_gate.h"
+#include "bounded_message_port.h"
 #include "registered_gr_buffers.h"
 #include <gnuradio/cudadsp/core/st_tbd.h>
 #include <gnuradio/cudadsp/st_tbd_ff.h>
@@ -35,6 +36,8 @@ public:
     const std::vector<core::tbd_hypothesis>& hypotheses() const override;
     int max_detections_per_frame() const override;
     int batch_frames() const override;
+    std::uint64_t detections_dropped() const override;
+    int detection_queue_limit() const override;
     std::string backend() const override;
     std::string implementation() const override;
 
@@ -76,6 +79,7 @@ private:
     const pmt::pmt_t d_port;
     const pmt::pmt_t d_reset_tag_key;
     const pmt::pmt_t d_key_frame, d_key_x, d_key_y, d_key_vx, d_key_vy, d_key_value;
+    bounded_message_port d_detections_out;
 };
 
 } // namespace cudadsp

@@ -330,6 +330,10 @@ class qa_st_tbd_ff(gr_unittest.TestCase):
                                                   max_detections_per_frame=3,
                                                   expected_messages=30)
         self.assertEqual(blk.max_detections_per_frame(), 3)
+        # The subscriber queue's limit: max(1024, 2 x the cap); a subscriber that keeps
+        # up loses nothing.
+        self.assertEqual(blk.detection_queue_limit(), 1024)
+        self.assertEqual(blk.detections_dropped(), 0)
         want = []
         for k in range(len(frames)):
             cells = local_maxima(maps[k], -1e30)

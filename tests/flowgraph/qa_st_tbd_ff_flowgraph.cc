@@ -24,9 +24,12 @@
 #include <gnuradio/io_signature.h>
 #include <gnuradio/top_block.h>
 #include <cppunit/extensions/HelperMacros.h>
+#include <boost/thread/thread.hpp>
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <future>
 #include <mutex>
 #include <thread>
 
@@ -225,6 +228,42 @@ run_result run_flowgraph(const std::vector<float>& frames,
     };
 }
 
+/*!
+ * The frames through \p tbd into a map sink, its detections to \p collector; once every
+ * map is out, release() (a stuck collector's way out), then the flowgraph's end. Returns
+ * the messages the collector got.
+ */
+std::vector<pmt::pmt_t> run_to_subscriber(const std::vector<float>& frames,
+                                          std::size_t cells,
+                                          st_tbd_ff::sptr tbd,
+                                          qa::message_collector::sptr collector,
+                                          const std::function<void()>& release)
+{
+    auto tb = gr::make_top_block("st_tbd_ff_subscriber");
+    auto src = gr::blocks::vector_source_f::make(frames, false, cells);
+    auto map_sink = gr::blocks::vector_sink_f::make(cells);
+    tb->connect(src, 0, tbd, 0);
+    tb->connect(tbd, 0, map_sink, 0);
+    tb->msg_connect(tbd, "detections", collector, "in");
+    tb->start();
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (map_sink->data().size() < frames.size() &&
+           std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    CPPUNIT_ASSERT_EQUAL_MESSAGE("maps out", frames.size(), map_sink->data().size());
+    release();
+    tb->wait();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    return collector->messages();
+}
+
+//! 200 frames of 32 x 32 at threshold 0.6: tens of detections a frame, about 10 000.
+struct busy_detections {
+    static constexpr std::size_t w = 32, h = 32, n = 200;
+    const std::vector<float> frames = make_frames(n, w, h, 6);
+    const expected_output e = engine_output(frames, w, h, "cpu", 0.6f);
+};
+
 } // namespace
 
 class qa_st_tbd_ff_flowgraph : public CppUnit::TestFixture
@@ -235,6 +274,9 @@ class qa_st_tbd_ff_flowgraph : public CppUnit::TestFixture
     QA_BACKEND_TEST(reset_tags_and_passthrough);
     QA_BACKEND_TEST(argmax_unconnected);
     QA_BACKEND_TEST(slow_source_within_the_wait_bound);
+    CPPUNIT_TEST(slow_subscriber_holds_the_stream_not_the_memory);
+    CPPUNIT_TEST(stuck_subscriber_loses_messages_counted);
+    CPPUNIT_TEST(stop_ends_the_wait_for_a_subscriber);
     CPPUNIT_TEST(bad_parameters);
     CPPUNIT_TEST_SUITE_END();
 
@@ -332,6 +374,91 @@ public:
         qa::skip_under_sanitizer("the wait bound's wall time");
         // 0.16 s of frames: no batch-sized stall on top of that.
         CPPUNIT_ASSERT_MESSAGE(std::to_string(seconds), seconds < 1.5);
+    }
+
+    void slow_subscriber_holds_the_stream_not_the_memory()
+    {
+        // A subscriber slower than the block (50 us a message, as one starved of CPU):
+        // GNU Radio alone would queue nearly every message at it. The block waits for
+        // it instead, so its queue stays within the limit and nothing is lost.
+        const busy_detections b;
+        auto tbd = make_block(b.w, b.h, "cpu", 0.6f, 0);
+        const std::size_t limit = tbd->detection_queue_limit();
+        CPPUNIT_ASSERT_EQUAL(std::size_t(2048), limit); // max(1024, 2 x 1024 a frame)
+        CPPUNIT_ASSERT(b.e.detections.size() > 4 * limit);
+        auto collector = qa::message_collector::make(
+            [] { std::this_thread::sleep_for(std::chrono::microseconds(50)); });
+        const auto messages =
+            run_to_subscriber(b.frames, b.w * b.h, tbd, collector, [] {});
+        assert_messages(b.e.detections, messages, "slow subscriber");
+        CPPUNIT_ASSERT_EQUAL(std::uint64_t(0), tbd->detections_dropped());
+        // + 1: the message being handled, out of GNU Radio's queue but not yet counted.
+        CPPUNIT_ASSERT_MESSAGE("queued at most " +
+                                   std::to_string(collector->queued_max()),
+                               collector->queued_max() <= limit + 1);
+    }
+
+    void stuck_subscriber_loses_messages_counted()
+    {
+        // A subscriber that takes one message and then none until the stream has ended:
+        // the block waits 2 s for it, then drops (and counts) what does not fit, so the
+        // stream goes on and the queue stays within the limit.
+        const busy_detections b;
+        auto tbd = make_block(b.w, b.h, "cpu", 0.6f, 0);
+        const std::size_t limit = tbd->detection_queue_limit();
+        std::promise<void> gate;
+        std::shared_future<void> open = gate.get_future().share();
+        auto collector = qa::message_collector::make([open] { open.wait(); });
+        const auto messages = run_to_subscriber(
+            b.frames, b.w * b.h, tbd, collector, [&gate] { gate.set_value(); });
+        CPPUNIT_ASSERT_MESSAGE("queued at most " +
+                                   std::to_string(collector->queued_max()),
+                               collector->queued_max() <= limit + 1);
+        CPPUNIT_ASSERT(messages.size() >= limit);
+        CPPUNIT_ASSERT_EQUAL(b.e.detections.size(),
+                             messages.size() + tbd->detections_dropped());
+        // What arrived is the stream's beginning, in order.
+        const std::vector<core::tbd_detection> first(
+            b.e.detections.begin(), b.e.detections.begin() + messages.size());
+        assert_messages(first, messages, "stuck subscriber");
+    }
+
+    void stop_ends_the_wait_for_a_subscriber()
+    {
+        // The block waits for a stuck subscriber (its 2 s are not up): top_block::stop()
+        // must end that wait at once, not after it. The subscriber's own wait is an
+        // interruption point too, so that every thread can end.
+        const busy_detections b;
+        auto tbd = make_block(b.w, b.h, "cpu", 0.6f, 0);
+        const std::size_t limit = tbd->detection_queue_limit();
+        auto collector = qa::message_collector::make([] {
+            for (;;) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
+                boost::this_thread::interruption_point();
+            }
+        });
+        auto tb = gr::make_top_block("st_tbd_ff_stop");
+        auto src = gr::blocks::vector_source_f::make(b.frames, false, b.w * b.h);
+        auto map_sink = gr::blocks::vector_sink_f::make(b.w * b.h);
+        tb->connect(src, 0, tbd, 0);
+        tb->connect(tbd, 0, map_sink, 0);
+        tb->msg_connect(tbd, "detections", collector, "in");
+        tb->start();
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+        while (collector->queued_max() < limit &&
+               std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        CPPUNIT_ASSERT(collector->queued_max() >= limit); // the block is waiting
+        const auto stop = std::chrono::steady_clock::now();
+        tb->stop();
+        tb->wait();
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - stop)
+                .count();
+        CPPUNIT_ASSERT_EQUAL(std::uint64_t(0), tbd->detections_dropped());
+        CPPUNIT_ASSERT(map_sink->data().size() < b.frames.size());
+        qa::skip_under_sanitizer("the stop's wall time");
+        CPPUNIT_ASSERT_MESSAGE(std::to_string(seconds), seconds < 1.0);
     }
 
     void bad_parameters()

@@ -14,6 +14,7 @@
 #include "rss_monitor.h"
 #include "soak_cases.h"
 #include <gnuradio/cudadsp/core/device.h>
+#include <malloc.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -51,6 +52,7 @@ struct options {
     double max_growth_mib_h = 1.0;
     double max_growth_mib = 8.0;
     double churn_period_s = 0.05;
+    std::string trace_dir; // empty: no trace
 };
 
 [[noreturn]] void usage(const std::string& error)
@@ -61,6 +63,7 @@ struct options {
            "               [--parallel] [--rss-period S] [--warmup S]\n"
            "               [--max-growth-mib-h X] [--max-growth-mib X] [--churn-period "
            "S]\n"
+           "               [--trace DIR]\n"
            "blocks:";
     for (const soak_case& c : soak_cases())
         std::cerr << " " << c.block;
@@ -101,6 +104,8 @@ options parse(int argc, char** argv)
             o.max_growth_mib = number_argument(a, next), ++i;
         else if (a == "--churn-period")
             o.churn_period_s = number_argument(a, next), ++i;
+        else if (a == "--trace" && next)
+            o.trace_dir = argv[++i];
         else
             usage("unknown or incomplete argument " + a);
     }
@@ -115,12 +120,34 @@ options parse(int argc, char** argv)
     return o;
 }
 
+/*!
+ * With --trace DIR, DIR/<block>.tsv gets one line per RSS sample: seconds, RSS and its
+ * anonymous, file-backed and shared parts (GNU Radio's buffers are shared memory), the
+ * heap glibc holds from the system and the part of it in use (MiB), and the messages
+ * queued at the counting port. A heap held that grows while the heap in use stays flat
+ * is memory freed and kept (a past peak), not memory still held.
+ */
+std::FILE* open_trace(const std::string& block, const options& o)
+{
+    if (o.trace_dir.empty())
+        return nullptr;
+    const std::string path = o.trace_dir + "/" + block + ".tsv";
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    if (!f)
+        usage("--trace: cannot write " + path);
+    std::fprintf(f,
+                 "t_s\trss_mib\trss_anon_mib\trss_file_mib\trss_shmem_mib\theap_mib\t"
+                 "heap_in_use_mib\tmessages_queued\n");
+    return f;
+}
+
 //! One block's soak in this process; prints its summary line, returns the exit status.
 int soak_one(const soak_case& c, const options& o)
 {
     std::mt19937_64 rng(0x50a6);
     soak_flowgraph f = c.build(o.device, o.seconds);
     std::vector<rss_sample> rss;
+    std::FILE* trace = open_trace(c.block, o);
     const auto t0 = std::chrono::steady_clock::now();
     const auto elapsed = [t0] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
@@ -144,6 +171,20 @@ int soak_one(const soak_case& c, const options& o)
         if (t >= next_rss) {
             rss.push_back({ t, resident_mib() });
             next_rss += o.rss_period_s;
+            if (trace) {
+                const struct mallinfo2 heap = mallinfo2();
+                std::fprintf(trace,
+                             "%.2f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%.3f\t%llu\n",
+                             t,
+                             rss.back().rss_mib,
+                             status_mib("RssAnon:"),
+                             status_mib("RssFile:"),
+                             status_mib("RssShmem:"),
+                             double(heap.arena + heap.hblkhd) / (1 << 20),
+                             double(heap.uordblks + heap.hblkhd) / (1 << 20),
+                             static_cast<unsigned long long>(f.messages_queued()));
+                std::fflush(trace);
+            }
         }
     }
     const double ran_s = elapsed();
@@ -159,6 +200,8 @@ int soak_one(const soak_case& c, const options& o)
     }
     done.get();
     rss.push_back({ ran_s, resident_mib() });
+    if (trace)
+        std::fclose(trace);
 
     const std::int64_t lost = f.lost();
     const std::uint64_t bad = f.bad();
@@ -168,7 +211,8 @@ int soak_one(const soak_case& c, const options& o)
     const bool rss_ok = by_rate ? rate <= o.max_growth_mib_h : growth <= o.max_growth_mib;
     const bool ok = lost == 0 && bad == 0 && f.source->produced() > 0 && rss_ok;
     std::printf("soak: block=%s device=%s seconds=%.1f items_in=%llu items_out=%llu "
-                "lost=%lld bad=%llu messages=%llu rss_start_mib=%.1f rss_end_mib=%.1f "
+                "lost=%lld bad=%llu messages=%llu messages_queued_max=%llu "
+                "rss_start_mib=%.1f rss_end_mib=%.1f "
                 "growth_after_warmup_mib=%.2f growth_mib_h=%.2f (judged by %s <= %g) "
                 "result=%s\n",
                 c.block.c_str(),
@@ -179,6 +223,7 @@ int soak_one(const soak_case& c, const options& o)
                 static_cast<long long>(lost),
                 static_cast<unsigned long long>(bad),
                 static_cast<unsigned long long>(f.messages()),
+                static_cast<unsigned long long>(f.messages_queued_max()),
                 rss.front().rss_mib,
                 rss.back().rss_mib,
                 growth,

@@ -19,23 +19,28 @@ namespace gr {
 namespace cudadsp {
 namespace soak {
 
-//! VmRSS of this process in MiB, from /proc/self/status; negative when unreadable.
-inline double resident_mib()
+//! A field of /proc/self/status given in kB (e.g. "VmRSS:"), in MiB; negative when
+//! unreadable.
+inline double status_mib(const char* field)
 {
     std::FILE* f = std::fopen("/proc/self/status", "r");
     if (!f)
         return -1.0;
     char line[256];
     double kib = -1.0;
+    const std::size_t n = std::strlen(field);
     while (std::fgets(line, sizeof line, f)) {
-        if (std::strncmp(line, "VmRSS:", 6) == 0) {
-            kib = std::strtod(line + 6, nullptr);
+        if (std::strncmp(line, field, n) == 0) {
+            kib = std::strtod(line + n, nullptr);
             break;
         }
     }
     std::fclose(f);
     return kib < 0.0 ? -1.0 : kib / 1024.0;
 }
+
+//! VmRSS of this process in MiB, from /proc/self/status; negative when unreadable.
+inline double resident_mib() { return status_mib("VmRSS:"); }
 
 struct rss_sample {
     double t_s;

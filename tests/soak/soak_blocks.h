@@ -14,6 +14,7 @@
 // through, so over an hour their own memory stays flat and the RSS the soak samples is
 // the block's.
 
+#include "qa_queue_depth.h"
 #include <gnuradio/io_signature.h>
 #include <gnuradio/sync_block.h>
 #include <atomic>
@@ -159,7 +160,7 @@ private:
 
 /*!
  * Counts the messages that reach its port "in" and keeps none; with a check, also those
- * for which check(message) is false.
+ * for which check(message) is false; and the length of its queue (qa_queue_depth.h).
  */
 class message_counter : public gr::block
 {
@@ -179,17 +180,29 @@ public:
     {
         message_port_register_in(pmt::mp("in"));
         set_msg_handler(pmt::mp("in"), [this](const pmt::pmt_t& msg) {
+            d_queue.taken();
             ++d_count;
             if (d_check && !d_check(msg))
                 ++d_bad;
         });
     }
 
+    //! What message_port_pub() calls: counts, then queues as usual.
+    void post(pmt::pmt_t which_port, pmt::pmt_t msg) override
+    {
+        d_queue.posted();
+        gr::block::post(which_port, msg);
+    }
+
     std::uint64_t count() const { return d_count.load(); }
     std::uint64_t bad_messages() const { return d_bad.load(); }
+    //! Messages posted and not yet handled: now, and the most there ever were.
+    std::uint64_t queued() const { return d_queue.now(); }
+    std::uint64_t queued_max() const { return d_queue.max(); }
 
 private:
     const check_fn d_check;
+    qa::queue_depth d_queue;
     std::atomic<std::uint64_t> d_count{ 0 };
     std::atomic<std::uint64_t> d_bad{ 0 };
 };

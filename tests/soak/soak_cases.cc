@@ -100,8 +100,18 @@ soak_flowgraph finish(gr::top_block_sptr tb,
     };
     f.bad = [sink] { return sink->bad_items(); };
     f.messages = [] { return std::uint64_t(0); };
+    f.messages_queued = [] { return std::uint64_t(0); };
+    f.messages_queued_max = [] { return std::uint64_t(0); };
     f.churn = [](std::mt19937_64&) {};
     return f;
+}
+
+//! The summary's message figures, from the port that counts the block's messages.
+void count_messages(soak_flowgraph& f, const message_counter::sptr& counter)
+{
+    f.messages = [counter] { return counter->count(); };
+    f.messages_queued = [counter] { return counter->queued(); };
+    f.messages_queued_max = [counter] { return counter->queued_max(); };
 }
 
 // ---------------------------------------------------------------- phase_unwrap_ff
@@ -448,7 +458,9 @@ soak_flowgraph st_tbd_ff_soak(const std::string& device, double seconds)
     tb->connect(blk, 1, sink, 1);
     tb->msg_connect(blk, "detections", detections, "in");
     soak_flowgraph f = finish(tb, source, sink, [](std::uint64_t in) { return in; });
-    f.messages = [detections] { return detections->count(); };
+    count_messages(f, detections);
+    // A detection dropped at the counter (which never stalls) is one lost.
+    f.bad = [sink, blk] { return sink->bad_items() + blk->detections_dropped(); };
     f.churn = [blk](std::mt19937_64& rng) {
         if (rng() % 4 == 0)
             blk->_post(pmt::mp("reset"), pmt::PMT_T);
@@ -539,7 +551,7 @@ soak_flowgraph patch_xcorr_cc_soak(const std::string& device, double seconds)
     soak_flowgraph f = finish(tb, source, sink, [npy](std::uint64_t lines) {
         return lines < npy ? 0 : ((lines - npy) / line_step + 1) * nx;
     });
-    f.messages = [patches] { return patches->count(); };
+    count_messages(f, patches);
     return f;
 }
 
@@ -660,7 +672,7 @@ soak_flowgraph multichannel_correlator_cc_soak(const std::string& device, double
                static_cast<std::int64_t>(blk->samples_processed());
     };
     f.bad = [sink] { return sink->bad_items(); };
-    f.messages = [events] { return events->count(); };
+    count_messages(f, events);
     auto next_id = std::make_shared<std::uint32_t>(1);
     f.churn = [blk, sky, source, next_id](std::mt19937_64& rng) {
         const std::vector<std::uint32_t> ids = blk->channel_ids();
@@ -773,7 +785,7 @@ soak_flowgraph pcps_acquisition_cc_soak(const std::string& device, double second
         const double wrong = double(detections->bad_messages());
         return wrong > allowed ? detections->bad_messages() : std::uint64_t(0);
     };
-    f.messages = [detections] { return detections->count(); };
+    count_messages(f, detections);
     f.churn = [blk](std::mt19937_64& rng) {
         const std::vector<std::uint32_t> ids = blk->tracked_ids();
         pmt::pmt_t msg = pmt::make_dict();

@@ -39,6 +39,9 @@ struct soak_flowgraph {
     std::function<std::uint64_t()> bad;
     //! Messages the block published, for the summary.
     std::function<std::uint64_t()> messages;
+    //! Messages published and not yet handled by the counting port: now, and at most.
+    std::function<std::uint64_t()> messages_queued;
+    std::function<std::uint64_t()> messages_queued_max;
     std::function<void(std::mt19937_64&)> churn;
 };
 

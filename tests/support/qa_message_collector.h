@@ -10,10 +10,12 @@
 
 // A message sink for the C++ flowgraph tests of blocks that publish messages.
 
+#include "qa_queue_depth.h"
 #include <gnuradio/block.h>
 #include <gnuradio/io_signature.h>
 #include <pmt/pmt.h>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -22,25 +24,46 @@ namespace gr {
 namespace cudadsp {
 namespace qa {
 
-//! Stores every message it gets on its port "in".
+/*!
+ * Stores every message it gets on its port "in", and counts the length of its queue
+ * (qa_queue_depth.h). \p before_each, when given, runs at the start of each handling:
+ * a slow or stuck subscriber for the tests of publishers' back-pressure.
+ */
 class message_collector : public gr::block
 {
 public:
     using sptr = std::shared_ptr<message_collector>;
-    static sptr make() { return gnuradio::make_block_sptr<message_collector>(); }
+    static sptr make(std::function<void()> before_each = nullptr)
+    {
+        return gnuradio::make_block_sptr<message_collector>(std::move(before_each));
+    }
 
-    message_collector()
+    explicit message_collector(std::function<void()> before_each)
         : gr::block("message_collector",
                     gr::io_signature::make(0, 0, 0),
                     gr::io_signature::make(0, 0, 0)),
-          d_port(pmt::intern("in"))
+          d_port(pmt::intern("in")),
+          d_before_each(std::move(before_each))
     {
         message_port_register_in(d_port);
         set_msg_handler(d_port, [this](const pmt::pmt_t& msg) {
+            d_queue.taken();
+            if (d_before_each)
+                d_before_each();
             std::lock_guard<std::mutex> lock(d_mutex);
             d_messages.push_back(msg);
         });
     }
+
+    //! What message_port_pub() calls: counts, then queues as usual.
+    void post(pmt::pmt_t which_port, pmt::pmt_t msg) override
+    {
+        d_queue.posted();
+        gr::block::post(which_port, msg);
+    }
+
+    //! The most messages its queue ever held.
+    std::uint64_t queued_max() const { return d_queue.max(); }
 
     /*! The messages handled so far, then (after the flowgraph has stopped) any still
      *  queued: a message-only block may be told to stop before its queue is empty. */
@@ -62,6 +85,8 @@ public:
 
 private:
     const pmt::pmt_t d_port;
+    const std::function<void()> d_before_each;
+    queue_depth d_queue;
     std::mutex d_mutex;
     std::vector<pmt::pmt_t> d_messages;
 };

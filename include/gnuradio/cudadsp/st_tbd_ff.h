@@ -106,6 +106,14 @@ public:
     virtual const std::vector<core::tbd_hypothesis>& hypotheses() const = 0;
     virtual int max_detections_per_frame() const = 0;
     virtual int batch_frames() const = 0;
+    /*!
+     * Detection messages dropped for a subscriber that took none for 2 s while its
+     * queue held detection_queue_limit() or more (one per message and subscriber).
+     * Below that limit the block waits for a subscriber instead of queueing more.
+     */
+    virtual std::uint64_t detections_dropped() const = 0;
+    //! Most detection messages queued at a subscriber: max(1024, 2 x max per frame).
+    virtual int detection_queue_limit() const = 0;
 
     //! The backend in use: "cpu" or "cuda:N".
     virtual std::string backend() const = 0;

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(st_tbd_ff.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(2ba99086b7d9f9ea0ef0d7953478081f)                     */
+/* BINDTOOL_HEADER_FILE_HASH(6ae315e7df00df9464cd0336afee12cd)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -221,6 +221,12 @@ void bind_st_tbd_ff(py::module& m)
              &st_tbd_ff::max_detections_per_frame,
              D(st_tbd_ff, max_detections_per_frame))
         .def("batch_frames", &st_tbd_ff::batch_frames, D(st_tbd_ff, batch_frames))
+        .def("detections_dropped",
+             &st_tbd_ff::detections_dropped,
+             D(st_tbd_ff, detections_dropped))
+        .def("detection_queue_limit",
+             &st_tbd_ff::detection_queue_limit,
+             D(st_tbd_ff, detection_queue_limit))
         .def("backend", &st_tbd_ff::backend, D(st_tbd_ff, backend))
         .def("implementation", &st_tbd_ff::implementation, D(st_tbd_ff, implementation));
 

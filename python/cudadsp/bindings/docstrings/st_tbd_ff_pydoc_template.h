@@ -95,6 +95,12 @@ static const char* __doc_gr_cudadsp_st_tbd_ff_max_detections_per_frame = R"doc(M
 static const char* __doc_gr_cudadsp_st_tbd_ff_batch_frames = R"doc(Frames handed to the engine at once.)doc";
 
 
+static const char* __doc_gr_cudadsp_st_tbd_ff_detections_dropped = R"doc(Detection messages dropped for a subscriber that took none for 2 s while its queue held detection_queue_limit() or more (one per message and subscriber).)doc";
+
+
+static const char* __doc_gr_cudadsp_st_tbd_ff_detection_queue_limit = R"doc(Most detection messages queued at a subscriber, max(1024, 2 x max_detections_per_frame): below it the block waits for the subscriber.)doc";
+
+
 static const char* __doc_gr_cudadsp_st_tbd_ff_backend = R"doc(The backend in use: "cpu" or "cuda:N".)doc";
 
 
