@@ -443,18 +443,25 @@ class qa_stack_offsets(unittest.TestCase):
                                            numpy.fft.fftfreq(cols)[None, :] * across))
         return numpy.fft.ifft2(numpy.fft.fft2(field) * ramp).astype(numpy.complex64)
 
+    def write_shifted_pairs(self, folder, seed, path_prefix=''):
+        '''One random SLC pair a SHIFTS entry in folder; their pair-list lines, the
+        images named with path_prefix.'''
+        from gnuradio.cudadsp import raster_io
+        rng = numpy.random.default_rng(seed)
+        lines = []
+        for n, (down, across) in enumerate(self.SHIFTS, 1):
+            field = rng.standard_normal((192, 224)) + 1j * rng.standard_normal((192, 224))
+            raster_io.write_raster(os.path.join(folder, f'ref{n}.slc'),
+                                   field.astype(numpy.complex64))
+            raster_io.write_raster(os.path.join(folder, f'sec{n}.slc'),
+                                   self.shifted(field, down, across))
+            lines.append(f'{path_prefix}ref{n}.slc {path_prefix}sec{n}.slc pair{n}')
+        return lines
+
     def test_offsets_stack_matches_single_process(self):
-        from gnuradio.cudadsp import offset_stack, raster_io
-        rng = numpy.random.default_rng(11)
+        from gnuradio.cudadsp import offset_stack
         with tempfile.TemporaryDirectory() as folder:
-            lines = []
-            for n, (down, across) in enumerate(self.SHIFTS, 1):
-                field = rng.standard_normal((192, 224)) + 1j * rng.standard_normal((192, 224))
-                raster_io.write_raster(os.path.join(folder, f'ref{n}.slc'),
-                                       field.astype(numpy.complex64))
-                raster_io.write_raster(os.path.join(folder, f'sec{n}.slc'),
-                                       self.shifted(field, down, across))
-                lines.append(f'../ref{n}.slc ../sec{n}.slc pair{n}')
+            lines = self.write_shifted_pairs(folder, 11, '../')
             for root in ('stack', 'alone'):
                 os.makedirs(os.path.join(folder, root))
                 with open(os.path.join(folder, root, 'pairs.txt'), 'w') as f:
@@ -494,17 +501,8 @@ class qa_stack_offsets(unittest.TestCase):
         # Pair 2's secondary header is a FIFO: pair 2 fails naming it, pairs 1 and 3
         # run. The native reader skipped the FIFO and GDAL blocked in its open() for
         # ever: the worker, and so the whole stack, stalled.
-        from gnuradio.cudadsp import raster_io
-        rng = numpy.random.default_rng(12)
         with tempfile.TemporaryDirectory() as folder:
-            lines = []
-            for n, (down, across) in enumerate(self.SHIFTS, 1):
-                field = rng.standard_normal((192, 224)) + 1j * rng.standard_normal((192, 224))
-                raster_io.write_raster(os.path.join(folder, f'ref{n}.slc'),
-                                       field.astype(numpy.complex64))
-                raster_io.write_raster(os.path.join(folder, f'sec{n}.slc'),
-                                       self.shifted(field, down, across))
-                lines.append(f'ref{n}.slc sec{n}.slc pair{n}')
+            lines = self.write_shifted_pairs(folder, 12)
             fifo = os.path.join(folder, 'sec2.slc.hdr')
             os.unlink(fifo)
             os.mkfifo(fifo)
