@@ -7,13 +7,13 @@
 
 #include "backend_log.h"
 #include "multichannel_correlator_cc_impl.h"
+#include "runtime/quoted_text.h"
 #include "work_errors.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 namespace gr {
@@ -34,13 +34,8 @@ constexpr double max_tap_offset_chips = double(1 << 30);
 //! Refused items of one message that its error names (the rest are counted).
 constexpr std::size_t named_refusals = 3;
 
-std::string number_text(double value)
-{
-    std::ostringstream text;
-    text.precision(12);
-    text << value;
-    return text.str();
-}
+//! Numbers in this block's messages carry 12 digits (Dopplers, code phases in chips).
+std::string number_text(double value) { return core::number_text(value, 12); }
 
 /*!
  * An error text as an event's value: UTF-8 bytes in a u8vector. Not a symbol: symbols

@@ -15,7 +15,6 @@
 #include <cmath>
 #include <limits>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 namespace gr {
@@ -51,13 +50,8 @@ const std::set<std::string>& tracking_keys()
     return keys;
 }
 
-std::string number_text(double value)
-{
-    std::ostringstream text;
-    text.precision(12);
-    text << value;
-    return text.str();
-}
+//! Numbers in this block's messages carry 12 digits (Dopplers, code phases in chips).
+std::string number_text(double value) { return core::number_text(value, 12); }
 
 //! A PMT dict's entries, in order; std::invalid_argument naming \p what otherwise.
 std::vector<std::pair<std::string, pmt::pmt_t>> dict_entries(const pmt::pmt_t& dict,
