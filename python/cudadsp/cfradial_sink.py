@@ -112,6 +112,9 @@ RAY_RULES = {
 }
 #: The reason counted for the rays an error writing a file dropped.
 WRITE_ERROR = "write_error"
+#: How many of the latest sweep files ``written`` keeps: a sink runs for months, so it
+#: keeps the latest paths only (``sweeps_written`` counts them all).
+WRITTEN_HISTORY = 1000
 
 
 def _utc(time_s):
@@ -380,9 +383,10 @@ def ray_value(key, value):
 class cfradial_writer:
     """What cfradial_sink does with the radials, without GNU Radio: tags checked
     (RAY_RULES), rays gathered into sweeps, one file per sweep under a name no other
-    file has, every ray accounted for. ``log`` is a gr.logger (the block's)."""
+    file has, every ray accounted for. ``log`` is a gr.logger (the block's);
+    ``written`` keeps the final paths of the latest ``history`` sweeps."""
 
-    def __init__(self, pattern, site, log):
+    def __init__(self, pattern, site, log, history=WRITTEN_HISTORY):
         self.site = site
         self._pattern = pattern
         self._log = log
@@ -394,7 +398,8 @@ class cfradial_writer:
         self._rename_log = rate_limited_log(log.warn, "file names already taken")
         self._file = None
         self._sweep = None
-        self.written = []
+        self.written = collections.deque(maxlen=history)
+        self.sweeps_written = 0
         self.rays_in = 0
         self.rays_written = 0
         self.rays_rejected = collections.Counter()
@@ -481,6 +486,7 @@ class cfradial_writer:
             f, self._file = self._file, None
             f.close()
             self.written.append(f.path)
+            self.sweeps_written += 1
             self.rays_written += f.nrays
             self._log.info("wrote %s: sweep %d, %d rays" % (f.path, self._sweep, f.nrays))
 
@@ -554,8 +560,14 @@ class cfradial_sink(gr.sync_block):
 
     @property
     def written(self):
-        """The final paths of the sweeps written so far, in order."""
-        return self._writer.written
+        """The final paths of the latest sweeps written (WRITTEN_HISTORY at most),
+        oldest first."""
+        return list(self._writer.written)
+
+    @property
+    def sweeps_written(self):
+        """Sweep files written so far."""
+        return self._writer.sweeps_written
 
     @property
     def rays_in(self):

@@ -40,7 +40,8 @@ import xarray
 
 # The module, for its tables and the sweep file; the package exports the block class
 # under the module's name.
-from gnuradio.cudadsp.cfradial_sink import POLARIMETRIC_PRODUCTS, cfradial_sweep_file
+from gnuradio.cudadsp.cfradial_sink import (POLARIMETRIC_PRODUCTS, WRITTEN_HISTORY,
+                                            cfradial_sweep_file, cfradial_writer)
 
 NGATES = 20
 RAYS_PER_SWEEP = 36
@@ -379,6 +380,37 @@ class qa_cfradial_sink(gr_unittest.TestCase):
             expected = azimuth[:n].copy()
             expected[3] = azimuth[2]
             np.testing.assert_allclose(ds["azimuth"], expected, atol=1e-4)
+
+    def test_written_history_is_bounded(self):
+        # A radar runs for months: the sink keeps the paths of the latest sweeps only
+        # (it kept every one: 2.4 MiB an hour in the hour's soak of 16,505 sweeps) and
+        # counts them all.
+        class quiet_log:
+            def __getattr__(self, level):
+                return lambda text: None
+
+        site = cudadsp.cfradial_sink(os.path.join(self.tmp.name, "x_{sweep}.nc"),
+                                     NGATES, products=("DBZ",))._site
+        writer = cfradial_writer(os.path.join(self.tmp.name, "s{sweep:02d}.nc"), site,
+                                 quiet_log(), history=3)
+        for sweep in range(5):
+            tags = [{"sweep_index": pmt.from_long(sweep),
+                     "time_s": pmt.from_double(START_S + 10.0 * sweep + ray)}
+                    for ray in range(2)]
+            writer.add_rays(2 * sweep, tags, [np.full((2, NGATES), sweep, np.float32)])
+        self.assertTrue(writer.finish())
+        self.assertEqual(writer.sweeps_written, 5)
+        self.assertEqual(writer.rays_written, 10)
+        self.assertEqual([os.path.basename(p) for p in writer.written],
+                         ["s02.nc", "s03.nc", "s04.nc"])
+        self.assertEqual(len(os.listdir(self.tmp.name)), 5)
+        self.assertGreaterEqual(WRITTEN_HISTORY, 100)
+
+        azimuth, elevation, time_s, sweep = scan()
+        sink = run_sink(self.tmp.name, fields(self.rng, len(azimuth)),
+                        scan_tags(azimuth, elevation, time_s, sweep))
+        self.assertEqual(sink.sweeps_written, len(ELEVATIONS))
+        self.assertIsInstance(sink.written, list)
 
     def test_default_products_are_the_polarimetric_outputs(self):
         # The signature spells the default out (for the GRC defaults test): it must stay

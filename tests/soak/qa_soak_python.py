@@ -185,9 +185,15 @@ class sweep_checker:
         self.bad = 0
 
     def check_new_files(self):
-        written = self._sink.written
-        while self._next_file < len(written):
-            self._check(written[self._next_file])
+        # written keeps the latest paths only; this runs far more often than a
+        # thousand sweeps are written.
+        total, latest = self._sink.sweeps_written, self._sink.written
+        first = len(latest) - (total - self._next_file)
+        if first < 0:
+            raise RuntimeError("%d sweep files left the sink's history before being "
+                               "read" % -first)
+        for path in latest[first:]:
+            self._check(path)
             self._next_file += 1
 
     def _check(self, path):
