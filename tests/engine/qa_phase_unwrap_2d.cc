@@ -13,6 +13,7 @@
 #include "qa_support.h"
 #include "qa_unwrap_2d_reference.h"
 #include "runtime/cuda_resources.h"
+#include "unwrap/phase_unwrap_2d_rule.h"
 #include <gnuradio/cudadsp/core/phase_unwrap_2d.h>
 #include <cppunit/extensions/HelperMacros.h>
 #include <algorithm>
@@ -464,6 +465,7 @@ class qa_phase_unwrap_2d : public CppUnit::TestFixture
     QA_BACKEND_TEST(thin_frames);
     CPPUNIT_TEST(memory_checked_before_allocation);
     QA_BACKEND_TEST(least_squares_weights_are_relative);
+    CPPUNIT_TEST(relative_weight_is_the_float64_quotient_rounded);
     QA_CUDA_TEST(cuda_reliability_bit_identical_to_cpu);
     QA_CUDA_TEST(cuda_least_squares_agrees_with_cpu);
     QA_CUDA_TEST(cuda_device_buffers);
@@ -1065,6 +1067,37 @@ public:
                                           (std::size_t(16) << 20));
             const auto o = run(*phase_unwrapper_2d::make(config), f);
             CPPUNIT_ASSERT_EQUAL(W * H, o.report.valid_pixels);
+        }
+    }
+
+    void relative_weight_is_the_float64_quotient_rounded()
+    {
+        // relative_weight() divides in float32 (cheaper in the kernels than float64);
+        // its comment's claim, that this is the float64 quotient rounded to float32,
+        // on a million pairs over the whole float32 exponent range, quotients
+        // down to subnormal. The CUDA backend's agreement with the CPU one covers the
+        // device side.
+        std::mt19937_64 rng(20261205);
+        std::uniform_int_distribution<int> exponent(-149, 127);
+        std::uniform_real_distribution<double> mantissa(1.0, 2.0);
+        const auto draw = [&] {
+            const float v = static_cast<float>(std::ldexp(mantissa(rng), exponent(rng)));
+            return v > 0.0f && std::isfinite(v) ? v : 1.0f;
+        };
+        for (int i = 0; i < 1000000; ++i) {
+            const float a = draw();
+            const float b = draw();
+            const float weight = std::min(a, b);
+            const float largest = std::max(a, b);
+            const float expected =
+                static_cast<float>(static_cast<double>(weight) / largest);
+            const float got = relative_weight(weight, largest);
+            if (got != expected) {
+                std::ostringstream text;
+                text << std::hexfloat << "relative_weight(" << weight << ", " << largest
+                     << ") = " << got << ", float64 quotient rounded: " << expected;
+                CPPUNIT_FAIL(text.str());
+            }
         }
     }
 
