@@ -510,7 +510,8 @@ void multichannel_correlator_impl<Public>::handle_message(const char* port,
             remove_channels(msg);
     } catch (const std::exception& e) {
         // A bad message must not stop the flowgraph: say what was wrong and go on.
-        this->d_logger->error("\"{}\" message ignored: {}", port, e.what());
+        d_refused_log.log(this->d_logger,
+                          "\"" + std::string(port) + "\" message ignored: " + e.what());
         pmt::pmt_t d = pmt::make_dict();
         d = pmt::dict_add(d, pmt::intern("event"), pmt::intern("error"));
         d = pmt::dict_add(d, pmt::intern("port"), pmt::intern(port));
@@ -696,6 +697,7 @@ bool multichannel_correlator_impl<Public>::start()
 template <class Public>
 bool multichannel_correlator_impl<Public>::stop()
 {
+    d_refused_log.report(this->d_logger);
     d_registered_buffers.release();
     return gr::block::stop();
 }

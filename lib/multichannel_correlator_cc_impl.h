@@ -11,6 +11,7 @@
 #include "batch_gate.h"
 #include "gnss_channel_pmt.h"
 #include "gnss_lock_monitor.h"
+#include "rate_limited_log.h"
 #include "registered_gr_buffers.h"
 #include <gnuradio/cudadsp/core/multichannel_correlator.h>
 #include <gnuradio/cudadsp/multichannel_correlator_cc.h>
@@ -98,6 +99,8 @@ private:
     void queue(std::vector<change>&& changes, const char* what);
     //! A message port's handler: queue, or log and publish the error.
     void handle_message(const char* port, const pmt::pmt_t& msg);
+    //! Each refused message gets its "error" event; the log, a line per interval.
+    rate_limited_log d_refused_log{ rate_limited_log::level::error, "messages ignored" };
     //! Applies the queued changes to the engine (work() thread only).
     void apply_changes();
     void apply(const change& c);

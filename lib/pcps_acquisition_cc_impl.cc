@@ -536,9 +536,9 @@ void pcps_acquisition_impl<Public>::handle_event(const pmt::pmt_t& msg)
     // The correlator's events: lost (loss of lock), remove (the channel is gone) and
     // error (a channel refused) give a satellite back; add and reinit say nothing new.
     const auto ignore = [this, &msg](const char* why) {
-        this->d_logger->warn("\"lost\" message ignored: {}, got {}",
-                             why,
-                             pmt::write_string(msg).substr(0, 120));
+        d_ignored_event_log.log(this->d_logger,
+                                std::string("\"lost\" message ignored: ") + why +
+                                    ", got " + pmt::write_string(msg).substr(0, 120));
     };
     try {
         if (!pmt::is_pair(msg) || !pmt::is_pair(pmt::car(msg)))
@@ -645,6 +645,7 @@ bool pcps_acquisition_impl<Public>::stop()
     // would reach no subscriber that has finished, so a search still running (live
     // mode) is waited for and its detections are only reported here.
     stop_worker();
+    d_ignored_event_log.report(this->d_logger);
     std::lock_guard<std::mutex> lock(d_mutex);
     if (!d_found.empty()) {
         std::vector<int> lost;

@@ -9,6 +9,7 @@
 #define INCLUDED_CUDADSP_PCPS_ACQUISITION_CC_IMPL_H
 
 #include "gnss_search_list.h"
+#include "rate_limited_log.h"
 #include <gnuradio/cudadsp/core/pcps_acquisition.h>
 #include <gnuradio/cudadsp/pcps_acquisition_cc.h>
 #include <condition_variable>
@@ -117,6 +118,9 @@ private:
                               std::uint32_t id) const;
     //! The "lost" port's handler: never throws.
     void handle_event(const pmt::pmt_t& msg);
+    //! Malformed events: a log line per interval, the others counted.
+    rate_limited_log d_ignored_event_log{ rate_limited_log::level::warn,
+                                          "\"lost\" messages ignored" };
     void stop_worker();
 
     const std::unique_ptr<core::pcps_acquisition> d_engine;

@@ -30,6 +30,8 @@ import numpy as np
 import pmt
 from gnuradio import blocks, gr, gr_unittest
 
+from qa_log_capture import captured_output  # beside this file (a test helper)
+
 try:
     from gnuradio import cudadsp
 except ImportError:
@@ -436,6 +438,33 @@ class qa_multichannel_correlator_cc(gr_unittest.TestCase):
         # The good channel ran on through all of it.
         self.compare(sink.records(), good, x, n)
         self.assertEqual(blk.channel_ids(), [1])
+
+    def test_004b_bad_message_flood_is_rate_limited(self):
+        # A sender gone wrong (every message bad, for hours): each message still gets
+        # its error event, but the log gets one line per interval and, at stop(), the
+        # count of the others, instead of a line per message.
+        n_bad = 500
+        x = self.make_signal(8000)
+        blk = cudadsp.multichannel_correlator_cc(FS, self.OFFSETS, device="cpu")
+        for _ in range(n_bad):
+            blk.to_basic_block()._post(pmt.intern("add"),
+                                       cudadsp.gnss_channels_pmt({"id": 2, "prn": 0}))
+        events = blocks.message_debug()
+        sink = cudadsp.gnss_record_sink(5)
+        tb = gr.top_block()
+        tb.connect(blocks.vector_source_c(x), blk)
+        tb.connect((blk, 0), (sink, 0))
+        tb.connect((blk, 1), (sink, 1))
+        tb.msg_connect((blk, "events"), (events, "store"))
+        with captured_output() as log:
+            tb.run()
+        errors = [pmt.to_python(events.get_message(i)) for i in range(events.num_messages())]
+        self.assertEqual(sum(1 for e in errors if e["event"] == "error"), n_bad)
+        ignored = [line for line in log.lines() if '"add" message ignored' in line]
+        self.assertEqual(len(ignored), 1, log.text[-2000:])
+        self.assertIn("prn:", ignored[0])
+        self.assertIn("%d more lines about messages ignored were suppressed" % (n_bad - 1),
+                      log.text)
 
     def test_005_integer_inputs(self):
         n = 12000 + 17

@@ -31,6 +31,8 @@ except ImportError:
 from gnuradio.cudadsp import data_files
 from gnuradio.cudadsp.gnss_simulator_source import make_simulator
 
+from qa_log_capture import captured_output  # beside this file (a test helper)
+
 FS = 4.0e6
 CHIPS = 1023.0
 SATELLITES = [
@@ -195,6 +197,25 @@ class qa_pcps_acquisition_cc(gr_unittest.TestCase):
         self.assertEqual(answers.answered, 3)
         self.assertEqual(sorted(acq.tracked()), [3])
         self.assertEqual(sorted(acq.searching()), [11, 24])
+
+    def test_005b_malformed_event_flood_is_rate_limited(self):
+        # Malformed events for hours must not give a log line each: one per interval,
+        # and the count of the others at stop().
+        n_bad = 400
+        acq = cudadsp.pcps_acquisition_cc(FS, device="cpu", satellites=[3],
+                                          noncoherent_dwells=1, false_alarm=1e-9)
+        for i in range(n_bad):
+            acq._post(pmt.intern("lost"), pmt.to_pmt({"event": "lost", "id": "x%d" % i}))
+        rng = np.random.default_rng(12)
+        x = (rng.standard_normal(8000) + 1j * rng.standard_normal(8000)).astype(np.complex64)
+        tb = gr.top_block()
+        tb.connect(blocks.vector_source_c(x), acq)
+        with captured_output() as log:
+            tb.run()
+        ignored = [line for line in log.lines() if '"lost" message ignored' in line]
+        self.assertEqual(len(ignored), 1, log.text[-2000:])
+        self.assertIn('%d more lines about "lost" messages ignored were suppressed'
+                      % (n_bad - 1), log.text)
 
     def test_006_bad_parameters(self):
         cases = [

@@ -54,6 +54,8 @@ except ImportError:
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import weather_echo
 
+from qa_log_capture import captured_output  # beside this file (a test helper)
+
 LAMBDA = 0.0531  # C band, m
 FLT_MAX_SQUARED = float(np.finfo(np.float32).max) ** 2  # the noise powers' bound
 PRT = 1e-3  # s
@@ -480,35 +482,6 @@ def run_block(port0, port1, cfg, device="cpu", block=None, feeder_items=None,
 
 #: The fastest antenna the block takes, deg/s (docs/blocks/polarimetric_products_cf.md).
 MAX_ANTENNA_RATE_DEG_S = 3600.0
-
-
-class captured_output:
-    """What GNU Radio's logger (and anything else) writes to file descriptors 1 and 2
-    within the block, in .text once it ends."""
-
-    def __enter__(self):
-        import tempfile
-        sys.stdout.flush()
-        sys.stderr.flush()
-        self._file = tempfile.TemporaryFile(mode="w+b")
-        self._saved = [os.dup(fd) for fd in (1, 2)]
-        for fd in (1, 2):
-            os.dup2(self._file.fileno(), fd)
-        return self
-
-    def __exit__(self, *exc):
-        sys.stdout.flush()
-        sys.stderr.flush()
-        for fd, saved in zip((1, 2), self._saved):
-            os.dup2(saved, fd)
-            os.close(saved)
-        self._file.seek(0)
-        self.text = self._file.read().decode(errors="replace")
-        self._file.close()
-        return False
-
-    def lines(self):
-        return self.text.splitlines()
 
 
 def tag_list(tags, key=None):
