@@ -21,7 +21,6 @@ Usage and the bounds: docs/soak.md.
 """
 
 import argparse
-import datetime
 import logging
 import math
 import os
@@ -259,6 +258,16 @@ SKY = [{"prn": 2 + 5 * i, "code_phase_chips": 100.0 + 211.7 * i,
 ABSENT_PRN = 30
 SATELLITES_PER_SEARCH = 2
 FALSE_ALARM = 1e-3
+# The rate at which ABSENT_PRN is found in this sky, per search. FALSE_ALARM holds on
+# noise alone; the four satellites present add Gold-code cross-correlation, the same
+# in every dwell (the code repeats each millisecond), so some cells of the absent
+# satellite's grid carry a steady offset and cross the threshold far more often than
+# the noise-only law the threshold assumes. Measured with this sky and configuration
+# (docs/soak.md): 56 false detections in 20,000 searches (2.8e-3; 7.7e-4 on noise
+# alone), predicted 3.65e-3 from the cells' non-central law; this is the measured
+# rate's 99.9 % upper confidence limit. Such channels never lock and return to the
+# search.
+SKY_FALSE_ALARM = 4.2e-3
 
 
 class sky_source(gr.sync_block):
@@ -400,11 +409,13 @@ def gnss_receiver_frontend_soak(seconds, workdir):
             removed[0] += 1
 
     def allowed_wrong():
-        # A search may find a wrong peak at the false-alarm rate it is built for (1e-3
-        # per satellite grid searched; a search has at most SATELLITES_PER_SEARCH): the
-        # count is Poisson, and only a count beyond its 99.9 % quantile is an excess.
-        return poisson_quantile(FALSE_ALARM * SATELLITES_PER_SEARCH
-                                * rx.acquisition.searches_completed(), 0.999)
+        # A search may find the absent satellite at SKY_FALSE_ALARM (each search holds
+        # at most one grid of it: generous, since it is not searched while a false
+        # detection is being tracked); a present satellite's own peak stands far above
+        # any wrong cell of its grid. The count is Poisson, and only a count beyond its
+        # 99.9 % quantile is an excess.
+        return poisson_quantile(SKY_FALSE_ALARM * rx.acquisition.searches_completed(),
+                                0.999)
 
     def bad():
         # Only wrong detections beyond the false-alarm rate count.
