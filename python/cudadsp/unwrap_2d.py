@@ -31,8 +31,10 @@ class unwrap_2d_result(typing.NamedTuple):
         row-major order of each group's first pixel, 0 where not valid (reliability);
         None for least squares.
     report: dict with valid_pixels, components, iterations (conjugate-gradient
-        iterations; 0 for the direct solve and for reliability) and relative_residual
-        (final residual norm over the initial one).
+        iterations; 0 for the direct solve and for reliability), relative_residual
+        (final residual norm over the initial one), converged (False only when the
+        conjugate gradients stopped at max_iterations with relative_residual above
+        tolerance) and backend (the engine's device: "cpu" or "cuda:N").
     """
 
     unwrapped: numpy.ndarray
@@ -213,4 +215,8 @@ def unwrap_phase_2d(
         float(tolerance),
         str(device),
     )
-    return unwrap_2d_result(*engine.unwrap(wrapped, weight, mask))
+    unwrapped, cycles, components, report = engine.unwrap(wrapped, weight, mask)
+    report["converged"] = not (report["iterations"] > 0
+                               and report["relative_residual"] > engine.tolerance)
+    report["backend"] = engine.backend()
+    return unwrap_2d_result(unwrapped, cycles, components, report)

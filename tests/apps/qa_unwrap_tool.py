@@ -18,6 +18,7 @@ ENVI and in GeoTIFF. Outputs honour the umask; the .json is strict JSON (no NaN)
 '''
 
 import argparse
+import inspect
 import json
 import os
 import re
@@ -128,6 +129,49 @@ class qa_unwrap_tool(unittest.TestCase):
             summary = json.load(f)
         self.assertTrue(summary['weighted'])
         self.assertGreater(summary['report']['iterations'], 0)
+
+    def test_backend_convergence_and_progress_are_reported(self):
+        # The .json and the log say which backend ran; a least-squares solve stopped
+        # by --max-iterations before --tolerance is a warning (the outputs are still
+        # written: a partial solve is usable, but the user must know), and a long
+        # solve logs its elapsed time every --progress-seconds.
+        coherence = numpy.full(self.truth.shape, 0.9, numpy.float32)
+        coherence[40:90, 60:140] = 0.3
+        raster_io.write_raster(self.path('phase.flt'), wrap(self.truth))
+        raster_io.write_raster(self.path('coh.flt'), coherence)
+        log = self.run_tool(self.path('phase.flt'), '--coherence', self.path('coh.flt'),
+                            '--method', 'least_squares', '--max-iterations', '1',
+                            '--progress-seconds', '0.001', '-o', self.path('short'))
+        with open(self.path('short.json')) as f:
+            summary = json.load(f)
+        self.assertEqual(summary['backend'], 'cpu')
+        self.assertIn('backend cpu', log)
+        self.assertEqual(summary['report']['iterations'], 1)
+        self.assertFalse(summary['report']['converged'])
+        self.assertGreater(summary['report']['relative_residual'], 1e-5)
+        self.assertIn('not converged after 1 iteration', log)
+        self.assertRegex(log, r'unwrapping: [0-9.]+ s so far')
+        log = self.run_tool(self.path('phase.flt'), '--coherence', self.path('coh.flt'),
+                            '--method', 'least_squares', '-o', self.path('full'))
+        with open(self.path('full.json')) as f:
+            self.assertTrue(json.load(f)['report']['converged'])
+        self.assertNotIn('not converged', log)
+
+    def test_help_defaults_are_the_librarys(self):
+        # --help's defaults come from unwrap_phase_2d's signature, so they cannot drift.
+        completed = subprocess.run([sys.executable, TOOL, '--help'], capture_output=True,
+                                   text=True, timeout=60)
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        text = ' '.join(completed.stdout.split())
+        defaults = inspect.signature(cudadsp.unwrap_phase_2d).parameters
+        for option, name in (('--max-iterations', 'max_iterations'),
+                             ('--tolerance', 'tolerance'),
+                             ('--gradient-window', 'gradient_window'),
+                             ('--method', 'method')):
+            # The option's entry (OPTION METAVAR help), up to the next entry's start.
+            self.assertRegex(text, re.escape(option) + r' [A-Z_{]\S*'
+                             r'((?! --[a-z-]+ [A-Z_{]).)*?\(default ' +
+                             re.escape(str(defaults[name].default)) + r'\)', option)
 
     def test_geotiff_in_and_out_keeps_georeferencing(self):
         gdal = raster_io.gdal
