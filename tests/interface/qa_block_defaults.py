@@ -397,6 +397,21 @@ class qa_block_defaults(unittest.TestCase):
         if problems:
             self.fail("defaults differ:\n" + "\n".join(problems))
 
+    def test_physical_defaults_are_plain_decimals(self):
+        # A GRC field with a unit in its label ("PRT (s)", "Frequency (Hz)") shows
+        # its default as a plain decimal (0.001, not 1e-3): what a user reads at a
+        # glance and compares with a data sheet. Probabilities and tolerances (no
+        # unit) may keep their exponent.
+        problems = []
+        for path in sorted((self.source_dir / "grc").glob("cudadsp_*.block.yml")):
+            for p in yaml.safe_load(path.read_text())["parameters"]:
+                default = str(p.get("default", ""))
+                has_unit = re.search(r"\((Hz|s|m|m/s|deg|deg/s|dB|dBZ|km|W|rad)\)",
+                                     str(p.get("label", "")))
+                if p.get("dtype") == "real" and has_unit and re.search(r"\de", default):
+                    problems.append(f"{path.name}: {p['id']} ({p['label']}): {default}")
+        self.assertEqual(problems, [])
+
     def test_readers(self):
         self.assertEqual(cpp_literal_value("1 << 20"), 1048576)
         self.assertEqual(cpp_literal_value("0.9f"), 0.9)
