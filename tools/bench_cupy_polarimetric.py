@@ -250,7 +250,7 @@ def empty_pinned(shape, dtype):
         return np.frombuffer(mem, dtype, count).reshape(shape)
 
 
-def main():
+def parse_arguments():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gates", type=int, default=2242, help="range gates (default 2242)")
@@ -272,6 +272,11 @@ def main():
             or a.pulses_per_radial < 2 or a.check_radials < 1:
         ap.error("--repeats, --gates, --radials, --check-radials must be >= 1, "
                  "--pulses-per-radial >= 2 and --warmup >= 0")
+    return a
+
+
+def main():
+    a = parse_arguments()
 
     cp.cuda.Device(a.device).use()
     props = cp.cuda.runtime.getDeviceProperties(a.device)
