@@ -15,6 +15,7 @@
 - Nothing in lib/core/runtime includes a family's header: the runtime knows no field.
 """
 
+import ast
 import fnmatch
 import pathlib
 import re
@@ -29,6 +30,8 @@ SHORT_PATH_ROOTS = [REPO, REPO / "docs", CORE, REPO / "lib", REPO / "python" / "
                     REPO / "include" / "gnuradio" / "cudadsp"]
 # Paths the page names that a build or a GPU bundle makes, not the repository.
 BUILT_PATHS = ("build/", "build-", "/", ".gpu/", "bin/", "generated/")
+#: The longest function the tree may hold (issue 22).
+MAX_FUNCTION_LINES = 150
 SOURCE_SUFFIXES = r"(?:h|cc|cu|cuh|py|cmake|md|yml|txt|grc|json|sh)"
 
 
@@ -146,6 +149,32 @@ class LayoutTest(unittest.TestCase):
                 if include in families:
                     offending.append("%s includes %s/" % (path.name, include))
         self.assertEqual(offending, [], "the runtime must not depend on a family")
+
+
+    def test_python_functions_are_short(self):
+        # No Python function over MAX_FUNCTION_LINES (issue 22's bound; the C++ side
+        # is not measured by this test). Scripts without the .py suffix count too;
+        # generated code (gr_modtool's doxyxml) does not.
+        long = []
+        for path in sorted(REPO.glob("**/*")):
+            relative = path.relative_to(REPO)
+            if (not path.is_file() or relative.parts[0].startswith((".", "build"))
+                    or "__pycache__" in relative.parts or "generated" in relative.parts):
+                continue
+            if path.suffix != ".py":
+                with open(path, "rb") as f:
+                    if b"python" not in f.readline():
+                        continue
+            try:
+                tree = ast.parse(path.read_text())
+            except (SyntaxError, UnicodeDecodeError):
+                continue
+            for node in ast.walk(tree):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    lines = node.end_lineno - node.lineno + 1
+                    if lines > MAX_FUNCTION_LINES:
+                        long.append("%s: %s, %d lines" % (relative, node.name, lines))
+        self.assertEqual(long, [], "functions over %d lines" % MAX_FUNCTION_LINES)
 
 
 if __name__ == "__main__":
