@@ -93,26 +93,21 @@ std::vector<std::uint8_t> reference_valid_pixels(const unwrap_2d_frame& frame)
     return valid;
 }
 
-reliability_reference reference_reliability_unwrap(const unwrap_2d_frame& frame,
-                                                   double period,
-                                                   bool wrap_x,
-                                                   bool wrap_y,
-                                                   std::size_t gradient_window)
+namespace {
+
+//! Reliability: the sum of the squared second differences along the row, the column
+//! and both diagonals (in that order); +infinity unless all four terms have both
+//! their neighbours, valid.
+std::vector<float> pixel_reliability(const unwrap_2d_frame& frame,
+                                     const std::vector<std::uint8_t>& valid,
+                                     double period,
+                                     bool wrap_x,
+                                     bool wrap_y)
 {
-    if (gradient_window % 2 == 0)
-        throw std::invalid_argument("reference_reliability_unwrap: even gradient_window");
     const long W = static_cast<long>(frame.width);
     const long H = static_cast<long>(frame.height);
-    const long n = W * H;
-    const long half = static_cast<long>(gradient_window / 2);
     const std::vector<float>& x = frame.wrapped;
-    const auto valid = reference_valid_pixels(frame);
-    reliability_reference out;
-
-    // Reliability: the sum of the squared second differences along the row, the
-    // column and both diagonals (in that order); +infinity unless all four terms have
-    // both their neighbours, valid.
-    out.reliability.assign(n, std::numeric_limits<float>::infinity());
+    std::vector<float> reliability(W * H, std::numeric_limits<float>::infinity());
     const long directions[4][2] = { { 0, 1 }, { 1, 0 }, { 1, 1 }, { 1, -1 } };
     for (long row = 0; row < H; ++row)
         for (long col = 0; col < W; ++col) {
@@ -135,8 +130,53 @@ reliability_reference reference_reliability_unwrap(const unwrap_2d_frame& frame,
                 ++terms;
             }
             if (terms == 4)
-                out.reliability[i] = static_cast<float>(sum);
+                reliability[i] = static_cast<float>(sum);
         }
+    return reliability;
+}
+
+//! Numbers the groups 1.. in row-major order of their first pixel (out.components,
+//! out.component_count) and makes each group's first pixel K = 0 (out.cycles).
+void number_components(const std::vector<std::uint8_t>& valid,
+                       const std::vector<long>& group,
+                       reliability_reference& out)
+{
+    const long n = static_cast<long>(valid.size());
+    out.components.assign(n, 0);
+    std::vector<std::int32_t> number(n, 0);
+    std::vector<std::int64_t> first_cycles(n, 0);
+    for (long i = 0; i < n; ++i) {
+        if (!valid[i])
+            continue;
+        const long g = group[i];
+        if (number[g] == 0) {
+            number[g] = static_cast<std::int32_t>(++out.component_count);
+            first_cycles[g] = out.cycles[i];
+        }
+        out.cycles[i] -= first_cycles[g];
+        out.components[i] = number[g];
+    }
+}
+
+} // namespace
+
+reliability_reference reference_reliability_unwrap(const unwrap_2d_frame& frame,
+                                                   double period,
+                                                   bool wrap_x,
+                                                   bool wrap_y,
+                                                   std::size_t gradient_window)
+{
+    if (gradient_window % 2 == 0)
+        throw std::invalid_argument("reference_reliability_unwrap: even gradient_window");
+    const long W = static_cast<long>(frame.width);
+    const long H = static_cast<long>(frame.height);
+    const long n = W * H;
+    const long half = static_cast<long>(gradient_window / 2);
+    const std::vector<float>& x = frame.wrapped;
+    const auto valid = reference_valid_pixels(frame);
+    reliability_reference out;
+
+    out.reliability = pixel_reliability(frame, valid, period, wrap_x, wrap_y);
 
     // The order: unranked ends first (fewer first), then the float32 sum of the ranked
     // ends' keys with its lowest mantissa bit dropped (sums one ulp apart tie), then
@@ -248,20 +288,7 @@ reliability_reference reference_reliability_unwrap(const unwrap_2d_frame& frame,
         members[move].clear();
     }
 
-    out.components.assign(n, 0);
-    std::vector<std::int32_t> number(n, 0);
-    std::vector<std::int64_t> first_cycles(n, 0);
-    for (long i = 0; i < n; ++i) {
-        if (!valid[i])
-            continue;
-        const long g = group[i];
-        if (number[g] == 0) {
-            number[g] = static_cast<std::int32_t>(++out.component_count);
-            first_cycles[g] = out.cycles[i];
-        }
-        out.cycles[i] -= first_cycles[g];
-        out.components[i] = number[g];
-    }
+    number_components(valid, group, out);
     return out;
 }
 
