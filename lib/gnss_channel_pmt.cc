@@ -304,6 +304,8 @@ std::string flat_key_message(const std::string& message)
 
 } // namespace
 
+std::string gnss_number_text(double value) { return core::number_text(value, 12); }
+
 void default_gnss_taps(const std::vector<double>& offsets,
                        std::size_t& early,
                        std::size_t& prompt,

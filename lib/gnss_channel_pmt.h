@@ -28,6 +28,10 @@ namespace cudadsp {
  */
 constexpr std::size_t gnss_max_pmt_depth = 8;
 
+//! Numbers in the GNSS blocks' messages and errors carry 12 digits (Dopplers, code
+//! phases in chips, sample rates in Hz), more than core::number_text()'s default.
+std::string gnss_number_text(double value);
+
 //! What a channel dict does not say: the block's defaults.
 struct gnss_channel_defaults {
     std::vector<double> tap_offsets_chips;

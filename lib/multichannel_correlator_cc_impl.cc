@@ -34,9 +34,6 @@ constexpr double max_tap_offset_chips = double(1 << 30);
 //! Refused items of one message that its error names (the rest are counted).
 constexpr std::size_t named_refusals = 3;
 
-//! Numbers in this block's messages carry 12 digits (Dopplers, code phases in chips).
-std::string number_text(double value) { return core::number_text(value, 12); }
-
 /*!
  * An error text as an event's value: UTF-8 bytes in a u8vector. Not a symbol: symbols
  * are interned for the life of the process, so every distinct text would stay.
@@ -121,23 +118,23 @@ multichannel_correlator_setup make_setup(double sample_rate_hz,
                 "]: must be finite and below 2^30 chips in magnitude (the longest code "
                 "period a channel can have; each channel allows less than its own code "
                 "period), got " +
-                number_text(tap_offsets_chips[k]));
+                gnss_number_text(tap_offsets_chips[k]));
     if (!std::isfinite(intermediate_frequency_hz) ||
         std::fabs(intermediate_frequency_hz) >= 0.5 * sample_rate_hz)
         throw std::invalid_argument(
             "intermediate_frequency_hz: must be below sample_rate_hz / 2 in magnitude, "
             "got " +
-            number_text(intermediate_frequency_hz));
+            gnss_number_text(intermediate_frequency_hz));
     if (!std::isfinite(batch_ms) || !(batch_ms > 0.0))
         throw std::invalid_argument("batch_ms: must be finite and > 0, got " +
-                                    number_text(batch_ms));
+                                    gnss_number_text(batch_ms));
     const double batch = std::ceil(batch_ms * 1e-3 * sample_rate_hz);
     if (batch > max_batch_samples)
         throw std::invalid_argument(
             "batch_ms: must be at most 2^26 samples at "
             "sample_rate_hz, " +
-            number_text(max_batch_samples / sample_rate_hz * 1e3) + " ms, got " +
-            number_text(batch_ms));
+            gnss_number_text(max_batch_samples / sample_rate_hz * 1e3) + " ms, got " +
+            gnss_number_text(batch_ms));
     s.batch_samples = static_cast<std::size_t>(std::max(1.0, batch));
     if (lock_loss_windows < 0)
         throw std::invalid_argument(

@@ -50,9 +50,6 @@ const std::set<std::string>& tracking_keys()
     return keys;
 }
 
-//! Numbers in this block's messages carry 12 digits (Dopplers, code phases in chips).
-std::string number_text(double value) { return core::number_text(value, 12); }
-
 //! A PMT dict's entries, in order; std::invalid_argument naming \p what otherwise.
 std::vector<std::pair<std::string, pmt::pmt_t>> dict_entries(const pmt::pmt_t& dict,
                                                              const std::string& what)
@@ -94,8 +91,8 @@ std::vector<int> searched_satellites(const std::vector<int>& satellites,
             "satellites: empty (all of " + core::to_string(config.signal) +
             "), but none lies inside +-sample_rate_hz / 2 with its Doppler window at "
             "sample_rate_hz " +
-            number_text(config.sample_rate_hz) + ", intermediate_frequency_hz " +
-            number_text(config.intermediate_frequency_hz));
+            gnss_number_text(config.sample_rate_hz) + ", intermediate_frequency_hz " +
+            gnss_number_text(config.intermediate_frequency_hz));
     return held;
 }
 
@@ -339,7 +336,7 @@ pcps_acquisition_impl<Public>::pcps_acquisition_impl(const pcps_acquisition_setu
             "window: {}",
             signal(),
             core::integers_text(setup.satellites),
-            number_text(0.5 * setup.config.sample_rate_hz),
+            gnss_number_text(0.5 * setup.config.sample_rate_hz),
             core::integers_text(setup.left_out));
     this->message_port_register_out(d_detections_port);
     const pmt::pmt_t lost = pmt::intern("lost");
@@ -507,11 +504,11 @@ void pcps_acquisition_impl<Public>::publish_found(std::unique_lock<std::mutex>& 
                              signal(),
                              r.satellite,
                              r.start_sample,
-                             number_text(r.doppler_hz),
-                             number_text(r.code_phase_chips),
-                             number_text(std::round(r.cn0_dbhz * 10.0) / 10.0),
-                             number_text(r.metric),
-                             number_text(r.threshold),
+                             gnss_number_text(r.doppler_hz),
+                             gnss_number_text(r.code_phase_chips),
+                             gnss_number_text(std::round(r.cn0_dbhz * 10.0) / 10.0),
+                             gnss_number_text(r.metric),
+                             gnss_number_text(r.threshold),
                              id);
         this->message_port_pub(d_detections_port, detection_dict(r, id));
     }

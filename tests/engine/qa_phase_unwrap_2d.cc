@@ -1120,7 +1120,12 @@ public:
         const auto base = run(*engine, f);
         check_against_truth(
             base, k, regions, false, device + " unit scale", largest_region(regions));
-        for (const float scale : { 1e10f, 1e30f, 1e-20f, 1e-30f }) {
+        // Under a sanitizer the two extremes only: each scale is a full PCG solve, and
+        // racecheck made the four of them take 150 s.
+        const std::vector<float> scales =
+            qa::scaled(std::vector<float>{ 1e10f, 1e30f, 1e-20f, 1e-30f },
+                       std::vector<float>{ 1e30f, 1e-30f });
+        for (const float scale : scales) {
             const std::string what = device + " weights times " + std::to_string(scale);
             frame scaled = f;
             for (float& w : scaled.weight)
