@@ -18,7 +18,7 @@ Every (PRN, Doppler bin) is a set of open-loop channels of one multichannel_corr
 and every code-phase hypothesis a tap (python/cudadsp/gnss_acquisition.py explains the
 method; docs/blocks/multichannel_correlator_cc.md the block).
 
-Data: gnss/ of the repository's data folder (found as gnuradio.cudadsp.data_files says:
+Data: gnss/ of the repository's data folder (found as cudadsp.common.data_files says:
 $CUDADSP_DATA_DIR, the installed share/gr-cudadsp/data, the source tree's data/), or
 of --data-dir: GPS_L1_CA_ID_1_Fs_4Msps_2ms.dat, Galileo_E1_ID_1_Fs_4Msps_8ms.dat and
 GSoC_CTTC_capture_2012_07_26_4Msps_4ms.dat, GNSS-SDR test signal samples, CC-BY-4.0,

@@ -8,7 +8,7 @@
 Two-dimensional phase unwrapping of interferograms with known truth, beside
 scikit-image's unwrap_phase.
 
-For every field of gnuradio.cudadsp.interferogram_cases (simulated interferograms and
+For every field of cudadsp.insar.interferogram_cases (simulated interferograms and
 the real ISCE3 pair), unwraps with the reliability method, with least squares weighted
 by coherence, and with scikit-image when it is installed; scores each against the truth
 (fraction of valid pixels with the right whole number of cycles, RMS error) and writes:
@@ -29,9 +29,10 @@ import time
 
 import numpy
 
-from gnuradio import cudadsp, gr
-from gnuradio.cudadsp import interferogram_cases
-from gnuradio.cudadsp.unwrap_metrics import score_unwrapping
+import cudadsp
+from cudadsp.common import tool_log
+from cudadsp.insar import interferogram_cases
+from cudadsp.insar.unwrap_metrics import score_unwrapping
 
 try:
     from skimage.restoration import unwrap_phase as skimage_unwrap_phase
@@ -119,11 +120,11 @@ def main():
     parser.add_argument('--size', type=int, default=512,
                         help='side of the simulated fields (default 512)')
     arguments = parser.parse_args()
-    log = gr.logger('phase_unwrap_2d')
+    log = tool_log.tool_logger('phase_unwrap_2d')
     os.makedirs(arguments.outdir, exist_ok=True)
     methods = [m for m in METHODS if m != 'scikit-image' or skimage_unwrap_phase]
     if skimage_unwrap_phase is None:
-        log.warn('scikit-image is not installed: its column stays empty '
+        log.warning('scikit-image is not installed: its column stays empty '
                  '(Debian: python3-skimage)')
     cases = (interferogram_cases.simulated_cases(arguments.size)
              + interferogram_cases.isce3_cases(looks=1)

@@ -6,7 +6,7 @@
 #
 """Accuracy tables of the dense offsets (cudadsp.dense_offsets) beside GMTSAR's method.
 
-Runs PyCuAmpcor's method (gnuradio.cudadsp.dense_offsets) on the synthetic pairs of
+Runs PyCuAmpcor's method (cudadsp.dense_offsets) on the synthetic pairs of
 tools/xcorr_truth_tables.py: the same generator (tools/make_synthetic_slc.py), size,
 seeds, offset fields and coherences, so the pairs are the very ones behind the
 cudadsp_xcorr tables of docs/apps/cudadsp_xcorr.md, "Accuracy". Those GMTSAR numbers
@@ -86,7 +86,7 @@ def read_pair(folder, size):
 
 def errors(args, folder, truth):
     """Per configuration: (error across, error down, mean SNR) of every window."""
-    from gnuradio import cudadsp  # here, so that --help works without the module
+    import cudadsp  # here, so that --help works without the module
     reference, secondary = read_pair(folder, args.size)
     out = []
     for _, surface in CONFIGS:

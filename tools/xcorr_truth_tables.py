@@ -50,7 +50,7 @@ import numpy as np
 
 HERE = pathlib.Path(__file__).resolve().parent
 # The package's data-folder lookup, loaded from the checkout without GNU Radio.
-sys.path.insert(0, str(HERE.parent / "python" / "cudadsp"))
+sys.path.insert(0, str(HERE.parent / "python" / "engines" / "cudadsp" / "common"))
 import data_files  # noqa: E402
 
 # (name, generator offsets, seed). Range fractions 0.37, 0.1, 0.25, 0.6: GMTSAR's ri 2

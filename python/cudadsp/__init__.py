@@ -10,8 +10,10 @@ Every block takes a ``device`` argument: "auto" (CUDA when a device is present, 
 the CPU), "cpu", "cuda" or "cuda:N". Blocks: phase_unwrap_ff, phase_unwrap_2d_ff,
 polarimetric_products_cf, multichannel_correlator_cc, _sc and _bc (GNSS correlator).
 
-Two-dimensional phase unwrapping of NumPy arrays: unwrap_phase_2d, with the engine of
-phase_unwrap_2d_ff (phase_unwrapper_2d, that engine itself, for one shape).
+The engines without GNU Radio are the package cudadsp (NumPy only; docs/python_engines.md),
+whose names this package re-exports: two-dimensional phase unwrapping of NumPy arrays,
+unwrap_phase_2d, with the engine of phase_unwrap_2d_ff (phase_unwrapper_2d, that engine
+itself, for one shape).
 
 Dense offsets of SLC pairs (ISCE PyCuAmpcor's method): dense_offsets, and
 dense_offsets_engine for stacks (dense_offsets_estimator, the engine itself);
@@ -34,12 +36,29 @@ Python sinks: cfradial_sink, radar moments (polarimetric_products_cf, kdp_ff) to
 CfRadial 1.4 files, one per sweep (netCDF4).
 '''
 
+import sys as _sys
+
+# The engines' package (no GNU Radio): everything it exports is this package's too, so
+# scripts written against gnuradio.cudadsp keep working.
+from cudadsp import *
+import cudadsp as _engines_package
+from cudadsp.common import data_files, output_set
+from cudadsp.insar import (interferogram_cases, offset_stack, raster_io, stack_dask,
+                           unwrap_metrics, xcorr_pair)
+from cudadsp.radar import weather_echo
+
+# The modules that moved to cudadsp, under their old names too
+# (`import gnuradio.cudadsp.raster_io` as well as `from gnuradio.cudadsp import raster_io`).
+for _module in (data_files, output_set, interferogram_cases, offset_stack, raster_io,
+                stack_dask, unwrap_metrics, xcorr_pair, weather_echo):
+    _sys.modules[__name__ + "." + _module.__name__.rsplit(".", 1)[1]] = _module
+_sys.modules[__name__ + ".dense_offsets"] = _sys.modules["cudadsp.insar.dense_offsets"]
+_sys.modules[__name__ + ".unwrap_2d"] = _sys.modules["cudadsp.insar.unwrap_2d"]
+
 # The pybind11 extension holds every block with an engine.
 from .cudadsp_python import *
 
 from .storm_scene_source import storm_scene, storm_scene_source
-from .unwrap_2d import unwrap_2d_result, unwrap_phase_2d
-from .dense_offsets import dense_offsets, dense_offsets_engine, dense_offsets_grid, dense_offsets_result
 from .cfradial_sink import cfradial_sink
 from .tbd_scene import tbd_scene, tbd_scene_source
 from .gnss_records import gnss_record_sink, gnss_records

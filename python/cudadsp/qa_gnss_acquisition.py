@@ -9,7 +9,7 @@
 
 The recordings are the GNSS-SDR project's test signal samples (CC-BY-4.0, copyright
 2012-2019 the GNSS-SDR contributors, https://gnss-sdr.org) in the repository's data
-folder (gnuradio.cudadsp.data_files); without them the tests report skipped, never
+folder (cudadsp.common.data_files); without them the tests report skipped, never
 passed.
 
 Truths:
@@ -47,7 +47,7 @@ except ImportError:
     sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
     from gnuradio import cudadsp
 
-from gnuradio.cudadsp import data_files
+from cudadsp.common import data_files
 from gnuradio.cudadsp import gnss_acquisition as ga
 
 FS = 4.0e6

@@ -37,7 +37,7 @@ try:
 except ImportError:
     sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
     from gnuradio import cudadsp
-from gnuradio.cudadsp import data_files
+from cudadsp.common import data_files
 from gnuradio.cudadsp.gnss_records import (FLAG_CARRIER_LOCK, FLAG_CODE_LOCK, gnss_record_sink,
                                            gnss_records)
 from gnuradio.cudadsp.gnss_simulator_source import gnss_simulator_source, make_simulator

@@ -32,7 +32,7 @@ except ImportError:
     sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
     from gnuradio import cudadsp
 
-from gnuradio.cudadsp import data_files
+from cudadsp.common import data_files
 
 GATE_SPACING_KM = 0.15
 

@@ -28,7 +28,7 @@ try:
 except ImportError:
     sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
     from gnuradio import cudadsp
-from gnuradio.cudadsp import data_files
+from cudadsp.common import data_files
 from gnuradio.cudadsp.gnss_simulator_source import make_simulator
 
 from qa_log_capture import captured_output  # beside this file (a test helper)

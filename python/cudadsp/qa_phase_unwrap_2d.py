@@ -37,7 +37,7 @@ except ImportError:
     sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
     from gnuradio import cudadsp
 
-from gnuradio.cudadsp import data_files
+from cudadsp.common import data_files
 
 TWO_PI = 2.0 * math.pi
 

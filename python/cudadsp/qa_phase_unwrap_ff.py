@@ -13,7 +13,7 @@ finite sample must match exactly, and the values to float32 precision.
 
 The real-data tests read a GPS L1 capture from the GNSS-SDR project's test signal
 samples (CC-BY-4.0, copyright 2012-2019 the GNSS-SDR contributors,
-https://gnss-sdr.org) in the repository's data folder (gnuradio.cudadsp.data_files);
+https://gnss-sdr.org) in the repository's data folder (cudadsp.common.data_files);
 without it they report skipped, never passed.
 """
 
@@ -32,7 +32,7 @@ except ImportError:
     sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
     from gnuradio import cudadsp
 
-from gnuradio.cudadsp import data_files
+from cudadsp.common import data_files
 
 TWO_PI = 2.0 * math.pi
 PERIODS = (TWO_PI, 360.0, 1.0, 0.37)

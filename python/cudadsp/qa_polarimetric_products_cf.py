@@ -47,12 +47,7 @@ except ImportError:
     sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
     from gnuradio import cudadsp
 
-try:
-    from gnuradio.cudadsp import weather_echo
-except ImportError:
-    # Run from the source tree before the build copied the package: the module is here.
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    import weather_echo
+from cudadsp.radar import weather_echo
 
 from qa_log_capture import captured_output  # beside this file (a test helper)
 

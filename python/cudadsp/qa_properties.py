@@ -62,7 +62,7 @@ except ImportError:
     sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
     from gnuradio import cudadsp
 
-from gnuradio.cudadsp import data_files
+from cudadsp.common import data_files
 from gnuradio.cudadsp.gnss_simulator_source import make_simulator
 
 SEED = os.environ.get("CUDADSP_PROPERTY_SEED")

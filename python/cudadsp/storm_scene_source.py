@@ -69,7 +69,7 @@ import numpy as np
 import pmt
 from gnuradio import gr
 
-from . import weather_echo
+from cudadsp.radar import weather_echo
 from .work_errors import stop_on_error
 
 MODES = weather_echo.MODES

@@ -33,8 +33,9 @@ import unittest
 
 import numpy
 
-from gnuradio import cudadsp
-from gnuradio.cudadsp import data_files, raster_io
+import cudadsp
+from cudadsp.common import data_files
+from cudadsp.insar import raster_io
 
 TOOL = None
 
@@ -332,7 +333,7 @@ class qa_offsets_tool(unittest.TestCase):
             f.write('a_ref.slc a_sec.slc\nb_ref.slc b_sec.slc\nc_ref.slc c_sec.slc\n')
         script = f"""
 import os, runpy, sys
-from gnuradio.cudadsp import raster_io
+from cudadsp.insar import raster_io
 opened = raster_io.read_slc
 def read_then_cut(path, parameter='image'):
     image = opened(path, parameter)

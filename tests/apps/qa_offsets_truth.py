@@ -33,7 +33,7 @@ raw_oversampling) on at least 99 % of the windows (the engine test's tolerance,
 tests/engine/qa_dense_offsets.cc); without one the CUDA runs are skipped (said so).
 
 Usage (ctest passes it): qa_offsets_truth.py [--generator SCRIPT]. Needs numpy and
-gnuradio.cudadsp. About 30 s on two CPU cores.
+cudadsp (no GNU Radio). About 30 s on two CPU cores.
 """
 
 import argparse
@@ -49,7 +49,7 @@ import unittest
 
 import numpy as np
 
-from gnuradio import cudadsp
+import cudadsp
 
 HERE = pathlib.Path(__file__).resolve().parent
 REPO = HERE.parents[1]

@@ -446,7 +446,7 @@ class qa_stack_offsets(unittest.TestCase):
     def write_shifted_pairs(self, folder, seed, path_prefix=''):
         '''One random SLC pair a SHIFTS entry in folder; their pair-list lines, the
         images named with path_prefix.'''
-        from gnuradio.cudadsp import raster_io
+        from cudadsp.insar import raster_io
         rng = numpy.random.default_rng(seed)
         lines = []
         for n, (down, across) in enumerate(self.SHIFTS, 1):
@@ -459,7 +459,7 @@ class qa_stack_offsets(unittest.TestCase):
         return lines
 
     def test_offsets_stack_matches_single_process(self):
-        from gnuradio.cudadsp import offset_stack
+        from cudadsp.insar import offset_stack
         with tempfile.TemporaryDirectory() as folder:
             lines = self.write_shifted_pairs(folder, 11, '../')
             for root in ('stack', 'alone'):
@@ -549,7 +549,7 @@ class qa_stack_gpu_pinning(unittest.TestCase):
 
     def test_each_worker_has_its_gpu(self):
         from distributed import Client
-        from gnuradio.cudadsp import stack_dask
+        from cudadsp.insar import stack_dask
         cluster = stack_dask.start_local_cluster(['3', '5'], 0)
         try:
             with Client(cluster) as client:
@@ -563,7 +563,7 @@ class qa_stack_gpu_pinning(unittest.TestCase):
                          {'gpu3': '3', 'gpu5': '5'})
 
     def test_gpus_shared_out_within_visible_devices(self):
-        from gnuradio.cudadsp import stack_dask
+        from cudadsp.insar import stack_dask
         with tempfile.TemporaryDirectory() as folder:
             info = os.path.join(folder, 'cudadsp_info')
             with open(info, 'w') as f:

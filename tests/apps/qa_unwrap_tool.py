@@ -31,9 +31,10 @@ import unittest
 
 import numpy
 
-from gnuradio import cudadsp
-from gnuradio.cudadsp import data_files, raster_io
-from gnuradio.cudadsp.unwrap_metrics import score_unwrapping
+import cudadsp
+from cudadsp.common import data_files
+from cudadsp.insar import raster_io
+from cudadsp.insar.unwrap_metrics import score_unwrapping
 
 TOOL = None
 
@@ -301,8 +302,8 @@ class qa_unwrap_tool(unittest.TestCase):
         wrapper = (
             'import resource, runpy, sys\n'
             'import numpy\n'
-            'from gnuradio import cudadsp, gr\n'
-            'from gnuradio.cudadsp import raster_io\n'
+            'import cudadsp\n'
+            'from cudadsp.insar import raster_io\n'
             'with open("/proc/self/status") as status:\n'
             '    in_use = next(int(line.split()[1]) * 1024 for line in status\n'
             '                  if line.startswith("VmSize:"))\n'

@@ -53,7 +53,7 @@ import numpy as np
 HERE = pathlib.Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 # The package's data-folder lookup, loaded from the checkout without GNU Radio.
-sys.path.insert(0, str(REPO / "python" / "cudadsp"))
+sys.path.insert(0, str(REPO / "python" / "engines" / "cudadsp" / "common"))
 import data_files  # noqa: E402
 
 ARGS = None  # filled in by main()

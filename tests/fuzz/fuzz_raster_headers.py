@@ -40,7 +40,7 @@ import numpy
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
-from gnuradio.cudadsp import raster_io
+from cudadsp.insar import raster_io
 
 SEEDS = {}
 EXAMPLES = int(os.environ.get('CUDADSP_FUZZ_EXAMPLES', '1500'))

@@ -27,6 +27,7 @@ DOC = REPO / "docs" / "architecture.md"
 CORE = REPO / "lib" / "core"
 # Where a short path in the page (`runtime/x.h`, `unwrap/`) is looked for, in order.
 SHORT_PATH_ROOTS = [REPO, REPO / "docs", CORE, REPO / "lib", REPO / "python" / "cudadsp",
+                    REPO / "python" / "engines" / "cudadsp",
                     REPO / "include" / "gnuradio" / "cudadsp"]
 # Paths the page names that a build or a GPU bundle makes, not the repository.
 BUILT_PATHS = ("build/", "build-", "/", ".gpu/", "bin/", "generated/")

@@ -20,17 +20,12 @@ namespace py = pybind11;
 /**************************************/
 // BINDING_FUNCTION_PROTOTYPES(
     void bind_cross_correlator_cc(py::module& m);
-    void bind_dense_offsets(py::module& m);
-    void bind_gnss_codes(py::module& m);
-    void bind_gnss_signal_simulator(py::module& m);
-    void bind_interferogram_simulator(py::module& m);
     void bind_kdp_ff(py::module& m);
     void bind_multichannel_correlator_cc(py::module& m);
     void bind_patch_xcorr_cc(py::module& m);
     void bind_pcps_acquisition_cc(py::module& m);
     void bind_phase_unwrap_2d_ff(py::module& m);
     void bind_phase_unwrap_ff(py::module& m);
-    void bind_phase_unwrapper_2d(py::module& m);
     void bind_polarimetric_products_cf(py::module& m);
     void bind_st_tbd_ff(py::module& m);
 // ) END BINDING_FUNCTION_PROTOTYPES
@@ -54,6 +49,8 @@ PYBIND11_MODULE(cudadsp_python, m)
 
     // Allow access to base block methods
     py::module::import("gnuradio.gr");
+    // The engines' extension (cudadsp._engines) binds the engine types; the blocks'
+    // bindings bind none of them.
 
     /**************************************/
     // The following comment block is used for
@@ -62,17 +59,12 @@ PYBIND11_MODULE(cudadsp_python, m)
     /**************************************/
     // BINDING_FUNCTION_CALLS(
     bind_cross_correlator_cc(m);
-    bind_dense_offsets(m);
-    bind_gnss_codes(m);
-    bind_gnss_signal_simulator(m);
-    bind_interferogram_simulator(m);
     bind_kdp_ff(m);
     bind_multichannel_correlator_cc(m);
     bind_patch_xcorr_cc(m);
     bind_pcps_acquisition_cc(m);
     bind_phase_unwrap_2d_ff(m);
     bind_phase_unwrap_ff(m);
-    bind_phase_unwrapper_2d(m);
     bind_polarimetric_products_cf(m);
     bind_st_tbd_ff(m);
     // ) END BINDING_FUNCTION_CALLS

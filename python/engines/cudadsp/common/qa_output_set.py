@@ -23,7 +23,7 @@ import textwrap
 import unittest
 from unittest import mock
 
-from gnuradio.cudadsp import output_set
+from cudadsp.common import output_set
 
 NAMES = ['run.a', 'run.b', 'run.c', 'run.json']
 
@@ -125,7 +125,7 @@ class qa_output_set(unittest.TestCase):
         write_set(self.dir, {'run.a': 'old a', 'run.json': 'old'})
         script = textwrap.dedent(f'''
             import sys, time
-            from gnuradio.cudadsp import output_set
+            from cudadsp.common import output_set
             def slow(f):
                 f.write(b'new')
                 f.flush()

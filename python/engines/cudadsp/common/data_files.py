@@ -13,7 +13,7 @@ folder that holds the data's README.md counts:
    folder above this package that has one;
 3. the source tree's data/: the build tree's copy of the package (test_modules) is
    told where it is by CMake (source_data_dir.txt beside this file); the package in a
-   checkout (python/cudadsp/) finds it two folders up.
+   checkout (python/engines/cudadsp/common/) finds it four folders up.
 
 A test whose data is absent skips with absent_reason(), and its script exits with
 SKIPPED_EXIT_CODE (run_tests()), so that ctest reports it as skipped, never passed.
@@ -42,7 +42,7 @@ def _holds_data(folder):
 def _source_tree_data_dir():
     if _SOURCE_TREE_NOTE.is_file():
         return pathlib.Path(_SOURCE_TREE_NOTE.read_text().strip())
-    return _PACKAGE_DIR.parents[1] / "data"
+    return _PACKAGE_DIR.parents[3] / "data"
 
 
 def data_dir(override=None):

@@ -18,7 +18,7 @@ import time
 
 import numpy
 
-from .cudadsp_python import dense_offsets_estimator
+from .._engines import dense_offsets_estimator
 from .raster_io import raw_band
 
 # What one engine is made for (dense_offsets_engine's arguments); the other arguments

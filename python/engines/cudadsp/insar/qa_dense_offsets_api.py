@@ -18,13 +18,14 @@ within 0.04 pixel of the truth (the oracle itself is within 0.025 on these pairs
 
 import tempfile
 import tracemalloc
+import unittest
 
 import numpy as np
-from gnuradio import gr_unittest
 
-from gnuradio import cudadsp
-from gnuradio.cudadsp import data_files, raster_io
-from gnuradio.cudadsp.dense_offsets_reference import dense_offsets_reference
+import cudadsp
+from cudadsp.common import data_files
+from cudadsp.insar import raster_io
+from cudadsp.insar.dense_offsets_reference import dense_offsets_reference
 
 FIELDS = ("offset_down", "offset_across", "snr", "cov_down", "cov_across", "cov_cross",
           "peak", "gross_down", "gross_across")
@@ -54,7 +55,7 @@ def shifted_pair(shape, shift, seed, band=0.5):
             np.fft.ifft2(spectrum * ramp).astype(np.complex64))
 
 
-class qa_dense_offsets_api(gr_unittest.TestCase):
+class qa_dense_offsets_api(unittest.TestCase):
 
     def assert_matches_oracle(self, result, oracle, fine_step):
         for name in ("gross_down", "gross_across"):

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 
 import numpy
 
-from .output_set import output_set
+from ..common.output_set import output_set
 
 try:
     from osgeo import gdal

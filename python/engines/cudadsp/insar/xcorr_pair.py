@@ -27,7 +27,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 
-from .output_set import output_set
+from ..common.output_set import output_set
 from .raster_io import open_regular, raster_error, write_atomically
 
 OUTPUT_NAME = 'freq_xcorr.dat'

@@ -27,7 +27,8 @@ import shlex
 import time
 
 
-from . import output_set, raster_io
+from ..common import output_set
+from . import raster_io
 from .dense_offsets import (ENGINE_PARAMETERS, LAYOUT_PARAMETERS, dense_offsets_engine,
                             gross_offset_array)
 

@@ -13,7 +13,7 @@
 
 static const char* __doc_gr_cudadsp_core_dense_offsets_estimator = R"doc(Dense-offset engine: ISCE PyCuAmpcor's frequency-domain amplitude cross-correlation of windows of two complex images, CPU (FFTW) or CUDA (cuFFT); no GNU Radio.
 
-Most users want gnuradio.cudadsp.dense_offsets (one pair, a grid laid out as
+Most users want cudadsp.dense_offsets (one pair, a grid laid out as
 PyCuAmpcor does, gross offsets, results as arrays) or dense_offsets_engine (the same
 for a stack of pairs). This class is the engine itself: make one for a configuration,
 then call estimate() for any number of image pairs and window lists; the device

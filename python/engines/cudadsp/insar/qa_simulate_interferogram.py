@@ -18,20 +18,13 @@ naming the argument.
 
 import gc
 import math
-import os
+
+import unittest
 
 import numpy as np
-from gnuradio import gr_unittest
 
-try:
-    from gnuradio import cudadsp
-except ImportError:
-    import sys
-
-    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
-    from gnuradio import cudadsp
-
-from gnuradio.cudadsp import data_files
+import cudadsp
+from cudadsp.common import data_files
 
 FIELDS = {
     "true_phase": np.float64,
@@ -54,7 +47,7 @@ def aliased_reference(truth):
     return flags
 
 
-class qa_interferogram_simulator(gr_unittest.TestCase):
+class qa_interferogram_simulator(unittest.TestCase):
     def test_001_shapes_and_dtypes(self):
         scene = cudadsp.simulate_interferogram(width=96, height=64, seed=3)
         self.assertEqual((scene.width, scene.height), (96, 64))

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy
 
-from . import data_files
+from ..common import data_files
 
 
 @dataclass
@@ -50,7 +50,7 @@ ISCE3_PAIR = ('insar/img1_WN_512x512_1x1_128', 'insar/img2_WN_512x512_1x1_128')
 
 def simulated_cases(size=512, seed=7):
     '''The simulated fields at size x size.'''
-    from . import simulate_interferogram
+    from .._engines import simulate_interferogram
     cases = []
     for number, (name, keywords) in enumerate(SIMULATED_FIELDS):
         scene = simulate_interferogram(width=size, height=size, seed=seed + number,

@@ -17,7 +17,7 @@ import typing
 
 import numpy
 
-from .cudadsp_python import phase_unwrapper_2d
+from .._engines import phase_unwrapper_2d
 
 METHODS = ("reliability", "least_squares")
 
@@ -154,7 +154,7 @@ def unwrap_phase_2d(
 
     Example:
         >>> import numpy as np
-        >>> from gnuradio.cudadsp import unwrap_phase_2d
+        >>> from cudadsp import unwrap_phase_2d
         >>> y, x = np.mgrid[0:128, 0:160]
         >>> truth = 40 * np.exp(-((x - 80) ** 2 + (y - 64) ** 2) / 900) + 0.05 * x
         >>> result = unwrap_phase_2d(np.angle(np.exp(1j * truth)))

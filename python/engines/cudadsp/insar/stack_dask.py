@@ -36,7 +36,8 @@ import threading
 import time
 import uuid
 
-from . import offset_stack, output_set, xcorr_pair
+from ..common import output_set
+from . import offset_stack, xcorr_pair
 from .dense_offsets import dense_offsets_engine
 
 WORKER_DIED = 'worker died'

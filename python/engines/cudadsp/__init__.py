@@ -1,0 +1,48 @@
+#
+# Copyright 2026 gr-cudadsp authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+'''
+cudadsp: the engines of gr-cudadsp in Python, with NumPy and without GNU Radio.
+
+Each engine runs on the CPU or on a CUDA device (device="auto", "cpu", "cuda" or
+"cuda:N"; "auto" takes CUDA device 0 when there is one). The package needs NumPy and
+the engine library (libgnuradio-cudadsp-core); GNU Radio's blocks of the same engines
+are gnuradio.cudadsp, which re-exports everything here.
+
+By field:
+
+- cudadsp.insar: two-dimensional phase unwrapping (unwrap_phase_2d), dense offsets of
+  SLC pairs as ISCE's PyCuAmpcor computes them (dense_offsets, dense_offsets_engine),
+  simulated interferograms with known truth (simulate_interferogram), and the rasters
+  and stacks of the tools cudadsp_unwrap, cudadsp_offsets and cudadsp_stack
+  (raster_io, offset_stack, stack_dask).
+- cudadsp.gnss: GPS L1 C/A, Galileo E1 and GLONASS L1OF codes and the GNSS signal
+  simulator.
+- cudadsp.radar: the weather-echo model of the synthetic storm.
+- cudadsp.common: output sets written whole or not at all, the data folder.
+
+Devices: select_device, cuda_device_count, list_cuda_devices. A failed CUDA call
+raises cudadsp.cuda_error (a RuntimeError). The package logs through Python's logging,
+under the logger "cudadsp".
+'''
+
+import logging
+
+from ._engines import (cuda_device_count, cuda_driver_version, cuda_error,
+                       cuda_runtime_version, cuda_unavailable_reason, list_cuda_devices,
+                       select_device)
+from .gnss import (boc11_expand, galileo_e1_chip_rate_cps, galileo_e1_code,
+                   galileo_e1_code_length, galileo_e1_component, galileo_e1_prn_count,
+                   glonass_l1of_chip_rate_cps, glonass_l1of_code, glonass_l1of_code_length,
+                   gnss_signal_simulator, gnss_simulated_satellite, gnss_simulator_config,
+                   gps_l1_frequency_hz, gps_l1ca_chip_rate_cps, gps_l1ca_code,
+                   gps_l1ca_code_length)
+from .insar import (dense_offsets, dense_offsets_engine, dense_offsets_estimator,
+                    dense_offsets_grid, dense_offsets_result, interferogram_scene,
+                    phase_unwrapper_2d, simulate_interferogram, unwrap_2d_result,
+                    unwrap_phase_2d)
+
+# A library's logger: silent unless the application configures logging.
+logging.getLogger(__name__).addHandler(logging.NullHandler())
