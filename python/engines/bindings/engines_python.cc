@@ -17,6 +17,8 @@ void bind_dense_offsets(py::module& m);
 void bind_gnss_codes(py::module& m);
 void bind_gnss_signal_simulator(py::module& m);
 void bind_interferogram_simulator(py::module& m);
+void bind_kdp(py::module& m);
+void bind_phase_unwrapper(py::module& m);
 void bind_phase_unwrapper_2d(py::module& m);
 void bind_device(py::module& m);
 
@@ -28,5 +30,7 @@ PYBIND11_MODULE(_engines, m)
     bind_gnss_codes(m);
     bind_gnss_signal_simulator(m);
     bind_interferogram_simulator(m);
+    bind_kdp(m);
+    bind_phase_unwrapper(m);
     bind_phase_unwrapper_2d(m);
 }

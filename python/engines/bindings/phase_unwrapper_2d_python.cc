@@ -20,6 +20,7 @@
 
 namespace py = pybind11;
 
+#include "array_arguments.h"
 #include <gnuradio/cudadsp/core/phase_unwrap_2d.h>
 // pydoc.h is automatically generated in the build directory
 #include <phase_unwrapper_2d_pydoc.h>
@@ -85,8 +86,7 @@ void check_frame(const py::array& array,
     if (array.ndim() != 2 || array.shape(0) != height || array.shape(1) != width)
         throw py::value_error(std::string(name) + ": must have the engine's shape (" +
                               std::to_string(height) + ", " + std::to_string(width) +
-                              "), got " +
-                              py::str(array.attr("shape")).cast<std::string>());
+                              "), got " + cudadsp_engines::shape_text(array));
 }
 
 //! \p array, checked, as a C-contiguous float32 frame (a copy only where needed).
@@ -95,11 +95,7 @@ py::array_t<float, py::array::c_style> float_frame(
 {
     // Real numbers only: a complex phasor's phase is unwrap_phase_2d's to take.
     check_frame(array, name, "iuf", config);
-    auto frame =
-        py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(array);
-    if (!frame)
-        throw py::type_error(std::string(name) + ": cannot be converted to float32");
-    return frame;
+    return cudadsp_engines::float32_array(array, name);
 }
 
 //! \p mask, checked, as a C-contiguous frame of 1 (valid) and 0.
