@@ -22,7 +22,7 @@ By field:
   simulator.
 - cudadsp.radar: KDP and processed PhiDP of radials (kdp), the weather-echo model of
   the synthetic storm.
-- cudadsp.signal: one-dimensional phase unwrapping (unwrap_phase, numpy.unwrap's rule;
+- cudadsp.signals: one-dimensional phase unwrapping (unwrap_phase, numpy.unwrap's rule;
   phase_unwrapper for streams).
 - cudadsp.common: output sets written whole or not at all, the data folder.
 
@@ -43,7 +43,7 @@ from .gnss import (boc11_expand, galileo_e1_chip_rate_cps, galileo_e1_code,
                    gps_l1_frequency_hz, gps_l1ca_chip_rate_cps, gps_l1ca_code,
                    gps_l1ca_code_length)
 from .radar import kdp, kdp_processor, kdp_result
-from .signal import phase_unwrapper, unwrap_phase
+from .signals import phase_unwrapper, unwrap_phase
 from .insar import (dense_offsets, dense_offsets_engine, dense_offsets_estimator,
                     dense_offsets_grid, dense_offsets_result, interferogram_scene,
                     phase_unwrapper_2d, simulate_interferogram, unwrap_2d_result,

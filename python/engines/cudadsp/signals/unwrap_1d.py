@@ -41,7 +41,7 @@ def unwrap_phase(wrapped, period=2 * math.pi, device="auto"):
         TypeError: a complex, boolean or object array.
 
     For a stream cut into calls (state carried from one to the next), use the engine,
-    cudadsp.signal.phase_unwrapper(period, device=...).unwrap(chunk).
+    cudadsp.signals.phase_unwrapper(period, device=...).unwrap(chunk).
     """
     array = numpy.asarray(wrapped)
     if array.ndim == 0:

@@ -4,7 +4,7 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-"""Tests of cudadsp.unwrap_phase and cudadsp.signal.phase_unwrapper against
+"""Tests of cudadsp.unwrap_phase and cudadsp.signals.phase_unwrapper against
 numpy.unwrap in float64 (the independent reference): random walks of many jumps,
 periods of radians, degrees and cycles, rows of a 2-D array, a stream cut into calls,
 NaN, and bad arguments. On the CPU, and on CUDA too where a device is present (the
@@ -65,7 +65,7 @@ class qa_unwrap_1d(unittest.TestCase):
         wrapped, _ = wrapped_walk(rng, 50_000, 2 * math.pi)
         for device in devices():
             with self.subTest(device=device):
-                engine = cudadsp.signal.phase_unwrapper(device=device)
+                engine = cudadsp.signals.phase_unwrapper(device=device)
                 cuts = [0, 1, 777, 20_000, 20_001, 50_000]
                 parts = [engine.unwrap(wrapped[a:b]) for a, b in zip(cuts, cuts[1:])]
                 np.testing.assert_array_equal(np.concatenate(parts),
@@ -100,7 +100,7 @@ class qa_unwrap_1d(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "wrapped"):
             cudadsp.unwrap_phase(np.float32(1.0), device="cpu")
         with self.assertRaisesRegex(ValueError, "vlen"):
-            cudadsp.signal.phase_unwrapper(vlen=0, device="cpu")
+            cudadsp.signals.phase_unwrapper(vlen=0, device="cpu")
 
 
 if __name__ == "__main__":
