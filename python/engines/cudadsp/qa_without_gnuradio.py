@@ -32,6 +32,11 @@ REPOSITORY = pathlib.Path(__file__).resolve().parents[3]
 UNWRAP_TOOL = REPOSITORY / "apps" / "cudadsp_unwrap"
 
 
+def devices():
+    """The CPU, and CUDA where there is a device (on the GPU host)."""
+    return ["cpu"] + (["cuda"] if cudadsp.cuda_device_count() > 0 else [])
+
+
 def hill_and_ramp(height, width):
     """A float64 phase field of about 40 radians of relief: a Gaussian hill on a ramp."""
     y, x = np.mgrid[0:height, 0:width].astype(np.float64)
@@ -62,16 +67,17 @@ class qa_without_gnuradio(unittest.TestCase):
     def test_unwrap_phase_2d_recovers_the_truth(self):
         truth = hill_and_ramp(96, 128)
         wrapped = np.angle(np.exp(1j * truth)).astype(np.float32)
-        for method in ("reliability", "least_squares"):
-            with self.subTest(method=method):
-                result = cudadsp.unwrap_phase_2d(wrapped, method=method, device="cpu")
+        for device, method in ((d, m) for d in devices()
+                               for m in ("reliability", "least_squares")):
+            with self.subTest(device=device, method=method):
+                result = cudadsp.unwrap_phase_2d(wrapped, method=method, device=device)
                 self.assertTrue(np.isfinite(result.unwrapped).all())
                 step = result.unwrapped.astype(np.float64) - truth
                 cycles = np.round(step / (2 * np.pi))
                 # One whole number of cycles everywhere, and within float32 of it.
                 self.assertEqual(np.unique(cycles).size, 1, method)
                 self.assertLess(np.abs(step - 2 * np.pi * cycles).max(), 1e-4, method)
-                self.assertEqual(result.report["backend"], "cpu")
+                self.assertEqual(result.report["backend"], cudadsp.select_device(device))
                 self.assertEqual(result.report["valid_pixels"], truth.size)
 
     def test_dense_offsets_find_a_known_shift(self):
@@ -84,12 +90,15 @@ class qa_without_gnuradio(unittest.TestCase):
         ramp = np.exp(-2j * np.pi * (fd * shift[0] + fa * shift[1]))
         reference = np.fft.ifft2(spectrum).astype(np.complex64)
         secondary = np.fft.ifft2(spectrum * ramp).astype(np.complex64)
-        result = cudadsp.dense_offsets(reference, secondary, window_width=32, window_height=32,
-                                       half_search_across=8, half_search_down=8,
-                                       skip_across=32, skip_down=32, device="cpu")
-        self.assertGreater(result.offset_down.size, 4)
-        np.testing.assert_allclose(result.offset_down, shift[0], atol=0.05)
-        np.testing.assert_allclose(result.offset_across, shift[1], atol=0.05)
+        for device in devices():
+            with self.subTest(device=device):
+                result = cudadsp.dense_offsets(
+                    reference, secondary, window_width=32, window_height=32,
+                    half_search_across=8, half_search_down=8, skip_across=32,
+                    skip_down=32, device=device)
+                self.assertGreater(result.offset_down.size, 4)
+                np.testing.assert_allclose(result.offset_down, shift[0], atol=0.05)
+                np.testing.assert_allclose(result.offset_across, shift[1], atol=0.05)
 
     def test_gps_codes_start_as_the_icd_says(self):
         # IS-GPS-200, Table 3-Ia: the first ten chips of PRN 1 are octal 1440, of
@@ -117,12 +126,17 @@ class qa_without_gnuradio(unittest.TestCase):
             cudadsp.select_device("gpu")
 
     def test_unwrap_tool_runs(self):
+        for device in devices():
+            with self.subTest(device=device):
+                self.check_unwrap_tool(device)
+
+    def check_unwrap_tool(self, device):
         truth = hill_and_ramp(64, 80)
         with tempfile.TemporaryDirectory() as folder:
             source = os.path.join(folder, "phase.flt")
             raster_io.write_raster(source, np.angle(np.exp(1j * truth)).astype(np.float32))
             completed = subprocess.run(
-                [sys.executable, str(UNWRAP_TOOL), source, "--device", "cpu",
+                [sys.executable, str(UNWRAP_TOOL), source, "--device", device,
                  "-o", os.path.join(folder, "out")],
                 capture_output=True, text=True, timeout=120)
             self.assertEqual(completed.returncode, 0, completed.stderr)
