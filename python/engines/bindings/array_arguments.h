@@ -10,8 +10,10 @@
 // NumPy arguments of the engines' bindings, checked and converted once, with errors
 // that name the argument.
 
+#include <pybind11/complex.h>
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
+#include <complex>
 #include <string>
 
 namespace cudadsp_engines {
@@ -36,6 +38,26 @@ inline py::array_t<float, py::array::c_style> float32_array(const py::array& arr
         py::array_t<float, py::array::c_style | py::array::forcecast>::ensure(array);
     if (!converted)
         throw py::type_error(std::string(name) + ": cannot be converted to float32");
+    return converted;
+}
+
+/*!
+ * \p array as a C-contiguous complex64 array (a copy only where needed). Real and complex
+ * numbers are accepted; a boolean or object array is a TypeError naming \p name.
+ */
+inline py::array_t<std::complex<float>, py::array::c_style>
+complex64_array(const py::array& array, const char* name)
+{
+    const char kind = array.dtype().kind();
+    if (kind != 'i' && kind != 'u' && kind != 'f' && kind != 'c')
+        throw py::type_error(std::string(name) + ": dtype " +
+                             py::str(array.dtype()).cast<std::string>() +
+                             " is not accepted here (numbers only)");
+    auto converted =
+        py::array_t<std::complex<float>,
+                    py::array::c_style | py::array::forcecast>::ensure(array);
+    if (!converted)
+        throw py::type_error(std::string(name) + ": cannot be converted to complex64");
     return converted;
 }
 

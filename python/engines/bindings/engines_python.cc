@@ -21,11 +21,13 @@ void bind_kdp(py::module& m);
 void bind_phase_unwrapper(py::module& m);
 void bind_phase_unwrapper_2d(py::module& m);
 void bind_device(py::module& m);
+void bind_cross_correlator(py::module& m);
 
 PYBIND11_MODULE(_engines, m)
 {
     m.doc() = "The engines of gr-cudadsp (gnuradio-cudadsp-core), without GNU Radio.";
     bind_device(m);
+    bind_cross_correlator(m);
     bind_dense_offsets(m);
     bind_gnss_codes(m);
     bind_gnss_signal_simulator(m);

@@ -23,7 +23,7 @@ By field:
 - cudadsp.radar: KDP and processed PhiDP of radials (kdp), the weather-echo model of
   the synthetic storm.
 - cudadsp.signals: one-dimensional phase unwrapping (unwrap_phase, numpy.unwrap's rule;
-  phase_unwrapper for streams).
+  phase_unwrapper for streams) and frame cross-correlation (cross_correlate).
 - cudadsp.common: output sets written whole or not at all, the data folder.
 
 Devices: select_device, cuda_device_count, list_cuda_devices. A failed CUDA call
@@ -43,7 +43,8 @@ from .gnss import (boc11_expand, galileo_e1_chip_rate_cps, galileo_e1_code,
                    gps_l1_frequency_hz, gps_l1ca_chip_rate_cps, gps_l1ca_code,
                    gps_l1ca_code_length)
 from .radar import kdp, kdp_processor, kdp_result
-from .signals import phase_unwrapper, unwrap_phase
+from .signals import (cross_correlate, cross_correlation_result, cross_correlator,
+                      phase_unwrapper, unwrap_phase)
 from .insar import (dense_offsets, dense_offsets_engine, dense_offsets_estimator,
                     dense_offsets_grid, dense_offsets_result, interferogram_scene,
                     phase_unwrapper_2d, simulate_interferogram, unwrap_2d_result,
