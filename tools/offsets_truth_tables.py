@@ -7,7 +7,7 @@
 """Accuracy tables of the dense offsets (cudadsp.dense_offsets) beside GMTSAR's method.
 
 Runs PyCuAmpcor's method (cudadsp.dense_offsets) on the synthetic pairs of
-tools/xcorr_truth_tables.py: the same generator (tools/make_synthetic_slc.py), size,
+tools/xcorr_truth_tables.py: the same generator (tests/support/make_synthetic_slc.py), size,
 seeds, offset fields and coherences, so the pairs are the very ones behind the
 cudadsp_xcorr tables of docs/apps/cudadsp_xcorr.md, "Accuracy". Those GMTSAR numbers
 (ri 1 and ri 2) are read from that page and printed beside ours. Markdown tables for
@@ -285,7 +285,7 @@ def fraction_sweep(args, docs):
 def main():
     global T0
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--generator", default=str(HERE / "make_synthetic_slc.py"))
+    p.add_argument("--generator", default=str(HERE.parent / "tests" / "support" / "make_synthetic_slc.py"))
     p.add_argument("--gmtsar-docs", default=str(HERE.parent / "docs" / "apps" /
                                                  "cudadsp_xcorr.md"),
                    help="the page holding GMTSAR's tables (docs/apps/cudadsp_xcorr.md)")

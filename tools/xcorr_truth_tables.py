@@ -6,7 +6,7 @@
 #
 """Accuracy tables of cudadsp_xcorr: bias and spread per axis against coherence.
 
-Makes synthetic SLC pairs with tools/make_synthetic_slc.py (band-limited complex
+Makes synthetic SLC pairs with tests/support/make_synthetic_slc.py (band-limited complex
 speckle, the aligned image sampling the same continuous field at displaced positions,
 decorrelation noise at coherence g), runs cudadsp_xcorr on each with range
 interpolation 1 and 2, and prints markdown tables (docs/apps/cudadsp_xcorr.md,
@@ -260,7 +260,7 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--xcorr", default=os.environ.get("CUDADSP_XCORR") or
                    shutil.which("cudadsp_xcorr") or "cudadsp_xcorr")
-    p.add_argument("--generator", default=str(HERE / "make_synthetic_slc.py"))
+    p.add_argument("--generator", default=str(HERE.parent / "tests" / "support" / "make_synthetic_slc.py"))
     p.add_argument("--device", default="cpu", help="cudadsp_xcorr -device (default cpu)")
     p.add_argument("--size", type=int, default=2048, help="pair width = height (2048)")
     p.add_argument("--xsearch", type=int, default=64)

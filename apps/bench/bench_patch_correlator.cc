@@ -71,7 +71,7 @@ constexpr std::int64_t image_width = 11304;
 constexpr std::int64_t image_height = 9216;
 constexpr int image_search = 128;
 // PRM pre-shifts of the aligned image and the image's true offset (the example of
-// tools/make_synthetic_slc.py): the engine sees the residual (0.25, -0.5).
+// tests/support/make_synthetic_slc.py): the engine sees the residual (0.25, -0.5).
 constexpr int image_rshift = 2;
 constexpr int image_ashift = -1;
 constexpr double image_dx = 2.25;

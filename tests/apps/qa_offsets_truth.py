@@ -8,7 +8,7 @@
 GMTSAR's method on the same pairs.
 
 The synthetic pairs of GMTSAR's accuracy tables (tools/xcorr_truth_tables.py: 2048 x 2048
-int16 from tools/make_synthetic_slc.py, same seeds, so the very pairs behind
+int16 from tests/support/make_synthetic_slc.py, same seeds, so the very pairs behind
 docs/apps/cudadsp_xcorr.md, "Accuracy") go through the dense offsets with the window
 configuration of docs/apps/cudadsp_offsets.md, "Accuracy" (window 64 x 64, half search
 20, skip 96: 400 windows, raw oversampling 2, deramp 1), with correlation oversampling 64
@@ -147,8 +147,8 @@ class offsets_truth(unittest.TestCase):
 def main():
     global ARGS
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--generator", default=str(REPO / "tools" / "make_synthetic_slc.py"),
-                   help="tools/make_synthetic_slc.py")
+    p.add_argument("--generator", default=str(REPO / "tests" / "support" / "make_synthetic_slc.py"),
+                   help="tests/support/make_synthetic_slc.py")
     args, rest = p.parse_known_args()
     # The pairs and windows of the docs' tables (tools/offsets_truth_tables.py).
     ARGS = types.SimpleNamespace(generator=args.generator, size=tables.SIZE,

@@ -8,7 +8,7 @@
 cudadsp_stack (the Dask driver) as a user runs it, on the CPU backend with a local
 cluster of two workers:
 
-- a stack of GMTSAR pairs (synthetic SLC pairs from tools/make_synthetic_slc.py, each
+- a stack of GMTSAR pairs (synthetic SLC pairs from tests/support/make_synthetic_slc.py, each
   with other offsets, so that a mixed-up pair shows) gives, in every pair's folder, the
   freq_xcorr.dat that cudadsp_xcorr run alone on that pair writes, byte for byte; both
   workers take pairs; a progress line a pair and a summary table (Markdown and CSV);
@@ -35,7 +35,7 @@ cluster of two workers:
 - outputs and summaries honour the umask.
 
 Usage (ctest passes them): qa_stack_dask.py --tool apps/cudadsp_stack --xcorr BINARY
---offsets apps/cudadsp_offsets --generator tools/make_synthetic_slc.py. About 30 s on two cores.
+--offsets apps/cudadsp_offsets --generator tests/support/make_synthetic_slc.py. About 30 s on two cores.
 '''
 
 import argparse

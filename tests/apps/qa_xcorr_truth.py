@@ -6,7 +6,7 @@
 #
 """cudadsp_xcorr against physical truth: known offsets in, the same offsets out.
 
-Synthetic SLC pairs from tools/make_synthetic_slc.py (band-limited complex speckle; the
+Synthetic SLC pairs from tests/support/make_synthetic_slc.py (band-limited complex speckle; the
 aligned image samples the same continuous field at displaced positions, so sub-pixel
 and linearly varying offsets are exact; decorrelation noise at a given coherence) are
 run through the cudadsp_xcorr binary and its freq_xcorr.dat is compared with the
@@ -256,8 +256,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--xcorr", default=os.environ.get("CUDADSP_XCORR"),
                    help="cudadsp_xcorr binary (default: $CUDADSP_XCORR, else on PATH)")
-    p.add_argument("--generator", default=str(REPO / "tools" / "make_synthetic_slc.py"),
-                   help="tools/make_synthetic_slc.py")
+    p.add_argument("--generator", default=str(REPO / "tests" / "support" / "make_synthetic_slc.py"),
+                   help="tests/support/make_synthetic_slc.py")
     ARGS, rest = p.parse_known_args()
     if not ARGS.xcorr:
         ARGS.xcorr = shutil.which("cudadsp_xcorr") or "cudadsp_xcorr"

@@ -11,7 +11,7 @@
 The seeds live in the archive tests/fuzz/corpus.tar.xz (docs/fuzzing.md says how to
 unpack it, add to it and pack it again).
 
-PRM files as tools/make_synthetic_slc.py and tests/apps/qa_xcorr_tool.cc write them and
+PRM files as tests/support/make_synthetic_slc.py and tests/apps/qa_xcorr_tool.cc write them and
 with GMTSAR's quirks (legacy xshift/yshift, CR LF, short lines, repeated keys); pair
 lists as docs/apps/cudadsp_xcorr.md shows them; channel messages from
 docs/blocks/multichannel_correlator_cc.md serialised as a message port would deliver
@@ -25,7 +25,7 @@ import sys
 
 import pmt
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', 'tools'))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'support'))
 from make_synthetic_slc import write_prm  # noqa: E402
 
 CORPUS = 'corpus'  # main() sets the folder named on the command line

@@ -50,7 +50,7 @@ per field and strip, ~1 minute for an 11304 x 9216 pair on one core (numpy).
 Example: the paper's largest ALOS-1 case, offsets (range +2.25, azimuth -1.5) px, PRM
 pre-shifts 2 and -1, then the drop-in (run in the output folder):
 
-    tools/make_synthetic_slc.py --width 11304 --height 9216 --dx 2.25 --dy -1.5 \\
+    tests/support/make_synthetic_slc.py --width 11304 --height 9216 --dx 2.25 --dy -1.5 \\
         --rshift 2 --ashift -1 --outdir /tmp/alos
     cd /tmp/alos && cudadsp_xcorr master.PRM aligned.PRM -nx 20 -ny 50 \\
         -xsearch 128 -ysearch 128
