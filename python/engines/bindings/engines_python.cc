@@ -19,6 +19,7 @@ void bind_gnss_signal_simulator(py::module& m);
 void bind_interferogram_simulator(py::module& m);
 void bind_kdp(py::module& m);
 void bind_phase_unwrapper(py::module& m);
+void bind_polarimetric(py::module& m);
 void bind_phase_unwrapper_2d(py::module& m);
 void bind_device(py::module& m);
 void bind_cross_correlator(py::module& m);
@@ -34,5 +35,6 @@ PYBIND11_MODULE(_engines, m)
     bind_interferogram_simulator(m);
     bind_kdp(m);
     bind_phase_unwrapper(m);
+    bind_polarimetric(m);
     bind_phase_unwrapper_2d(m);
 }

@@ -20,8 +20,9 @@ By field:
   (raster_io, offset_stack, stack_dask).
 - cudadsp.gnss: GPS L1 C/A, Galileo E1 and GLONASS L1OF codes and the GNSS signal
   simulator.
-- cudadsp.radar: KDP and processed PhiDP of radials (kdp), the weather-echo model of
-  the synthetic storm.
+- cudadsp.radar: moments and polarimetric products of dual-polarisation I/Q
+  (polarimetric_moments), KDP and processed PhiDP of radials (kdp), the weather-echo
+  model of the synthetic storm.
 - cudadsp.signals: one-dimensional phase unwrapping (unwrap_phase, numpy.unwrap's rule;
   phase_unwrapper for streams) and frame cross-correlation (cross_correlate).
 - cudadsp.common: output sets written whole or not at all, the data folder.
@@ -42,7 +43,8 @@ from .gnss import (boc11_expand, galileo_e1_chip_rate_cps, galileo_e1_code,
                    gnss_signal_simulator, gnss_simulated_satellite, gnss_simulator_config,
                    gps_l1_frequency_hz, gps_l1ca_chip_rate_cps, gps_l1ca_code,
                    gps_l1ca_code_length)
-from .radar import kdp, kdp_processor, kdp_result
+from .radar import (kdp, kdp_processor, kdp_result, polarimetric_moments,
+                    polarimetric_processor)
 from .signals import (cross_correlate, cross_correlation_result, cross_correlator,
                       phase_unwrapper, unwrap_phase)
 from .insar import (dense_offsets, dense_offsets_engine, dense_offsets_estimator,

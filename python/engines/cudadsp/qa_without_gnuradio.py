@@ -59,6 +59,7 @@ class qa_without_gnuradio(unittest.TestCase):
         import cudadsp.insar.offset_stack  # noqa: F401
         import cudadsp.insar.stack_dask  # noqa: F401
         import cudadsp.radar.kdp_radials  # noqa: F401
+        import cudadsp.radar.moments  # noqa: F401
         import cudadsp.radar.weather_echo  # noqa: F401
         import cudadsp.signals.cross_correlation  # noqa: F401
         import cudadsp.signals.unwrap_1d  # noqa: F401
