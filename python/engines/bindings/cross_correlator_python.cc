@@ -18,12 +18,12 @@
 #include <pybind11/pybind11.h>
 
 #include "array_arguments.h"
+#include "engine_handle.h"
 #include <gnuradio/cudadsp/core/cross_correlator.h>
 
 #include <algorithm>
 #include <complex>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -33,89 +33,74 @@ namespace {
 
 namespace core = gr::cudadsp::core;
 
-/*!
- * The signal cross-correlator as Python holds it: frames of fft_len samples, any number
- * a call. process() runs without the GIL; the engine keeps its plans and buffers, so
- * calls from several threads take turns on this lock.
- */
-class correlator_handle
+//! The signal cross-correlator as Python holds it: frames of fft_len samples.
+using correlator_handle = cudadsp_engines::engine_handle<core::cross_correlator>;
+
+//! \p array as complex64 frames: its size a whole number of fft_len-sample frames.
+py::array_t<std::complex<float>, py::array::c_style>
+frames(const py::array& array, const char* name, std::size_t fft_len)
 {
-public:
-    explicit correlator_handle(const core::cross_correlator_config& config)
-        : d_engine(core::cross_correlator::make(config))
+    auto converted = cudadsp_engines::complex64_array(array, name);
+    const auto size = static_cast<std::size_t>(converted.size());
+    if (size == 0 || size % fft_len != 0)
+        throw py::value_error(std::string(name) + ": must hold whole frames of " +
+                              std::to_string(fft_len) + " samples (fft_len), got shape " +
+                              cudadsp_engines::shape_text(array));
+    return converted;
+}
+
+/*! A dict of the frames' lag, magnitude and phase (float32, one a frame), and with
+ *  \p spectrum / \p correlation those arrays (complex64, frames x bins / lags). */
+py::dict process(correlator_handle& self,
+                 const py::array& x,
+                 const py::array& y,
+                 bool spectrum,
+                 bool correlation)
+{
+    const core::cross_correlator_config& config = self.config();
+    const auto xs = frames(x, "x", config.fft_len);
+    const auto ys = frames(y, "y", config.fft_len);
+    if (xs.size() != ys.size())
+        throw py::value_error("y: must hold as many samples as x (" +
+                              std::to_string(xs.size()) + "), got " +
+                              std::to_string(ys.size()));
+    const std::size_t nframes = static_cast<std::size_t>(xs.size()) / config.fft_len;
+    std::vector<core::cross_correlation_peak> peaks(nframes);
+    const auto rows = static_cast<py::ssize_t>(nframes);
+    py::array_t<std::complex<float>> spectra, correlations;
+    if (spectrum)
+        spectra = py::array_t<std::complex<float>>(
+            { rows, static_cast<py::ssize_t>(config.transform_len()) });
+    if (correlation)
+        correlations = py::array_t<std::complex<float>>(
+            { rows, static_cast<py::ssize_t>(config.correlation_len()) });
     {
+        py::gil_scoped_release release;
+        self.locked([&](core::cross_correlator& engine) {
+            engine.process(xs.data(),
+                           ys.data(),
+                           nframes,
+                           peaks.data(),
+                           spectrum ? spectra.mutable_data() : nullptr,
+                           correlation ? correlations.mutable_data() : nullptr);
+        });
     }
-
-    const core::cross_correlator_config& config() const { return d_engine->config(); }
-    std::string backend() const { return d_engine->device().to_string(); }
-
-    /*! A dict of the frames' lag, magnitude and phase (float32, one a frame), and with
-     *  \p spectrum / \p correlation those arrays (complex64, frames x bins / lags). */
-    py::dict
-    process(const py::array& x, const py::array& y, bool spectrum, bool correlation)
-    {
-        const auto xs = frames(x, "x");
-        const auto ys = frames(y, "y");
-        if (xs.size() != ys.size())
-            throw py::value_error("y: must hold as many samples as x (" +
-                                  std::to_string(xs.size()) + "), got " +
-                                  std::to_string(ys.size()));
-        const std::size_t nframes =
-            static_cast<std::size_t>(xs.size()) / config().fft_len;
-        std::vector<core::cross_correlation_peak> peaks(nframes);
-        const auto rows = static_cast<py::ssize_t>(nframes);
-        py::array_t<std::complex<float>> spectra, correlations;
-        if (spectrum)
-            spectra = py::array_t<std::complex<float>>(
-                { rows, static_cast<py::ssize_t>(config().transform_len()) });
-        if (correlation)
-            correlations = py::array_t<std::complex<float>>(
-                { rows, static_cast<py::ssize_t>(config().correlation_len()) });
-        {
-            py::gil_scoped_release release;
-            std::lock_guard<std::mutex> lock(d_mutex);
-            d_engine->process(xs.data(),
-                              ys.data(),
-                              nframes,
-                              peaks.data(),
-                              spectrum ? spectra.mutable_data() : nullptr,
-                              correlation ? correlations.mutable_data() : nullptr);
-        }
-        py::array_t<float> lag(rows), magnitude(rows), phase(rows);
-        for (std::size_t k = 0; k < nframes; ++k) {
-            lag.mutable_at(k) = peaks[k].lag;
-            magnitude.mutable_at(k) = peaks[k].magnitude;
-            phase.mutable_at(k) = peaks[k].phase;
-        }
-        py::dict result;
-        result["lag"] = lag;
-        result["magnitude"] = magnitude;
-        result["phase"] = phase;
-        if (spectrum)
-            result["spectrum"] = spectra;
-        if (correlation)
-            result["correlation"] = correlations;
-        return result;
+    py::array_t<float> lag(rows), magnitude(rows), phase(rows);
+    for (std::size_t k = 0; k < nframes; ++k) {
+        lag.mutable_at(k) = peaks[k].lag;
+        magnitude.mutable_at(k) = peaks[k].magnitude;
+        phase.mutable_at(k) = peaks[k].phase;
     }
-
-private:
-    //! \p array as complex64 frames: its size a whole number of fft_len-sample frames.
-    py::array_t<std::complex<float>, py::array::c_style> frames(const py::array& array,
-                                                                const char* name)
-    {
-        auto converted = cudadsp_engines::complex64_array(array, name);
-        const auto size = static_cast<std::size_t>(converted.size());
-        if (size == 0 || size % config().fft_len != 0)
-            throw py::value_error(std::string(name) + ": must hold whole frames of " +
-                                  std::to_string(config().fft_len) +
-                                  " samples (fft_len), got shape " +
-                                  cudadsp_engines::shape_text(array));
-        return converted;
-    }
-
-    std::unique_ptr<core::cross_correlator> d_engine;
-    std::mutex d_mutex;
-};
+    py::dict result;
+    result["lag"] = lag;
+    result["magnitude"] = magnitude;
+    result["phase"] = phase;
+    if (spectrum)
+        result["spectrum"] = spectra;
+    if (correlation)
+        result["correlation"] = correlations;
+    return result;
+}
 
 } // namespace
 
@@ -161,7 +146,7 @@ cudadsp.cross_correlate.)doc")
              "sample, searched within +-max_lag (0: fft_len - 1). ValueError naming a "
              "bad argument.")
         .def("process",
-             &correlator_handle::process,
+             &process,
              py::arg("x"),
              py::arg("y"),
              py::arg("spectrum") = false,

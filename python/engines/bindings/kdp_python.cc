@@ -19,11 +19,11 @@
 #include <pybind11/stl.h>
 
 #include "array_arguments.h"
+#include "engine_handle.h"
 #include <gnuradio/cudadsp/core/kdp.h>
 
 #include <algorithm>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,81 +34,66 @@ namespace {
 
 namespace core = gr::cudadsp::core;
 
-/*!
- * The KDP engine as Python holds it: one radial length (ngates), any number of radials
- * a call. process() runs without the GIL; the engine keeps its buffers, so calls from
- * several threads take turns on this lock.
- */
-class kdp_handle
+//! The KDP engine as Python holds it: one radial length (ngates), any radials a call.
+using kdp_handle = cudadsp_engines::engine_handle<core::kdp_processor>;
+
+//! \p array as float32 radials: its last axis is the engine's ngates gates.
+py::array_t<float, py::array::c_style>
+radials(const py::array& array, const char* name, std::size_t ngates)
 {
-public:
-    explicit kdp_handle(const core::kdp_config& config)
-        : d_engine(core::kdp_processor::make(config))
+    auto converted = cudadsp_engines::float32_array(array, name);
+    if (converted.ndim() < 1 ||
+        converted.shape(converted.ndim() - 1) != static_cast<py::ssize_t>(ngates))
+        throw py::value_error(std::string(name) + ": its last axis must hold the " +
+                              std::to_string(ngates) + " gates of a radial, got shape " +
+                              cudadsp_engines::shape_text(array));
+    return converted;
+}
+
+//! \p array as radials of \p phidp's shape.
+py::array_t<float, py::array::c_style>
+radials_like(const py::array& array,
+             const char* name,
+             const py::array_t<float, py::array::c_style>& phidp)
+{
+    auto converted = cudadsp_engines::float32_array(array, name);
+    if (converted.ndim() != phidp.ndim() ||
+        !std::equal(phidp.shape(), phidp.shape() + phidp.ndim(), converted.shape()))
+        throw py::value_error(std::string(name) + ": must have phidp_deg's shape " +
+                              cudadsp_engines::shape_text(phidp) + ", got " +
+                              cudadsp_engines::shape_text(array));
+    return converted;
+}
+
+//! (processed PhiDP, KDP), each of phidp_deg's shape.
+py::tuple process(kdp_handle& self,
+                  const py::array& phidp_deg,
+                  const std::optional<py::array>& rhohv,
+                  const std::optional<py::array>& snr_db)
+{
+    const std::size_t ngates = self.config().ngates;
+    const auto phidp = radials(phidp_deg, "phidp_deg", ngates);
+    py::array_t<float, py::array::c_style> rhohv_radials, snr_radials;
+    if (rhohv)
+        rhohv_radials = radials_like(*rhohv, "rhohv", phidp);
+    if (snr_db)
+        snr_radials = radials_like(*snr_db, "snr_db", phidp);
+    std::vector<py::ssize_t> shape(phidp.shape(), phidp.shape() + phidp.ndim());
+    py::array_t<float> processed(shape), kdp(shape);
+    const auto nradials = static_cast<std::size_t>(phidp.size()) / ngates;
     {
+        py::gil_scoped_release release;
+        self.locked([&](core::kdp_processor& engine) {
+            engine.process(phidp.data(),
+                           rhohv ? rhohv_radials.data() : nullptr,
+                           snr_db ? snr_radials.data() : nullptr,
+                           nradials,
+                           processed.mutable_data(),
+                           kdp.mutable_data());
+        });
     }
-
-    const core::kdp_config& config() const { return d_engine->config(); }
-    std::string backend() const { return d_engine->device().to_string(); }
-
-    //! (processed PhiDP, KDP), each of phidp_deg's shape.
-    py::tuple process(const py::array& phidp_deg,
-                      const std::optional<py::array>& rhohv,
-                      const std::optional<py::array>& snr_db)
-    {
-        const auto phidp = radials(phidp_deg, "phidp_deg");
-        py::array_t<float, py::array::c_style> rhohv_radials, snr_radials;
-        if (rhohv)
-            rhohv_radials = radials_like(*rhohv, "rhohv", phidp);
-        if (snr_db)
-            snr_radials = radials_like(*snr_db, "snr_db", phidp);
-        std::vector<py::ssize_t> shape(phidp.shape(), phidp.shape() + phidp.ndim());
-        py::array_t<float> processed(shape), kdp(shape);
-        const auto nradials = static_cast<std::size_t>(phidp.size()) / config().ngates;
-        {
-            py::gil_scoped_release release;
-            std::lock_guard<std::mutex> lock(d_mutex);
-            d_engine->process(phidp.data(),
-                              rhohv ? rhohv_radials.data() : nullptr,
-                              snr_db ? snr_radials.data() : nullptr,
-                              nradials,
-                              processed.mutable_data(),
-                              kdp.mutable_data());
-        }
-        return py::make_tuple(processed, kdp);
-    }
-
-private:
-    //! \p array as float32 radials: its last axis is the engine's ngates gates.
-    py::array_t<float, py::array::c_style> radials(const py::array& array,
-                                                   const char* name)
-    {
-        auto converted = cudadsp_engines::float32_array(array, name);
-        if (converted.ndim() < 1 || converted.shape(converted.ndim() - 1) !=
-                                        static_cast<py::ssize_t>(config().ngates))
-            throw py::value_error(std::string(name) + ": its last axis must hold the " +
-                                  std::to_string(config().ngates) +
-                                  " gates of a radial, got shape " +
-                                  cudadsp_engines::shape_text(array));
-        return converted;
-    }
-
-    py::array_t<float, py::array::c_style>
-    radials_like(const py::array& array,
-                 const char* name,
-                 const py::array_t<float, py::array::c_style>& phidp)
-    {
-        auto converted = radials(array, name);
-        if (converted.ndim() != phidp.ndim() ||
-            !std::equal(phidp.shape(), phidp.shape() + phidp.ndim(), converted.shape()))
-            throw py::value_error(std::string(name) + ": must have phidp_deg's shape " +
-                                  cudadsp_engines::shape_text(phidp) + ", got " +
-                                  cudadsp_engines::shape_text(array));
-        return converted;
-    }
-
-    std::unique_ptr<core::kdp_processor> d_engine;
-    std::mutex d_mutex;
-};
+    return py::make_tuple(processed, kdp);
+}
 
 } // namespace
 
@@ -155,7 +140,7 @@ and CUDA backends give bit-identical outputs. Most users want cudadsp.radar.kdp.
              "Make an engine for radials of ngates gates. ValueError naming a bad "
              "argument.")
         .def("process",
-             &kdp_handle::process,
+             &process,
              py::arg("phidp_deg"),
              py::arg("rhohv") = py::none(),
              py::arg("snr_db") = py::none(),

@@ -21,13 +21,13 @@
 namespace py = pybind11;
 
 #include "array_arguments.h"
+#include "engine_handle.h"
 #include <gnuradio/cudadsp/core/phase_unwrap_2d.h>
 // pydoc.h is automatically generated in the build directory
 #include <phase_unwrapper_2d_pydoc.h>
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 
@@ -35,32 +35,9 @@ namespace {
 
 namespace core = gr::cudadsp::core;
 
-/*!
- * The engine as Python holds it. unwrap() runs without the GIL, so two Python threads
- * may call one engine at once (unwrap_phase_2d shares its cached engines); the engine
- * keeps per-frame workspace, so the calls take turns on this lock.
- */
-class unwrapper_handle
-{
-public:
-    explicit unwrapper_handle(const core::phase_unwrap_2d_config& config)
-        : d_engine(core::phase_unwrapper_2d::make(config))
-    {
-    }
-
-    const core::phase_unwrap_2d_config& config() const { return d_engine->config(); }
-    std::string backend() const { return d_engine->device().to_string(); }
-
-    core::unwrap_2d_report unwrap(const core::unwrap_2d_buffers& buffers)
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        return d_engine->unwrap(buffers);
-    }
-
-private:
-    std::unique_ptr<core::phase_unwrapper_2d> d_engine;
-    std::mutex d_mutex;
-};
+/*! The engine as Python holds it (unwrap_phase_2d shares its cached engines among
+ *  threads; an engine keeps per-frame workspace, so its calls take turns). */
+using unwrapper_handle = cudadsp_engines::engine_handle<core::phase_unwrapper_2d>;
 
 std::size_t at_least_one(long long value, const char* name)
 {
@@ -159,7 +136,8 @@ py::tuple unwrap(unwrapper_handle& self,
     core::unwrap_2d_report report;
     {
         py::gil_scoped_release release;
-        report = self.unwrap(buffers);
+        report = self.locked(
+            [&](core::phase_unwrapper_2d& engine) { return engine.unwrap(buffers); });
     }
     return py::make_tuple(unwrapped, cycles, components, report_dict(report));
 }

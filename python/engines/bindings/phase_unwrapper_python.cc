@@ -18,11 +18,10 @@
 #include <pybind11/pybind11.h>
 
 #include "array_arguments.h"
+#include "engine_handle.h"
 #include <gnuradio/cudadsp/core/phase_unwrap.h>
 
 #include <cstdint>
-#include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -32,74 +31,28 @@ namespace {
 
 namespace core = gr::cudadsp::core;
 
-/*!
- * The 1-D engine as Python holds it. unwrap() runs without the GIL; the engine carries
- * state from call to call, so calls from several threads take turns on this lock, and
- * a fresh unwrapping (reset, then unwrap) is one turn.
- */
-class unwrapper_handle
+/*! The 1-D engine as Python holds it. It carries state from call to call: a fresh
+ *  unwrapping (reset, then unwrap) is one turn of the lock. */
+using unwrapper_handle = cudadsp_engines::engine_handle<core::phase_unwrapper>;
+
+/*! Unwraps \p wrapped (any shape; in vector mode its size a multiple of vlen) into a new
+ *  float32 array of its shape; with \p fresh, from K = 0 as after reset(). */
+py::array_t<float> unwrap(unwrapper_handle& self, const py::array& wrapped, bool fresh)
 {
-public:
-    explicit unwrapper_handle(const core::phase_unwrap_config& config)
-        : d_engine(core::phase_unwrapper::make(config))
+    const auto in = cudadsp_engines::float32_array(wrapped, "wrapped");
+    std::vector<py::ssize_t> shape(in.shape(), in.shape() + in.ndim());
+    py::array_t<float> out(shape);
+    const auto n = static_cast<std::size_t>(in.size());
     {
-    }
-
-    const core::phase_unwrap_config& config() const { return d_engine->config(); }
-    std::string backend() const { return d_engine->device().to_string(); }
-
-    /*! Unwraps \p wrapped (any shape; in vector mode its size a multiple of vlen) into a
-     *  new float32 array of its shape; with \p fresh, from K = 0 as after reset(). */
-    py::array_t<float> unwrap(const py::array& wrapped, bool fresh)
-    {
-        const auto in = cudadsp_engines::float32_array(wrapped, "wrapped");
-        std::vector<py::ssize_t> shape(in.shape(), in.shape() + in.ndim());
-        py::array_t<float> out(shape);
-        const auto n = static_cast<std::size_t>(in.size());
-        {
-            py::gil_scoped_release release;
-            std::lock_guard<std::mutex> lock(d_mutex);
+        py::gil_scoped_release release;
+        self.locked([&](core::phase_unwrapper& engine) {
             if (fresh)
-                d_engine->reset();
-            d_engine->unwrap(in.data(), out.mutable_data(), n);
-        }
-        return out;
+                engine.reset();
+            engine.unwrap(in.data(), out.mutable_data(), n);
+        });
     }
-
-    void reset()
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        d_engine->reset();
-    }
-
-    void set_period(double period)
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        d_engine->set_period(period);
-    }
-
-    double period()
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        return d_engine->period();
-    }
-
-    std::int64_t wrap_count()
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        return d_engine->wrap_count();
-    }
-
-    std::uint64_t out_of_range_samples()
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        return d_engine->out_of_range_samples();
-    }
-
-private:
-    std::unique_ptr<core::phase_unwrapper> d_engine;
-    std::mutex d_mutex;
-};
+    return out;
+}
 
 } // namespace
 
@@ -133,30 +86,47 @@ Most users want cudadsp.unwrap_phase, which keeps engines for them.)doc")
              "cycle), vlen >= 1, device \"auto\", \"cpu\", \"cuda\" or \"cuda:N\". "
              "ValueError naming a bad argument.")
         .def("unwrap",
-             &unwrapper_handle::unwrap,
+             &unwrap,
              py::arg("wrapped"),
              py::arg("fresh") = false,
              "Unwrap wrapped (real numbers; its size a multiple of vlen) into a new "
              "float32 array of its shape, continuing from the previous call (fresh=True: "
              "from the start, as after reset()).")
-        .def("reset",
-             &unwrapper_handle::reset,
-             "Forget the carried state: the next sample starts with K = 0.")
-        .def("set_period",
-             &unwrapper_handle::set_period,
-             py::arg("period"),
-             "A new period for the samples that follow; also resets. ValueError (the "
-             "old period kept) outside 1e-30 to 1e30.")
-        .def_property_readonly("period", &unwrapper_handle::period)
+        .def(
+            "reset",
+            [](unwrapper_handle& u) {
+                u.locked([](core::phase_unwrapper& e) { e.reset(); });
+            },
+            "Forget the carried state: the next sample starts with K = 0.")
+        .def(
+            "set_period",
+            [](unwrapper_handle& u, double period) {
+                u.locked([&](core::phase_unwrapper& e) { e.set_period(period); });
+            },
+            py::arg("period"),
+            "A new period for the samples that follow; also resets. ValueError (the "
+            "old period kept) outside 1e-30 to 1e30.")
+        .def_property_readonly(
+            "period",
+            [](unwrapper_handle& u) {
+                return u.locked([](core::phase_unwrapper& e) { return e.period(); });
+            })
         .def_property_readonly("vlen",
                                [](const unwrapper_handle& u) { return u.config().vlen; })
-        .def("wrap_count",
-             &unwrapper_handle::wrap_count,
-             "K of the last finite sample so far (stream mode; 0 after reset()).")
-        .def("out_of_range_samples",
-             &unwrapper_handle::out_of_range_samples,
-             "Finite samples so far of magnitude 2^24 periods or more, where float32 "
-             "holds no phase: each gave NaN.")
+        .def(
+            "wrap_count",
+            [](unwrapper_handle& u) {
+                return u.locked([](core::phase_unwrapper& e) { return e.wrap_count(); });
+            },
+            "K of the last finite sample so far (stream mode; 0 after reset()).")
+        .def(
+            "out_of_range_samples",
+            [](unwrapper_handle& u) {
+                return u.locked(
+                    [](core::phase_unwrapper& e) { return e.out_of_range_samples(); });
+            },
+            "Finite samples so far of magnitude 2^24 periods or more, where float32 "
+            "holds no phase: each gave NaN.")
         .def("backend",
              &unwrapper_handle::backend,
              "The device the engine runs on: \"cpu\" or \"cuda:N\".");

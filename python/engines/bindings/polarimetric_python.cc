@@ -18,12 +18,12 @@
 #include <pybind11/pybind11.h>
 
 #include "array_arguments.h"
+#include "engine_handle.h"
 #include <gnuradio/cudadsp/core/polarimetric.h>
 
 #include <array>
 #include <complex>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -33,72 +33,55 @@ namespace {
 
 namespace core = gr::cudadsp::core;
 
-/*!
- * The polarimetric engine as Python holds it: radials of pulses_per_radial pulses of
- * ngates gates, any number a call. process() runs without the GIL; the engine keeps its
- * buffers, so calls from several threads take turns on this lock.
- */
-class polarimetric_handle
+//! The polarimetric engine as Python holds it: radials of pulses_per_radial pulses of
+//! ngates gates, any number a call.
+using polarimetric_handle = cudadsp_engines::engine_handle<core::polarimetric_processor>;
+
+//! \p array as complex64 pulses: its size a whole number of radials of \p config.
+py::array_t<std::complex<float>, py::array::c_style>
+radials(const py::array& array, const char* name, const core::polarimetric_config& config)
 {
-public:
-    explicit polarimetric_handle(const core::polarimetric_config& config)
-        : d_engine(core::polarimetric_processor::make(config))
-    {
+    auto converted = cudadsp_engines::complex64_array(array, name);
+    const auto size = static_cast<std::size_t>(converted.size());
+    if (size == 0 || size % config.samples_per_radial() != 0)
+        throw py::value_error(std::string(name) + ": must hold whole radials of " +
+                              std::to_string(config.pulses_per_radial) + " pulses of " +
+                              std::to_string(config.ngates) + " gates, got shape " +
+                              cudadsp_engines::shape_text(array));
+    return converted;
+}
+
+//! A dict of the nine products by short name, each (radials, ngates) float32.
+py::dict process(polarimetric_handle& self, const py::array& h, const py::array& v)
+{
+    const core::polarimetric_config& config = self.config();
+    const auto hs = radials(h, "h", config);
+    const auto vs = radials(v, "v", config);
+    if (hs.size() != vs.size())
+        throw py::value_error("v: must hold as many samples as h (" +
+                              std::to_string(hs.size()) + "), got " +
+                              std::to_string(vs.size()));
+    const std::size_t nradials =
+        static_cast<std::size_t>(hs.size()) / config.samples_per_radial();
+    std::vector<py::array_t<float>> products;
+    std::array<float*, core::polarimetric_product_count> outputs{};
+    for (int p = 0; p < core::polarimetric_product_count; ++p) {
+        products.emplace_back(
+            std::vector<py::ssize_t>{ static_cast<py::ssize_t>(nradials),
+                                      static_cast<py::ssize_t>(config.ngates) });
+        outputs[p] = products.back().mutable_data();
     }
-
-    const core::polarimetric_config& config() const { return d_engine->config(); }
-    std::string backend() const { return d_engine->device().to_string(); }
-
-    //! A dict of the nine products by short name, each (radials, ngates) float32.
-    py::dict process(const py::array& h, const py::array& v)
     {
-        const auto hs = radials(h, "h");
-        const auto vs = radials(v, "v");
-        if (hs.size() != vs.size())
-            throw py::value_error("v: must hold as many samples as h (" +
-                                  std::to_string(hs.size()) + "), got " +
-                                  std::to_string(vs.size()));
-        const std::size_t per_radial = config().samples_per_radial();
-        const std::size_t nradials = static_cast<std::size_t>(hs.size()) / per_radial;
-        std::vector<py::array_t<float>> products;
-        std::array<float*, core::polarimetric_product_count> outputs{};
-        for (int p = 0; p < core::polarimetric_product_count; ++p) {
-            products.emplace_back(
-                std::vector<py::ssize_t>{ static_cast<py::ssize_t>(nradials),
-                                          static_cast<py::ssize_t>(config().ngates) });
-            outputs[p] = products.back().mutable_data();
-        }
-        {
-            py::gil_scoped_release release;
-            std::lock_guard<std::mutex> lock(d_mutex);
-            d_engine->process(hs.data(), vs.data(), nradials, outputs.data());
-        }
-        py::dict result;
-        for (int p = 0; p < core::polarimetric_product_count; ++p)
-            result[core::product_name(p)] = products[p];
-        return result;
+        py::gil_scoped_release release;
+        self.locked([&](core::polarimetric_processor& engine) {
+            engine.process(hs.data(), vs.data(), nradials, outputs.data());
+        });
     }
-
-private:
-    //! \p array as complex64 pulses: its size a whole number of radials.
-    py::array_t<std::complex<float>, py::array::c_style> radials(const py::array& array,
-                                                                 const char* name)
-    {
-        auto converted = cudadsp_engines::complex64_array(array, name);
-        const auto size = static_cast<std::size_t>(converted.size());
-        const std::size_t per_radial = config().samples_per_radial();
-        if (size == 0 || size % per_radial != 0)
-            throw py::value_error(std::string(name) + ": must hold whole radials of " +
-                                  std::to_string(config().pulses_per_radial) +
-                                  " pulses of " + std::to_string(config().ngates) +
-                                  " gates, got shape " +
-                                  cudadsp_engines::shape_text(array));
-        return converted;
-    }
-
-    std::unique_ptr<core::polarimetric_processor> d_engine;
-    std::mutex d_mutex;
-};
+    py::dict result;
+    for (int p = 0; p < core::polarimetric_product_count; ++p)
+        result[core::product_name(p)] = products[p];
+    return result;
+}
 
 std::size_t count_argument(long long value, const char* name)
 {
@@ -199,7 +182,7 @@ want cudadsp.polarimetric_moments.)doc")
              "Make an engine (every argument but ngates by keyword; the block's "
              "parameters and bounds). ValueError naming a bad argument.")
         .def("process",
-             &polarimetric_handle::process,
+             &process,
              py::arg("h"),
              py::arg("v"),
              "The products of whole radials of h and v (complex; pulses in time order, "
