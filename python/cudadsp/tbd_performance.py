@@ -52,7 +52,8 @@ from gnuradio import blocks, gr
 
 from .tbd_scene import tbd_scene as scene_model
 
-from .cudadsp_python import st_tbd_ff, tbd_velocity_grid
+from cudadsp.tbd import tbd_velocity_grid
+from .cudadsp_python import st_tbd_ff
 from .work_errors import stop_on_error
 
 #: The study's configuration (docs/blocks/st_tbd_ff.md gives the reasons).

@@ -20,6 +20,7 @@ void bind_interferogram_simulator(py::module& m);
 void bind_kdp(py::module& m);
 void bind_phase_unwrapper(py::module& m);
 void bind_polarimetric(py::module& m);
+void bind_st_tbd(py::module& m);
 void bind_phase_unwrapper_2d(py::module& m);
 void bind_device(py::module& m);
 void bind_cross_correlator(py::module& m);
@@ -36,5 +37,6 @@ PYBIND11_MODULE(_engines, m)
     bind_kdp(m);
     bind_phase_unwrapper(m);
     bind_polarimetric(m);
+    bind_st_tbd(m);
     bind_phase_unwrapper_2d(m);
 }

@@ -25,6 +25,8 @@ By field:
   model of the synthetic storm.
 - cudadsp.signals: one-dimensional phase unwrapping (unwrap_phase, numpy.unwrap's rule;
   phase_unwrapper for streams) and frame cross-correlation (cross_correlate).
+- cudadsp.tbd: spatio-temporal track-before-detect over frames (track_before_detect,
+  st_tbd) and velocity-grid hypotheses (tbd_velocity_grid).
 - cudadsp.common: output sets written whole or not at all, the data folder.
 
 Devices: select_device, cuda_device_count, list_cuda_devices. A failed CUDA call
@@ -47,6 +49,7 @@ from .radar import (kdp, kdp_processor, kdp_result, polarimetric_moments,
                     polarimetric_processor)
 from .signals import (cross_correlate, cross_correlation_result, cross_correlator,
                       phase_unwrapper, unwrap_phase)
+from .tbd import st_tbd, tbd_result, tbd_velocity_grid, track_before_detect
 from .insar import (dense_offsets, dense_offsets_engine, dense_offsets_estimator,
                     dense_offsets_grid, dense_offsets_result, interferogram_scene,
                     phase_unwrapper_2d, simulate_interferogram, unwrap_2d_result,

@@ -63,6 +63,7 @@ class qa_without_gnuradio(unittest.TestCase):
         import cudadsp.radar.weather_echo  # noqa: F401
         import cudadsp.signals.cross_correlation  # noqa: F401
         import cudadsp.signals.unwrap_1d  # noqa: F401
+        import cudadsp.tbd.track_before_detect  # noqa: F401
         loaded = [name for name in sys.modules if name.split(".")[0] in ("gnuradio", "pmt")]
         self.assertEqual(loaded, [])
 

@@ -6,7 +6,7 @@
 #include "pydoc_macros.h"
 #define D(...) DOC(gr, cudadsp, __VA_ARGS__)
 /*
-  Docstrings for the Python bindings of st_tbd_ff and tbd_velocity_grid (written by
+  Docstrings for the Python bindings of st_tbd_ff (written by
   hand; used as the docstring header when Doxygen is not run).
  */
 
@@ -106,15 +106,3 @@ static const char* __doc_gr_cudadsp_st_tbd_ff_backend = R"doc(The backend in use
 
 static const char* __doc_gr_cudadsp_st_tbd_ff_implementation = R"doc(The engine's implementation: "cpu", "cuda generic software", "cuda generated texture", ...)doc";
 
-
-static const char* __doc_gr_cudadsp_tbd_velocity_grid = R"doc(Hypotheses of a velocity grid, in the form st_tbd_ff takes.
-
-Every (vx, vy) with vx, vy in {-vmax, -vmax + step, ..., vmax} (n = floor(2 vmax /
-step + 1e-6) + 1 values per axis, vy outer, vx inner). Each hypothesis keeps its own
-velocity's mass with weight 1 - b * spread / 4 (b: its existing 4-neighbours in the
-velocity grid) and takes spread / 4 from each neighbour, moved by its own velocity:
-transitions (source, vx, vy, weight). spread in [0, 1).
-
-    cudadsp.tbd_velocity_grid(1.0, 1.0, 0.0)  # 9 hypotheses, one transition each
-
-Raises ValueError naming the argument when vmax, step or spread is out of range.)doc";
