@@ -41,7 +41,6 @@ import sys as _sys
 # The engines' package (no GNU Radio): everything it exports is this package's too, so
 # scripts written against gnuradio.cudadsp keep working.
 from cudadsp import *
-import cudadsp as _engines_package
 from cudadsp.common import data_files, output_set
 from cudadsp.insar import (interferogram_cases, offset_stack, raster_io, stack_dask,
                            unwrap_metrics, xcorr_pair)

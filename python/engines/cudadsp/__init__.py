@@ -55,5 +55,9 @@ from .insar import (dense_offsets, dense_offsets_engine, dense_offsets_estimator
                     phase_unwrapper_2d, simulate_interferogram, unwrap_2d_result,
                     unwrap_phase_2d)
 
+# What `from cudadsp import *` gives (gnuradio.cudadsp re-exports it this way): the
+# API above and the field subpackages, not the modules this file uses.
+__all__ = [name for name in dir() if not name.startswith("_") and name != "logging"]
+
 # A library's logger: silent unless the application configures logging.
 logging.getLogger(__name__).addHandler(logging.NullHandler())
