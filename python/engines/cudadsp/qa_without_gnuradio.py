@@ -55,7 +55,7 @@ class qa_without_gnuradio(unittest.TestCase):
             import pmt  # noqa: F401
 
     def test_package_loads_nothing_of_gnuradio(self):
-        import cudadsp.gnss  # noqa: F401
+        import cudadsp.gnss.acquisition  # noqa: F401
         import cudadsp.insar.offset_stack  # noqa: F401
         import cudadsp.insar.stack_dask  # noqa: F401
         import cudadsp.radar.kdp_radials  # noqa: F401

@@ -3,11 +3,13 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-'''GNSS engines without GNU Radio: the ranging codes (GPS L1 C/A, Galileo E1-B/C,
-GLONASS L1OF, BOC(1,1) expansion) and the signal simulator (satellites with Doppler,
-code phase, C/N0 and navigation bits in noise). The acquisition and the correlator run
-as blocks of gnuradio.cudadsp.'''
+'''GNSS engines without GNU Radio: acquisition (acquire: which satellites a recording
+holds, their Doppler and code phase; pcps_acquisition, the engine of
+pcps_acquisition_cc), the ranging codes (GPS L1 C/A, Galileo E1-B/C, GLONASS L1OF,
+BOC(1,1) expansion) and the signal simulator (satellites with Doppler, code phase, C/N0
+and navigation bits in noise). The correlator runs as a block of gnuradio.cudadsp.'''
 
+from .._engines import pcps_acquisition
 from .._engines import (boc11_expand, galileo_e1_chip_rate_cps, galileo_e1_code,
                         galileo_e1_code_length, galileo_e1_component, galileo_e1_prn_count,
                         glonass_l1of_chip_rate_cps, glonass_l1of_code,
@@ -15,3 +17,4 @@ from .._engines import (boc11_expand, galileo_e1_chip_rate_cps, galileo_e1_code,
                         gnss_simulated_satellite, gnss_simulator_config,
                         gps_l1_frequency_hz, gps_l1ca_chip_rate_cps, gps_l1ca_code,
                         gps_l1ca_code_length)
+from .acquisition import acquire
