@@ -115,7 +115,8 @@ def gnss_channel_seeds():
 
 def main():
     global CORPUS
-    if len(sys.argv) != 2:
+    # An option is not a folder: "--help" once wrote a folder of that name.
+    if len(sys.argv) != 2 or sys.argv[1].startswith('-'):
         sys.exit(__doc__)
     CORPUS = sys.argv[1]
     prm_seeds()
