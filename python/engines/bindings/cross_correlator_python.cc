@@ -19,6 +19,7 @@
 
 #include "array_arguments.h"
 #include "engine_handle.h"
+#include "integer_argument.h"
 #include <gnuradio/cudadsp/core/cross_correlator.h>
 
 #include <algorithm>
@@ -32,6 +33,8 @@ namespace py = pybind11;
 namespace {
 
 namespace core = gr::cudadsp::core;
+using gr::cudadsp::bindings::integer_argument;
+using gr::cudadsp::bindings::narrow;
 
 //! The signal cross-correlator as Python holds it: frames of fft_len samples.
 using correlator_handle = cudadsp_engines::engine_handle<core::cross_correlator>;
@@ -118,23 +121,14 @@ l = d when x is y delayed by d samples. Per frame: the peak lag at 1/interp samp
 cross-spectrum X conj(Y) and r[-max_lag .. max_lag]. docs/blocks/cross_correlator_cc.md
 gives the conventions against numpy, scipy and MATLAB. Most users want
 cudadsp.cross_correlate.)doc")
-        .def(py::init([](long long fft_len,
-                         long long interp,
-                         long long max_lag,
+        .def(py::init([](integer_argument fft_len,
+                         integer_argument interp,
+                         integer_argument max_lag,
                          const std::string& device) {
-                 if (fft_len < 2)
-                     throw py::value_error("fft_len: must be >= 2, got " +
-                                           std::to_string(fft_len));
-                 if (interp < 1)
-                     throw py::value_error("interp: must be >= 1, got " +
-                                           std::to_string(interp));
-                 if (max_lag < 0)
-                     throw py::value_error("max_lag: must be >= 0, got " +
-                                           std::to_string(max_lag));
                  core::cross_correlator_config config;
-                 config.fft_len = static_cast<std::size_t>(fft_len);
-                 config.interp = static_cast<std::size_t>(interp);
-                 config.max_lag = static_cast<std::size_t>(max_lag);
+                 config.fft_len = narrow<std::size_t>("fft_len", fft_len);
+                 config.interp = narrow<std::size_t>("interp", interp);
+                 config.max_lag = narrow<std::size_t>("max_lag", max_lag);
                  config.device = device;
                  return std::make_unique<correlator_handle>(config);
              }),

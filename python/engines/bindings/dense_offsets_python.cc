@@ -20,6 +20,7 @@
 
 namespace py = pybind11;
 
+#include "engine_handle.h"
 #include <gnuradio/cudadsp/core/dense_offsets.h>
 // pydoc.h is automatically generated in the build directory
 #include <dense_offsets_pydoc.h>
@@ -29,7 +30,6 @@ namespace py = pybind11;
 #include <cstdint>
 #include <exception>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,45 +44,33 @@ static_assert(std::is_standard_layout<core::offset_result>::value &&
                   sizeof(core::offset_result) == 7 * sizeof(float),
               "offset_result must be seven packed floats");
 
-/*!
- * The engine as Python holds it. estimate() runs without the GIL, so two Python
- * threads may call one engine at once (a stack driver may share it); the engine keeps
- * its buffers and plans between calls, so the calls take turns on this lock.
- */
-class estimator_handle
+/*! The engine as Python holds it (a stack driver may share one among threads; it keeps
+ *  its buffers and plans between calls, so the calls take turns). */
+using estimator_handle = cudadsp_engines::engine_handle<core::dense_offsets_estimator>;
+
+/*! One estimate() with \p progress reporting for this call only (cleared after it,
+ *  also when it throws), and the call's timing. Called without the GIL. */
+core::offsets_timing
+estimate_with_progress(estimator_handle& self,
+                       const core::image_view& reference,
+                       const core::image_view& secondary,
+                       const std::vector<core::offset_window>& windows,
+                       core::offset_result* results,
+                       core::offsets_progress progress)
 {
-public:
-    explicit estimator_handle(const core::dense_offsets_config& config)
-        : d_engine(core::dense_offsets_estimator::make(config))
-    {
-    }
-
-    const core::dense_offsets_config& config() const { return d_engine->config(); }
-    std::string backend() const { return d_engine->device().to_string(); }
-
-    core::offsets_timing estimate(const core::image_view& reference,
-                                  const core::image_view& secondary,
-                                  const std::vector<core::offset_window>& windows,
-                                  core::offset_result* results,
-                                  core::offsets_progress progress)
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        d_engine->set_progress(std::move(progress));
+    return self.locked([&](core::dense_offsets_estimator& engine) {
+        engine.set_progress(std::move(progress));
         try {
-            d_engine->estimate(
+            engine.estimate(
                 reference, secondary, windows.data(), windows.size(), results);
         } catch (...) {
-            d_engine->set_progress({});
+            engine.set_progress({});
             throw;
         }
-        d_engine->set_progress({});
-        return d_engine->last_timing();
-    }
-
-private:
-    std::unique_ptr<core::dense_offsets_estimator> d_engine;
-    std::mutex d_mutex;
-};
+        engine.set_progress({});
+        return engine.last_timing();
+    });
+}
 
 //! PyCuAmpcor's derampMethod, whose integers the enum keeps.
 core::deramp_method deramp_of(int value)
@@ -237,8 +225,8 @@ py::tuple estimate(estimator_handle& self,
     core::offsets_timing timing;
     {
         py::gil_scoped_release release;
-        timing = self.estimate(
-            reference_image.view, secondary_image.view, windows, rows, report);
+        timing = estimate_with_progress(
+            self, reference_image.view, secondary_image.view, windows, rows, report);
     }
     if (*failure)
         std::rethrow_exception(*failure);

@@ -20,6 +20,7 @@
 
 #include "array_arguments.h"
 #include "engine_handle.h"
+#include "integer_argument.h"
 #include <gnuradio/cudadsp/core/kdp.h>
 
 #include <algorithm>
@@ -33,6 +34,8 @@ namespace py = pybind11;
 namespace {
 
 namespace core = gr::cudadsp::core;
+using gr::cudadsp::bindings::integer_argument;
+using gr::cudadsp::bindings::narrow;
 
 //! The KDP engine as Python holds it: one radial length (ngates), any radials a call.
 using kdp_handle = cudadsp_engines::engine_handle<core::kdp_processor>;
@@ -110,18 +113,15 @@ PhiDP unfolded against the mean of the 5 valid gates before; gaps up to max_gap_
 interpolated; a least-squares line over window_km at every gate: processed PhiDP its
 value (deg), KDP half its slope (deg/km, one-way). NaN outside every segment. The CPU
 and CUDA backends give bit-identical outputs. Most users want cudadsp.radar.kdp.)doc")
-        .def(py::init([](long long ngates,
+        .def(py::init([](integer_argument ngates,
                          double gate_spacing_m,
                          double window_km,
                          double max_gap_km,
                          double min_rhohv,
                          double min_snr_db,
                          const std::string& device) {
-                 if (ngates < 1)
-                     throw py::value_error("ngates: must be >= 1, got " +
-                                           std::to_string(ngates));
                  core::kdp_config config;
-                 config.ngates = static_cast<std::size_t>(ngates);
+                 config.ngates = narrow<std::size_t>("ngates", ngates);
                  config.gate_spacing_m = gate_spacing_m;
                  config.window_km = window_km;
                  config.max_gap_km = max_gap_km;

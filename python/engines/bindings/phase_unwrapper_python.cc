@@ -19,6 +19,7 @@
 
 #include "array_arguments.h"
 #include "engine_handle.h"
+#include "integer_argument.h"
 #include <gnuradio/cudadsp/core/phase_unwrap.h>
 
 #include <cstdint>
@@ -30,6 +31,8 @@ namespace py = pybind11;
 namespace {
 
 namespace core = gr::cudadsp::core;
+using gr::cudadsp::bindings::integer_argument;
+using gr::cudadsp::bindings::narrow;
 
 /*! The 1-D engine as Python holds it. It carries state from call to call: a fresh
  *  unwrapping (reset, then unwrap) is one turn of the lock. */
@@ -69,22 +72,20 @@ the stream. NaN or +-Inf gives NaN at that sample only. vlen 1: one continuous s
 unwrapped across unwrap() calls (any chunking gives the same output); vlen > 1: each
 vector of vlen samples unwrapped on its own (numpy.unwrap along the last axis).
 Most users want cudadsp.unwrap_phase, which keeps engines for them.)doc")
-        .def(py::init([](double period, long long vlen, const std::string& device) {
-                 if (vlen < 1)
-                     throw py::value_error("vlen: must be >= 1, got " +
-                                           std::to_string(vlen));
-                 core::phase_unwrap_config config;
-                 config.period = period;
-                 config.vlen = static_cast<std::size_t>(vlen);
-                 config.device = device;
-                 return std::make_unique<unwrapper_handle>(config);
-             }),
-             py::arg("period") = 6.283185307179586476925286766559,
-             py::arg("vlen") = 1,
-             py::arg("device") = "auto",
-             "Make an engine: period 1e-30 to 1e30 (2*pi radians, 360 degrees, 1 "
-             "cycle), vlen >= 1, device \"auto\", \"cpu\", \"cuda\" or \"cuda:N\". "
-             "ValueError naming a bad argument.")
+        .def(
+            py::init([](double period, integer_argument vlen, const std::string& device) {
+                core::phase_unwrap_config config;
+                config.period = period;
+                config.vlen = narrow<std::size_t>("vlen", vlen);
+                config.device = device;
+                return std::make_unique<unwrapper_handle>(config);
+            }),
+            py::arg("period") = 6.283185307179586476925286766559,
+            py::arg("vlen") = 1,
+            py::arg("device") = "auto",
+            "Make an engine: period 1e-30 to 1e30 (2*pi radians, 360 degrees, 1 "
+            "cycle), vlen >= 1, device \"auto\", \"cpu\", \"cuda\" or \"cuda:N\". "
+            "ValueError naming a bad argument.")
         .def("unwrap",
              &unwrap,
              py::arg("wrapped"),

@@ -19,6 +19,7 @@
 
 #include "array_arguments.h"
 #include "engine_handle.h"
+#include "integer_argument.h"
 #include <gnuradio/cudadsp/core/polarimetric.h>
 
 #include <array>
@@ -32,6 +33,8 @@ namespace py = pybind11;
 namespace {
 
 namespace core = gr::cudadsp::core;
+using gr::cudadsp::bindings::integer_argument;
+using gr::cudadsp::bindings::narrow;
 
 //! The polarimetric engine as Python holds it: radials of pulses_per_radial pulses of
 //! ngates gates, any number a call.
@@ -83,14 +86,6 @@ py::dict process(polarimetric_handle& self, const py::array& h, const py::array&
     return result;
 }
 
-std::size_t count_argument(long long value, const char* name)
-{
-    if (value < 0)
-        throw py::value_error(std::string(name) + ": must be >= 0, got " +
-                              std::to_string(value));
-    return static_cast<std::size_t>(value);
-}
-
 } // namespace
 
 void bind_polarimetric(py::module& m)
@@ -106,8 +101,8 @@ float64 Zh (dBZ), ZDR (dB), V (m/s, positive away), W (m/s), PhiDP (deg), RhoHV,
 (dB), CLUT (dB removed) and CPA. docs/blocks/polarimetric_products_cf.md gives the
 formulas, the sign conventions against LROSE and Py-ART, and the censoring. Most users
 want cudadsp.polarimetric_moments.)doc")
-        .def(py::init([](long long ngates,
-                         long long pulses_per_radial,
+        .def(py::init([](integer_argument ngates,
+                         integer_argument pulses_per_radial,
                          double wavelength_m,
                          double prt_s,
                          const std::string& mode,
@@ -124,14 +119,14 @@ want cudadsp.polarimetric_moments.)doc")
                          double cpa_threshold,
                          double antenna_rate_deg_s,
                          double beamwidth_deg,
-                         long long max_regression_order,
+                         integer_argument max_regression_order,
                          bool invert_velocity,
                          bool invert_phidp,
                          const std::string& device) {
                  core::polarimetric_config config;
-                 config.ngates = count_argument(ngates, "ngates");
+                 config.ngates = narrow<std::size_t>("ngates", ngates);
                  config.pulses_per_radial =
-                     count_argument(pulses_per_radial, "pulses_per_radial");
+                     narrow<std::size_t>("pulses_per_radial", pulses_per_radial);
                  config.wavelength_m = wavelength_m;
                  config.prt_s = prt_s;
                  config.mode = core::parse_polarimetric_mode(mode, "mode");
@@ -150,7 +145,7 @@ want cudadsp.polarimetric_moments.)doc")
                  config.clutter.antenna_rate_deg_s = antenna_rate_deg_s;
                  config.clutter.beamwidth_deg = beamwidth_deg;
                  config.clutter.max_regression_order =
-                     count_argument(max_regression_order, "max_regression_order");
+                     narrow<std::size_t>("max_regression_order", max_regression_order);
                  config.invert_velocity = invert_velocity;
                  config.invert_phidp = invert_phidp;
                  config.device = device;

@@ -39,26 +39,6 @@ using gr::cudadsp::bindings::narrow;
 //! call (frames in time order).
 using tbd_handle = cudadsp_engines::engine_handle<core::st_tbd>;
 
-//! The detections as a NumPy structured array (frame, x, y, vx, vy, value).
-py::array detections_array(const std::vector<core::tbd_detection>& detections)
-{
-    py::module_ numpy = py::module_::import("numpy");
-    py::list fields;
-    fields.append(py::make_tuple("frame", "u8"));
-    fields.append(py::make_tuple("x", "u4"));
-    fields.append(py::make_tuple("y", "u4"));
-    fields.append(py::make_tuple("vx", "f4"));
-    fields.append(py::make_tuple("vy", "f4"));
-    fields.append(py::make_tuple("value", "f4"));
-    py::array result =
-        numpy.attr("zeros")(detections.size(), numpy.attr("dtype")(fields));
-    for (std::size_t i = 0; i < detections.size(); ++i) {
-        const core::tbd_detection& d = detections[i];
-        result[py::int_(i)] = py::make_tuple(d.frame, d.x, d.y, d.vx, d.vy, d.value);
-    }
-    return result;
-}
-
 /*! Runs the filter over \p frames ((n, height, width) or n * height * width values, in
  *  time order): (detection map, argmax hypothesis, detections), the first two of the
  *  frames' shape. */
@@ -86,13 +66,19 @@ py::tuple process(tbd_handle& self, const py::array& frames)
                            &detections);
         });
     }
-    return py::make_tuple(detection_map, argmax, detections_array(detections));
+    // One copy into a structured array of the engine's own records (PYBIND11_NUMPY_DTYPE
+    // below: fields frame, x, y, vx, vy, value).
+    py::array_t<core::tbd_detection> found(static_cast<py::ssize_t>(detections.size()),
+                                           detections.data());
+    return py::make_tuple(detection_map, argmax, found);
 }
 
 } // namespace
 
 void bind_st_tbd(py::module& m)
 {
+    PYBIND11_NUMPY_DTYPE(core::tbd_detection, frame, x, y, vx, vy, value);
+
     m.def(
         "tbd_velocity_grid",
         [](float vmax, float step, float spread) {
