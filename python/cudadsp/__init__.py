@@ -36,23 +36,26 @@ Python sinks: cfradial_sink, radar moments (polarimetric_products_cf, kdp_ff) to
 CfRadial 1.4 files, one per sweep (netCDF4).
 '''
 
+import importlib as _importlib
 import sys as _sys
 
 # The engines' package (no GNU Radio): everything it exports is this package's too, so
 # scripts written against gnuradio.cudadsp keep working.
 from cudadsp import *
-from cudadsp.common import data_files, output_set
-from cudadsp.insar import (interferogram_cases, offset_stack, raster_io, stack_dask,
-                           unwrap_metrics, xcorr_pair)
-from cudadsp.radar import weather_echo
 
-# The modules that moved to cudadsp, under their old names too
-# (`import gnuradio.cudadsp.raster_io` as well as `from gnuradio.cudadsp import raster_io`).
-for _module in (data_files, output_set, interferogram_cases, offset_stack, raster_io,
-                stack_dask, unwrap_metrics, xcorr_pair, weather_echo):
-    _sys.modules[__name__ + "." + _module.__name__.rsplit(".", 1)[1]] = _module
-_sys.modules[__name__ + ".dense_offsets"] = _sys.modules["cudadsp.insar.dense_offsets"]
-_sys.modules[__name__ + ".unwrap_2d"] = _sys.modules["cudadsp.insar.unwrap_2d"]
+# The modules that moved to cudadsp, under their old names too: `from gnuradio.cudadsp
+# import raster_io` and `import gnuradio.cudadsp.raster_io` both still work.
+for _moved in ("common.data_files", "common.output_set", "insar.dense_offsets",
+               "insar.interferogram_cases", "insar.offset_stack", "insar.raster_io",
+               "insar.stack_dask", "insar.unwrap_2d", "insar.unwrap_metrics",
+               "insar.xcorr_pair", "radar.weather_echo"):
+    _module = _importlib.import_module("cudadsp." + _moved)
+    _name = _moved.split(".")[1]
+    _sys.modules[__name__ + "." + _name] = _module
+    # As an attribute too, unless the package already exports a function of that name
+    # (dense_offsets): the function stays, as before the move.
+    if _name not in globals():
+        globals()[_name] = _module
 
 # The pybind11 extension holds every block with an engine.
 from .cudadsp_python import *

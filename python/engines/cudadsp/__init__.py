@@ -29,7 +29,7 @@ By field:
   st_tbd) and velocity-grid hypotheses (tbd_velocity_grid).
 - cudadsp.common: output sets written whole or not at all, the data folder.
 
-Devices: select_device, cuda_device_count, list_cuda_devices. A failed CUDA call
+Devices: available_devices, select_device, cuda_device_count, list_cuda_devices. A failed CUDA call
 raises cudadsp.cuda_error (a RuntimeError). The package logs through Python's logging,
 under the logger "cudadsp".
 '''
@@ -39,6 +39,7 @@ import logging
 from ._engines import (cuda_device_count, cuda_driver_version, cuda_error,
                        cuda_runtime_version, cuda_unavailable_reason, list_cuda_devices,
                        select_device)
+from .common.devices import available_devices
 from .gnss import (acquire, pcps_acquisition)
 from .gnss import (boc11_expand, galileo_e1_chip_rate_cps, galileo_e1_code,
                    galileo_e1_code_length, galileo_e1_component, galileo_e1_prn_count,

@@ -32,10 +32,6 @@ REPOSITORY = pathlib.Path(__file__).resolve().parents[3]
 UNWRAP_TOOL = REPOSITORY / "apps" / "cudadsp_unwrap"
 
 
-def devices():
-    """The CPU, and CUDA where there is a device (on the GPU host)."""
-    return ["cpu"] + (["cuda"] if cudadsp.cuda_device_count() > 0 else [])
-
 
 def hill_and_ramp(height, width):
     """A float64 phase field of about 40 radians of relief: a Gaussian hill on a ramp."""
@@ -70,7 +66,7 @@ class qa_without_gnuradio(unittest.TestCase):
     def test_unwrap_phase_2d_recovers_the_truth(self):
         truth = hill_and_ramp(96, 128)
         wrapped = np.angle(np.exp(1j * truth)).astype(np.float32)
-        for device, method in ((d, m) for d in devices()
+        for device, method in ((d, m) for d in cudadsp.available_devices()
                                for m in ("reliability", "least_squares")):
             with self.subTest(device=device, method=method):
                 result = cudadsp.unwrap_phase_2d(wrapped, method=method, device=device)
@@ -93,7 +89,7 @@ class qa_without_gnuradio(unittest.TestCase):
         ramp = np.exp(-2j * np.pi * (fd * shift[0] + fa * shift[1]))
         reference = np.fft.ifft2(spectrum).astype(np.complex64)
         secondary = np.fft.ifft2(spectrum * ramp).astype(np.complex64)
-        for device in devices():
+        for device in cudadsp.available_devices():
             with self.subTest(device=device):
                 result = cudadsp.dense_offsets(
                     reference, secondary, window_width=32, window_height=32,
@@ -119,6 +115,8 @@ class qa_without_gnuradio(unittest.TestCase):
         self.assertEqual(cudadsp.select_device("cpu"), "cpu")
         count = cudadsp.cuda_device_count()
         self.assertEqual(len(cudadsp.list_cuda_devices()), count)
+        self.assertEqual(cudadsp.available_devices(),
+                         ["cpu"] + ["cuda:%d" % n for n in range(count)])
         if count == 0:
             self.assertNotEqual(cudadsp.cuda_unavailable_reason(), "")
             with self.assertRaises(RuntimeError):
@@ -129,7 +127,7 @@ class qa_without_gnuradio(unittest.TestCase):
             cudadsp.select_device("gpu")
 
     def test_unwrap_tool_runs(self):
-        for device in devices():
+        for device in cudadsp.available_devices():
             with self.subTest(device=device):
                 self.check_unwrap_tool(device)
 

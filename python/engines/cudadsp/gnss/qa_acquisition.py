@@ -22,9 +22,6 @@ PRESENT = [(3, 200.5, 1750.0, 48.0), (17, 900.25, -3250.0, 46.0)]
 ABSENT = [5, 30]
 
 
-def devices():
-    return ["cpu"] + (["cuda"] if cudadsp.cuda_device_count() > 0 else [])
-
 
 def recording(nsamples):
     config = cudadsp.gnss_simulator_config()
@@ -52,7 +49,7 @@ class qa_acquisition(unittest.TestCase):
     def test_simulated_satellites_are_found_where_they_are(self):
         samples = recording(int(FS * 0.012))
         prns = [p for p, *_ in PRESENT] + ABSENT
-        for device in devices():
+        for device in cudadsp.available_devices():
             with self.subTest(device=device):
                 found = cudadsp.gnss.acquire(samples, FS, satellites=prns, device=device)
                 self.assertEqual([d["satellite"] for d in found], prns)

@@ -24,9 +24,6 @@ PULSES, GATES = 32, 24
 FIRST_GATE_M, SPACING_M = 2000.0, 250.0
 
 
-def devices():
-    return ["cpu"] + (["cuda"] if cudadsp.cuda_device_count() > 0 else [])
-
 
 def tone_radials(radials, rng):
     """Noise-free H and V of radials x PULSES x GATES, and the truth per radial, gate."""
@@ -55,7 +52,7 @@ class qa_moments(unittest.TestCase):
     def test_products_of_known_echoes(self):
         rng = np.random.default_rng(11)
         h, v, truth = tone_radials(6, rng)
-        for device in devices():
+        for device in cudadsp.available_devices():
             with self.subTest(device=device):
                 products = cudadsp.polarimetric_moments(
                     h, v, wavelength_m=WAVELENGTH, prt_s=PRT, first_gate_m=FIRST_GATE_M,

@@ -23,9 +23,6 @@ from cudadsp.common import data_files
 WIDTH, HEIGHT = 40, 30
 
 
-def devices():
-    return ["cpu"] + (["cuda"] if cudadsp.cuda_device_count() > 0 else [])
-
 
 def shifted(plane, dx, dy):
     """plane moved by whole (dx, dy): out(x, y) = plane(x - dx, y - dy), 0 outside."""
@@ -63,7 +60,7 @@ class qa_track_before_detect(unittest.TestCase):
             # The argmax is compared where the best hypothesis leads clearly (no near tie).
             ordered = np.sort(state, axis=0)
             clear = (ordered[-1] - ordered[-2]) > 1e-4
-            for device in devices():
+            for device in cudadsp.available_devices():
                 with self.subTest(spread=spread, device=device):
                     result = cudadsp.track_before_detect(frames, hypotheses, alpha=0.8,
                                                          threshold=1e9, device=device)
@@ -81,7 +78,7 @@ class qa_track_before_detect(unittest.TestCase):
         for t in range(16):
             frames[t, y0 + vy * t, x0 + vx * t] += 2.0
         hypotheses = cudadsp.tbd_velocity_grid(2.0, 1.0, 0.0)
-        for device in devices():
+        for device in cudadsp.available_devices():
             with self.subTest(device=device):
                 result = cudadsp.track_before_detect(frames, hypotheses, alpha=0.8,
                                                      threshold=1.0, device=device)
@@ -95,7 +92,7 @@ class qa_track_before_detect(unittest.TestCase):
         rng = np.random.default_rng(7)
         frames = rng.exponential(1.0, (9, HEIGHT, WIDTH)).astype(np.float32)
         hypotheses = cudadsp.tbd_velocity_grid(1.0, 1.0, 0.1)
-        for device in devices():
+        for device in cudadsp.available_devices():
             with self.subTest(device=device):
                 whole = cudadsp.track_before_detect(frames, hypotheses, threshold=0.5,
                                                     device=device)
