@@ -15,6 +15,7 @@ import numpy as np
 
 import cudadsp
 from cudadsp.common import data_files
+from cudadsp.common.testing import backends
 
 FS = 4e6
 # (PRN, code phase at sample 0 in chips, Doppler Hz, C/N0 dB-Hz)
@@ -49,7 +50,7 @@ class qa_acquisition(unittest.TestCase):
     def test_simulated_satellites_are_found_where_they_are(self):
         samples = recording(int(FS * 0.012))
         prns = [p for p, *_ in PRESENT] + ABSENT
-        for device in cudadsp.available_devices():
+        for device in backends(self):
             with self.subTest(device=device):
                 found = cudadsp.gnss.acquire(samples, FS, satellites=prns, device=device)
                 self.assertEqual([d["satellite"] for d in found], prns)

@@ -16,6 +16,7 @@ import numpy as np
 
 import cudadsp
 from cudadsp.common import data_files
+from cudadsp.common.testing import backends
 
 SPACING_M = 150.0
 
@@ -36,7 +37,7 @@ class qa_kdp_radials(unittest.TestCase):
         kdps = np.arange(0.5, 5.0, 0.5)
         truth, wrapped = zip(*(ramp(400, k, -150.0) for k in kdps))
         wrapped = np.stack(wrapped)
-        for device in cudadsp.available_devices():
+        for device in backends(self):
             with self.subTest(device=device):
                 result = cudadsp.kdp(wrapped, gate_spacing_m=SPACING_M, device=device)
                 self.assertEqual(result.kdp_deg_km.shape, wrapped.shape)
@@ -52,7 +53,7 @@ class qa_kdp_radials(unittest.TestCase):
         snr = np.full(300, 20.0, np.float32)
         rhohv[100:104] = 0.3        # 0.6 km: interpolated over (max_gap_km 1)
         snr[200:220] = -5.0         # 3 km: a break between two segments
-        for device in cudadsp.available_devices():
+        for device in backends(self):
             with self.subTest(device=device):
                 result = cudadsp.kdp(wrapped, rhohv=rhohv, snr_db=snr, device=device)
                 kdp = result.kdp_deg_km
@@ -77,7 +78,7 @@ class qa_kdp_radials(unittest.TestCase):
             slope = np.polyfit(j - g, noisy[j].astype(np.float64), 1)[0]
             expected[g] = slope / (2 * SPACING_M / 1000.0)
         results = {}
-        for device in cudadsp.available_devices():
+        for device in backends(self):
             with self.subTest(device=device):
                 results[device] = cudadsp.kdp(noisy, device=device).kdp_deg_km
                 np.testing.assert_allclose(results[device], expected, atol=1e-4)

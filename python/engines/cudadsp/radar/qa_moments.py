@@ -17,6 +17,7 @@ import numpy as np
 
 import cudadsp
 from cudadsp.common import data_files
+from cudadsp.common.testing import backends
 
 WAVELENGTH = 0.0531
 PRT = 1e-3
@@ -52,7 +53,7 @@ class qa_moments(unittest.TestCase):
     def test_products_of_known_echoes(self):
         rng = np.random.default_rng(11)
         h, v, truth = tone_radials(6, rng)
-        for device in cudadsp.available_devices():
+        for device in backends(self):
             with self.subTest(device=device):
                 products = cudadsp.polarimetric_moments(
                     h, v, wavelength_m=WAVELENGTH, prt_s=PRT, first_gate_m=FIRST_GATE_M,

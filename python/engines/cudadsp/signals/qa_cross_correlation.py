@@ -16,6 +16,7 @@ import numpy as np
 
 import cudadsp
 from cudadsp.common import data_files
+from cudadsp.common.testing import backends
 
 N = 1024
 
@@ -47,7 +48,7 @@ class qa_cross_correlation(unittest.TestCase):
             y.append(delayed(s, 0)[N:2 * N])
             x.append(delayed(s, d)[N:2 * N])
         x, y = np.array(x, np.complex64), np.array(y, np.complex64)
-        for device in cudadsp.available_devices():
+        for device in backends(self):
             with self.subTest(device=device):
                 found = cudadsp.cross_correlate(x, y, interp=16, max_lag=64, device=device)
                 self.assertEqual(found.lag.shape, (len(delays),))
@@ -60,7 +61,7 @@ class qa_cross_correlation(unittest.TestCase):
         x = (rng.normal(size=(3, N)) + 1j * rng.normal(size=(3, N))).astype(np.complex64)
         y = (rng.normal(size=(3, N)) + 1j * rng.normal(size=(3, N))).astype(np.complex64)
         max_lag = 50
-        for device in cudadsp.available_devices():
+        for device in backends(self):
             with self.subTest(device=device):
                 found = cudadsp.cross_correlate(x, y, max_lag=max_lag, spectrum=True,
                                                 correlation=True, device=device)
@@ -82,7 +83,7 @@ class qa_cross_correlation(unittest.TestCase):
         rng = np.random.default_rng(3)
         y = delayed(band_limited(rng, N), 0).astype(np.complex64)
         x = (0.25 * np.exp(1j * 1.1) * y).astype(np.complex64)
-        for device in cudadsp.available_devices():
+        for device in backends(self):
             with self.subTest(device=device):
                 found = cudadsp.cross_correlate(x, y, device=device)
                 self.assertEqual(found.lag[0], 0.0)
@@ -95,7 +96,7 @@ class qa_cross_correlation(unittest.TestCase):
         x = y.copy()
         x[1] = 0
         x[2, 5] = np.nan
-        for device in cudadsp.available_devices():
+        for device in backends(self):
             with self.subTest(device=device):
                 found = cudadsp.cross_correlate(x, y, device=device)
                 self.assertEqual((found.lag[1], found.magnitude[1], found.phase[1]),

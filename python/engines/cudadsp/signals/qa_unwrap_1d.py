@@ -17,6 +17,7 @@ import numpy as np
 
 import cudadsp
 from cudadsp.common import data_files
+from cudadsp.common.testing import backends
 
 
 
@@ -36,7 +37,7 @@ class qa_unwrap_1d(unittest.TestCase):
 
     def test_matches_numpy_unwrap(self):
         rng = np.random.default_rng(1)
-        for device in cudadsp.available_devices():
+        for device in backends(self):
             for period in (2 * math.pi, 360.0, 1.0):
                 with self.subTest(device=device, period=period):
                     wrapped, walk = wrapped_walk(rng, 100_003, period)
@@ -51,7 +52,7 @@ class qa_unwrap_1d(unittest.TestCase):
 
     def test_rows_of_a_2d_array_are_unwrapped_on_their_own(self):
         rng = np.random.default_rng(2)
-        for device in cudadsp.available_devices():
+        for device in backends(self):
             with self.subTest(device=device):
                 rows = np.stack([wrapped_walk(rng, 513, 2 * math.pi)[0] for _ in range(7)])
                 out = cudadsp.unwrap_phase(rows, device=device)
@@ -60,7 +61,7 @@ class qa_unwrap_1d(unittest.TestCase):
     def test_a_stream_cut_into_calls_is_one_stream(self):
         rng = np.random.default_rng(3)
         wrapped, _ = wrapped_walk(rng, 50_000, 2 * math.pi)
-        for device in cudadsp.available_devices():
+        for device in backends(self):
             with self.subTest(device=device):
                 engine = cudadsp.signals.phase_unwrapper(device=device)
                 cuts = [0, 1, 777, 20_000, 20_001, 50_000]
@@ -82,7 +83,7 @@ class qa_unwrap_1d(unittest.TestCase):
         # The reference: numpy.unwrap over the finite samples alone.
         expected = np.full(holed.shape, np.nan, dtype=np.float32)
         expected[finite] = reference(holed[finite], 2 * math.pi)
-        for device in cudadsp.available_devices():
+        for device in backends(self):
             with self.subTest(device=device):
                 out = cudadsp.unwrap_phase(holed, device=device)
                 np.testing.assert_array_equal(out, expected)

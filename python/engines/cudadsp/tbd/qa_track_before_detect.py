@@ -19,6 +19,7 @@ import numpy as np
 
 import cudadsp
 from cudadsp.common import data_files
+from cudadsp.common.testing import backends
 
 WIDTH, HEIGHT = 40, 30
 
@@ -60,7 +61,7 @@ class qa_track_before_detect(unittest.TestCase):
             # The argmax is compared where the best hypothesis leads clearly (no near tie).
             ordered = np.sort(state, axis=0)
             clear = (ordered[-1] - ordered[-2]) > 1e-4
-            for device in cudadsp.available_devices():
+            for device in backends(self):
                 with self.subTest(spread=spread, device=device):
                     result = cudadsp.track_before_detect(frames, hypotheses, alpha=0.8,
                                                          threshold=1e9, device=device)
@@ -78,7 +79,7 @@ class qa_track_before_detect(unittest.TestCase):
         for t in range(16):
             frames[t, y0 + vy * t, x0 + vx * t] += 2.0
         hypotheses = cudadsp.tbd_velocity_grid(2.0, 1.0, 0.0)
-        for device in cudadsp.available_devices():
+        for device in backends(self):
             with self.subTest(device=device):
                 result = cudadsp.track_before_detect(frames, hypotheses, alpha=0.8,
                                                      threshold=1.0, device=device)
@@ -92,7 +93,7 @@ class qa_track_before_detect(unittest.TestCase):
         rng = np.random.default_rng(7)
         frames = rng.exponential(1.0, (9, HEIGHT, WIDTH)).astype(np.float32)
         hypotheses = cudadsp.tbd_velocity_grid(1.0, 1.0, 0.1)
-        for device in cudadsp.available_devices():
+        for device in backends(self):
             with self.subTest(device=device):
                 whole = cudadsp.track_before_detect(frames, hypotheses, threshold=0.5,
                                                     device=device)
