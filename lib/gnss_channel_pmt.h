@@ -8,10 +8,11 @@
 #ifndef INCLUDED_CUDADSP_GNSS_CHANNEL_PMT_H
 #define INCLUDED_CUDADSP_GNSS_CHANNEL_PMT_H
 
-// Channel descriptions of the multichannel correlator blocks as PMT dicts: the keys,
-// their defaults and their checks (docs/blocks/multichannel_correlator_cc.md lists them).
+// Channel descriptions of the multichannel correlator blocks as PMT dicts, read through
+// core::make_gnss_channel() (its keys, defaults and checks: docs/blocks/
+// multichannel_correlator_cc.md), and the lists and "remove" messages that carry them.
 
-#include <gnuradio/cudadsp/core/multichannel_correlator.h>
+#include <gnuradio/cudadsp/core/gnss_channel_description.h>
 #include <gnuradio/cudadsp/multichannel_correlator_cc.h>
 #include <pmt/pmt.h>
 #include <cstdint>
@@ -32,27 +33,14 @@ constexpr std::size_t gnss_max_pmt_depth = 8;
 //! phases in chips, sample rates in Hz), more than core::number_text()'s default.
 std::string gnss_number_text(double value);
 
-//! What a channel dict does not say: the block's defaults.
-struct gnss_channel_defaults {
-    std::vector<double> tap_offsets_chips;
-    double intermediate_frequency_hz = 0.0;
-};
-
-//! A parsed channel dict: the engine's description plus what the records report.
-struct gnss_channel_request {
-    core::gnss_channel channel;
-    int prn = 0;
-    gnss_signal_system system = gnss_system_explicit_code;
-};
-
 /*!
- * Parses one channel dict and checks it with core::gnss_channel::validate() against
+ * Reads one channel dict with core::make_gnss_channel(), which checks it against
  * \p config. Throws std::invalid_argument whose message starts with the offending key
  * (an unknown key, a wrong type, a value out of range).
  */
-gnss_channel_request
+core::gnss_channel_request
 parse_gnss_channel(const pmt::pmt_t& dict,
-                   const gnss_channel_defaults& defaults,
+                   const core::gnss_channel_defaults& defaults,
                    const core::multichannel_correlator_config& config);
 
 /*!
@@ -68,23 +56,6 @@ std::vector<pmt::pmt_t> gnss_channel_items(const pmt::pmt_t& value,
  * \p all is set (and nothing returned) for the symbol "all".
  */
 std::vector<std::uint32_t> parse_gnss_channel_ids(const pmt::pmt_t& value, bool& all);
-
-/*!
- * Early, prompt and late taps for \p offsets: prompt the offset nearest 0 (the first of
- * equals), early and late its nearest neighbours below and above (prompt itself where
- * there is none).
- */
-void default_gnss_taps(const std::vector<double>& offsets,
-                       std::size_t& early,
-                       std::size_t& prompt,
-                       std::size_t& late);
-
-/*!
- * Fewest samples any full epoch of \p channel can have at \p sample_rate_hz, rounded
- * down: in tracking mode the loops may raise the code rate up to 1.5 times the nominal
- * (the engine's guard). At least 1.
- */
-double gnss_min_epoch_samples(const core::gnss_channel& channel, double sample_rate_hz);
 
 } // namespace cudadsp
 } // namespace gr

@@ -28,9 +28,6 @@ constexpr double output_records_margin = 2.0;
 constexpr double max_output_buffer_bytes = 64.0 * 1024 * 1024;
 //! Most samples one work() call hands the engine (a batch longer than this is capped).
 constexpr double max_batch_samples = double(1 << 26);
-//! Largest block-wide tap offset: the longest code period a channel can have (its
-//! table holds fewer than 2^30 entries, at least one per chip).
-constexpr double max_tap_offset_chips = double(1 << 30);
 //! Refused items of one message that its error names (the rest are counted).
 constexpr std::size_t named_refusals = 3;
 
@@ -95,36 +92,17 @@ multichannel_correlator_setup make_setup(double sample_rate_hz,
                                          core::gnss_sample_format format)
 {
     multichannel_correlator_setup s;
-    core::multichannel_correlator_config& config = s.config;
-    // The engine's rules first (sample_rate_hz, taps, max_channels, device), so that the
-    // parameters below are checked against a valid sample rate.
-    if (tap_offsets_chips.empty() || tap_offsets_chips.size() > core::gnss_max_taps)
-        throw std::invalid_argument(
-            "tap_offsets_chips: must hold 1 to " + std::to_string(core::gnss_max_taps) +
-            " offsets (one per tap), got " + std::to_string(tap_offsets_chips.size()));
     if (max_channels < 1)
         throw std::invalid_argument("max_channels: must be >= 1, got " +
                                     std::to_string(max_channels));
-    config.sample_rate_hz = sample_rate_hz;
-    config.input_format = format;
-    config.taps = tap_offsets_chips.size();
-    config.max_channels = static_cast<std::size_t>(max_channels);
-    config.device = device;
-    config.validate();
-    for (std::size_t k = 0; k < tap_offsets_chips.size(); ++k)
-        if (!(std::fabs(tap_offsets_chips[k]) < max_tap_offset_chips))
-            throw std::invalid_argument(
-                "tap_offsets_chips[" + std::to_string(k) +
-                "]: must be finite and below 2^30 chips in magnitude (the longest code "
-                "period a channel can have; each channel allows less than its own code "
-                "period), got " +
-                gnss_number_text(tap_offsets_chips[k]));
-    if (!std::isfinite(intermediate_frequency_hz) ||
-        std::fabs(intermediate_frequency_hz) >= 0.5 * sample_rate_hz)
-        throw std::invalid_argument(
-            "intermediate_frequency_hz: must be below sample_rate_hz / 2 in magnitude, "
-            "got " +
-            gnss_number_text(intermediate_frequency_hz));
+    s.defaults.tap_offsets_chips = tap_offsets_chips;
+    s.defaults.intermediate_frequency_hz = intermediate_frequency_hz;
+    s.config = core::make_correlator_config(sample_rate_hz,
+                                            format,
+                                            static_cast<std::size_t>(max_channels),
+                                            device,
+                                            s.defaults);
+    const core::multichannel_correlator_config& config = s.config;
     if (!std::isfinite(batch_ms) || !(batch_ms > 0.0))
         throw std::invalid_argument("batch_ms: must be finite and > 0, got " +
                                     gnss_number_text(batch_ms));
@@ -147,8 +125,6 @@ multichannel_correlator_setup make_setup(double sample_rate_hz,
     s.lock_loss_windows = static_cast<unsigned>(lock_loss_windows);
     s.lock_timeout_windows = static_cast<unsigned>(lock_timeout_windows);
     s.remove_lost = remove_lost;
-    s.defaults.tap_offsets_chips = tap_offsets_chips;
-    s.defaults.intermediate_frequency_hz = intermediate_frequency_hz;
 
     const std::vector<pmt::pmt_t> items = gnss_channel_items(channels, "channels");
     std::set<std::uint32_t> ids;
@@ -306,7 +282,7 @@ multichannel_correlator_impl<Public>::multichannel_correlator_impl(
     log_backend(this->d_logger, d_engine->device());
 
     // Initial channels were parsed by make(); an engine refusal here raises.
-    for (const gnss_channel_request& request : setup.initial_channels) {
+    for (const core::gnss_channel_request& request : setup.initial_channels) {
         d_engine->add_channel(request.channel);
         add_info(request);
     }
@@ -523,13 +499,14 @@ void multichannel_correlator_impl<Public>::handle_message(const char* port,
 }
 
 template <class Public>
-void multichannel_correlator_impl<Public>::add_info(const gnss_channel_request& request)
+void multichannel_correlator_impl<Public>::add_info(
+    const core::gnss_channel_request& request)
 {
     d_info[request.channel.id] =
         channel_info{ request.prn,
                       static_cast<int>(request.system),
-                      gnss_min_epoch_samples(request.channel,
-                                             d_engine->config().sample_rate_hz) };
+                      core::gnss_min_epoch_samples(request.channel,
+                                                   d_engine->config().sample_rate_hz) };
     d_lock_monitor.watch(request.channel);
 }
 

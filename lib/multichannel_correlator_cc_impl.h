@@ -29,8 +29,8 @@ namespace cudadsp {
 //! What make() validated: the engine's config and the channels' defaults.
 struct multichannel_correlator_setup {
     core::multichannel_correlator_config config;
-    gnss_channel_defaults defaults;
-    std::vector<gnss_channel_request> initial_channels;
+    core::gnss_channel_defaults defaults;
+    std::vector<core::gnss_channel_request> initial_channels;
     std::size_t batch_samples = 0;
     unsigned lock_loss_windows = 0;
     unsigned lock_timeout_windows = 0;
@@ -80,7 +80,7 @@ private:
     enum class change_kind { add, reinit, remove, remove_all };
     struct change {
         change_kind kind;
-        gnss_channel_request request; //!< add, reinit
+        core::gnss_channel_request request; //!< add, reinit
         std::uint32_t id;             //!< remove
     };
     //! What a record needs from its channel, and the output bound's share.
@@ -104,7 +104,7 @@ private:
     //! Applies the queued changes to the engine (work() thread only).
     void apply_changes();
     void apply(const change& c);
-    void add_info(const gnss_channel_request& request);
+    void add_info(const core::gnss_channel_request& request);
     //! Forgets a removed channel's info and lock watch.
     void drop_info(std::uint32_t id);
     //! After channels came or went: the output bound's sum and the ids snapshot.
@@ -139,7 +139,7 @@ private:
     };
 
     std::unique_ptr<core::multichannel_correlator> d_engine;
-    const gnss_channel_defaults d_defaults;
+    const core::gnss_channel_defaults d_defaults;
     const std::size_t d_taps;
     const std::size_t d_item_bytes;
     const std::size_t d_batch_samples;

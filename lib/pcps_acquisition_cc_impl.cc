@@ -162,13 +162,9 @@ checked_channel_parameters(const pmt::pmt_t& parameters,
     correlator.sample_rate_hz = config.sample_rate_hz;
     correlator.taps = std::clamp<std::size_t>(taps, 1, core::gnss_max_taps);
     correlator.max_channels = 1;
-    gnss_channel_defaults defaults;
-    // The trial channel is checked with the taps a receiver uses for this signal: the
-    // BOC(1,1) correlation peak of Galileo E1 is too narrow for +-0.5-chip taps.
-    if (config.signal == core::acquisition_signal::galileo_e1)
-        defaults.tap_offsets_chips = { -0.15, 0.0, 0.15 };
-    else
-        defaults.tap_offsets_chips = { -0.5, 0.0, 0.5 };
+    core::gnss_channel_defaults defaults;
+    // The trial channel is checked with the taps a receiver uses for this signal.
+    defaults.tap_offsets_chips = core::gnss_receiver_tap_offsets(config.signal);
     defaults.intermediate_frequency_hz = config.intermediate_frequency_hz;
     try {
         parse_gnss_channel(trial, defaults, correlator);

@@ -8,16 +8,10 @@ correlator, and taking them back when they lose lock."""
 
 from gnuradio import gr
 
+from cudadsp.gnss import gnss_receiver_tap_offsets
+
 from . import cudadsp_python as _blocks
 from .gnss_records import STATE_FIELDS
-
-#: Tap offsets (chips) per signal: early, prompt, late. BOC(1,1) needs the early-late
-#: spacing well inside the main peak (below 2/3 chip).
-DEFAULT_TAP_OFFSETS_CHIPS = {
-    "gps_l1ca": (-0.5, 0.0, 0.5),
-    "galileo_e1": (-0.15, 0.0, 0.15),
-    "glonass_l1of": (-0.5, 0.0, 0.5),
-}
 
 _ITEM_SIZES = {"cc": gr.sizeof_gr_complex, "sc": 2 * gr.sizeof_short}
 
@@ -39,7 +33,7 @@ class gnss_receiver_frontend(gr.hier_block2):
     drops the samples that arrive while it searches), "recording" for a file or any
     finite stream (every sample is searched, the stream waits for each search, and the
     last search's detections reach the correlator before the stream ends).
-    tap_offsets_chips: None for the signal's default (DEFAULT_TAP_OFFSETS_CHIPS).
+    tap_offsets_chips: None for the signal's default (cudadsp.gnss.gnss_receiver_tap_offsets).
     lock_loss_windows, lock_timeout_windows: the correlator's loss-of-lock rule (C/N0
     windows); a lost channel is removed and its satellite searched again.
     The other parameters are pcps_acquisition_cc's and multichannel_correlator_cc's.
@@ -55,11 +49,8 @@ class gnss_receiver_frontend(gr.hier_block2):
                  stream_mode="live"):
         if input_type not in _ITEM_SIZES:
             raise ValueError('input_type: must be "cc" or "sc", got %r' % (input_type,))
-        if signal not in DEFAULT_TAP_OFFSETS_CHIPS:
-            raise ValueError('signal: must be "gps_l1ca", "galileo_e1" or "glonass_l1of", '
-                             'got %r' % (signal,))
-        taps = list(DEFAULT_TAP_OFFSETS_CHIPS[signal] if tap_offsets_chips is None
-                    else tap_offsets_chips)
+        receiver_taps = gnss_receiver_tap_offsets(signal)  # ValueError naming signal
+        taps = list(receiver_taps if tap_offsets_chips is None else tap_offsets_chips)
         gr.hier_block2.__init__(
             self, "gnss_receiver_frontend",
             gr.io_signature(1, 1, _ITEM_SIZES[input_type]),

@@ -294,7 +294,7 @@ bool at_most(const pmt::pmt_t& value, int& budget)
 }
 
 core::multichannel_correlator_config config_of(FuzzedDataProvider& in,
-                                               gc::gnss_channel_defaults& defaults)
+                                               gc::core::gnss_channel_defaults& defaults)
 {
     static const double rates[] = { 4e6, 2.046e6, 25e6, 1e3, 4294967296.0 };
     core::multichannel_correlator_config config;
@@ -308,7 +308,7 @@ core::multichannel_correlator_config config_of(FuzzedDataProvider& in,
     return config;
 }
 
-void check_channel(const gc::gnss_channel_request& r,
+void check_channel(const gc::core::gnss_channel_request& r,
                    const core::multichannel_correlator_config& config)
 {
     require(accepted([&] { r.channel.validate(config); }),
@@ -324,7 +324,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size < 1)
         return 0;
     FuzzedDataProvider in(data + 1, size - 1);
-    gc::gnss_channel_defaults defaults;
+    gc::core::gnss_channel_defaults defaults;
     const core::multichannel_correlator_config config = config_of(in, defaults);
     pmt::pmt_t message;
     if (data[0] % 2 == 0) {
@@ -347,7 +347,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::vector<pmt::pmt_t> items;
     if (accepted([&] { items = gc::gnss_channel_items(message, "add"); })) {
         for (const pmt::pmt_t& item : items) {
-            gc::gnss_channel_request r;
+            gc::core::gnss_channel_request r;
             if (accepted([&] { r = gc::parse_gnss_channel(item, defaults, config); }))
                 check_channel(r, config);
         }

@@ -10,6 +10,7 @@
 
 #include <gnuradio/block.h>
 #include <gnuradio/cudadsp/api.h>
+#include <gnuradio/cudadsp/core/gnss_channel_description.h>
 #include <gnuradio/gr_complex.h>
 #include <pmt/pmt.h>
 #include <complex>
@@ -51,14 +52,13 @@ enum gnss_state_field : int {
     gnss_state_field_count
 };
 
-//! The code family of a channel (record field gnss_state_system).
-enum gnss_signal_system : int {
-    gnss_system_explicit_code = 0, //!< the channel dict gave "code"
-    gnss_system_gps_l1ca = 1,
-    gnss_system_galileo_e1b = 2, //!< BOC(1,1) table of the E1-B (data) primary code
-    gnss_system_galileo_e1c = 3, //!< BOC(1,1) table of the E1-C (pilot) primary code
-    gnss_system_glonass_l1of = 4,
-};
+//! The code family of a channel (record field gnss_state_system), as the engine names it.
+using core::gnss_signal_system;
+using core::gnss_system_explicit_code;
+using core::gnss_system_galileo_e1b;
+using core::gnss_system_galileo_e1c;
+using core::gnss_system_glonass_l1of;
+using core::gnss_system_gps_l1ca;
 
 /*!
  * \brief Common interface of the multichannel GNSS correlator blocks

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(multichannel_correlator_cc.h)                              */
-/* BINDTOOL_HEADER_FILE_HASH(847d909a428f0704453dd0092881aa7a)                     */
+/* BINDTOOL_HEADER_FILE_HASH(4d64ba9fe2991d782b382100ac0c1f38)                     */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -129,12 +129,8 @@ void bind_multichannel_correlator_cc(py::module& m)
         .value("system", cd::gnss_state_system);
     m.attr("gnss_state_field_count") = static_cast<int>(cd::gnss_state_field_count);
 
-    py::enum_<cd::gnss_signal_system>(m, "gnss_signal_system", D(gnss_signal_system))
-        .value("explicit_code", cd::gnss_system_explicit_code)
-        .value("gps_l1ca", cd::gnss_system_gps_l1ca)
-        .value("galileo_e1b", cd::gnss_system_galileo_e1b)
-        .value("galileo_e1c", cd::gnss_system_galileo_e1c)
-        .value("glonass_l1of", cd::gnss_system_glonass_l1of);
+    // gnss_signal_system is the engine's (cudadsp._engines binds it; gnuradio.cudadsp
+    // re-exports it).
 
     m.def(
         "gnss_channels_pmt",

@@ -19,7 +19,8 @@ By field:
   and stacks of the tools cudadsp_unwrap, cudadsp_offsets and cudadsp_stack
   (raster_io, offset_stack, stack_dask).
 - cudadsp.gnss: acquisition of GPS L1 C/A, Galileo E1 and GLONASS L1OF satellites in
-  recordings (acquire), their codes and the GNSS signal simulator.
+  recordings (acquire), their tracking by the multichannel correlator (track,
+  multichannel_correlator), their codes and the GNSS signal simulator.
 - cudadsp.radar: moments and polarimetric products of dual-polarisation I/Q
   (polarimetric_moments), KDP and processed PhiDP of radials (kdp), the weather-echo
   model of the synthetic storm.
@@ -40,7 +41,8 @@ from ._engines import (cuda_device_count, cuda_driver_version, cuda_error,
                        cuda_runtime_version, cuda_unavailable_reason, list_cuda_devices,
                        select_device)
 from .common.devices import available_devices
-from .gnss import (acquire, pcps_acquisition)
+from .gnss import (acquire, gnss_receiver_tap_offsets, gnss_signal_system,
+                   multichannel_correlator, pcps_acquisition, track)
 from .gnss import (boc11_expand, galileo_e1_chip_rate_cps, galileo_e1_code,
                    galileo_e1_code_length, galileo_e1_component, galileo_e1_prn_count,
                    glonass_l1of_chip_rate_cps, glonass_l1of_code, glonass_l1of_code_length,

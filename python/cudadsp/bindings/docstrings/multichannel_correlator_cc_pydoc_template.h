@@ -14,9 +14,6 @@
 static const char* __doc_gr_cudadsp_gnss_state_field = R"doc(Index of each field in a record of the "state" output (float64 vector of gnss_state_field_count values); cudadsp.gnss_records() turns those vectors into a NumPy structured array with these names.)doc";
 
 
-static const char* __doc_gr_cudadsp_gnss_signal_system = R"doc(Code family of a channel, the record's "system" field: explicit_code (0), gps_l1ca (1), galileo_e1b (2), galileo_e1c (3), glonass_l1of (4).)doc";
-
-
 static const char* __doc_gr_cudadsp_gnss_channels_pmt = R"doc(A channel description (dict), a list of them, or ids, as the PMT the "add", "reinit" and "remove" message ports take: dict -> PMT dict, list / tuple / NumPy array -> PMT vector, integers (NumPy too) -> integer, floats -> real, str -> symbol, None -> PMT_NIL. Use it to post messages from Python or to build them in GRC.)doc";
 
 

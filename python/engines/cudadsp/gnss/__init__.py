@@ -7,9 +7,12 @@
 holds, their Doppler and code phase; pcps_acquisition, the engine of
 pcps_acquisition_cc), the ranging codes (GPS L1 C/A, Galileo E1-B/C, GLONASS L1OF,
 BOC(1,1) expansion) and the signal simulator (satellites with Doppler, code phase, C/N0
-and navigation bits in noise). The correlator runs as a block of gnuradio.cudadsp.'''
+and navigation bits in noise), and tracking (track: the detected satellites followed
+by the correlator's loops; multichannel_correlator, the engine of
+multichannel_correlator_cc).'''
 
-from .._engines import pcps_acquisition
+from .._engines import (gnss_receiver_tap_offsets, gnss_signal_system,
+                        multichannel_correlator, pcps_acquisition)
 from .._engines import (boc11_expand, galileo_e1_chip_rate_cps, galileo_e1_code,
                         galileo_e1_code_length, galileo_e1_component, galileo_e1_prn_count,
                         glonass_l1of_chip_rate_cps, glonass_l1of_code,
@@ -18,3 +21,4 @@ from .._engines import (boc11_expand, galileo_e1_chip_rate_cps, galileo_e1_code,
                         gps_l1_frequency_hz, gps_l1ca_chip_rate_cps, gps_l1ca_code,
                         gps_l1ca_code_length)
 from .acquisition import acquire
+from .tracking import track
