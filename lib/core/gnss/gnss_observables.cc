@@ -136,7 +136,7 @@ void gnss_observables::set_clock()
 }
 
 bool gnss_observables::observe(const channel_key& key,
-                               channel& ch,
+                               const channel& ch,
                                double sample,
                                std::int64_t receiver_time_ms,
                                gnss_observation& out) const

@@ -121,16 +121,13 @@ public:
     //! Throws std::invalid_argument naming the field of an invalid configuration.
     explicit gnss_observables(const gnss_observables_config& config);
 
-    //! Throws std::invalid_argument for a state earlier than the channel's last one.
+    //! Throws std::invalid_argument for a state not after the channel's last one.
     void add(const gnss_channel_epoch& state);
 
     //! The epochs whose sample is at or below \p complete_through_sample minus the
     //! longest gap (later ones may still get their bracketing states), in time order.
     std::vector<gnss_observation_epoch>
     epochs_through(std::uint64_t complete_through_sample);
-
-    //! Whether the receiver clock has been set.
-    bool clock_set() const { return d_clock_set; }
 
 private:
     using channel_key = std::pair<int, int>; //!< (system, prn)
@@ -141,7 +138,7 @@ private:
 
     void set_clock();
     bool observe(const channel_key& key,
-                 channel& ch,
+                 const channel& ch,
                  double sample,
                  std::int64_t receiver_time_ms,
                  gnss_observation& out) const;
