@@ -23,6 +23,7 @@ install_dependencies() {
                     nlohmann-json3-dev python3-scipy python3-skimage python3-gdal
                     python3-netcdf4 python3-xarray python3-distributed
                     gnss-sdr              # the peer receiver: tools/compare-gnss-sdr (qa_compare_gnss_sdr)
+                    rtklib                # rnx2rtkp reads our RINEX files (qa_gnss_rinex_rtklib)
                     python3-h5py-serial   # h5py: GNSS-SDR's dumps, tools/compare-gnss-sdr
                     python3-hypothesis    # qa_properties
                     gir1.2-gtk-3.0        # GRC's window (gnuradio only recommends it)
