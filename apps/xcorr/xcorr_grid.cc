@@ -63,12 +63,6 @@ xcorr_grid make_grid(const grid_config& c)
     return g;
 }
 
-int stretch_shift(int y, double stretch)
-{
-    // GMTSAR: int ishft = (int)loc.y * astretcha; (a double product, truncated).
-    return static_cast<int>(static_cast<double>(y) * stretch);
-}
-
 std::vector<core::patch_pair> make_pairs(const xcorr_grid& grid,
                                          int xsearch,
                                          int ysearch,
@@ -76,18 +70,11 @@ std::vector<core::patch_pair> make_pairs(const xcorr_grid& grid,
                                          int ashift,
                                          double stretch)
 {
-    const std::int64_t half_x = 2 * std::int64_t(xsearch); // npx/2
-    const std::int64_t half_y = 2 * std::int64_t(ysearch); // npy/2
     std::vector<core::patch_pair> pairs;
     pairs.reserve(grid.locations.size());
-    for (const auto& l : grid.locations) {
-        core::patch_pair p;
-        p.master_col = l.x - half_x;
-        p.master_row = l.y - half_y;
-        p.aligned_col = std::int64_t(l.x) + rshift - half_x;
-        p.aligned_row = std::int64_t(l.y) + ashift + stretch_shift(l.y, stretch) - half_y;
-        pairs.push_back(p);
-    }
+    for (const auto& l : grid.locations)
+        pairs.push_back(
+            core::gmtsar_patch_pair(l.x, l.y, xsearch, ysearch, rshift, ashift, stretch));
     return pairs;
 }
 

@@ -50,12 +50,11 @@ struct xcorr_grid {
 //! (x_inc < 1 or y_inc < 1; GMTSAR does not check and prints a degenerate grid).
 xcorr_grid make_grid(const grid_config& config);
 
-//! GMTSAR's azimuth stretch shift of a patch: (int)(y * stretch), truncated toward zero.
-int stretch_shift(int y, double stretch);
 
 /*!
- * The master and aligned window corners of every location: master (x - npx/2, y -
- * npy/2), aligned (x + rshift - npx/2, y + ashift + stretch_shift(y) - npy/2).
+ * The master and aligned window corners of every location (core::gmtsar_patch_pair()):
+ * master (x - npx/2, y - npy/2), aligned (x + rshift - npx/2, y + ashift +
+ * core::gmtsar_stretch_shift(y) - npy/2).
  */
 std::vector<core::patch_pair> make_pairs(const xcorr_grid& grid,
                                          int xsearch,

@@ -62,8 +62,11 @@ std::string format_results(const xcorr_grid& grid,
     out.reserve(grid.locations.size() * 40);
     for (std::size_t k = 0; k < grid.locations.size(); ++k) {
         const auto& l = grid.locations[k];
-        const patch_offset o = combine(
-            results[k], range_interp, rshift, ashift, stretch_shift(l.y, stretch));
+        const patch_offset o = combine(results[k],
+                                       range_interp,
+                                       rshift,
+                                       ashift,
+                                       core::gmtsar_stretch_shift(l.y, stretch));
         out += format_line(l.x, o.dx, l.y, o.dy, o.corr);
     }
     return out;

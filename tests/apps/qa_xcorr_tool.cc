@@ -1007,10 +1007,10 @@ public:
         const xcorr_grid g = make_grid(c);
         // PRF stretch -0.001: (int)(533 * -0.001) = 0 (truncation toward zero, not
         // floor), (int)(1641 * -0.001) = -1; +0.002: 1, 3.
-        CPPUNIT_ASSERT_EQUAL(0, stretch_shift(533, -0.001));
-        CPPUNIT_ASSERT_EQUAL(-1, stretch_shift(1641, -0.001));
-        CPPUNIT_ASSERT_EQUAL(1, stretch_shift(533, 0.002));
-        CPPUNIT_ASSERT_EQUAL(3, stretch_shift(1641, 0.002));
+        CPPUNIT_ASSERT_EQUAL(0, core::gmtsar_stretch_shift(533, -0.001));
+        CPPUNIT_ASSERT_EQUAL(-1, core::gmtsar_stretch_shift(1641, -0.001));
+        CPPUNIT_ASSERT_EQUAL(1, core::gmtsar_stretch_shift(533, 0.002));
+        CPPUNIT_ASSERT_EQUAL(3, core::gmtsar_stretch_shift(1641, 0.002));
         const auto p = make_pairs(g, 64, 64, -27, 38, 0.002);
         CPPUNIT_ASSERT_EQUAL(std::int64_t(672 - 128), p[0].master_col);
         CPPUNIT_ASSERT_EQUAL(std::int64_t(533 - 128), p[0].master_row);

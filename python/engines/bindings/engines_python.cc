@@ -19,6 +19,7 @@ void bind_gnss_signal_simulator(py::module& m);
 void bind_interferogram_simulator(py::module& m);
 void bind_kdp(py::module& m);
 void bind_multichannel_correlator(py::module& m);
+void bind_patch_correlator(py::module& m);
 void bind_pcps_acquisition(py::module& m);
 void bind_phase_unwrapper(py::module& m);
 void bind_polarimetric(py::module& m);
@@ -38,6 +39,7 @@ PYBIND11_MODULE(_engines, m)
     bind_interferogram_simulator(m);
     bind_kdp(m);
     bind_multichannel_correlator(m);
+    bind_patch_correlator(m);
     bind_pcps_acquisition(m);
     bind_phase_unwrapper(m);
     bind_polarimetric(m);

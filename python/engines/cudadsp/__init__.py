@@ -15,6 +15,7 @@ By field:
 
 - cudadsp.insar: two-dimensional phase unwrapping (unwrap_phase_2d), dense offsets of
   SLC pairs as ISCE's PyCuAmpcor computes them (dense_offsets, dense_offsets_engine),
+  patch offsets as GMTSAR's xcorr computes them (patch_offsets),
   simulated interferograms with known truth (simulate_interferogram), and the rasters
   and stacks of the tools cudadsp_unwrap, cudadsp_offsets and cudadsp_stack
   (raster_io, offset_stack, stack_dask).
@@ -56,8 +57,8 @@ from .signals import (cross_correlate, cross_correlation_result, cross_correlato
 from .tbd import st_tbd, tbd_result, tbd_velocity_grid, track_before_detect
 from .insar import (dense_offsets, dense_offsets_engine, dense_offsets_estimator,
                     dense_offsets_grid, dense_offsets_result, interferogram_scene,
-                    phase_unwrapper_2d, simulate_interferogram, unwrap_2d_result,
-                    unwrap_phase_2d)
+                    patch_correlator, patch_offsets, phase_unwrapper_2d,
+                    simulate_interferogram, unwrap_2d_result, unwrap_phase_2d)
 
 # What `from cudadsp import *` gives (gnuradio.cudadsp re-exports it this way): the
 # API above and the field subpackages, not the modules this file uses.

@@ -66,6 +66,27 @@ struct patch_pair {
     std::int64_t aligned_col, aligned_row;
 };
 
+//! GMTSAR's azimuth stretch shift of a patch at row \p y: (int)(y * stretch), the
+//! double product truncated toward zero.
+inline int gmtsar_stretch_shift(int y, double stretch)
+{
+    return static_cast<int>(static_cast<double>(y) * stretch);
+}
+
+//! The pair of GMTSAR's patch at centre (\p x, \p y), as patch_pair states it.
+inline patch_pair gmtsar_patch_pair(
+    int x, int y, int xsearch, int ysearch, int rshift, int ashift, double stretch)
+{
+    const std::int64_t half_x = 2 * std::int64_t(xsearch); // npx / 2
+    const std::int64_t half_y = 2 * std::int64_t(ysearch); // npy / 2
+    patch_pair p;
+    p.master_col = x - half_x;
+    p.master_row = y - half_y;
+    p.aligned_col = std::int64_t(x) + rshift - half_x;
+    p.aligned_row = std::int64_t(y) + ashift + gmtsar_stretch_shift(y, stretch) - half_y;
+    return p;
+}
+
 /*!
  * Raw result of one patch, as GMTSAR computes it before print_results(): the integer
  * peak lags (jpeak columns in range-interpolated samples, ipeak rows) and the
