@@ -356,7 +356,7 @@ std::size_t mcf_unwrap_cpu::solve_flow()
     std::vector<std::pair<int, int>>().swap(ends_of_arc);
 
     // Network simplex rather than cost scaling: on these networks (a loop in six
-    // charged, most arcs never used) it was twice as fast at 512 x 512 and 1024 x 1024
+    // charged, most arcs never used) it was twice as fast at 512 x 512
     // (docs/design/mcf_unwrapping.md, "Solver").
     using solver_type = lemon::NetworkSimplex<flow_network, int, long long>;
     solver_type solver(network);
