@@ -21,6 +21,7 @@ install_dependencies() {
                     pybind11-dev python3-numpy python3-matplotlib python3-yaml
                     libfftw3-dev libvolk2-dev libboost-program-options-dev
                     nlohmann-json3-dev python3-scipy python3-skimage python3-gdal
+                    liblemon-dev          # minimum-cost-flow solvers: MCF 2-D unwrapping
                     python3-netcdf4 python3-xarray python3-distributed
                     gnss-sdr              # the peer receiver: tools/compare-gnss-sdr (qa_compare_gnss_sdr)
                     rtklib                # rnx2rtkp reads our RINEX files (qa_gnss_rinex_rtklib)

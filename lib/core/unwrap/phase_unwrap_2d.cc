@@ -25,14 +25,24 @@ unwrap_2d_method parse_unwrap_2d_method(const std::string& name,
         return unwrap_2d_method::reliability;
     if (name == "least_squares")
         return unwrap_2d_method::least_squares;
-    throw std::invalid_argument(parameter +
-                                ": must be \"reliability\" or \"least_squares\", got " +
-                                quoted_text(name));
+    if (name == "mcf")
+        return unwrap_2d_method::mcf;
+    throw std::invalid_argument(
+        parameter + ": must be \"reliability\", \"least_squares\" or \"mcf\", got " +
+        quoted_text(name));
 }
 
 std::string to_string(unwrap_2d_method method)
 {
-    return method == unwrap_2d_method::reliability ? "reliability" : "least_squares";
+    switch (method) {
+    case unwrap_2d_method::reliability:
+        return "reliability";
+    case unwrap_2d_method::least_squares:
+        return "least_squares";
+    case unwrap_2d_method::mcf:
+        return "mcf";
+    }
+    return "unknown";
 }
 
 void phase_unwrap_2d_config::validate() const
@@ -47,7 +57,7 @@ void phase_unwrap_2d_config::validate() const
             "width, height: a frame may have at most 2^30 pixels, got " +
             std::to_string(width) + " x " + std::to_string(height));
     if (method != unwrap_2d_method::reliability &&
-        method != unwrap_2d_method::least_squares)
+        method != unwrap_2d_method::least_squares && method != unwrap_2d_method::mcf)
         throw std::invalid_argument("method: not a known unwrapping method");
     validate_phase_period(period);
     if (method != unwrap_2d_method::reliability && (wrap_around_x || wrap_around_y))
@@ -68,6 +78,9 @@ void phase_unwrap_2d_config::validate() const
     if (max_iterations < 1 || max_iterations > 100000)
         throw std::invalid_argument("max_iterations: must be in [1, 100000], got " +
                                     std::to_string(max_iterations));
+    if (looks < 1 || looks > 1000)
+        throw std::invalid_argument("looks: must be in [1, 1000], got " +
+                                    std::to_string(looks));
     if (!std::isfinite(tolerance) || !(tolerance > 0.0) || !(tolerance < 1.0))
         throw std::invalid_argument("tolerance: must be in (0, 1), got " +
                                     std::to_string(tolerance));
@@ -87,9 +100,10 @@ void phase_unwrapper_2d::check_buffers(const unwrap_2d_buffers& buffers) const
         throw std::invalid_argument("wrapped: the input buffer is required");
     if (buffers.unwrapped == nullptr)
         throw std::invalid_argument("unwrapped: the output buffer is required");
-    if (buffers.components != nullptr && d_config.method != unwrap_2d_method::reliability)
-        throw std::invalid_argument(
-            "components: only the reliability method gives connected components");
+    if (buffers.components != nullptr &&
+        d_config.method == unwrap_2d_method::least_squares)
+        throw std::invalid_argument("components: only the reliability and MCF methods "
+                                    "give connected components");
 }
 
 unwrap_2d_report phase_unwrapper_2d::unwrap(const unwrap_2d_buffers& host)

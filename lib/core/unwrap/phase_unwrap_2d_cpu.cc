@@ -6,6 +6,7 @@
  */
 
 #include "runtime/fftw_support.h"
+#include "unwrap/mcf_unwrap_cpu.h"
 #include "unwrap/phase_unwrap_2d_cpu.h"
 #include "unwrap/phase_unwrap_2d_rule.h"
 #include <algorithm>
@@ -383,12 +384,19 @@ phase_unwrapper_2d_cpu::phase_unwrapper_2d_cpu(const phase_unwrap_2d_config& con
                                                const device_selection& device)
     : phase_unwrapper_2d(config, device)
 {
-    if (config.method == unwrap_2d_method::reliability)
+    switch (config.method) {
+    case unwrap_2d_method::reliability:
         d_reliability = std::make_unique<reliability_workspace>(
             config.pixels(), config.gradient_window > 1);
-    else
+        break;
+    case unwrap_2d_method::least_squares:
         d_least_squares =
             std::make_unique<least_squares_workspace>(config.width, config.height);
+        break;
+    case unwrap_2d_method::mcf:
+        d_mcf = std::make_unique<mcf_unwrap_cpu>(config);
+        break;
+    }
 }
 
 phase_unwrapper_2d_cpu::~phase_unwrapper_2d_cpu() = default;
@@ -396,17 +404,32 @@ phase_unwrapper_2d_cpu::~phase_unwrapper_2d_cpu() = default;
 memory_need phase_unwrapper_2d_cpu::memory_needed(const phase_unwrap_2d_config& config)
 {
     memory_need need;
-    need.host_bytes =
-        config.method == unwrap_2d_method::reliability
-            ? reliability_workspace::bytes(config.pixels(), config.gradient_window > 1)
-            : least_squares_workspace::bytes(config.pixels());
+    switch (config.method) {
+    case unwrap_2d_method::reliability:
+        need.host_bytes =
+            reliability_workspace::bytes(config.pixels(), config.gradient_window > 1);
+        break;
+    case unwrap_2d_method::least_squares:
+        need.host_bytes = least_squares_workspace::bytes(config.pixels());
+        break;
+    case unwrap_2d_method::mcf:
+        need.host_bytes = mcf_unwrap_cpu::bytes(config);
+        break;
+    }
     return need;
 }
 
 unwrap_2d_report phase_unwrapper_2d_cpu::unwrap_host(const unwrap_2d_buffers& host)
 {
-    return d_config.method == unwrap_2d_method::reliability ? unwrap_reliability(host)
-                                                            : unwrap_least_squares(host);
+    switch (d_config.method) {
+    case unwrap_2d_method::reliability:
+        return unwrap_reliability(host);
+    case unwrap_2d_method::least_squares:
+        return unwrap_least_squares(host);
+    case unwrap_2d_method::mcf:
+        break;
+    }
+    return d_mcf->unwrap(host);
 }
 
 unwrap_2d_report phase_unwrapper_2d_cpu::unwrap_on_device(const unwrap_2d_buffers&,

@@ -16,6 +16,8 @@ namespace gr {
 namespace cudadsp {
 namespace core {
 
+class mcf_unwrap_cpu;
+
 /*!
  * CPU backend, single-threaded; the reference behaviour of the CUDA backend.
  *
@@ -27,6 +29,8 @@ namespace core {
  * Least squares: FFTW single-precision DCTs (planned once, in the constructor) for the
  * Poisson solve; preconditioned conjugate gradients in float32 arrays with float64
  * dot products for the weighted case.
+ *
+ * MCF: mcf_unwrap_cpu (its own files: the network, LEMON's solver, the integration).
  */
 class phase_unwrapper_2d_cpu : public phase_unwrapper_2d
 {
@@ -53,6 +57,7 @@ private:
     // Only the configured method's workspace exists.
     std::unique_ptr<reliability_workspace> d_reliability;
     std::unique_ptr<least_squares_workspace> d_least_squares;
+    std::unique_ptr<mcf_unwrap_cpu> d_mcf;
 };
 
 } // namespace core

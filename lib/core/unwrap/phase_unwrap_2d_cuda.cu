@@ -5,12 +5,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
 #include "runtime/staged_device_array.h"
 #include "unwrap/least_squares_unwrap_cuda.h"
+#include "unwrap/mcf_unwrap_cpu.h"
 #include "unwrap/phase_unwrap_2d_cuda.h"
 #include "unwrap/reliability_unwrap_cuda.h"
 #include <cuda_runtime.h>
+#include <vector>
 
 namespace gr {
 namespace cudadsp {
@@ -24,6 +27,10 @@ struct phase_unwrapper_2d_cuda::workspace {
     staged_device_array<std::uint8_t> mask;
     staged_device_array<std::int32_t> cycles;
     staged_device_array<std::int32_t> components;
+    // MCF: the frame on the host (device frames copied through these).
+    std::vector<float> host_wrapped, host_unwrapped, host_weight;
+    std::vector<std::uint8_t> host_mask;
+    std::vector<std::int32_t> host_cycles, host_components;
 };
 
 memory_need phase_unwrapper_2d_cuda::memory_needed(const phase_unwrap_2d_config& config)
@@ -33,6 +40,12 @@ memory_need phase_unwrapper_2d_cuda::memory_needed(const phase_unwrap_2d_config&
         config.pixels() *
         (3 * sizeof(float) + sizeof(std::uint8_t) + 2 * sizeof(std::int32_t));
     memory_need need;
+    if (config.method == unwrap_2d_method::mcf) {
+        // Host buffers are solved where they are; device frames pass through one
+        // host copy of each buffer.
+        need.host_bytes = mcf_unwrap_cpu::bytes(config) + frame_bytes;
+        return need;
+    }
     need.host_bytes = frame_bytes;
     need.device_bytes =
         frame_bytes + (config.method == unwrap_2d_method::least_squares
@@ -47,10 +60,17 @@ phase_unwrapper_2d_cuda::phase_unwrapper_2d_cuda(const phase_unwrap_2d_config& c
 {
     device_guard guard(d_device.cuda_ordinal);
     d_ws = std::make_unique<workspace>();
-    if (config.method == unwrap_2d_method::least_squares)
-        d_least_squares = std::make_unique<least_squares_unwrap_cuda>(config);
-    else
+    switch (config.method) {
+    case unwrap_2d_method::reliability:
         d_reliability = std::make_unique<reliability_unwrap_cuda>(config);
+        break;
+    case unwrap_2d_method::least_squares:
+        d_least_squares = std::make_unique<least_squares_unwrap_cuda>(config);
+        break;
+    case unwrap_2d_method::mcf:
+        d_mcf = std::make_unique<mcf_unwrap_cpu>(config);
+        break;
+    }
 }
 
 phase_unwrapper_2d_cuda::~phase_unwrapper_2d_cuda()
@@ -59,6 +79,7 @@ phase_unwrapper_2d_cuda::~phase_unwrapper_2d_cuda()
         device_guard guard(d_device.cuda_ordinal);
         d_least_squares.reset();
         d_reliability.reset();
+        d_mcf.reset();
         d_ws.reset();
     } catch (...) {
         // Destructors must not throw; the device is already in an error state.
@@ -68,13 +89,66 @@ phase_unwrapper_2d_cuda::~phase_unwrapper_2d_cuda()
 unwrap_2d_report phase_unwrapper_2d_cuda::solve(const unwrap_2d_buffers& device,
                                                 cuda_stream_t stream)
 {
+    if (d_mcf)
+        return solve_mcf_on_host(device, stream);
     return d_reliability ? d_reliability->solve(device, stream)
                          : d_least_squares->solve(device, stream);
+}
+
+unwrap_2d_report
+phase_unwrapper_2d_cuda::solve_mcf_on_host(const unwrap_2d_buffers& device,
+                                           cuda_stream_t stream)
+{
+    workspace& ws = *d_ws;
+    const cudaStream_t s = static_cast<cudaStream_t>(stream);
+    const std::size_t n = d_config.pixels();
+    auto download = [&](auto& host, const auto* from) {
+        host.resize(n);
+        CUDADSP_CUDA(cudaMemcpyAsync(
+            host.data(), from, n * sizeof(host[0]), cudaMemcpyDeviceToHost, s));
+    };
+    auto upload = [&](auto* to, const auto& host) {
+        CUDADSP_CUDA(cudaMemcpyAsync(
+            to, host.data(), n * sizeof(host[0]), cudaMemcpyHostToDevice, s));
+    };
+    unwrap_2d_buffers host;
+    download(ws.host_wrapped, device.wrapped);
+    host.wrapped = ws.host_wrapped.data();
+    if (device.weight != nullptr) {
+        download(ws.host_weight, device.weight);
+        host.weight = ws.host_weight.data();
+    }
+    if (device.mask != nullptr) {
+        download(ws.host_mask, device.mask);
+        host.mask = ws.host_mask.data();
+    }
+    ws.host_unwrapped.resize(n);
+    host.unwrapped = ws.host_unwrapped.data();
+    if (device.cycles != nullptr) {
+        ws.host_cycles.resize(n);
+        host.cycles = ws.host_cycles.data();
+    }
+    if (device.components != nullptr) {
+        ws.host_components.resize(n);
+        host.components = ws.host_components.data();
+    }
+    CUDADSP_CUDA(cudaStreamSynchronize(s));
+    const unwrap_2d_report report = d_mcf->unwrap(host);
+    upload(device.unwrapped, ws.host_unwrapped);
+    if (device.cycles != nullptr)
+        upload(device.cycles, ws.host_cycles);
+    if (device.components != nullptr)
+        upload(device.components, ws.host_components);
+    // The host copies must outlive the copies from them.
+    CUDADSP_CUDA(cudaStreamSynchronize(s));
+    return report;
 }
 
 unwrap_2d_report phase_unwrapper_2d_cuda::unwrap_host(const unwrap_2d_buffers& host)
 {
     device_guard guard(d_device.cuda_ordinal);
+    if (d_mcf)
+        return d_mcf->unwrap(host);
     workspace& ws = *d_ws;
     const cudaStream_t stream = ws.stream.get();
     const std::size_t n = d_config.pixels();

@@ -18,12 +18,17 @@ namespace core {
 
 class reliability_unwrap_cuda;
 class least_squares_unwrap_cuda;
+class mcf_unwrap_cpu;
 
 /*!
  * CUDA backend of the two-dimensional unwrapper: the method's device solver
  * (reliability_unwrap_cuda or least_squares_unwrap_cuda) behind the engine's stream,
  * and, for host buffers, one frame's device copies and pinned staging. Every call
  * returns with its frame finished.
+ *
+ * MCF has no device solver yet: the method runs on the host (mcf_unwrap_cpu) on host
+ * copies of the frame, which unwrap() takes as they are and unwrap_device() copies
+ * in and out on the given stream.
  */
 class phase_unwrapper_2d_cuda : public phase_unwrapper_2d
 {
@@ -46,11 +51,14 @@ protected:
 private:
     struct workspace;
     unwrap_2d_report solve(const unwrap_2d_buffers& device, cuda_stream_t stream);
+    unwrap_2d_report solve_mcf_on_host(const unwrap_2d_buffers& device,
+                                       cuda_stream_t stream);
 
     // Device objects, created and destroyed with the engine's device current.
     std::unique_ptr<workspace> d_ws;
     std::unique_ptr<reliability_unwrap_cuda> d_reliability;
     std::unique_ptr<least_squares_unwrap_cuda> d_least_squares;
+    std::unique_ptr<mcf_unwrap_cpu> d_mcf;
 };
 
 } // namespace core

@@ -26,9 +26,14 @@ enum class unwrap_2d_method {
     //! (Weighted) least squares (Ghiglia and Romero 1994): DCT Poisson solve, and
     //! preconditioned conjugate gradients when weights or masks are given.
     least_squares,
+    /*! Minimum-cost flow (Costantini 1998) with statistical costs after Chen and
+     *  Zebker's smooth model (2001, 2002): the whole periods of every difference
+     *  are the integer flow of least total -log-likelihood that cancels every
+     *  residue. docs/design/mcf_unwrapping.md. */
+    mcf,
 };
 
-/*! "reliability" or "least_squares"; throws std::invalid_argument naming
+/*! "reliability", "least_squares" or "mcf"; throws std::invalid_argument naming
  *  \p parameter and the accepted names otherwise. */
 CUDADSP_CORE_API unwrap_2d_method parse_unwrap_2d_method(const std::string& name,
                                                          const std::string& parameter);
@@ -54,8 +59,14 @@ struct CUDADSP_CORE_API phase_unwrap_2d_config {
      *  whole periods across each edge (odd, 1 to 15). 1: the edge's own two pixels, as
      *  Herraez et al. and scikit-image; larger windows decide fewer edges wrongly in
      *  noise (guided_edge_cycles() in phase_unwrap_2d_rule.h; accuracy in
-     *  docs/blocks/phase_unwrap_2d_ff.md). */
+     *  docs/blocks/phase_unwrap_2d_ff.md). MCF method: side of the window whose mean
+     *  phase gradient is each difference's expected value in its cost (1: the
+     *  difference itself, which makes every cost's minimum the wrapped difference). */
     std::size_t gradient_window = 7;
+    /*! MCF method: looks (independent samples) averaged into each pixel of the
+     *  interferogram, 1 to 1000; with the coherence it sets the spread of the phase
+     *  noise (mcf_phase_moment() in mcf_unwrap_rule.h). */
+    std::size_t looks = 1;
     /*! Least squares: give the wrapped input plus the whole number of periods nearest
      *  to the least-squares solution ("congruent" output, integer cycles exact where
      *  the solution is within half a period of the truth). false: the smooth
@@ -89,7 +100,8 @@ struct CUDADSP_CORE_API unwrap_2d_buffers {
      *  squares method weights each difference by the smaller of its two pixels'
      *  squared weights, each relative to the frame's largest valid weight (weights
      *  times any positive constant give the same frame); the reliability method only
-     *  uses it to invalidate pixels. */
+     *  uses it to invalidate pixels. The MCF method takes it as the coherence (values
+     *  above 1 count as 1): the lower, the cheaper a cut across the pixel. */
     const float* weight = nullptr;
     //! Optional (nullptr: every pixel): nonzero where the pixel is valid.
     const std::uint8_t* mask = nullptr;
@@ -97,9 +109,9 @@ struct CUDADSP_CORE_API unwrap_2d_buffers {
      *  least squares and congruent == false, K = round((unwrapped - wrapped) / period).
      */
     std::int32_t* cycles = nullptr;
-    /*! Optional output, reliability method only: connected component of each pixel,
-     *  1..C numbered in the row-major order of each component's first pixel; 0 where
-     *  not valid. */
+    /*! Optional output, reliability and MCF methods: connected component of each
+     *  pixel, 1..C numbered in the row-major order of each component's first pixel; 0
+     *  where not valid. */
     std::int32_t* components = nullptr;
 };
 
@@ -107,13 +119,20 @@ struct CUDADSP_CORE_API unwrap_2d_buffers {
 struct CUDADSP_CORE_API unwrap_2d_report {
     //! Valid pixels: mask nonzero, weight finite and > 0, wrapped phase finite.
     std::size_t valid_pixels = 0;
-    //! Reliability method: connected components of the valid pixels (4-neighbour).
+    //! Reliability and MCF methods: connected components of the valid pixels
+    //! (4-neighbour).
     std::size_t components = 0;
     //! Least squares: conjugate-gradient iterations (0 for the direct DCT solve).
     std::size_t iterations = 0;
     /*! Least squares: final residual norm over the initial one (0 for the direct
      *  solve, which is exact up to rounding). */
     double relative_residual = 0.0;
+    /*! MCF: charged loops (2 x 2 loops of pixels whose wrapped differences do not
+     *  sum to zero; loops touching an invalid pixel included). */
+    std::size_t residues = 0;
+    /*! MCF: units of flow the solver moved, each one period added to or taken from
+     *  one difference beyond the whole periods nearest its expected gradient. */
+    std::size_t flow = 0;
 };
 
 /*!
@@ -140,6 +159,20 @@ struct CUDADSP_CORE_API unwrap_2d_report {
  * Poisson solve. Otherwise conjugate gradients preconditioned by that solve. The
  * solution's free constant is chosen so that its circular mean difference to the
  * wrapped input is zero; then the output is congruent or smooth as configured.
+ *
+ * **Minimum-cost flow (MCF).** Each 2 x 2 loop of pixels is a node whose supply is
+ * minus its residue (the sum of its wrapped differences in periods); the frame's
+ * outside is one more node, the earth, so that residues can leave through the edge.
+ * Each difference between 4-neighbours is an arc pair between the two loops it
+ * separates, and a flow of k across it adds k periods to it. The cost of k is the
+ * negative log-likelihood of the unwrapped difference, a Gaussian around the mean
+ * wrapped gradient of the gradient_window around it whose variance follows the two
+ * pixels' coherence and looks (mcf_unwrap_rule.h); differences touching an invalid
+ * pixel cost nothing. The minimum-cost flow (LEMON's network simplex) makes the
+ * differences curl-free; K is their sum along a breadth-first spanning tree of
+ * each component of valid pixels from its first pixel in row-major order, where
+ * K = 0. The CUDA backend runs the whole method on the host for now (its buffers
+ * staged through host memory).
  */
 class CUDADSP_CORE_API phase_unwrapper_2d
 {

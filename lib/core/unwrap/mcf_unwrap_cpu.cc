@@ -1,0 +1,460 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "unwrap/mcf_unwrap_cpu.h"
+#include "unwrap/mcf_unwrap_rule.h"
+#include "unwrap/phase_unwrap_2d_rule.h"
+#include <lemon/network_simplex.h>
+#include <lemon/static_graph.h>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+namespace gr {
+namespace cudadsp {
+namespace core {
+
+namespace {
+
+constexpr double two_pi = 6.283185307179586476925286766559;
+
+//! Entries of the phase-moment table over coherence 0 to mcf_max_coherence.
+constexpr std::size_t moment_table_size = 256;
+
+/*!
+ * Parallel arcs each way across a difference: unit-capacity arcs for its first
+ * periods beyond base_cycles, the last one uncapacitated at that period's cost. Two
+ * represent the convex cost exactly up to one period each way and underestimate it
+ * beyond (docs/design/mcf_unwrapping.md, "Arcs").
+ */
+constexpr std::int32_t arcs_per_direction = 2;
+
+//! Top bit of an arc's difference index: the arc takes periods away (minus to plus).
+constexpr std::uint32_t backward_arc = 0x80000000u;
+
+using flow_network = lemon::StaticDigraph;
+
+/*! A LEMON read map over a vector indexed as the network's arcs or nodes: the
+ *  solver copies the maps it is given, so nothing is duplicated for it. */
+template <typename Key_, typename Value_>
+struct indexed_map {
+    using Key = Key_;
+    using Value = Value_;
+    const std::vector<Value>* values;
+    Value operator[](const Key& key) const { return (*values)[flow_network::index(key)]; }
+};
+
+/*! Box sums of \p values over the (2 half + 1)^2 window around every pixel, clipped
+ *  at the frame's edges; \p row_sums is scratch. */
+void box_sum(const std::vector<float>& values,
+             std::vector<float>& row_sums,
+             std::vector<float>& sums,
+             std::int32_t half,
+             std::int32_t width,
+             std::int32_t height)
+{
+    for (std::int32_t row = 0; row < height; ++row) {
+        const float* in = values.data() + std::size_t(row) * width;
+        float* out = row_sums.data() + std::size_t(row) * width;
+        for (std::int32_t col = 0; col < width; ++col) {
+            float sum = 0.0f;
+            for (std::int32_t c = std::max(0, col - half);
+                 c <= std::min(width - 1, col + half);
+                 ++c)
+                sum += in[c];
+            out[col] = sum;
+        }
+    }
+    for (std::int32_t row = 0; row < height; ++row) {
+        float* out = sums.data() + std::size_t(row) * width;
+        std::fill(out, out + width, 0.0f);
+        for (std::int32_t r = std::max(0, row - half);
+             r <= std::min(height - 1, row + half);
+             ++r) {
+            const float* in = row_sums.data() + std::size_t(r) * width;
+            for (std::int32_t col = 0; col < width; ++col)
+                out[col] += in[col];
+        }
+    }
+}
+
+} // namespace
+
+mcf_unwrap_cpu::mcf_unwrap_cpu(const phase_unwrap_2d_config& config)
+    : d_config(config),
+      d_moment_table(moment_table_size),
+      d_valid(config.pixels()),
+      d_moment(config.pixels()),
+      d_cycles(2 * config.pixels()),
+      d_base_cycles(2 * config.pixels()),
+      d_offset(2 * config.pixels()),
+      d_curvature(2 * config.pixels()),
+      d_supply((config.width - 1) * (config.height - 1) + 1),
+      d_node_of_loop(d_supply.size()),
+      d_pixel_cycles(config.pixels()),
+      d_component(config.pixels()),
+      d_queue(config.pixels())
+{
+    for (int k = 0; k < 3; ++k) {
+        d_step[k].resize(config.pixels());
+        d_row_sum[k].resize(config.pixels());
+        d_window_sum[k].resize(config.pixels());
+    }
+    for (std::size_t j = 0; j < moment_table_size; ++j)
+        d_moment_table[j] = mcf_phase_moment(
+            mcf_max_coherence * double(j) / double(moment_table_size - 1), config.looks);
+}
+
+std::size_t mcf_unwrap_cpu::bytes(const phase_unwrap_2d_config& config)
+{
+    const std::size_t pixels = config.pixels();
+    // valid, moment, the box sums' nine floats, the cost model and base periods of
+    // two differences, supply, node of loop, K, component and queue.
+    const std::size_t per_pixel = sizeof(std::uint8_t) + 10 * sizeof(float) +
+                                  2 * (2 * sizeof(std::int32_t) + 2 * sizeof(float)) +
+                                  sizeof(std::int64_t) + sizeof(std::int32_t) +
+                                  sizeof(std::int64_t) + 2 * sizeof(std::int32_t);
+    // Two differences a pixel, arcs_per_direction arcs each way. An arc: its ends in
+    // the list, capacity, cost and difference (five ints); the network's four ints;
+    // the simplex's ends, bounds, capacity, flow, id (seven ints), cost (long long)
+    // and state. A node: the simplex's dozen tree arrays, at most a long long each.
+    const std::size_t arcs_per_pixel = 2 * 2 * arcs_per_direction;
+    const std::size_t per_arc =
+        16 * sizeof(std::int32_t) + sizeof(long long) + sizeof(signed char);
+    const std::size_t per_node = 12 * sizeof(long long);
+    return pixels * (per_pixel + arcs_per_pixel * per_arc + per_node);
+}
+
+void mcf_unwrap_cpu::estimate_difference_costs(const unwrap_2d_buffers& host)
+{
+    const std::int32_t width = static_cast<std::int32_t>(d_config.width);
+    const std::int32_t height = static_cast<std::int32_t>(d_config.height);
+    const std::size_t pixels = d_config.pixels();
+    const unwrap_period p = make_unwrap_period(d_config.period);
+    const float* x = host.wrapped;
+    const std::int32_t half = static_cast<std::int32_t>(d_config.gradient_window / 2);
+
+    if (host.weight != nullptr)
+        for (std::size_t i = 0; i < pixels; ++i) {
+            if (!d_valid[i])
+                continue;
+            const double position = std::min(double(host.weight[i]), mcf_max_coherence) /
+                                    mcf_max_coherence * double(moment_table_size - 1);
+            const std::size_t j = std::min(std::size_t(position), moment_table_size - 2);
+            const double fraction = position - double(j);
+            d_moment[i] =
+                static_cast<float>(d_moment_table[j] + fraction * (d_moment_table[j + 1] -
+                                                                   d_moment_table[j]));
+        }
+
+    for (std::int32_t direction = 0; direction < 2; ++direction) {
+        // The unit phasors of the wrapped steps of every valid pair: their window's
+        // mean is the expected difference (its angle) and, without coherence, its
+        // spread (one minus its length).
+        for (std::int32_t row = 0; row < height; ++row)
+            for (std::int32_t col = 0; col < width; ++col) {
+                const std::size_t a = std::size_t(row) * width + col;
+                std::int32_t b = 0;
+                const bool pair = unwrap_2d_neighbour(row,
+                                                      col,
+                                                      direction,
+                                                      1 - direction,
+                                                      { width, height, false, false },
+                                                      &b) &&
+                                  d_valid[a] && d_valid[b];
+                const double angle =
+                    pair ? two_pi * wrap_difference(double(x[b]) - double(x[a]), p) *
+                               p.inverse_period
+                         : 0.0;
+                d_step[0][a] = pair ? static_cast<float>(std::cos(angle)) : 0.0f;
+                d_step[1][a] = pair ? static_cast<float>(std::sin(angle)) : 0.0f;
+                d_step[2][a] = pair ? 1.0f : 0.0f;
+            }
+        for (int k = 0; k < 3; ++k)
+            box_sum(d_step[k], d_row_sum[k], d_window_sum[k], half, width, height);
+
+        for (std::int32_t row = 0; row < height; ++row)
+            for (std::int32_t col = 0; col < width; ++col) {
+                const std::size_t a = std::size_t(row) * width + col;
+                const std::size_t edge = unwrap_2d_edge_index(std::int32_t(a), direction);
+                d_cycles[edge] = 0;
+                d_curvature[edge] = 0.0f;
+                d_offset[edge] = 0.0f;
+                if (d_step[2][a] == 0.0f)
+                    continue; // not a pair of valid pixels: free to cut
+                const std::size_t b = direction == 0 ? a + 1 : a + width;
+                const double wrapped =
+                    wrap_difference(double(x[b]) - double(x[a]), p) * p.inverse_period;
+                const double re = d_window_sum[0][a];
+                const double im = d_window_sum[1][a];
+                const double length = std::sqrt(re * re + im * im);
+                const double expected =
+                    length > 0.0 ? std::atan2(im, re) / two_pi : wrapped;
+                const double moment = host.weight != nullptr
+                                          ? double(d_moment[a]) * double(d_moment[b])
+                                          : length / d_window_sum[2][a];
+                const mcf_difference_cost cost =
+                    mcf_cost_of(wrapped, expected, mcf_difference_variance(moment));
+                d_cycles[edge] = cost.base_cycles;
+                d_offset[edge] = cost.offset;
+                d_curvature[edge] = cost.curvature;
+            }
+    }
+}
+
+std::size_t mcf_unwrap_cpu::count_residues_and_supplies(const float* x)
+{
+    const std::int32_t width = static_cast<std::int32_t>(d_config.width);
+    const std::int32_t height = static_cast<std::int32_t>(d_config.height);
+    const unwrap_period p = make_unwrap_period(d_config.period);
+    // A difference touching an invalid pixel counts as 0: such a loop's residue is
+    // arbitrary, but its differences cost nothing to cut, so the flow settles it for
+    // free, and the loops around a masked area still sum the valid differences of
+    // its rim.
+    auto difference = [&](std::size_t a, std::size_t b) {
+        return d_valid[a] && d_valid[b] ? wrap_difference(double(x[b]) - double(x[a]), p)
+                                        : 0.0;
+    };
+    std::fill(d_supply.begin(), d_supply.end(), 0);
+    std::size_t residues = 0;
+    const std::size_t earth = d_supply.size() - 1;
+    for (std::int32_t row = 0; row + 1 < height; ++row)
+        for (std::int32_t col = 0; col + 1 < width; ++col) {
+            const std::size_t tl = std::size_t(row) * width + col;
+            const std::size_t tr = tl + 1, bl = tl + width, br = bl + 1;
+            const std::int32_t residue = mcf_loop_residue(difference(tl, tr),
+                                                          difference(tr, br),
+                                                          difference(bl, br),
+                                                          difference(tl, bl),
+                                                          p);
+            residues += residue != 0;
+            d_supply[std::size_t(row) * (width - 1) + col] = -residue;
+        }
+    // The base periods of every difference already move flow from its plus to its
+    // minus loop.
+    for (std::int32_t row = 0; row < height; ++row)
+        for (std::int32_t col = 0; col < width; ++col)
+            for (std::int32_t direction = 0; direction < 2; ++direction) {
+                const std::int32_t base =
+                    d_cycles[unwrap_2d_edge_index(row * width + col, direction)];
+                if (base == 0)
+                    continue;
+                const mcf_dual_ends ends =
+                    mcf_difference_ends(row, col, direction, width, height);
+                d_supply[ends.plus] -= base;
+                d_supply[ends.minus] += base;
+            }
+    std::int64_t total = 0;
+    for (std::size_t node = 0; node < earth; ++node)
+        total += d_supply[node];
+    d_supply[earth] = -total;
+    return residues;
+}
+
+std::size_t mcf_unwrap_cpu::solve_flow()
+{
+    const std::int32_t width = static_cast<std::int32_t>(d_config.width);
+    const std::int32_t height = static_cast<std::int32_t>(d_config.height);
+    const std::size_t loops_and_earth = d_supply.size();
+    auto for_each_difference = [&](auto visit) {
+        for (std::int32_t row = 0; row < height; ++row)
+            for (std::int32_t col = 0; col < width; ++col)
+                for (std::int32_t direction = 0; direction < 2; ++direction) {
+                    if ((direction == 0 && col + 1 == width) ||
+                        (direction == 1 && row + 1 == height))
+                        continue;
+                    const std::uint32_t edge =
+                        unwrap_2d_edge_index(row * width + col, direction);
+                    visit(edge, mcf_difference_ends(row, col, direction, width, height));
+                }
+    };
+
+    // A difference beside an invalid pixel costs nothing either way, with no bound:
+    // its two loops are one node for the flow (exact, and it spares the solver the
+    // zero-cost cycles of a masked area). The nodes are the union-find roots,
+    // numbered in order.
+    std::vector<std::int32_t>& root = d_node_of_loop;
+    for (std::size_t node = 0; node < loops_and_earth; ++node)
+        root[node] = static_cast<std::int32_t>(node);
+    auto find = [&](std::int32_t node) {
+        while (root[node] != node)
+            node = root[node] = root[root[node]];
+        return node;
+    };
+    for_each_difference([&](std::uint32_t edge, const mcf_dual_ends& ends) {
+        if (d_curvature[edge] == 0.0f) {
+            const std::int32_t a = find(ends.plus), b = find(ends.minus);
+            root[std::max(a, b)] = std::min(a, b);
+        }
+    });
+    std::vector<int> supply;
+    for (std::size_t loop = 0; loop < loops_and_earth; ++loop) {
+        const std::int32_t r = find(static_cast<std::int32_t>(loop));
+        if (r == static_cast<std::int32_t>(loop)) {
+            root[loop] = static_cast<std::int32_t>(supply.size());
+            supply.push_back(0);
+        } else {
+            root[loop] = root[r]; // r < loop: already numbered
+        }
+        supply[root[loop]] += static_cast<int>(d_supply[loop]);
+    }
+    const std::size_t nodes = supply.size();
+    std::int64_t total_supply = 0;
+    for (int s : supply)
+        total_supply += s > 0 ? s : 0;
+    if (total_supply == 0)
+        return 0;
+    // Enough for any flow the solver keeps: an optimal flow of non-negative costs
+    // needs no cycles, so no arc carries more than the total supply.
+    const int unbounded = static_cast<int>(total_supply);
+
+    // The arcs of every costed difference between two different nodes, grouped by
+    // tail as StaticDigraph needs: a count per tail, then each arc placed at its
+    // tail's next slot.
+    auto costed = [&](std::uint32_t edge, const mcf_dual_ends& ends) {
+        return d_curvature[edge] > 0.0f && root[ends.plus] != root[ends.minus];
+    };
+    std::vector<std::size_t> next_slot(nodes + 1, 0);
+    for_each_difference([&](std::uint32_t edge, const mcf_dual_ends& ends) {
+        if (!costed(edge, ends))
+            return;
+        next_slot[root[ends.plus] + 1] += arcs_per_direction;
+        next_slot[root[ends.minus] + 1] += arcs_per_direction;
+    });
+    for (std::size_t node = 0; node < nodes; ++node)
+        next_slot[node + 1] += next_slot[node];
+    const std::size_t arcs = next_slot[nodes];
+    std::vector<std::pair<int, int>> ends_of_arc(arcs);
+    std::vector<int> capacity(arcs);
+    std::vector<int> cost(arcs);
+    std::vector<std::uint32_t> difference_of_arc(arcs);
+    for_each_difference([&](std::uint32_t edge, const mcf_dual_ends& ends) {
+        if (!costed(edge, ends))
+            return;
+        const mcf_difference_cost model = { 0, d_offset[edge], d_curvature[edge] };
+        for (std::int32_t direction : { 1, -1 }) {
+            const std::int32_t tail = root[direction > 0 ? ends.plus : ends.minus];
+            const std::int32_t head = root[direction > 0 ? ends.minus : ends.plus];
+            for (std::int32_t step = 1; step <= arcs_per_direction; ++step) {
+                const std::size_t arc = next_slot[tail]++;
+                ends_of_arc[arc] = { tail, head };
+                capacity[arc] = step == arcs_per_direction ? unbounded : 1;
+                cost[arc] = mcf_step_cost(model, direction, step);
+                difference_of_arc[arc] = edge | (direction > 0 ? 0u : backward_arc);
+            }
+        }
+    });
+
+    flow_network network;
+    network.build(static_cast<int>(nodes), ends_of_arc.begin(), ends_of_arc.end());
+    std::vector<std::pair<int, int>>().swap(ends_of_arc);
+
+    // Network simplex rather than cost scaling: on these networks (a loop in six
+    // charged, most arcs never used) it was twice as fast at 512 x 512
+    // (docs/design/mcf_unwrapping.md, "Solver").
+    using solver_type = lemon::NetworkSimplex<flow_network, int, long long>;
+    solver_type solver(network);
+    solver.upperMap(indexed_map<flow_network::Arc, int>{ &capacity })
+        .costMap(indexed_map<flow_network::Arc, int>{ &cost })
+        .supplyMap(indexed_map<flow_network::Node, int>{ &supply });
+    if (solver.run() != solver_type::OPTIMAL)
+        throw std::logic_error("phase_unwrapper_2d (mcf): the flow network has no "
+                               "optimal flow, which a connected grid always has");
+
+    // The periods each difference gained, net of its two directions.
+    std::size_t moved = 0;
+    for (std::size_t arc = 0; arc < arcs; ++arc) {
+        const std::uint32_t tagged = difference_of_arc[arc];
+        const std::uint32_t edge = tagged & ~backward_arc;
+        const int flow = solver.flow(flow_network::arc(static_cast<int>(arc)));
+        d_cycles[edge] += (tagged & backward_arc) ? -flow : flow;
+    }
+    for_each_difference([&](std::uint32_t edge, const mcf_dual_ends& ends) {
+        if (costed(edge, ends))
+            moved += std::size_t(std::abs(d_cycles[edge] - d_base_cycles[edge]));
+    });
+    return moved;
+}
+
+std::size_t mcf_unwrap_cpu::integrate(const unwrap_2d_buffers& host)
+{
+    const std::size_t width = d_config.width;
+    const std::size_t pixels = d_config.pixels();
+    const unwrap_period p = make_unwrap_period(d_config.period);
+    const float* x = host.wrapped;
+    // K[b] - K[a] across the difference from a to its right or lower neighbour b:
+    // its periods minus those that wrapping took out of x[b] - x[a].
+    auto step = [&](std::size_t a, std::size_t b, std::int32_t direction) {
+        return std::int64_t(d_cycles[unwrap_2d_edge_index(std::int32_t(a), direction)]) -
+               std::int64_t(wrap_turns(double(x[b]) - double(x[a]), p));
+    };
+    std::fill(d_component.begin(), d_component.end(), 0);
+    std::int32_t components = 0;
+    for (std::size_t seed = 0; seed < pixels; ++seed) {
+        if (!d_valid[seed] || d_component[seed] != 0)
+            continue;
+        d_component[seed] = ++components;
+        d_pixel_cycles[seed] = 0;
+        std::size_t head = 0, tail = 0;
+        d_queue[tail++] = static_cast<std::int32_t>(seed);
+        while (head < tail) {
+            const std::size_t a = std::size_t(d_queue[head++]);
+            const std::size_t col = a % width;
+            auto reach = [&](std::size_t b, std::int64_t cycles) {
+                if (!d_valid[b] || d_component[b] != 0)
+                    return;
+                d_component[b] = components;
+                d_pixel_cycles[b] = cycles;
+                d_queue[tail++] = static_cast<std::int32_t>(b);
+            };
+            const std::int64_t k = d_pixel_cycles[a];
+            if (col + 1 < width)
+                reach(a + 1, k + step(a, a + 1, 0));
+            if (col > 0)
+                reach(a - 1, k - step(a - 1, a, 0));
+            if (a + width < pixels)
+                reach(a + width, k + step(a, a + width, 1));
+            if (a >= width)
+                reach(a - width, k - step(a - width, a, 1));
+        }
+    }
+
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (std::size_t i = 0; i < pixels; ++i) {
+        const bool valid = d_valid[i] != 0;
+        const std::int64_t cycles = valid ? d_pixel_cycles[i] : 0;
+        host.unwrapped[i] = valid ? apply_cycles(x[i], cycles, p) : nan;
+        if (host.cycles)
+            host.cycles[i] = saturate_cycles(cycles);
+        if (host.components)
+            host.components[i] = d_component[i];
+    }
+    return static_cast<std::size_t>(components);
+}
+
+unwrap_2d_report mcf_unwrap_cpu::unwrap(const unwrap_2d_buffers& host)
+{
+    unwrap_2d_report report;
+    for (std::size_t i = 0; i < d_valid.size(); ++i) {
+        d_valid[i] = unwrap_2d_pixel_valid(host.wrapped, host.weight, host.mask, i);
+        report.valid_pixels += d_valid[i];
+    }
+    estimate_difference_costs(host);
+    report.residues = count_residues_and_supplies(host.wrapped);
+    d_base_cycles = d_cycles;
+    report.flow = solve_flow();
+    // integrate() reads the wrapped phase until its spanning trees are done and only
+    // then writes the outputs, each pixel's after its own read: unwrapped may alias it.
+    report.components = integrate(host);
+    return report;
+}
+
+} // namespace core
+} // namespace cudadsp
+} // namespace gr

@@ -1,0 +1,73 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDADSP_CORE_MCF_UNWRAP_CPU_H
+#define INCLUDED_CUDADSP_CORE_MCF_UNWRAP_CPU_H
+
+#include <gnuradio/cudadsp/core/phase_unwrap_2d.h>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace gr {
+namespace cudadsp {
+namespace core {
+
+/*!
+ * Minimum-cost-flow unwrapping of one frame on the host, single-threaded (the method
+ * is described in phase_unwrap_2d.h and docs/design/mcf_unwrapping.md): costs from
+ * mcf_unwrap_rule.h, the flow from LEMON's network simplex, K integrated along a
+ * breadth-first spanning tree of each component. The CPU backend runs it on the
+ * caller's buffers, the CUDA backend on its host copies of device frames.
+ */
+class mcf_unwrap_cpu
+{
+public:
+    //! \p config must have passed validate() with method mcf.
+    explicit mcf_unwrap_cpu(const phase_unwrap_2d_config& config);
+
+    /*! Host bytes the workspace and one frame's flow network take at most: the
+     *  per-pixel arrays allocated here and the network each unwrap() builds (arcs,
+     *  graph and the solver's own arrays), for the factory's memory check. */
+    static std::size_t bytes(const phase_unwrap_2d_config& config);
+
+    //! Unwraps one frame; every output of \p host that is not null is written whole.
+    unwrap_2d_report unwrap(const unwrap_2d_buffers& host);
+
+private:
+    void estimate_difference_costs(const unwrap_2d_buffers& host);
+    std::size_t count_residues_and_supplies(const float* wrapped);
+    std::size_t solve_flow();
+    std::size_t integrate(const unwrap_2d_buffers& host);
+
+    const phase_unwrap_2d_config d_config;
+    //! mcf_phase_moment() at coherence j / (table size - 1), interpolated linearly.
+    std::vector<double> d_moment_table;
+
+    std::vector<std::uint8_t> d_valid;
+    //! Each valid pixel's phase moment (weights given) or unused.
+    std::vector<float> d_moment;
+    //! Box-sum scratch of one direction's unit phase steps: re, im and pair count.
+    std::vector<float> d_step[3], d_row_sum[3], d_window_sum[3];
+    //! Per difference (unwrap_2d_edge_index()): the cost model, then its whole
+    //! periods once the flow is solved.
+    std::vector<std::int32_t> d_cycles, d_base_cycles;
+    std::vector<float> d_offset, d_curvature;
+    //! Supply of every loop node, the earth last.
+    std::vector<std::int64_t> d_supply;
+    //! The flow node of every loop (loops joined by free differences share one).
+    std::vector<std::int32_t> d_node_of_loop;
+    std::vector<std::int64_t> d_pixel_cycles;
+    std::vector<std::int32_t> d_component;
+    std::vector<std::int32_t> d_queue;
+};
+
+} // namespace core
+} // namespace cudadsp
+} // namespace gr
+
+#endif /* INCLUDED_CUDADSP_CORE_MCF_UNWRAP_CPU_H */

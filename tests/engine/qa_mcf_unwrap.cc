@@ -1,0 +1,505 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// Minimum-cost-flow (MCF) 2-D unwrapping, CPU and CUDA backends (the CUDA backend runs
+// the method on host copies, so its outputs equal the CPU backend's): its rules
+// against known values, known truth (a noise-free field, isolated residue pairs whose
+// cut is known), and single-look simulated interferograms, where it must keep the
+// right-cycle fraction measured for it and never fall below the reliability method.
+
+#include "qa_support.h"
+#include "qa_unwrap_2d_reference.h"
+#include "runtime/cuda_check.h"
+#include "runtime/cuda_resources.h"
+#include "unwrap/mcf_unwrap_rule.h"
+#include <gnuradio/cudadsp/core/interferogram_simulator.h>
+#include <gnuradio/cudadsp/core/phase_unwrap_2d.h>
+#include <cppunit/extensions/HelperMacros.h>
+#include <cuda_runtime.h>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+namespace gr {
+namespace cudadsp {
+namespace core {
+
+namespace {
+
+const double two_pi = 6.283185307179586476925286766559;
+//! A K and a component no test field can have, to catch elements never written.
+constexpr std::int32_t poison_integer = 0x7fffffff;
+
+using frame = qa::unwrap_2d_frame;
+
+struct outputs {
+    std::vector<float> unwrapped;
+    std::vector<std::int32_t> cycles;
+    std::vector<std::int32_t> components;
+    unwrap_2d_report report;
+};
+
+std::unique_ptr<phase_unwrapper_2d>
+make_engine(const std::string& device, const frame& f, unwrap_2d_method method)
+{
+    phase_unwrap_2d_config config;
+    config.device = device;
+    config.width = f.width;
+    config.height = f.height;
+    config.method = method;
+    return phase_unwrapper_2d::make(config);
+}
+
+//! One frame, every output poisoned first (components only where the method has them).
+outputs run(phase_unwrapper_2d& engine, const frame& f, bool in_place = false)
+{
+    const std::size_t n = f.width * f.height;
+    const bool with_components =
+        engine.config().method != unwrap_2d_method::least_squares;
+    outputs o;
+    o.unwrapped = in_place ? f.wrapped : std::vector<float>(n, qa::poison_value);
+    o.cycles.assign(n, poison_integer);
+    if (with_components)
+        o.components.assign(n, poison_integer);
+    unwrap_2d_buffers b;
+    b.wrapped = in_place ? o.unwrapped.data() : f.wrapped.data();
+    b.unwrapped = o.unwrapped.data();
+    b.weight = f.weight.empty() ? nullptr : f.weight.data();
+    b.mask = f.mask.empty() ? nullptr : f.mask.data();
+    b.cycles = o.cycles.data();
+    b.components = with_components ? o.components.data() : nullptr;
+    o.report = engine.unwrap(b);
+    return o;
+}
+
+/*! Invalid pixels: NaN, K 0, component 0; valid ones: wrapped + P K as documented, a
+ *  component >= 1, and K = 0 at each component's first pixel in row-major order. */
+void check_outputs_consistent(const outputs& o, const frame& f, const std::string& what)
+{
+    const std::vector<std::uint8_t> valid = qa::reference_valid_pixels(f);
+    std::size_t valid_count = 0;
+    std::vector<bool> component_seen(1, true);
+    for (std::size_t i = 0; i < valid.size(); ++i) {
+        const std::string at = what + ": pixel " + std::to_string(i);
+        if (!valid[i]) {
+            CPPUNIT_ASSERT_MESSAGE(at + " not valid, yet not NaN / K 0 / component 0",
+                                   std::isnan(o.unwrapped[i]) && o.cycles[i] == 0 &&
+                                       o.components[i] == 0);
+            continue;
+        }
+        ++valid_count;
+        const float expected =
+            qa::reference_apply_cycles(f.wrapped[i], o.cycles[i], two_pi);
+        CPPUNIT_ASSERT_MESSAGE(at + ": unwrapped is not wrapped + P K",
+                               std::memcmp(&expected, &o.unwrapped[i], sizeof(float)) ==
+                                   0);
+        const std::int32_t c = o.components[i];
+        CPPUNIT_ASSERT_MESSAGE(at + ": component " + std::to_string(c),
+                               c >= 1 && c <= std::int32_t(component_seen.size()));
+        if (c == std::int32_t(component_seen.size())) {
+            component_seen.push_back(true);
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                at + ": first pixel of its component", std::int32_t(0), o.cycles[i]);
+        }
+    }
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(
+        what + ": valid_pixels", valid_count, o.report.valid_pixels);
+    CPPUNIT_ASSERT_EQUAL_MESSAGE(
+        what + ": components", component_seen.size() - 1, o.report.components);
+}
+
+/*!
+ * Fraction of the pixels where \p judged is nonzero whose unwrapped value lies within
+ * half a period of \p truth, after removing from each component (or, without
+ * components, the whole frame) the whole number of periods that puts most of its
+ * pixels right.
+ */
+double right_cycle_fraction(const outputs& o,
+                            const std::vector<double>& truth,
+                            const std::vector<std::uint8_t>& judged)
+{
+    std::map<std::int32_t, std::map<long, std::size_t>> votes;
+    auto component = [&](std::size_t i) {
+        return o.components.empty() ? 1 : o.components[i];
+    };
+    for (std::size_t i = 0; i < truth.size(); ++i)
+        if (judged[i] && !std::isnan(o.unwrapped[i]))
+            ++votes[component(i)][std::lround((o.unwrapped[i] - truth[i]) / two_pi)];
+    std::map<std::int32_t, long> offset;
+    for (const auto& [c, counts] : votes)
+        offset[c] = std::max_element(
+                        counts.begin(),
+                        counts.end(),
+                        [](const auto& a, const auto& b) { return a.second < b.second; })
+                        ->first;
+    std::size_t right = 0;
+    std::size_t total = 0;
+    for (std::size_t i = 0; i < truth.size(); ++i) {
+        if (!judged[i])
+            continue;
+        ++total;
+        right += !std::isnan(o.unwrapped[i]) &&
+                 std::fabs(o.unwrapped[i] - truth[i] - two_pi * offset[component(i)]) <
+                     0.5 * two_pi;
+    }
+    return double(right) / double(total);
+}
+
+//! x reduced to [-pi, pi), rounded once to float32.
+float wrap_phase(double x)
+{
+    return static_cast<float>(x - two_pi * std::floor(x / two_pi + 0.5));
+}
+
+/*! A smooth field in radians: a plane, a Gaussian hill of 10 periods and a saddle;
+ *  its steepest step between 4-neighbours is below a third of a period. */
+std::vector<double> smooth_field(std::size_t width, std::size_t height)
+{
+    std::vector<double> t(width * height);
+    const double r0 = 0.4 * double(height), c0 = 0.6 * double(width), s = 25.0;
+    for (std::size_t r = 0; r < height; ++r)
+        for (std::size_t c = 0; c < width; ++c) {
+            const double dr = double(r) - r0, dc = double(c) - c0;
+            t[r * width + c] =
+                two_pi *
+                (0.04 * double(r) - 0.07 * double(c) +
+                 10.0 * std::exp(-(dr * dr + dc * dc) / (2 * s * s)) + 0.0004 * dr * dc);
+        }
+    return t;
+}
+
+frame frame_of(const std::vector<double>& truth, std::size_t width, std::size_t height)
+{
+    frame f;
+    f.width = width;
+    f.height = height;
+    for (double t : truth)
+        f.wrapped.push_back(wrap_phase(t));
+    return f;
+}
+
+} // namespace
+
+class qa_mcf_unwrap : public CppUnit::TestFixture
+{
+    CPPUNIT_TEST_SUITE(qa_mcf_unwrap);
+    CPPUNIT_TEST(rules_match_known_values);
+    CPPUNIT_TEST(bad_configuration_and_buffers);
+    QA_BACKEND_TEST(noise_free_field_is_exact);
+    QA_BACKEND_TEST(isolated_residue_pairs_are_cut_where_known);
+    QA_BACKEND_TEST(invalid_pixels_and_components);
+    QA_BACKEND_TEST(single_look_interferograms);
+    QA_CUDA_TEST(cuda_device_buffers);
+    CPPUNIT_TEST_SUITE_END();
+
+public:
+    void rules_match_known_values()
+    {
+        const unwrap_period p = make_unwrap_period(two_pi);
+        // Differences around the loop summing to one period, to none, to minus one.
+        CPPUNIT_ASSERT_EQUAL(std::int32_t(1),
+                             mcf_loop_residue(3.0, 3.0, -0.1, -0.183, p));
+        CPPUNIT_ASSERT_EQUAL(std::int32_t(0), mcf_loop_residue(1.0, 1.0, 1.0, 1.0, p));
+        CPPUNIT_ASSERT_EQUAL(std::int32_t(-1),
+                             mcf_loop_residue(-3.0, -3.0, 0.1, 0.183, p));
+
+        // One look: pi/4 gamma 2F1(1/2, 1/2; 2; gamma^2), summed here directly.
+        for (double gamma : { 0.1, 0.3, 0.7, 0.95 }) {
+            double term = 1.0, sum = 1.0;
+            for (int n = 0; n < 5000; ++n) {
+                term *= (0.5 + n) * (0.5 + n) / ((2.0 + n) * (1.0 + n)) * gamma * gamma;
+                sum += term;
+            }
+            CPPUNIT_ASSERT_DOUBLES_EQUAL(
+                0.25 * M_PI * gamma * sum, mcf_phase_moment(gamma, 1), 1e-6);
+        }
+        // Four looks: Monte Carlo of the four-look product (1e5 draws, standard error
+        // below 0.002).
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(0.4847, mcf_phase_moment(0.3, 4), 0.008);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(0.8982, mcf_phase_moment(0.7, 4), 0.005);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(0.9908, mcf_phase_moment(0.95, 4), 0.003);
+        CPPUNIT_ASSERT_EQUAL(0.0, mcf_phase_moment(0.0, 1));
+
+        // Costs: least at the base, non-negative, convex, symmetric about the base.
+        const mcf_difference_cost c =
+            mcf_cost_of(0.45, -0.45, mcf_difference_variance(0.5));
+        CPPUNIT_ASSERT_EQUAL(std::int32_t(-1), c.base_cycles);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(-0.1, c.offset, 1e-6);
+        for (std::int32_t direction : { 1, -1 }) {
+            std::int32_t previous = 0;
+            for (std::int32_t step = 1; step <= 4; ++step) {
+                const std::int32_t cost = mcf_step_cost(c, direction, step);
+                CPPUNIT_ASSERT(cost >= previous);
+                previous = cost;
+            }
+        }
+        const mcf_difference_cost centred = mcf_cost_of(0.2, 0.2, 0.01);
+        CPPUNIT_ASSERT_EQUAL(std::int32_t(0), centred.base_cycles);
+        CPPUNIT_ASSERT_EQUAL(mcf_step_cost(centred, 1, 1), mcf_step_cost(centred, -1, 1));
+        CPPUNIT_ASSERT_EQUAL(std::int32_t(5000), mcf_step_cost(centred, 1, 1)); // 50 nats
+
+        // The network of a 3 x 3 frame: loops 0..3, earth 4.
+        const mcf_dual_ends top = mcf_difference_ends(0, 0, 0, 3, 3);
+        CPPUNIT_ASSERT(top.plus == 0 && top.minus == 4);
+        const mcf_dual_ends middle = mcf_difference_ends(1, 1, 1, 3, 3);
+        CPPUNIT_ASSERT(middle.plus == 2 && middle.minus == 3);
+        const mcf_dual_ends right = mcf_difference_ends(0, 2, 1, 3, 3);
+        CPPUNIT_ASSERT(right.plus == 1 && right.minus == 4);
+    }
+
+    void bad_configuration_and_buffers()
+    {
+        CPPUNIT_ASSERT(parse_unwrap_2d_method("mcf", "method") == unwrap_2d_method::mcf);
+        CPPUNIT_ASSERT_EQUAL(std::string("mcf"), to_string(unwrap_2d_method::mcf));
+        auto expect_invalid = [](const std::string& name, auto&& call) {
+            try {
+                call();
+            } catch (const std::invalid_argument& e) {
+                CPPUNIT_ASSERT_MESSAGE(
+                    e.what(), std::string(e.what()).find(name) != std::string::npos);
+                return;
+            }
+            CPPUNIT_FAIL("no std::invalid_argument for a bad " + name);
+        };
+        expect_invalid("method", [] { parse_unwrap_2d_method("MCF", "method"); });
+        phase_unwrap_2d_config good;
+        good.width = good.height = 8;
+        good.method = unwrap_2d_method::mcf;
+        good.device = "cpu";
+        for (std::size_t looks : { std::size_t(0), std::size_t(1001) }) {
+            phase_unwrap_2d_config c = good;
+            c.looks = looks;
+            expect_invalid("looks", [&] { phase_unwrapper_2d::make(c); });
+        }
+        phase_unwrap_2d_config around = good;
+        around.wrap_around_x = true;
+        expect_invalid("wrap_around_x", [&] { phase_unwrapper_2d::make(around); });
+        phase_unwrap_2d_config window = good;
+        window.gradient_window = 4;
+        expect_invalid("gradient_window", [&] { phase_unwrapper_2d::make(window); });
+
+        auto engine = phase_unwrapper_2d::make(good);
+        std::vector<float> x(64, 0.0f), y(64);
+        unwrap_2d_buffers b;
+        b.unwrapped = y.data();
+        expect_invalid("wrapped", [&] { engine->unwrap(b); });
+        b.wrapped = x.data();
+        b.unwrapped = nullptr;
+        expect_invalid("unwrapped", [&] { engine->unwrap(b); });
+    }
+
+    void noise_free_field_is_exact(const std::string& device)
+    {
+        const std::size_t W = 203, H = 151;
+        const std::vector<double> truth = smooth_field(W, H);
+        const frame f = frame_of(truth, W, H);
+        auto engine = make_engine(device, f, unwrap_2d_method::mcf);
+        for (bool in_place : { false, true }) {
+            const outputs o = run(*engine, f, in_place);
+            const std::string what = device + (in_place ? ", in place" : "");
+            check_outputs_consistent(o, f, what);
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(what, std::size_t(0), o.report.residues);
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(what, std::size_t(0), o.report.flow);
+            for (std::size_t i = 0; i < truth.size(); ++i) {
+                const double error =
+                    o.unwrapped[i] - (truth[i] - truth[0] + f.wrapped[0]);
+                CPPUNIT_ASSERT_MESSAGE(what + ": pixel " + std::to_string(i),
+                                       std::fabs(error) < 1e-3);
+            }
+        }
+    }
+
+    /*!
+     * A smooth field where, at a few places far apart, two neighbouring pixels are
+     * pushed 0.3 periods apart in opposite directions: their difference wraps the
+     * wrong way and the two loops beside it take residues +1 and -1. The cheapest cut
+     * crosses that difference alone, and then every pixel lies within 0.3 periods of
+     * the truth.
+     */
+    void isolated_residue_pairs_are_cut_where_known(const std::string& device)
+    {
+        const std::size_t W = 160, H = 120;
+        std::vector<double> truth = smooth_field(W, H);
+        std::vector<double> observed = truth;
+        const std::size_t pairs[][3] = {
+            { 20, 30, 0 }, { 60, 100, 1 }, { 95, 40, 0 }, { 100, 130, 1 }
+        };
+        for (const auto& pair : pairs) {
+            const std::size_t a = pair[0] * W + pair[1];
+            const std::size_t b = a + (pair[2] == 0 ? 1 : W);
+            observed[a] += 0.3 * two_pi;
+            observed[b] -= 0.3 * two_pi;
+        }
+        const frame f = frame_of(observed, W, H);
+        auto engine = make_engine(device, f, unwrap_2d_method::mcf);
+        const outputs o = run(*engine, f);
+        check_outputs_consistent(o, f, device);
+        CPPUNIT_ASSERT_EQUAL(std::size_t(8), o.report.residues);
+        CPPUNIT_ASSERT_EQUAL(std::size_t(4), o.report.flow);
+        const double offset = truth[0] - o.unwrapped[0];
+        for (std::size_t i = 0; i < truth.size(); ++i)
+            CPPUNIT_ASSERT_MESSAGE(device + ": pixel " + std::to_string(i),
+                                   std::fabs(o.unwrapped[i] + offset - truth[i]) <
+                                       0.31 * two_pi);
+    }
+
+    /*!
+     * Masked columns cut the frame into three components; NaN samples and weights of
+     * 0 and NaN are invalid pixels too. Each component is exact up to its constant.
+     */
+    void invalid_pixels_and_components(const std::string& device)
+    {
+        const std::size_t W = 150, H = 90;
+        const std::vector<double> truth = smooth_field(W, H);
+        frame f = frame_of(truth, W, H);
+        f.mask.assign(W * H, 1);
+        f.weight.assign(W * H, 0.9f);
+        for (std::size_t r = 0; r < H; ++r) {
+            f.mask[r * W + 50] = 0;
+            f.mask[r * W + 100] = 0;
+        }
+        f.wrapped[10 * W + 10] = std::numeric_limits<float>::quiet_NaN();
+        f.weight[20 * W + 70] = 0.0f;
+        f.weight[30 * W + 120] = std::numeric_limits<float>::quiet_NaN();
+        auto engine = make_engine(device, f, unwrap_2d_method::mcf);
+        const outputs o = run(*engine, f);
+        check_outputs_consistent(o, f, device);
+        CPPUNIT_ASSERT_EQUAL(std::size_t(3), o.report.components);
+        CPPUNIT_ASSERT_EQUAL(std::int32_t(2), o.components[51]);
+        CPPUNIT_ASSERT_EQUAL(std::int32_t(3), o.components[(H - 1) * W + W - 1]);
+        const std::vector<std::uint8_t> valid = qa::reference_valid_pixels(f);
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(1.0, right_cycle_fraction(o, truth, valid), 0.0);
+    }
+
+    /*!
+     * Single-look simulated interferograms (512 x 512, water and vegetation, the
+     * coherence as weight, the water as mask): the right-cycle fraction on the valid,
+     * non-aliased pixels must stay at what this implementation was measured to reach
+     * (each figure a little below the measurement) and never fall below the
+     * reliability method's on the same field.
+     */
+    void single_look_interferograms(const std::string& device)
+    {
+        struct field {
+            double coherence;
+            bool steep;
+            double least_right;
+        };
+        const field fields[] = {
+            { 0.5, false, 0.77 }, // measured 0.7777
+            { 0.7, false, 0.93 }, // measured 0.9377
+            { 0.8, false, 0.93 }, // measured 0.9360
+            { 0.7, true, 0.93 },  // measured 0.9371
+        };
+        for (const field& test : fields) {
+            interferogram_scene_config scene_config;
+            scene_config.width = scene_config.height = 512;
+            scene_config.coherence = test.coherence;
+            scene_config.steep = test.steep;
+            const interferogram_scene scene = simulate_interferogram(scene_config);
+            frame f;
+            f.width = scene.width;
+            f.height = scene.height;
+            f.wrapped = scene.wrapped;
+            f.weight = scene.coherence;
+            f.mask = scene.mask;
+            std::vector<std::uint8_t> judged(scene.mask.size());
+            for (std::size_t i = 0; i < judged.size(); ++i)
+                judged[i] = scene.mask[i] && !scene.aliased[i];
+
+            auto mcf = make_engine(device, f, unwrap_2d_method::mcf);
+            const outputs o = run(*mcf, f);
+            std::ostringstream what;
+            what << device << ", coherence " << test.coherence
+                 << (test.steep ? ", steep" : "");
+            check_outputs_consistent(o, f, what.str());
+            const double right = right_cycle_fraction(o, scene.true_phase, judged);
+            auto reliability = make_engine("cpu", f, unwrap_2d_method::reliability);
+            const double reliability_right =
+                right_cycle_fraction(run(*reliability, f), scene.true_phase, judged);
+            what << ": MCF " << right << ", reliability " << reliability_right;
+            CPPUNIT_ASSERT_MESSAGE(what.str(), right >= test.least_right);
+            CPPUNIT_ASSERT_MESSAGE(what.str(), right >= reliability_right);
+            CPPUNIT_ASSERT(o.report.residues > 0 && o.report.flow > 0);
+        }
+    }
+
+    //! Device buffers: the frame copied to the host, solved there and copied back,
+    //! equal to the host path's outputs.
+    void cuda_device_buffers(const std::string&)
+    {
+        interferogram_scene_config scene_config;
+        scene_config.width = 301;
+        scene_config.height = 203;
+        scene_config.coherence = 0.7;
+        const interferogram_scene scene = simulate_interferogram(scene_config);
+        frame f;
+        f.width = scene.width;
+        f.height = scene.height;
+        f.wrapped = scene.wrapped;
+        f.weight = scene.coherence;
+        f.mask = scene.mask;
+        const std::size_t n = f.width * f.height;
+        auto engine = make_engine("cuda", f, unwrap_2d_method::mcf);
+        const outputs host = run(*engine, f);
+
+        device_buffer<float> wrapped(n), unwrapped(n), weight(n);
+        device_buffer<std::uint8_t> mask(n);
+        device_buffer<std::int32_t> cycles(n), components(n);
+        CUDADSP_CUDA(cudaMemcpy(
+            wrapped.get(), f.wrapped.data(), wrapped.bytes(), cudaMemcpyHostToDevice));
+        CUDADSP_CUDA(cudaMemcpy(
+            weight.get(), f.weight.data(), weight.bytes(), cudaMemcpyHostToDevice));
+        CUDADSP_CUDA(
+            cudaMemcpy(mask.get(), f.mask.data(), mask.bytes(), cudaMemcpyHostToDevice));
+        const std::vector<std::int32_t> poison(n, poison_integer);
+        CUDADSP_CUDA(cudaMemcpy(
+            cycles.get(), poison.data(), cycles.bytes(), cudaMemcpyHostToDevice));
+        CUDADSP_CUDA(cudaMemcpy(
+            components.get(), poison.data(), components.bytes(), cudaMemcpyHostToDevice));
+        unwrap_2d_buffers b;
+        b.wrapped = wrapped.get();
+        b.unwrapped = unwrapped.get();
+        b.weight = weight.get();
+        b.mask = mask.get();
+        b.cycles = cycles.get();
+        b.components = components.get();
+        cuda_stream stream;
+        outputs o;
+        o.report = engine->unwrap_device(b, stream.get());
+        o.unwrapped.resize(n);
+        o.cycles.resize(n);
+        o.components.resize(n);
+        CUDADSP_CUDA(cudaMemcpy(o.unwrapped.data(),
+                                unwrapped.get(),
+                                unwrapped.bytes(),
+                                cudaMemcpyDeviceToHost));
+        CUDADSP_CUDA(cudaMemcpy(
+            o.cycles.data(), cycles.get(), cycles.bytes(), cudaMemcpyDeviceToHost));
+        CUDADSP_CUDA(cudaMemcpy(o.components.data(),
+                                components.get(),
+                                components.bytes(),
+                                cudaMemcpyDeviceToHost));
+        check_outputs_consistent(o, f, "device buffers");
+        CPPUNIT_ASSERT(o.cycles == host.cycles);
+        CPPUNIT_ASSERT(o.components == host.components);
+        CPPUNIT_ASSERT_EQUAL(host.report.flow, o.report.flow);
+        CPPUNIT_ASSERT_EQUAL(host.report.residues, o.report.residues);
+    }
+};
+
+CPPUNIT_TEST_SUITE_REGISTRATION(qa_mcf_unwrap);
+
+} // namespace core
+} // namespace cudadsp
+} // namespace gr
