@@ -45,7 +45,7 @@ namespace cudadsp {
  * periods nearest to the solution; else the smooth solution itself.
  *
  * Every output item carries a tag "unwrap_2d" whose value is a dict: valid_pixels,
- * components (reliability: groups of connected valid pixels; least squares: 0),
+ * components (reliability and MCF: groups of connected valid pixels; least squares: 0),
  * iterations (conjugate-gradient iterations; 0 for the direct solve and for
  * reliability) as uint64, and relative_residual (the final residual norm over the
  * initial one; 0 for the direct solve and for reliability) as double. Input tags pass
@@ -62,7 +62,9 @@ public:
     /*!
      * \param width, height frame size in pixels (>= 1 each; width * height at most
      * 536870911, the largest frame whose item size in bytes fits GNU Radio's int).
-     * \param method "reliability" or "least_squares".
+     * \param method "reliability", "least_squares" or "mcf" (minimum-cost flow with
+     * statistical costs, for single-look and noisy frames; the weight input is its
+     * coherence, and the block's frames count as single-look).
      * \param period period of the phase (2*pi radians, 360 degrees, 1 cycle); 1e-30
      * to 1e30 (float32 samples resolve no phase outside).
      * \param wrap_around_x, wrap_around_y reliability only: the first and last column
@@ -94,7 +96,7 @@ public:
 
     virtual int width() const = 0;
     virtual int height() const = 0;
-    //! "reliability" or "least_squares".
+    //! "reliability", "least_squares" or "mcf".
     virtual std::string method() const = 0;
     virtual double period() const = 0;
     virtual bool wrap_around_x() const = 0;

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(phase_unwrap_2d_ff.h)                                      */
-/* BINDTOOL_HEADER_FILE_HASH(1ac94322274001ba9550ba6ace39e0c3)                     */
+/* BINDTOOL_HEADER_FILE_HASH(d45edf23ac2225245dba4635b5dd3dff)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(core/phase_unwrap_2d.h)                                    */
-/* BINDTOOL_HEADER_FILE_HASH(1a96d9c16692619bd0a5d003017675c0)                     */
+/* BINDTOOL_HEADER_FILE_HASH(2a69a6e239a8e28a1ef447b25218f831)                     */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -98,6 +98,8 @@ py::dict report_dict(const core::unwrap_2d_report& report)
     dict["valid_pixels"] = report.valid_pixels;
     dict["components"] = report.components;
     dict["iterations"] = report.iterations;
+    dict["residues"] = report.residues;
+    dict["flow"] = report.flow;
     dict["relative_residual"] = report.relative_residual;
     return dict;
 }
@@ -120,7 +122,7 @@ py::tuple unwrap(unwrapper_handle& self,
                                           static_cast<py::ssize_t>(config.width) };
     py::array_t<float> unwrapped(shape);
     py::array_t<std::int32_t> cycles(shape);
-    const bool with_components = config.method == core::unwrap_2d_method::reliability;
+    const bool with_components = config.method != core::unwrap_2d_method::least_squares;
     py::object components = py::none();
     core::unwrap_2d_buffers buffers;
     buffers.wrapped = wrapped_frame.data();
@@ -157,6 +159,7 @@ void bind_phase_unwrapper_2d(py::module& m)
                          bool congruent,
                          long long max_iterations,
                          double tolerance,
+                         long long looks,
                          const std::string& device) {
                  core::phase_unwrap_2d_config config;
                  config.width = at_least_one(width, "width");
@@ -170,6 +173,7 @@ void bind_phase_unwrapper_2d(py::module& m)
                  config.congruent = congruent;
                  config.max_iterations = at_least_one(max_iterations, "max_iterations");
                  config.tolerance = tolerance;
+                 config.looks = at_least_one(looks, "looks");
                  config.device = device;
                  return std::make_unique<unwrapper_handle>(config);
              }),
@@ -183,6 +187,7 @@ void bind_phase_unwrapper_2d(py::module& m)
              py::arg("congruent") = true,
              py::arg("max_iterations") = 100,
              py::arg("tolerance") = 1e-5,
+             py::arg("looks") = 1,
              py::arg("device") = "auto",
              D(core, phase_unwrapper_2d, phase_unwrapper_2d))
         .def("unwrap",

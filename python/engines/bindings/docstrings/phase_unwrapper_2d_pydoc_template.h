@@ -27,14 +27,16 @@ static const char* __doc_gr_cudadsp_core_phase_unwrapper_2d_phase_unwrapper_2d =
 
 Args:
     width, height: frame size (>= 1 each, at most 2^30 pixels).
-    method: "reliability" (Herraez et al. 2002) or "least_squares" (Ghiglia and
-        Romero 1994).
+    method: "reliability" (Herraez et al. 2002), "least_squares" (Ghiglia and
+        Romero 1994) or "mcf" (minimum-cost flow, Costantini 1998, with statistical
+        costs after Chen and Zebker 2001).
     period: period of the phase (1e-30 to 1e30).
     wrap_around_x, wrap_around_y: reliability only: the first and last column (row)
         are neighbours; needs width (height) >= 3.
     congruent: least squares: output congruent to the input, or the smooth solution.
     max_iterations: least squares: most conjugate-gradient iterations (1 to 100000).
     tolerance: least squares: relative residual at which to stop, in (0, 1).
+    looks: MCF: looks averaged into each pixel (1 to 1000).
     device: "auto", "cpu", "cuda" or "cuda:N".
 
 Raises:
@@ -59,7 +61,7 @@ Returns:
     cycles int32 with unwrapped = wrapped + period * cycles (0 where not valid),
     components int32 numbered 1..C in row-major order of each component's first pixel
     (0 where not valid; None for least squares), report a dict with valid_pixels,
-    components, iterations and relative_residual.
+    components, residues and flow (MCF), iterations and relative_residual.
 
 Raises:
     ValueError: an array has the wrong shape (the message names it).

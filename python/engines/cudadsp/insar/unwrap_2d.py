@@ -19,7 +19,7 @@ import numpy
 
 from .._engines import phase_unwrapper_2d
 
-METHODS = ("reliability", "least_squares")
+METHODS = ("reliability", "least_squares", "mcf")
 
 
 class unwrap_2d_result(typing.NamedTuple):
@@ -28,10 +28,12 @@ class unwrap_2d_result(typing.NamedTuple):
     unwrapped: float32 array, the unwrapped phase (NaN where a pixel is not valid).
     cycles: int32 array K with unwrapped = wrapped + period * K (0 where not valid).
     components: int32 array numbering the connected groups of valid pixels 1..C in
-        row-major order of each group's first pixel, 0 where not valid (reliability);
-        None for least squares.
-    report: dict with valid_pixels, components, iterations (conjugate-gradient
-        iterations; 0 for the direct solve and for reliability), relative_residual
+        row-major order of each group's first pixel, 0 where not valid (reliability
+        and MCF); None for least squares.
+    report: dict with valid_pixels, components, residues and flow (MCF: residues of
+        the wrapped field and the units of flow that cancelled them), iterations
+        (conjugate-gradient iterations; 0 for the direct solve and the other methods),
+        relative_residual
         (final residual norm over the initial one), converged (False only when the
         conjugate gradients stopped at max_iterations with relative_residual above
         tolerance) and backend (the engine's device: "cpu" or "cuda:N").
@@ -48,7 +50,7 @@ class unwrap_2d_result(typing.NamedTuple):
 # call; each holds memory (on the GPU for CUDA) until it drops out.
 @functools.lru_cache(maxsize=4)
 def _engine(height, width, method, period, wrap_x, wrap_y, window, congruent, iterations, tol,
-            device):
+            looks, device):
     return phase_unwrapper_2d(
         width=width,
         height=height,
@@ -60,6 +62,7 @@ def _engine(height, width, method, period, wrap_x, wrap_y, window, congruent, it
         congruent=congruent,
         max_iterations=iterations,
         tolerance=tol,
+        looks=looks,
         device=device,
     )
 
@@ -108,6 +111,7 @@ def unwrap_phase_2d(
     congruent=True,
     max_iterations=100,
     tolerance=1e-5,
+    looks=1,
     device="auto",
 ):
     """Unwrap a two-dimensional phase array.
@@ -117,25 +121,31 @@ def unwrap_phase_2d(
             or a 2-D complex array, whose angle is unwrapped (period must then be
             2*pi). Rows are the first index.
         method: "reliability" (reliability-guided, Herraez et al. 2002, as
-            skimage.restoration.unwrap_phase) or "least_squares" (weighted least
-            squares, Ghiglia and Romero 1994).
+            skimage.restoration.unwrap_phase), "least_squares" (weighted least
+            squares, Ghiglia and Romero 1994) or "mcf" (minimum-cost flow with
+            statistical costs, Costantini 1998 and Chen and Zebker 2001: the method
+            for single-look and noisy interferograms; docs/design/mcf_unwrapping.md).
         weight: None, or a 2-D real array like wrapped (coherence, quality). A pixel
             whose weight is not finite and > 0 is not valid. Least squares weights
             each difference by the smaller squared weight of its two pixels, relative
             to the largest valid weight (any positive scale gives the same result);
+            MCF takes it as the coherence (in (0, 1]) of the noise model of its costs;
             the reliability method uses it only to exclude pixels.
         mask: None, or a 2-D bool array like wrapped, True where the pixel is valid
             (the opposite of numpy.ma's convention).
         period: period of the phase: 2*pi radians, 360 degrees, 1 cycle.
         wrap_around: (x, y): reliability only: whether the first and last columns (x)
             and the first and last rows (y) are neighbours.
-        gradient_window: reliability only: odd side (1 to 15) of the window whose
-            mean phase gradient decides the whole periods across each edge; 1 is
-            Herraez et al.'s and scikit-image's rule (the edge's two pixels alone).
+        gradient_window: reliability and MCF: odd side (1 to 15) of the window whose
+            mean phase gradient decides the whole periods across each edge
+            (reliability; 1 is Herraez et al.'s and scikit-image's rule, the edge's two
+            pixels alone) or is each difference's expected value in its cost (MCF).
         congruent: least squares: the output is the input plus whole periods (True),
             or the smooth least-squares solution (False).
         max_iterations, tolerance: least squares with weights, a mask or non-finite
             input: conjugate-gradient limits.
+        looks: MCF: independent looks averaged into each pixel (1 to 1000), which
+            with the coherence sets the spread of the phase noise.
         device: "auto", "cpu", "cuda" or "cuda:N".
 
     Returns:
@@ -164,7 +174,8 @@ def unwrap_phase_2d(
     """
     wrapped = _frame(wrapped, "wrapped")
     if method not in METHODS:
-        raise ValueError(f'method: must be "reliability" or "least_squares", got {method!r}')
+        raise ValueError(f'method: must be "reliability", "least_squares" or "mcf", '
+                         f'got {method!r}')
     if numpy.iscomplexobj(wrapped):
         if not math.isclose(float(period), 2 * math.pi, rel_tol=1e-7):
             raise ValueError(
@@ -213,6 +224,7 @@ def unwrap_phase_2d(
         bool(congruent),
         _whole_number(max_iterations, "max_iterations"),
         float(tolerance),
+        _whole_number(looks, "looks"),
         str(device),
     )
     unwrapped, cycles, components, report = engine.unwrap(wrapped, weight, mask)
