@@ -45,10 +45,14 @@ constexpr int week = 300;
 constexpr double toe = 345600.0;
 
 const gnss_klobuchar_coefficients broadcast_klobuchar{
-    { 1.1176e-8, 7.4506e-9, -5.9605e-8, -5.9605e-8 }, { 90112.0, 0.0, -196608.0, -65536.0 }
+    { 1.1176e-8, 7.4506e-9, -5.9605e-8, -5.9605e-8 },
+    { 90112.0, 0.0, -196608.0, -65536.0 }
 };
 
-gnss_vec3 vienna_ecef() { return geodetic_to_ecef({ 48.2 * pi / 180, 16.37 * pi / 180, 200.0 }); }
+gnss_vec3 vienna_ecef()
+{
+    return geodetic_to_ecef({ 48.2 * pi / 180, 16.37 * pi / 180, 200.0 });
+}
 
 gps_scenario_config constellation_config(double start_tow_s, double duration_s)
 {
@@ -105,9 +109,11 @@ independent_truth solve_here(const gps_scenario_config& config,
     for (int k = 0; k < 50; ++k) {
         const gps_satellite_state s = gps_satellite_at(e, t_rx - transit);
         const double angle = 7.2921151467e-5 * transit;
-        const gnss_vec3 sat{ std::cos(angle) * s.position[0] + std::sin(angle) * s.position[1],
-                             -std::sin(angle) * s.position[0] + std::cos(angle) * s.position[1],
-                             s.position[2] };
+        const gnss_vec3 sat{
+            std::cos(angle) * s.position[0] + std::sin(angle) * s.position[1],
+            -std::sin(angle) * s.position[0] + std::cos(angle) * s.position[1],
+            s.position[2]
+        };
         const gnss_vec3 d{ sat[0] - rx[0], sat[1] - rx[1], sat[2] - rx[2] };
         out.range_m = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
         const gnss_vec3 up{ std::cos(where.latitude_rad) * std::cos(where.longitude_rad),
@@ -136,7 +142,8 @@ void expect_invalid(const std::function<void()>& make, const std::string& field)
         make();
     } catch (const std::invalid_argument& error) {
         CPPUNIT_ASSERT_MESSAGE(std::string(error.what()) + " should name " + field,
-                               std::string(error.what()).find(field) != std::string::npos);
+                               std::string(error.what()).find(field) !=
+                                   std::string::npos);
         return;
     }
     CPPUNIT_FAIL("no std::invalid_argument for " + field);
@@ -159,10 +166,16 @@ public:
     void phase_track_interpolates_cubics_exactly()
     {
         // A cubic table is reproduced exactly, value and slope, anywhere in it.
-        auto code = [](double t) { return 5e6 + 1.023e6 * t + 40.0 * t * t - 7.0 * t * t * t; };
+        auto code = [](double t) {
+            return 5e6 + 1.023e6 * t + 40.0 * t * t - 7.0 * t * t * t;
+        };
         auto code_rate = [](double t) { return 1.023e6 + 80.0 * t - 21.0 * t * t; };
-        auto carrier = [](double t) { return -2e4 * t + 300.0 * t * t + 11.0 * t * t * t; };
-        auto doppler = [](double t) { return (-2e4 + 600.0 * t + 33.0 * t * t) / (2 * pi); };
+        auto carrier = [](double t) {
+            return -2e4 * t + 300.0 * t * t + 11.0 * t * t * t;
+        };
+        auto doppler = [](double t) {
+            return (-2e4 + 600.0 * t + 33.0 * t * t) / (2 * pi);
+        };
         gnss_simulated_satellite s;
         s.code = gps_l1ca_code(3);
         s.track.interval_s = 1e-3;
@@ -218,14 +231,20 @@ public:
                     const double carrier_delta_m =
                         -(sim.carrier_phase_rad(sat, n) - 2 * pi * if_hz * t) *
                         wavelength_m / (2 * pi);
-                    CPPUNIT_ASSERT_DOUBLES_EQUAL(
-                        here.carrier_range_m() - at_0.carrier_range_m(), carrier_delta_m, 1e-3);
+                    CPPUNIT_ASSERT_DOUBLES_EQUAL(here.carrier_range_m() -
+                                                     at_0.carrier_range_m(),
+                                                 carrier_delta_m,
+                                                 1e-3);
 
                     const gps_scenario_truth truth = scenario.truth(sat, n);
-                    CPPUNIT_ASSERT_DOUBLES_EQUAL(here.range_m, truth.geometric_range_m, 1e-4);
-                    CPPUNIT_ASSERT_DOUBLES_EQUAL(here.ionosphere_m, truth.ionosphere_m, 1e-6);
-                    CPPUNIT_ASSERT_DOUBLES_EQUAL(here.clock_s, truth.satellite_clock_s, 1e-14);
-                    CPPUNIT_ASSERT_DOUBLES_EQUAL(here.pseudorange_m(), truth.pseudorange_m, 1e-4);
+                    CPPUNIT_ASSERT_DOUBLES_EQUAL(
+                        here.range_m, truth.geometric_range_m, 1e-4);
+                    CPPUNIT_ASSERT_DOUBLES_EQUAL(
+                        here.ionosphere_m, truth.ionosphere_m, 1e-6);
+                    CPPUNIT_ASSERT_DOUBLES_EQUAL(
+                        here.clock_s, truth.satellite_clock_s, 1e-14);
+                    CPPUNIT_ASSERT_DOUBLES_EQUAL(
+                        here.pseudorange_m(), truth.pseudorange_m, 1e-4);
                     CPPUNIT_ASSERT(truth.ionosphere_m > 1.0);
                     const double h = 1e-3;
                     const double range_rate =
@@ -274,20 +293,27 @@ public:
             }
             CPPUNIT_ASSERT_EQUAL(3, subframes);
             CPPUNIT_ASSERT(decoder.has_ephemeris());
-            CPPUNIT_ASSERT_EQUAL(-1, decoder.polarity());
+            // IS-GPS-200 Table 3-III: logic 1 is sent as -1. The last subframe's
+            // preamble 10001011 starts at its TOW, 6 s before its HOW's count.
+            const double last_start_tow = 6.0 * (decoder.last_header().tow_count - 1);
+            const std::int64_t preamble_bit = static_cast<std::int64_t>(
+                std::llround((last_start_tow - scenario.code_reference_tow_s()) * 50.0));
+            const int preamble_levels[8] = { -1, 1, 1, 1, -1, 1, -1, -1 };
+            for (int k = 0; k < 8; ++k)
+                CPPUNIT_ASSERT_EQUAL(preamble_levels[k], sim.bit(sat, preamble_bit + k));
             const gps_ephemeris& got = decoder.ephemeris();
             CPPUNIT_ASSERT_EQUAL(given.week, got.week);
             CPPUNIT_ASSERT_EQUAL(given.iodc, got.iodc);
             CPPUNIT_ASSERT_EQUAL(given.iode, got.iode);
-            for (auto field : { &gps_ephemeris::tgd,     &gps_ephemeris::toc,
-                                &gps_ephemeris::af1,     &gps_ephemeris::af0,
-                                &gps_ephemeris::crs,     &gps_ephemeris::delta_n,
-                                &gps_ephemeris::m0,      &gps_ephemeris::cuc,
-                                &gps_ephemeris::e,       &gps_ephemeris::cus,
-                                &gps_ephemeris::sqrt_a,  &gps_ephemeris::toe,
-                                &gps_ephemeris::cic,     &gps_ephemeris::omega0,
-                                &gps_ephemeris::cis,     &gps_ephemeris::i0,
-                                &gps_ephemeris::crc,     &gps_ephemeris::omega,
+            for (auto field : { &gps_ephemeris::tgd,       &gps_ephemeris::toc,
+                                &gps_ephemeris::af1,       &gps_ephemeris::af0,
+                                &gps_ephemeris::crs,       &gps_ephemeris::delta_n,
+                                &gps_ephemeris::m0,        &gps_ephemeris::cuc,
+                                &gps_ephemeris::e,         &gps_ephemeris::cus,
+                                &gps_ephemeris::sqrt_a,    &gps_ephemeris::toe,
+                                &gps_ephemeris::cic,       &gps_ephemeris::omega0,
+                                &gps_ephemeris::cis,       &gps_ephemeris::i0,
+                                &gps_ephemeris::crc,       &gps_ephemeris::omega,
                                 &gps_ephemeris::omega_dot, &gps_ephemeris::idot })
                 CPPUNIT_ASSERT_EQUAL(given.*field, got.*field);
         }
@@ -295,20 +321,34 @@ public:
 
     void samples_correlate_with_truth_replicas()
     {
+        // Eight satellites in the signal; each in turn 30 dB above the others, so that
+        // their cross-correlation (and the noise) moves its correlation by < 0.2 %.
         gps_scenario_config config = constellation_config(toe + 5000.0, 0.02);
-        for (gps_scenario_satellite& s : config.satellites)
-            s.cn0_dbhz = 80.0; // the noise then moves each correlation by < 0.1 %
         config.ionosphere = gnss_ionosphere_model::klobuchar;
         config.klobuchar = broadcast_klobuchar;
-        gps_constellation_scenario scenario(config);
-        const std::size_t satellites = std::min<std::size_t>(8, scenario.satellite_count());
-        CPPUNIT_ASSERT(satellites >= 6);
+        config.elevation_mask_deg = 15.0;
+        CPPUNIT_ASSERT_EQUAL(std::size_t(8),
+                             gps_constellation_scenario(config).satellite_count());
         const double fs = config.signal.sample_rate_hz;
         const std::size_t n_samples = 80000;
         std::vector<std::complex<float>> x(n_samples);
-        scenario.signal().generate(x.data(), n_samples);
-        for (std::size_t sat = 0; sat < satellites; ++sat) {
-            const std::vector<std::int8_t> code = gps_l1ca_code(scenario.satellite(sat).ephemeris.prn);
+        for (std::size_t sat = 0; sat < 8; ++sat) {
+            const int prn =
+                gps_constellation_scenario(config).satellite(sat).ephemeris.prn;
+            for (gps_scenario_satellite& s : config.satellites)
+                s.cn0_dbhz = s.ephemeris.prn == prn ? 80.0 : 50.0;
+            gps_constellation_scenario scenario(config);
+            scenario.signal().generate(x.data(), n_samples);
+            const double amplitude = scenario.signal().amplitude(sat);
+            const std::vector<std::int8_t> code = gps_l1ca_code(prn);
+            // The expected correlation at a lag of k + f chips of a rectangular-chip
+            // code: (1 - f) R(k) + f R(k + 1), R the code's periodic autocorrelation.
+            auto autocorrelation = [&code](int lag) {
+                double sum = 0.0;
+                for (int i = 0; i < 1023; ++i)
+                    sum += code[i] * code[(i + lag) % 1023];
+                return sum / 1023.0;
+            };
             const double carrier_range_0 = scenario.truth(sat, 0.0).carrier_range_m;
             for (double offset_chips : { 0.0, 0.5, 1.5 }) {
                 std::complex<double> sum = 0.0;
@@ -324,7 +364,8 @@ public:
                                            w * (b.code_phase_chips - a.code_phase_chips) -
                                            offset_chips;
                         const double carrier_range =
-                            a.carrier_range_m + w * (b.carrier_range_m - a.carrier_range_m);
+                            a.carrier_range_m +
+                            w * (b.carrier_range_m - a.carrier_range_m);
                         const double theta =
                             2 * pi * config.signal.intermediate_frequency_hz * n / fs -
                             2 * pi * (carrier_range - carrier_range_0) / wavelength_m;
@@ -336,13 +377,13 @@ public:
                     }
                 }
                 const std::complex<double> mean = sum / double(n_samples);
+                const int whole = static_cast<int>(offset_chips);
+                const double fraction = offset_chips - whole;
                 const double expected =
-                    scenario.signal().amplitude(sat) * std::max(0.0, 1.0 - offset_chips);
-                CPPUNIT_ASSERT_DOUBLES_EQUAL(expected,
-                                             mean.real(),
-                                             0.02 * scenario.signal().amplitude(sat));
-                CPPUNIT_ASSERT(std::fabs(mean.imag()) <
-                               0.02 * scenario.signal().amplitude(sat));
+                    amplitude * ((1.0 - fraction) * autocorrelation(whole) +
+                                 fraction * autocorrelation(whole + 1));
+                CPPUNIT_ASSERT_DOUBLES_EQUAL(expected, mean.real(), 0.005 * amplitude);
+                CPPUNIT_ASSERT(std::fabs(mean.imag()) < 0.005 * amplitude);
             }
         }
     }
@@ -358,7 +399,8 @@ public:
                 simulated.insert(scenario.satellite(sat).ephemeris.prn);
             std::set<int> expected;
             for (const gps_scenario_satellite& s : config.satellites)
-                if (solve_here(config, s.ephemeris, 0.0).elevation_rad >= mask_deg * pi / 180)
+                if (solve_here(config, s.ephemeris, 0.0).elevation_rad >=
+                    mask_deg * pi / 180)
                     expected.insert(s.ephemeris.prn);
             CPPUNIT_ASSERT(simulated == expected);
             if (mask_deg == 5.0)
@@ -384,15 +426,18 @@ public:
         expect_invalid(with([](auto& c) { c.start_tow_s = 604799.995; }), "start_tow_s");
         expect_invalid(with([](auto& c) { c.elevation_mask_deg = 91.0; }),
                        "elevation_mask_deg");
-        expect_invalid(with([](auto& c) { c.receiver.position_m = { { 0.0, 0.0, 0.0 } }; }),
+        expect_invalid(with([](auto& c) {
+                           c.receiver.position_m = { { 0.0, 0.0, 0.0 } };
+                       }),
                        "receiver.position_m");
         expect_invalid(with([&](auto& c) { c.receiver.velocity_m_s[1] = nan; }),
                        "receiver.velocity_m_s");
         expect_invalid(with([](auto& c) { c.klobuchar.beta[2] = INFINITY; }),
                        "klobuchar.beta");
-        expect_invalid(
-            with([](auto& c) { c.satellites[1].ephemeris.prn = c.satellites[0].ephemeris.prn; }),
-            "satellites[1].ephemeris.prn");
+        expect_invalid(with([](auto& c) {
+                           c.satellites[1].ephemeris.prn = c.satellites[0].ephemeris.prn;
+                       }),
+                       "satellites[1].ephemeris.prn");
         expect_invalid(with([](auto& c) { c.satellites[2].ephemeris.prn = 33; }),
                        "satellites[2].ephemeris.prn");
         expect_invalid(with([](auto& c) { c.satellites[2].ephemeris.sqrt_a = -1.0; }),

@@ -315,10 +315,11 @@ void gnss_signal_simulator::generate_block(std::complex<double>* out, std::size_
             if (pilot)
                 value -= s.pilot_code[entry];
             // A track's phase has no closed-form increment: each sample's is exact.
-            out[k] += weight * value *
-                      (tracked ? std::polar(1.0,
-                                            std::fmod(carrier_phase_rad(sat, sample), two_pi))
-                               : z);
+            out[k] +=
+                weight * value *
+                (tracked
+                     ? std::polar(1.0, std::fmod(carrier_phase_rad(sat, sample), two_pi))
+                     : z);
             z *= w;
             w *= u;
         }

@@ -124,14 +124,16 @@ std::vector<gps_scenario_satellite> gps_constellation_scenario::visible_satellit
     return in_view;
 }
 
-gps_scenario_truth gps_constellation_scenario::solve(const gps_scenario_satellite& satellite,
-                                                     double receive_offset_s) const
+gps_scenario_truth
+gps_constellation_scenario::solve(const gps_scenario_satellite& satellite,
+                                  double receive_offset_s) const
 {
     gps_scenario_truth truth{};
     truth.receive_offset_s = receive_offset_s;
     for (int i = 0; i < 3; ++i) {
-        truth.receiver_position_m[i] = d_config.receiver.position_m[i] +
-                                       d_config.receiver.velocity_m_s[i] * receive_offset_s;
+        truth.receiver_position_m[i] =
+            d_config.receiver.position_m[i] +
+            d_config.receiver.velocity_m_s[i] * receive_offset_s;
         truth.receiver_velocity_m_s[i] = d_config.receiver.velocity_m_s[i];
     }
     const gnss_geodetic receiver = ecef_to_geodetic(truth.receiver_position_m);
@@ -194,9 +196,9 @@ std::vector<gnss_simulated_satellite>
 gps_constellation_scenario::simulated_satellites() const
 {
     const double last_signal_tow_s = d_config.start_tow_s + d_config.duration_s;
-    const int n_subframes = static_cast<int>(std::floor(
-                                (last_signal_tow_s - d_code_reference_tow_s) / 6.0)) +
-                            2;
+    const int n_subframes =
+        static_cast<int>(std::floor((last_signal_tow_s - d_code_reference_tow_s) / 6.0)) +
+        2;
     // Entries past the last sample so that its cubic has neighbours on both sides.
     const std::size_t entries =
         static_cast<std::size_t>(std::ceil(d_config.duration_s / track_interval_s)) + 3;

@@ -44,11 +44,12 @@ struct gps_scenario_config {
     //! GPS time of week of sample 0 at the receiver, in [1, 604800 - duration_s): the
     //! scenario stays within one GPS week.
     double start_tow_s = 1.0;
-    double duration_s = 1.0; //!< > 0; the phase tracks cover it
+    double duration_s = 1.0;          //!< > 0; the phase tracks cover it
     double elevation_mask_deg = 10.0; //!< [-90, 90], applied at sample 0
     gnss_ionosphere_model ionosphere = gnss_ionosphere_model::none;
     //! Used with gnss_ionosphere_model::klobuchar, and broadcast on subframe 4 page 18.
-    gnss_klobuchar_coefficients klobuchar{ { 0.0, 0.0, 0.0, 0.0 }, { 0.0, 0.0, 0.0, 0.0 } };
+    gnss_klobuchar_coefficients klobuchar{ { 0.0, 0.0, 0.0, 0.0 },
+                                           { 0.0, 0.0, 0.0, 0.0 } };
     gnss_simulator_config signal; //!< sample rate, IF, noise power, seed
 };
 
@@ -60,17 +61,17 @@ struct gps_scenario_config {
  * is the code of t_sv; pseudorange_m = c (t_rx - t_sv).
  */
 struct gps_scenario_truth {
-    double receive_offset_s;    //!< t_rx - start_tow_s (the sample over the sample rate)
-    double transit_s;           //!< t_rx - t_tx: geometric range / c + ionosphere / c
-    double transmit_tow_s;      //!< t_tx, seconds of week (a double: about 0.1 ns)
-    double geometric_range_m;   //!< |R_z(omega_e transit) r_sat(t_tx) - r_rx(t_rx)|
-    double ionosphere_m;        //!< L1 group delay: lengthens the code range
-    double satellite_clock_s;   //!< Delta t_sv(L1) at t_tx: af0..af2 + relativistic - TGD
-    double pseudorange_m;       //!< geometric + ionosphere - c satellite_clock_s
-    double carrier_range_m;     //!< geometric - ionosphere - c satellite_clock_s
-    double range_rate_m_s;      //!< d carrier_range_m / d t_rx
-    double doppler_hz;          //!< -range_rate_m_s / (L1 wavelength)
-    double code_phase_chips;    //!< chip rate x (t_sv - code_reference_tow_s())
+    double receive_offset_s;  //!< t_rx - start_tow_s (the sample over the sample rate)
+    double transit_s;         //!< t_rx - t_tx: geometric range / c + ionosphere / c
+    double transmit_tow_s;    //!< t_tx, seconds of week (a double: about 0.1 ns)
+    double geometric_range_m; //!< |R_z(omega_e transit) r_sat(t_tx) - r_rx(t_rx)|
+    double ionosphere_m;      //!< L1 group delay: lengthens the code range
+    double satellite_clock_s; //!< Delta t_sv(L1) at t_tx: af0..af2 + relativistic - TGD
+    double pseudorange_m;     //!< geometric + ionosphere - c satellite_clock_s
+    double carrier_range_m;   //!< geometric - ionosphere - c satellite_clock_s
+    double range_rate_m_s;    //!< d carrier_range_m / d t_rx
+    double doppler_hz;        //!< -range_rate_m_s / (L1 wavelength)
+    double code_phase_chips;  //!< chip rate x (t_sv - code_reference_tow_s())
     gnss_vec3 satellite_position_m; //!< at t_tx, in the ECEF frame of t_rx
     gnss_vec3 receiver_position_m;
     gnss_vec3 receiver_velocity_m_s;

@@ -5,8 +5,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "gnss/gps_nominal_constellation.h"
 #include "gnss/gps_lnav.h"
+#include "gnss/gps_nominal_constellation.h"
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -18,7 +18,7 @@ namespace core {
 namespace {
 
 constexpr int planes = 6;
-constexpr int slots_per_plane = 4;
+constexpr int slots_per_plane = 5;
 
 // Semicircles in (-1, 1], the range of the LNAV angle fields.
 double wrap_semicircles(double sc)
@@ -75,7 +75,7 @@ std::vector<gps_ephemeris> gps_nominal_constellation(int week, double toe_s)
             e.e = 0.005 + 0.015 * index / (planes * slots_per_plane - 1);
             e.i0 = 55.0 / 180.0 + sign * 0.004 * (index % 3);
             e.omega0 = wrap_semicircles(plane / 3.0 - 0.9);
-            e.m0 = wrap_semicircles(slot / 2.0 + plane / 12.0);
+            e.m0 = wrap_semicircles(slot * 0.4 + plane / 12.0);
             e.omega = wrap_semicircles(0.37 * index - 0.5);
             e.delta_n = 1.4e-9 + 1e-11 * index;
             e.omega_dot = -2.6e-9;

@@ -37,7 +37,8 @@ namespace core {
  */
 /*!
  * \brief A satellite's code and carrier phases as a table, for paths the linear Doppler
- * model cannot follow (a satellite orbit seen from a receiver, gps_constellation_scenario).
+ * model cannot follow (a satellite orbit seen from a receiver,
+ * gps_constellation_scenario).
  *
  * Entry k holds the phases at time k interval_s after sample 0; between entries the
  * cubic through the four nearest entries interpolates (the end cubics at the edges),
