@@ -39,6 +39,72 @@ T saturate(double v)
     return static_cast<T>(std::clamp(std::nearbyint(v), lo, hi));
 }
 
+struct track_value {
+    double value;
+    double slope_per_entry;
+};
+
+// The cubic through table entries k..k+3, with x (in entries) inside the middle
+// interval wherever the table allows. Sums over differences to y[k] keep the precision
+// of large unwrapped phases (the weights sum to 1, their derivatives to 0).
+track_value interpolate_track(const std::vector<double>& y, double x)
+{
+    const double last_start = static_cast<double>(y.size() - 4);
+    const double start = std::clamp(std::floor(x) - 1.0, 0.0, last_start);
+    const std::size_t k = static_cast<std::size_t>(start);
+    const double a = x - start, b = a - 1.0, c = a - 2.0, d = a - 3.0;
+    const double weight[4] = {
+        -b * c * d / 6.0, a * c * d / 2.0, -a * b * d / 2.0, a * b * c / 6.0
+    };
+    const double weight_slope[4] = { -(c * d + b * d + b * c) / 6.0,
+                                     (c * d + a * d + a * c) / 2.0,
+                                     -(b * d + a * d + a * b) / 2.0,
+                                     (b * c + a * c + a * b) / 6.0 };
+    double value = 0.0;
+    double slope = 0.0;
+    for (std::size_t i = 1; i < 4; ++i) {
+        const double dy = y[k + i] - y[k];
+        value += weight[i] * dy;
+        slope += weight_slope[i] * dy;
+    }
+    return { y[k] + value, slope };
+}
+
+void validate_track(const gnss_simulated_satellite& s, const std::string& name)
+{
+    const gnss_phase_track& track = s.track;
+    require(std::isfinite(track.interval_s) && track.interval_s > 0.0,
+            name + "track.interval_s",
+            "finite and > 0",
+            track.interval_s);
+    if (track.code_phase_chips.size() < 4)
+        throw std::invalid_argument(name +
+                                    "track.code_phase_chips: must hold at least 4 "
+                                    "entries, got " +
+                                    std::to_string(track.code_phase_chips.size()));
+    if (track.carrier_phase_rad.size() != track.code_phase_chips.size())
+        throw std::invalid_argument(name +
+                                    "track.carrier_phase_rad: must be as long as "
+                                    "track.code_phase_chips (" +
+                                    std::to_string(track.code_phase_chips.size()) +
+                                    "), got " +
+                                    std::to_string(track.carrier_phase_rad.size()));
+    for (double v : track.code_phase_chips)
+        require(std::isfinite(v), name + "track.code_phase_chips", "finite", v);
+    for (double v : track.carrier_phase_rad)
+        require(std::isfinite(v), name + "track.carrier_phase_rad", "finite", v);
+    require(track.code_phase_chips[0] >= 0.0,
+            name + "track.code_phase_chips[0]",
+            ">= 0",
+            track.code_phase_chips[0]);
+    for (const auto& [field, value] :
+         { std::pair<const char*, double>{ "code_phase_chips", s.code_phase_chips },
+           std::pair<const char*, double>{ "doppler_hz", s.doppler_hz },
+           std::pair<const char*, double>{ "doppler_rate_hz_per_s",
+                                           s.doppler_rate_hz_per_s } })
+        require(value == 0.0, name + field, "0 with a track", value);
+}
+
 } // namespace
 
 gnss_signal_simulator::gnss_signal_simulator(
@@ -108,6 +174,8 @@ gnss_signal_simulator::gnss_signal_simulator(
             if (b != 1 && b != -1)
                 throw std::invalid_argument(name + "bits: must be +1 or -1, got " +
                                             std::to_string(int(b)));
+        if (!s.track.code_phase_chips.empty() || !s.track.carrier_phase_rad.empty())
+            validate_track(s, name);
         const double n0 = config.noise_power / fs;
         d_amplitude.push_back(std::sqrt(std::pow(10.0, s.cn0_dbhz / 10.0) * n0));
     }
@@ -122,6 +190,8 @@ double gnss_signal_simulator::code_phase_total_chips(std::size_t sat, double n) 
 {
     const gnss_simulated_satellite& s = d_satellites.at(sat);
     const double t = n / d_config.sample_rate_hz;
+    if (!s.track.code_phase_chips.empty())
+        return interpolate_track(s.track.code_phase_chips, t / s.track.interval_s).value;
     const double doppler_cycles =
         s.doppler_hz * t + 0.5 * s.doppler_rate_hz_per_s * t * t;
     return s.code_phase_chips +
@@ -139,12 +209,22 @@ double gnss_signal_simulator::code_phase_chips(std::size_t sat, double n) const
 double gnss_signal_simulator::doppler_hz(std::size_t sat, double n) const
 {
     const gnss_simulated_satellite& s = d_satellites.at(sat);
+    if (!s.track.carrier_phase_rad.empty())
+        return interpolate_track(s.track.carrier_phase_rad,
+                                 n / d_config.sample_rate_hz / s.track.interval_s)
+                   .slope_per_entry /
+               (two_pi * s.track.interval_s);
     return s.doppler_hz + s.doppler_rate_hz_per_s * n / d_config.sample_rate_hz;
 }
 
 double gnss_signal_simulator::code_rate_cps(std::size_t sat, double n) const
 {
     const gnss_simulated_satellite& s = d_satellites.at(sat);
+    if (!s.track.code_phase_chips.empty())
+        return interpolate_track(s.track.code_phase_chips,
+                                 n / d_config.sample_rate_hz / s.track.interval_s)
+                   .slope_per_entry /
+               s.track.interval_s;
     return s.chip_rate_cps * (1.0 + doppler_hz(sat, n) / s.carrier_frequency_hz);
 }
 
@@ -152,6 +232,9 @@ double gnss_signal_simulator::carrier_phase_rad(std::size_t sat, double n) const
 {
     const gnss_simulated_satellite& s = d_satellites.at(sat);
     const double t = n / d_config.sample_rate_hz;
+    if (!s.track.carrier_phase_rad.empty())
+        return s.carrier_phase_rad + two_pi * d_config.intermediate_frequency_hz * t +
+               interpolate_track(s.track.carrier_phase_rad, t / s.track.interval_s).value;
     return s.carrier_phase_rad +
            two_pi * ((d_config.intermediate_frequency_hz + s.doppler_hz) * t +
                      0.5 * s.doppler_rate_hz_per_s * t * t);
@@ -198,6 +281,7 @@ void gnss_signal_simulator::generate_block(std::complex<double>* out, std::size_
         const gnss_simulated_satellite& s = d_satellites[sat];
         const double a = d_amplitude[sat];
         const bool pilot = !s.pilot_code.empty();
+        const bool tracked = !s.track.carrier_phase_rad.empty();
         const double weight = pilot ? a / std::sqrt(2.0) : a;
         const std::int64_t entries = static_cast<std::int64_t>(s.code.size());
         const double epc = s.code_entries_per_chip;
@@ -230,7 +314,12 @@ void gnss_signal_simulator::generate_block(std::complex<double>* out, std::size_
             }
             if (pilot)
                 value -= s.pilot_code[entry];
-            out[k] += weight * value * z;
+            // A track's phase has no closed-form increment: each sample's is exact.
+            out[k] +=
+                weight * value *
+                (tracked
+                     ? std::polar(1.0, std::fmod(carrier_phase_rad(sat, sample), two_pi))
+                     : z);
             z *= w;
             w *= u;
         }
@@ -238,8 +327,28 @@ void gnss_signal_simulator::generate_block(std::complex<double>* out, std::size_
     d_position += n;
 }
 
+void gnss_signal_simulator::require_tracks_reach(std::size_t n) const
+{
+    if (n == 0)
+        return;
+    const double last_sample = static_cast<double>(d_position + n - 1);
+    for (std::size_t sat = 0; sat < d_satellites.size(); ++sat) {
+        const gnss_phase_track& track = d_satellites[sat].track;
+        if (track.code_phase_chips.empty())
+            continue;
+        const double end_s =
+            static_cast<double>(track.code_phase_chips.size() - 1) * track.interval_s;
+        if (last_sample / d_config.sample_rate_hz > end_s)
+            throw std::out_of_range("gnss_signal_simulator: satellites[" +
+                                    std::to_string(sat) + "].track ends at " +
+                                    number_text(end_s) + " s, before sample " +
+                                    number_text(last_sample));
+    }
+}
+
 void gnss_signal_simulator::generate(std::complex<float>* out, std::size_t n)
 {
+    require_tracks_reach(n);
     d_block.resize(block_samples);
     for (std::size_t done = 0; done < n;) {
         const std::size_t m = std::min(block_samples, n - done);
@@ -252,6 +361,7 @@ void gnss_signal_simulator::generate(std::complex<float>* out, std::size_t n)
 
 void gnss_signal_simulator::generate_ci16(std::int16_t* out, std::size_t n, double scale)
 {
+    require_tracks_reach(n);
     d_block.resize(block_samples);
     for (std::size_t done = 0; done < n;) {
         const std::size_t m = std::min(block_samples, n - done);
@@ -266,6 +376,7 @@ void gnss_signal_simulator::generate_ci16(std::int16_t* out, std::size_t n, doub
 
 void gnss_signal_simulator::generate_ci8(std::int8_t* out, std::size_t n, double scale)
 {
+    require_tracks_reach(n);
     d_block.resize(block_samples);
     for (std::size_t done = 0; done < n;) {
         const std::size_t m = std::min(block_samples, n - done);

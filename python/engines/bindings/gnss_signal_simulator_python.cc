@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(core/gnss_signal_simulator.h)                              */
-/* BINDTOOL_HEADER_FILE_HASH(d4e40a0a9a863e3f360afb3a7e32f3bc)                     */
+/* BINDTOOL_HEADER_FILE_HASH(2fbaaba6393ffd5b9488153be0369fef)                     */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>

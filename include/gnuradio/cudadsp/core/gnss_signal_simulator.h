@@ -35,6 +35,23 @@ namespace core {
  * sqrt(10^(cn0_dbhz / 10) N0) with N0 = noise_power / sample_rate (the complex noise's
  * power spectral density), so C/N0 holds whatever the noise power.
  */
+/*!
+ * \brief A satellite's code and carrier phases as a table, for paths the linear Doppler
+ * model cannot follow (a satellite orbit seen from a receiver,
+ * gps_constellation_scenario).
+ *
+ * Entry k holds the phases at time k interval_s after sample 0; between entries the
+ * cubic through the four nearest entries interpolates (the end cubics at the edges),
+ * and its derivative gives the code rate and the Doppler. A cubic over 1-ms steps
+ * follows a satellite's range to far below 1 mm: the error is of order h^4 times the
+ * range's fourth derivative.
+ */
+struct CUDADSP_CORE_API gnss_phase_track {
+    double interval_s = 1e-3;              //!< > 0
+    std::vector<double> code_phase_chips;  //!< chi, unwrapped, >= 0 at entry 0
+    std::vector<double> carrier_phase_rad; //!< theta without IF, as many entries
+};
+
 struct CUDADSP_CORE_API gnss_simulated_satellite {
     std::vector<std::int8_t> code;       //!< data-channel table, one period, +-1
     std::vector<std::int8_t> pilot_code; //!< empty, or a pilot table of the same length
@@ -50,6 +67,10 @@ struct CUDADSP_CORE_API gnss_simulated_satellite {
     std::uint32_t code_periods_per_bit = 20;
     //! Data bits +1 / -1, repeated cyclically; empty: random bits from the seed.
     std::vector<std::int8_t> bits;
+    /*! Empty: the Doppler model above. Otherwise chi(t) and theta(t) - 2 pi IF t -
+     *  carrier_phase_rad come from this table instead, and code_phase_chips, doppler_hz
+     *  and doppler_rate_hz_per_s must be 0. It must reach past the last sample made. */
+    gnss_phase_track track;
 };
 
 struct CUDADSP_CORE_API gnss_simulator_config {
@@ -74,7 +95,8 @@ public:
     gnss_signal_simulator(const gnss_simulator_config& config,
                           const std::vector<gnss_simulated_satellite>& satellites);
 
-    //! The next \p n samples, complex float32.
+    /*! The next \p n samples, complex float32. Each generate call throws
+     *  std::out_of_range when a satellite's track ends before its last sample. */
     void generate(std::complex<float>* out, std::size_t n);
     /*! The next \p n samples as interleaved I/Q integers: round(scale * x), saturated to
      *  the type's range (the noise's standard deviation per part becomes scale *
@@ -103,6 +125,7 @@ public:
 
 private:
     void generate_block(std::complex<double>* out, std::size_t n);
+    void require_tracks_reach(std::size_t n) const;
 
     gnss_simulator_config d_config;
     std::vector<gnss_simulated_satellite> d_satellites;
