@@ -6,9 +6,9 @@
  */
 
 #include "gnss/gnss_nmea.h"
+#include "runtime/printf_text.h"
 #include <algorithm>
 #include <cmath>
-#include <cstdarg>
 #include <cstdint>
 #include <cstdio>
 
@@ -22,15 +22,6 @@ const double pi = 3.14159265358979323846;
 const double rad_to_deg = 180.0 / pi;
 const double knots_per_m_s = 3600.0 / 1852.0;
 
-std::string format(const char* pattern, ...)
-{
-    char text[128];
-    va_list args;
-    va_start(args, pattern);
-    std::vsnprintf(text, sizeof text, pattern, args);
-    va_end(args);
-    return text;
-}
 
 //! hhmmss.ss and, for RMC, ddmmyy, of the UTC time.
 gnss_calendar_time utc(const gps_time& time, int leap_seconds)
@@ -40,7 +31,7 @@ gnss_calendar_time utc(const gps_time& time, int leap_seconds)
 
 std::string time_field(const gnss_calendar_time& c)
 {
-    return format("%02d%02d%05.2f", c.hour, c.minute, c.second);
+    return printf_text("%02d%02d%05.2f", c.hour, c.minute, c.second);
 }
 
 /*!
@@ -53,12 +44,12 @@ std::string angle_field(double angle_rad, int degree_digits, char positive, char
     const std::int64_t ten_thousandths = std::llround(std::fabs(degrees) * 60.0 * 1e4);
     const std::int64_t whole_degrees = ten_thousandths / 600000;
     const std::int64_t minutes_e4 = ten_thousandths % 600000;
-    return format("%0*lld%02lld.%04lld,%c",
-                  degree_digits,
-                  static_cast<long long>(whole_degrees),
-                  static_cast<long long>(minutes_e4 / 10000),
-                  static_cast<long long>(minutes_e4 % 10000),
-                  degrees < 0.0 ? negative : positive);
+    return printf_text("%0*lld%02lld.%04lld,%c",
+                       degree_digits,
+                       static_cast<long long>(whole_degrees),
+                       static_cast<long long>(minutes_e4 / 10000),
+                       static_cast<long long>(minutes_e4 % 10000),
+                       degrees < 0.0 ? negative : positive);
 }
 
 std::string position_fields(const gnss_pvt_result& fix)
@@ -85,7 +76,7 @@ std::string nmea_checksum(const std::string& body)
     unsigned sum = 0;
     for (char c : body)
         sum ^= static_cast<unsigned char>(c);
-    return format("%02X", sum);
+    return printf_text("%02X", sum);
 }
 
 std::string nmea_sentence(const std::string& body)
@@ -97,9 +88,9 @@ std::string nmea_gga(const gnss_pvt_result& fix, const gps_time& time, int leap_
 {
     std::string body = talker(fix) + "GGA," + time_field(utc(time, leap_seconds)) + "," +
                        position_fields(fix) + "," + (fix.valid ? "1" : "0") + "," +
-                       format("%02d", fix.valid ? fix.satellites_used : 0) + ",";
+                       printf_text("%02d", fix.valid ? fix.satellites_used : 0) + ",";
     if (fix.valid)
-        body += format("%.1f,%.1f,M,0.0,M,,", fix.dops.hdop, fix.geodetic.height_m);
+        body += printf_text("%.1f,%.1f,M,0.0,M,,", fix.dops.hdop, fix.geodetic.height_m);
     else
         body += ",,,,,,";
     return nmea_sentence(body);
@@ -115,12 +106,13 @@ std::string nmea_rmc(const gnss_pvt_result& fix, const gps_time& time, int leap_
         double course = std::atan2(enu[0], enu[1]) * rad_to_deg;
         if (course < 0.0)
             course += 360.0;
-        body += format("%.2f,%.1f,", std::hypot(enu[0], enu[1]) * knots_per_m_s, course);
+        body +=
+            printf_text("%.2f,%.1f,", std::hypot(enu[0], enu[1]) * knots_per_m_s, course);
     } else {
         body += ",,";
     }
-    body +=
-        format("%02d%02d%02d,,,", c.day, c.month, c.year % 100) + (fix.valid ? "A" : "N");
+    body += printf_text("%02d%02d%02d,,,", c.day, c.month, c.year % 100) +
+            (fix.valid ? "A" : "N");
     return nmea_sentence(body);
 }
 
@@ -135,14 +127,14 @@ std::vector<std::string> nmea_gsa(const gnss_pvt_result& fix)
         int listed = 0;
         for (const auto& s : fix.satellites)
             if (s.used && s.system == system && listed < 12) {
-                body += format(",%02d", s.prn);
+                body += printf_text(",%02d", s.prn);
                 ++listed;
             }
         for (; listed < 12; ++listed)
             body += ",";
         if (fix.valid)
-            body +=
-                format(",%.1f,%.1f,%.1f", fix.dops.pdop, fix.dops.hdop, fix.dops.vdop);
+            body += printf_text(
+                ",%.1f,%.1f,%.1f", fix.dops.pdop, fix.dops.hdop, fix.dops.vdop);
         else
             body += ",,,";
         // NMEA 4.10's system ID (1 GPS, 3 Galileo) tells the two GNGSA apart.
@@ -167,12 +159,13 @@ std::vector<std::string> nmea_gsv(const gnss_pvt_result& fix,
             const int azimuth =
                 static_cast<int>(std::lround(s.azimuth_rad * rad_to_deg)) % 360;
             in_view.push_back(
-                format(",%02d,%02d,%03d,",
-                       s.prn,
-                       static_cast<int>(std::lround(s.elevation_rad * rad_to_deg)),
-                       azimuth) +
-                (std::isfinite(cn0) ? format("%02d", static_cast<int>(std::lround(cn0)))
-                                    : ""));
+                printf_text(",%02d,%02d,%03d,",
+                            s.prn,
+                            static_cast<int>(std::lround(s.elevation_rad * rad_to_deg)),
+                            azimuth) +
+                (std::isfinite(cn0)
+                     ? printf_text("%02d", static_cast<int>(std::lround(cn0)))
+                     : ""));
         }
         if (in_view.empty())
             continue;
@@ -181,7 +174,7 @@ std::vector<std::string> nmea_gsv(const gnss_pvt_result& fix,
         for (std::size_t k = 0; k < count; ++k) {
             std::string body = talker_id + "GSV," + std::to_string(count) + "," +
                                std::to_string(k + 1) + "," +
-                               format("%02zu", in_view.size());
+                               printf_text("%02zu", in_view.size());
             for (std::size_t j = 4 * k; j < std::min(in_view.size(), 4 * k + 4); ++j)
                 body += in_view[j];
             sentences.push_back(nmea_sentence(body));

@@ -7,9 +7,9 @@
 
 #include "gnss/gnss_rinex.h"
 #include "runtime/atomic_file.h"
+#include "runtime/printf_text.h"
 #include <algorithm>
 #include <cmath>
-#include <cstdarg>
 #include <cstdio>
 #include <sstream>
 #include <stdexcept>
@@ -22,15 +22,6 @@ namespace {
 
 constexpr std::int64_t week_ms = 604800000;
 
-std::string format(const char* pattern, ...)
-{
-    char text[256];
-    va_list args;
-    va_start(args, pattern);
-    std::vsnprintf(text, sizeof text, pattern, args);
-    va_end(args);
-    return text;
-}
 
 //! Columns 1-60 (cut or padded) and the label in 61-80.
 void header_line(std::ostream& out, const std::string& content, const std::string& label)
@@ -51,7 +42,7 @@ std::string field(const std::string& text, std::size_t width)
 //! Fortran's Dw.d: C's E format with D for the exponent letter.
 std::string fortran_d(double value, int width, int decimals)
 {
-    std::string s = format("%*.*E", width, decimals, value);
+    std::string s = printf_text("%*.*E", width, decimals, value);
     std::replace(s.begin(), s.end(), 'E', 'D');
     return s;
 }
@@ -72,13 +63,13 @@ char systems_letter(const std::vector<gnss_system>& systems)
 
 std::string created_text(const gnss_calendar_time& c)
 {
-    return format("%04d%02d%02d %02d%02d%02d UTC",
-                  c.year,
-                  c.month,
-                  c.day,
-                  c.hour,
-                  c.minute,
-                  static_cast<int>(c.second));
+    return printf_text("%04d%02d%02d %02d%02d%02d UTC",
+                       c.year,
+                       c.month,
+                       c.day,
+                       c.hour,
+                       c.minute,
+                       static_cast<int>(c.second));
 }
 
 void program_line(std::ostream& out, const gnss_rinex_program& p)
@@ -101,8 +92,8 @@ std::string observation_field(double value, int lli, int ssi)
 {
     if (!std::isfinite(value) || std::fabs(value) >= 9.9999999995e9)
         return std::string(16, ' ');
-    return format("%14.3f", value) + (lli > 0 ? format("%1d", lli) : " ") +
-           (ssi > 0 ? format("%1d", ssi) : " ");
+    return printf_text("%14.3f", value) + (lli > 0 ? printf_text("%1d", lli) : " ") +
+           (ssi > 0 ? printf_text("%1d", ssi) : " ");
 }
 
 //! RINEX 3.04 5.7: 1 below 12 dB-Hz, then one step per 6 dB, 9 from 54 dB-Hz.
@@ -128,10 +119,12 @@ double ura_metres(int index)
 std::string span_code(double span_s)
 {
     if (span_s < 3600.0)
-        return format("%02dM", std::max(1, static_cast<int>(std::ceil(span_s / 60.0))));
+        return printf_text("%02dM",
+                           std::max(1, static_cast<int>(std::ceil(span_s / 60.0))));
     if (span_s < 86400.0)
-        return format("%02dH", static_cast<int>(std::ceil(span_s / 3600.0)));
-    return format("%02dD", std::min(99, static_cast<int>(std::ceil(span_s / 86400.0))));
+        return printf_text("%02dH", static_cast<int>(std::ceil(span_s / 3600.0)));
+    return printf_text("%02dD",
+                       std::min(99, static_cast<int>(std::ceil(span_s / 86400.0))));
 }
 
 std::string interval_code(int interval_ms)
@@ -139,9 +132,9 @@ std::string interval_code(int interval_ms)
     if (interval_ms <= 0)
         return "00U";
     if (interval_ms % 1000 == 0 && interval_ms / 1000 < 100)
-        return format("%02dS", interval_ms / 1000);
+        return printf_text("%02dS", interval_ms / 1000);
     if (interval_ms < 1000 && 1000 % interval_ms == 0)
-        return format("%02dZ", 1000 / interval_ms);
+        return printf_text("%02dZ", 1000 / interval_ms);
     return "00U";
 }
 
@@ -165,9 +158,10 @@ std::string name_start(const gnss_rinex_site& site, const gps_time& first_epoch)
     if (site.data_source != 'R' && site.data_source != 'S' && site.data_source != 'U')
         throw std::invalid_argument("data_source: must be R, S or U");
     const gnss_calendar_time c = gps_calendar(first_epoch, 1.0);
-    return site.station + format("%d%d", site.monument, site.receiver) + site.country +
-           "_" + site.data_source + "_" +
-           format("%04d%03d%02d%02d", c.year, day_of_year(c), c.hour, c.minute) + "_";
+    return site.station + printf_text("%d%d", site.monument, site.receiver) +
+           site.country + "_" + site.data_source + "_" +
+           printf_text("%04d%03d%02d%02d", c.year, day_of_year(c), c.hour, c.minute) +
+           "_";
 }
 
 //! Writes what \p write produces into \p path atomically.
@@ -185,7 +179,7 @@ void write_rinex_observation_header(std::ostream& out,
                                     const gnss_rinex_observation_header& h)
 {
     header_line(out,
-                format("%9.2f", 3.04) + std::string(11, ' ') +
+                printf_text("%9.2f", 3.04) + std::string(11, ' ') +
                     field("OBSERVATION DATA", 20) + systems_letter(h.systems),
                 "RINEX VERSION / TYPE");
     program_line(out, h.program);
@@ -201,33 +195,34 @@ void write_rinex_observation_header(std::ostream& out,
         out, field(h.antenna_number, 20) + field(h.antenna_type, 20), "ANT # / TYPE");
     const gnss_vec3& p = h.approximate_position_m;
     header_line(
-        out, format("%14.4f%14.4f%14.4f", p[0], p[1], p[2]), "APPROX POSITION XYZ");
+        out, printf_text("%14.4f%14.4f%14.4f", p[0], p[1], p[2]), "APPROX POSITION XYZ");
     const gnss_vec3& d = h.antenna_delta_hen_m;
     header_line(
-        out, format("%14.4f%14.4f%14.4f", d[0], d[1], d[2]), "ANTENNA: DELTA H/E/N");
+        out, printf_text("%14.4f%14.4f%14.4f", d[0], d[1], d[2]), "ANTENNA: DELTA H/E/N");
     for (gnss_system s : { gnss_system::gps, gnss_system::galileo })
         if (std::find(h.systems.begin(), h.systems.end(), s) != h.systems.end())
             header_line(out,
-                        format("%c  %3d C1C L1C D1C S1C", system_letter(s), 4),
+                        printf_text("%c  %3d C1C L1C D1C S1C", system_letter(s), 4),
                         "SYS / # / OBS TYPES");
     header_line(out, "DBHZ", "SIGNAL STRENGTH UNIT");
     if (h.interval_ms > 0)
-        header_line(out, format("%10.3f", h.interval_ms / 1000.0), "INTERVAL");
+        header_line(out, printf_text("%10.3f", h.interval_ms / 1000.0), "INTERVAL");
     const gnss_calendar_time c = gps_calendar(h.first_observation, 1e-7);
     header_line(out,
-                format("%6d%6d%6d%6d%6d%13.7f     GPS",
-                       c.year,
-                       c.month,
-                       c.day,
-                       c.hour,
-                       c.minute,
-                       c.second),
+                printf_text("%6d%6d%6d%6d%6d%13.7f     GPS",
+                            c.year,
+                            c.month,
+                            c.day,
+                            c.hour,
+                            c.minute,
+                            c.second),
                 "TIME OF FIRST OBS");
     // L1 C/A and E1 C are the reference signals of RINEX's phase alignment: no shift.
     for (gnss_system s : { gnss_system::gps, gnss_system::galileo })
         if (std::find(h.systems.begin(), h.systems.end(), s) != h.systems.end())
-            header_line(
-                out, format("%c L1C %8.5f", system_letter(s), 0.0), "SYS / PHASE SHIFT");
+            header_line(out,
+                        printf_text("%c L1C %8.5f", system_letter(s), 0.0),
+                        "SYS / PHASE SHIFT");
     header_line(out, "", "END OF HEADER");
 }
 
@@ -237,19 +232,19 @@ void write_rinex_observation_epoch(std::ostream& out,
 {
     const gnss_calendar_time c =
         gps_calendar(epoch_time(week, epoch.receiver_time_ms), 1e-7);
-    out << format("> %4d %02d %02d %02d %02d%11.7f  %1d%3d",
-                  c.year,
-                  c.month,
-                  c.day,
-                  c.hour,
-                  c.minute,
-                  c.second,
-                  0,
-                  static_cast<int>(epoch.observations.size()))
+    out << printf_text("> %4d %02d %02d %02d %02d%11.7f  %1d%3d",
+                       c.year,
+                       c.month,
+                       c.day,
+                       c.hour,
+                       c.minute,
+                       c.second,
+                       0,
+                       static_cast<int>(epoch.observations.size()))
         << '\n';
     for (const gnss_observation& o : epoch.observations) {
         const int ssi = signal_strength_indicator(o.cn0_dbhz);
-        out << format("%c%02d", system_letter(o.system), o.prn)
+        out << printf_text("%c%02d", system_letter(o.system), o.prn)
             << observation_field(o.pseudorange_m, 0, ssi)
             << observation_field(o.carrier_phase_cycles, o.lli, ssi)
             << observation_field(o.doppler_hz, 0, 0)
@@ -283,7 +278,7 @@ void write_rinex_navigation_header(std::ostream& out,
                                    const gnss_rinex_navigation_header& h)
 {
     header_line(out,
-                format("%9.2f", 3.04) + std::string(11, ' ') +
+                printf_text("%9.2f", 3.04) + std::string(11, ' ') +
                     field("N: GNSS NAV DATA", 20) + "G: GPS",
                 "RINEX VERSION / TYPE");
     program_line(out, h.program);
@@ -299,16 +294,16 @@ void write_rinex_navigation_header(std::ostream& out,
         }
         header_line(out,
                     "GPUT " + fortran_d(u.a0, 17, 10) + fortran_d(u.a1, 16, 9) +
-                        format("%7d%5d",
-                               static_cast<int>(u.tot),
-                               gps_resolve_week(u.wnt, 256, h.reference_week)),
+                        printf_text("%7d%5d",
+                                    static_cast<int>(u.tot),
+                                    gps_resolve_week(u.wnt, 256, h.reference_week)),
                     "TIME SYSTEM CORR");
         header_line(out,
-                    format("%6d%6d%6d%6d",
-                           u.dt_ls,
-                           u.dt_lsf,
-                           gps_resolve_week(u.wn_lsf, 256, h.reference_week),
-                           u.dn),
+                    printf_text("%6d%6d%6d%6d",
+                                u.dt_ls,
+                                u.dt_lsf,
+                                gps_resolve_week(u.wn_lsf, 256, h.reference_week),
+                                u.dn),
                     "LEAP SECONDS");
     }
     header_line(out, "", "END OF HEADER");
@@ -331,14 +326,14 @@ void write_rinex_gps_ephemeris(std::ostream& out, const gnss_rinex_gps_ephemeris
         out << "    " << fortran_d(a, 19, 12) << fortran_d(b, 19, 12)
             << fortran_d(c, 19, 12) << fortran_d(d, 19, 12) << '\n';
     };
-    out << format("G%02d %04d %02d %02d %02d %02d %02d",
-                  e.prn,
-                  toc.year,
-                  toc.month,
-                  toc.day,
-                  toc.hour,
-                  toc.minute,
-                  static_cast<int>(toc.second))
+    out << printf_text("G%02d %04d %02d %02d %02d %02d %02d",
+                       e.prn,
+                       toc.year,
+                       toc.month,
+                       toc.day,
+                       toc.hour,
+                       toc.minute,
+                       static_cast<int>(toc.second))
         << fortran_d(e.af0, 19, 12) << fortran_d(e.af1, 19, 12)
         << fortran_d(e.af2, 19, 12) << '\n';
     orbit_line(e.iode, e.crs, e.delta_n * rad, e.m0 * rad);
