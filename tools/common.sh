@@ -28,6 +28,7 @@ install_dependencies() {
                     python3-h5py-serial   # h5py: GNSS-SDR's dumps, tools/compare-gnss-sdr
                     python3-hypothesis    # qa_properties
                     gir1.2-gtk-3.0        # GRC's window (gnuradio only recommends it)
+                    dpkg-dev file         # CPack's DEB dependencies (tools/check-packages)
                     clang libclang-rt-14-dev)  # libFuzzer: the fuzz targets (tests/fuzz)
     local missing=()
     for p in "${packages[@]}"; do
