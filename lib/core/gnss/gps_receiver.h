@@ -1,0 +1,138 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The host side of a GPS L1 C/A receiver, from the multichannel correlator's records to
+// position fixes: one gps_navigation_channel per tracking channel, the observables at
+// common epochs, the latest broadcast ephemerides and ionosphere/UTC parameters, and
+// gnss_solve_pvt at each epoch. The correlator (CPU or GPU) stays the caller's. The
+// pipeline, its timing conventions and what the tests check:
+// docs/design/gps_receiver.md.
+
+#ifndef INCLUDED_CUDADSP_CORE_GPS_RECEIVER_H
+#define INCLUDED_CUDADSP_CORE_GPS_RECEIVER_H
+
+#include "gnss/gnss_observables.h"
+#include "gnss/gnss_pvt.h"
+#include "gnss/gps_ephemeris.h"
+#include "gnss/gps_lnav.h"
+#include "gnss/gps_navigation_channel.h"
+#include <gnuradio/cudadsp/core/api.h>
+#include <gnuradio/cudadsp/core/multichannel_correlator.h>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gr {
+namespace cudadsp {
+namespace core {
+
+struct gps_receiver_config {
+    //! The correlator's sample rate, epochs (1 Hz by default) and clock convention.
+    gnss_observables_config observables;
+    gps_navigation_channel_config navigation;
+    //! Elevation mask, atmosphere models, weights, RAIM. Its klobuchar coefficients and
+    //! gps_time_s are the receiver's to set: the broadcast ones and each epoch's time.
+    gnss_pvt_config pvt;
+    //! The correlator channels' prompt tap (gnss_channel::prompt_tap).
+    std::size_t prompt_tap = 1;
+    /*! Ionosphere and UTC parameters known before subframe 4 page 18 arrives (it comes
+     *  once every 12.5 min): from a navigation file or an earlier run. Without them,
+     *  fixes until that page are made without the ionosphere and say so. */
+    bool has_iono_utc = false;
+    gps_iono_utc iono_utc;
+
+    //! Throws std::invalid_argument naming the field.
+    void validate() const;
+};
+
+//! An observed satellite not given to the solver, and why.
+struct gps_receiver_exclusion {
+    int prn = 0;
+    std::string reason;
+};
+
+//! One observation epoch and what the receiver made of it.
+struct gps_receiver_epoch {
+    gnss_observation_epoch observations;
+    std::vector<gps_receiver_exclusion> excluded; //!< no ephemeris, unhealthy, too old
+    //! The Klobuchar correction was applied (configured, and its parameters known).
+    bool ionosphere_applied = false;
+    //! valid = false with the reason when there is no fix; its satellites are the ones
+    //! given to the solver, in the order of the observations.
+    gnss_pvt_result fix;
+    //! GPS time of week of the fix: the receiver time less the solved clock bias; NaN
+    //! without a fix.
+    double gps_time_of_week_s = 0.0;
+};
+
+/*!
+ * \brief Correlator records in, observation epochs and fixes out.
+ *
+ * Each tracking channel is assigned a PRN; its records (1-ms epochs, 3 or more taps
+ * with the prompt at config.prompt_tap) go to that PRN's navigation channel in time
+ * order across channels. An ephemeris or iono/UTC page serves from the first epoch
+ * formed after the record that completed it; the newest replaces the older one (the
+ * decoder has already refused a set whose IODs disagree). At each epoch the satellites
+ * with a transmit time, an ephemeris, health 0 and a time within the ephemeris's fit
+ * interval go to gnss_solve_pvt; the others are listed with the reason. Host only.
+ */
+class CUDADSP_CORE_API gps_receiver
+{
+public:
+    explicit gps_receiver(const gps_receiver_config& config);
+
+    /*! Gives tracking channel \p channel_id to \p prn (1..32) with a fresh navigation
+     *  channel (bit sync and time anew), replacing what the id had. */
+    void assign_channel(std::uint32_t channel_id, int prn);
+    //! Forgets the channel; its PRN's ephemeris stays. No-op for an unknown id.
+    void release_channel(std::uint32_t channel_id);
+
+    /*!
+     * Takes one process() call's \p results and \p complete_through_sample, the
+     * correlator's samples_processed() after it. Returns the epochs completed, in time
+     * order. Throws std::invalid_argument for a record of an unassigned channel or
+     * results with too few taps for the prompt.
+     */
+    std::vector<gps_receiver_epoch> process(const gnss_correlator_results& results,
+                                            std::uint64_t complete_through_sample);
+
+    //! The navigation channel of \p channel_id, or nullptr.
+    const gps_navigation_channel* channel(std::uint32_t channel_id) const;
+    //! The latest ephemeris per PRN.
+    const std::map<int, gps_ephemeris>& ephemerides() const { return d_ephemerides; }
+    bool has_iono_utc() const { return d_has_iono_utc; }
+    const gps_iono_utc& iono_utc() const { return d_iono_utc; }
+    //! Before the first epoch: what each channel waits for ("PRN 5: bit
+    //! synchronisation; ..."); "" once epochs have been formed.
+    std::string waiting_for() const;
+
+private:
+    struct channel_slot {
+        gps_navigation_channel navigation;
+        std::uint64_t ephemerides_taken = 0;
+        std::uint64_t iono_utc_pages_taken = 0;
+    };
+
+    void take_navigation_data(channel_slot& slot);
+    gps_receiver_epoch solve(gnss_observation_epoch observations) const;
+
+    gps_receiver_config d_config;
+    std::map<std::uint32_t, channel_slot> d_channels;
+    gnss_observables d_observables;
+    std::map<int, gps_ephemeris> d_ephemerides;
+    bool d_has_iono_utc;
+    gps_iono_utc d_iono_utc;
+    bool d_epochs_formed = false;
+};
+
+} // namespace core
+} // namespace cudadsp
+} // namespace gr
+
+#endif /* INCLUDED_CUDADSP_CORE_GPS_RECEIVER_H */
