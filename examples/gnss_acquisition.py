@@ -15,7 +15,7 @@ project's test recordings, with the satellites found and two plots:
                                 capture, against its threshold
 
 Every (PRN, Doppler bin) is a set of open-loop channels of one multichannel_correlator_cc
-and every code-phase hypothesis a tap (python/cudadsp/gnss_acquisition.py explains the
+and every code-phase hypothesis a tap (python/cudadsp/gnss/search_grid.py explains the
 method; docs/blocks/multichannel_correlator_cc.md the block).
 
 Data: gnss/ of the repository's data folder (found as cudadsp.common.data_files says:
@@ -38,7 +38,7 @@ import time
 import numpy as np
 
 from gnuradio.cudadsp import data_files
-from gnuradio.cudadsp import gnss_acquisition as ga
+from gnuradio.cudadsp.gnss import search_grid as ga
 
 ATTRIBUTION = ("Data: GNSS-SDR test signal samples, CC-BY-4.0, "
                "(c) 2012-2019 the GNSS-SDR contributors, gnss-sdr.org")

@@ -47,8 +47,8 @@ from gnuradio import blocks, gr
 
 from gnuradio import cudadsp
 from gnuradio.cudadsp import data_files
-from gnuradio.cudadsp.gnss_records import FLAG_CARRIER_LOCK, FLAG_CN0_VALID, FLAG_CODE_LOCK
-from gnuradio.cudadsp.gnss_simulator_source import gnss_simulator_source, make_simulator
+from gnuradio.cudadsp.gnss.records import FLAG_CARRIER_LOCK, FLAG_CN0_VALID, FLAG_CODE_LOCK
+from gnuradio.cudadsp.gnss.simulator_source import gnss_simulator_source, make_simulator
 
 CHIPS = 1023.0
 #: The simulated sky: code phase at sample 0, Doppler and its rate, C/N0.

@@ -26,7 +26,7 @@ writes into --outdir:
                            detections over the last 60 frames, with the true tracks
 
 and prints the table and the requirement check. Exit status 3 when the requirement
-is not met (--no-check turns that off). Definitions: python/cudadsp/tbd_performance.py
+is not met (--no-check turns that off). Definitions: python/cudadsp/tbd/performance.py
 and docs/blocks/st_tbd_ff.md.
 
     /usr/bin/python3 tbd_detection.py --outdir /tmp/tbd --device auto
@@ -43,7 +43,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 
-from gnuradio.cudadsp import tbd_performance as tp  # noqa: E402
+from gnuradio.cudadsp.tbd import performance as tp  # noqa: E402
 
 PNG_PD = "tbd_detection_pd.png"
 PNG_TRACK = "tbd_detection_track.png"

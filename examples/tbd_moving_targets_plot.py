@@ -38,8 +38,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 
 from gnuradio import cudadsp  # noqa: E402
-from gnuradio.cudadsp import tbd_performance as tp  # noqa: E402
-from gnuradio.cudadsp.tbd_scene import TRUTH_DTYPE  # noqa: E402
+from gnuradio.cudadsp.tbd import performance as tp  # noqa: E402
+from gnuradio.cudadsp.tbd.scene import TRUTH_DTYPE  # noqa: E402
 
 PNG = "tbd_moving_targets.png"
 #: The flowgraph's configuration (examples/tbd_moving_targets.grc).

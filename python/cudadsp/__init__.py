@@ -25,7 +25,7 @@ acquisition handing satellites to the correlator) and gnss_receiver_frontend (th
 wired together); gnss_records / gnss_record_sink (the correlator's
 records as NumPy structured arrays); gnss_channel_monitor (the records as per-satellite
 vectors for a live QT GUI view); gnss_simulator_source (simulated satellites as a
-stream); gnss_acquisition (the correlator as a search grid).
+stream); gnss.search_grid (the correlator as a search grid).
 
 Python sources (no GPU engine): storm_scene_source, dual-polarisation weather-radar
 pulses of a synthetic storm, and storm_scene, its scene model (NumPy only);
@@ -34,6 +34,10 @@ tbd_scene, its model. tbd_performance: the detection study of st_tbd_ff.
 
 Python sinks: cfradial_sink, radar moments (polarimetric_products_cf, kdp_ff) to
 CfRadial 1.4 files, one per sweep (netCDF4).
+
+The blocks are grouped by field in subpackages, each with the engines' API of its field:
+gnuradio.cudadsp.gnss, .radar, .insar, .signals, .tbd and .common (what the Python
+blocks share). Every name is also here, at the top, as before.
 '''
 
 import importlib as _importlib
@@ -60,11 +64,30 @@ for _moved in ("common.data_files", "common.output_set", "insar.dense_offsets",
 # The pybind11 extension holds every block with an engine.
 from .cudadsp_python import *
 
-from .storm_scene_source import storm_scene, storm_scene_source
-from .cfradial_sink import cfradial_sink
-from .tbd_scene import tbd_scene, tbd_scene_source
-from .gnss_records import gnss_record_sink, gnss_records
-from .gnss_channel_monitor import gnss_channel_monitor
-from .gnss_simulator_source import gnss_simulator_source
-from .gnss_receiver import gnss_receiver_frontend
-from . import gnss_acquisition
+# The blocks by field, each subpackage with the engines' API of its field too
+# (gnuradio.cudadsp.gnss has cudadsp.gnss's names and the GNSS blocks).
+from . import common, gnss, insar, radar, signals, tbd
+from .gnss import (gnss_channel_monitor, gnss_receiver_frontend, gnss_record_sink,
+                   gnss_records, gnss_simulator_source)
+from .radar import cfradial_sink, storm_scene, storm_scene_source
+from .tbd import tbd_scene, tbd_scene_source
+
+# The Python block modules under their names from before the subpackages:
+# `import gnuradio.cudadsp.gnss_records` and `from gnuradio.cudadsp import
+# tbd_performance` still work.
+for _old, _new in (("gnss_acquisition", "gnss.search_grid"),
+                   ("gnss_channel_monitor", "gnss.channel_monitor"),
+                   ("gnss_receiver", "gnss.receiver_frontend"),
+                   ("gnss_records", "gnss.records"),
+                   ("gnss_simulator_source", "gnss.simulator_source"),
+                   ("cfradial_sink", "radar.cfradial_sink"),
+                   ("storm_scene_source", "radar.storm_scene_source"),
+                   ("tbd_scene", "tbd.scene"), ("tbd_performance", "tbd.performance"),
+                   ("rate_limited_log", "common.rate_limited_log"),
+                   ("work_errors", "common.work_errors")):
+    _module = _importlib.import_module(__name__ + "." + _new)
+    _sys.modules[__name__ + "." + _old] = _module
+    # As an attribute too, unless a block or function has that name (cfradial_sink,
+    # gnss_records, tbd_scene): it stays, as before.
+    if _old not in globals():
+        globals()[_old] = _module

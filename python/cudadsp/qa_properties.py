@@ -63,7 +63,7 @@ except ImportError:
     from gnuradio import cudadsp
 
 from cudadsp.common import data_files
-from gnuradio.cudadsp.gnss_simulator_source import make_simulator
+from gnuradio.cudadsp.gnss.simulator_source import make_simulator
 
 SEED = os.environ.get("CUDADSP_PROPERTY_SEED")
 settings.register_profile(

@@ -33,19 +33,21 @@ except ImportError:
     sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
     from gnuradio import cudadsp
 
-from gnuradio.cudadsp.rate_limited_log import rate_limited_log
+from gnuradio.cudadsp.common.rate_limited_log import rate_limited_log
 
 #: How long a case's child process may take; a broken block ends in about a second.
 CASE_TIMEOUT_S = 60.0
 
 
 def module_blocks():
-    """(module name, class) of every Python block class the package defines."""
+    """(module name, class) of every Python block class the package and its field
+    subpackages define."""
     found = []
-    for info in pkgutil.iter_modules(cudadsp.__path__):
-        if info.name.startswith("qa_") or info.name == "cudadsp_python":
+    for info in pkgutil.walk_packages(cudadsp.__path__, "gnuradio.cudadsp."):
+        leaf = info.name.rsplit(".", 1)[1]
+        if leaf.startswith("qa_") or leaf in ("cudadsp_python", "bindings"):
             continue
-        module = importlib.import_module("gnuradio.cudadsp." + info.name)
+        module = importlib.import_module(info.name)
         for value in vars(module).values():
             if (isinstance(value, type) and value.__module__ == module.__name__
                     and issubclass(value, gr.gateway.gateway_block)):
@@ -81,7 +83,7 @@ def case_cfradial_sink(tb, folder):
 
 
 def case_gnss_channel_monitor(tb, folder):
-    from gnuradio.cudadsp.gnss_records import STATE_FIELDS
+    from gnuradio.cudadsp.gnss.records import STATE_FIELDS
     block = cudadsp.gnss_channel_monitor()
     block._systems = None  # "system in None" raises
     inputs(tb, block, [8 * len(STATE_FIELDS)])
@@ -90,7 +92,7 @@ def case_gnss_channel_monitor(tb, folder):
 
 
 def case_gnss_record_sink(tb, folder):
-    from gnuradio.cudadsp.gnss_records import STATE_FIELDS
+    from gnuradio.cudadsp.gnss.records import STATE_FIELDS
     block = cudadsp.gnss_record_sink(taps=3)
     block._taps = None  # None has no append()
     inputs(tb, block, [8 * 3, 8 * len(STATE_FIELDS)])
@@ -119,7 +121,7 @@ def case_tbd_scene_source(tb, folder):
 
 
 def case__array_source(tb, folder):
-    from gnuradio.cudadsp.tbd_performance import _array_source
+    from gnuradio.cudadsp.tbd.performance import _array_source
     block = _array_source(np.zeros((4, 2, 2), np.float32))
     block._frames = None  # len(None) raises
     sinks(tb, block, [4 * 4])
@@ -127,7 +129,7 @@ def case__array_source(tb, folder):
 
 
 def case__array_sink(tb, folder):
-    from gnuradio.cudadsp.tbd_performance import _array_sink
+    from gnuradio.cudadsp.tbd.performance import _array_sink
     block = _array_sink(4, 4)
     block.data = None
     inputs(tb, block, [4 * 4])

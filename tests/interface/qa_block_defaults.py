@@ -229,7 +229,7 @@ def binding_arguments(binding_path):
 def python_block_parameters(package_dir, class_name):
     """[(parameter, default text or None), ...] of class_name.__init__ in the package,
     or None when no Python file defines the class."""
-    for path in sorted(package_dir.glob("*.py")):
+    for path in sorted(package_dir.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ClassDef) and node.name == class_name:
                 init = next(

@@ -38,8 +38,8 @@ from gnuradio import gr
 
 from gnuradio import cudadsp
 from scipy.io import netcdf_file
-from gnuradio.cudadsp.gnss_records import STATE_FIELDS
-from gnuradio.cudadsp.gnss_simulator_source import make_simulator
+from gnuradio.cudadsp.gnss.records import STATE_FIELDS
+from gnuradio.cudadsp.gnss.simulator_source import make_simulator
 
 LOG = logging.getLogger("qa_soak_python")
 

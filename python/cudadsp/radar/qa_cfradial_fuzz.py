@@ -41,12 +41,12 @@ from hypothesis import strategies as st
 try:
     from gnuradio import cudadsp
 except ImportError:
-    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
+    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bindings"))
     from gnuradio import cudadsp
 
 import netCDF4
 
-from gnuradio.cudadsp.cfradial_sink import TAG_KEYS, cfradial_writer
+from gnuradio.cudadsp.radar.cfradial_sink import TAG_KEYS, cfradial_writer
 
 SEED = os.environ.get("CUDADSP_PROPERTY_SEED")
 settings.register_profile(

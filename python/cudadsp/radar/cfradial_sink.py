@@ -55,8 +55,8 @@ import numpy as np
 import pmt
 from gnuradio import gr
 
-from .rate_limited_log import rate_limited_log
-from .work_errors import stop_on_error
+from ..common.rate_limited_log import rate_limited_log
+from ..common.work_errors import stop_on_error
 
 #: CfRadial 1.4 / Py-ART metadata of every field the sink knows: (standard_name or
 #: None, long_name, units). CLUT and CPA have no CF standard name.

@@ -14,7 +14,7 @@ from cudadsp.gnss import (boc11_expand, galileo_e1_chip_rate_cps, galileo_e1_cod
                           glonass_l1of_chip_rate_cps, glonass_l1of_code, gnss_signal_simulator,
                           gnss_simulated_satellite, gnss_simulator_config, gps_l1_frequency_hz,
                           gps_l1ca_code)
-from .work_errors import stop_on_error
+from ..common.work_errors import stop_on_error
 
 _KEYS = {"system", "prn", "frequency_number", "code_phase_chips", "doppler_hz",
          "doppler_rate_hz_per_s", "carrier_phase_rad", "cn0_dbhz"}

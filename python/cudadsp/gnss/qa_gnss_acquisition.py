@@ -44,11 +44,11 @@ from gnuradio import gr_unittest
 try:
     from gnuradio import cudadsp
 except ImportError:
-    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
+    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bindings"))
     from gnuradio import cudadsp
 
 from cudadsp.common import data_files
-from gnuradio.cudadsp import gnss_acquisition as ga
+from gnuradio.cudadsp.gnss import search_grid as ga
 
 FS = 4.0e6
 # The devices the acquisition runs on: the CPU in CI (device "auto" would take a GPU).

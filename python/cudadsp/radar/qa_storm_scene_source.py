@@ -31,10 +31,10 @@ try:
 except ImportError:
     import sys
 
-    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
+    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bindings"))
     from gnuradio import cudadsp
 
-from gnuradio.cudadsp.storm_scene_source import radar_band as storm_radar_band  # noqa: E402
+from gnuradio.cudadsp.radar.storm_scene_source import radar_band as storm_radar_band  # noqa: E402
 
 SMALL = dict(ngates=64, nradials=24, pulses_per_radial=16)
 

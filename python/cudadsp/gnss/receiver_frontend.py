@@ -10,8 +10,8 @@ from gnuradio import gr
 
 from cudadsp.gnss import gnss_receiver_tap_offsets
 
-from . import cudadsp_python as _blocks
-from .gnss_records import STATE_FIELDS
+from .. import cudadsp_python as _blocks
+from .records import STATE_FIELDS
 
 _ITEM_SIZES = {"cc": gr.sizeof_gr_complex, "sc": 2 * gr.sizeof_short}
 

@@ -33,11 +33,11 @@ from gnuradio import gr, gr_unittest
 
 try:
     from gnuradio import cudadsp
-    from gnuradio.cudadsp import tbd_performance as tp
+    from gnuradio.cudadsp.tbd import performance as tp
 except ImportError:
-    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
+    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bindings"))
     from gnuradio import cudadsp
-    from gnuradio.cudadsp import tbd_performance as tp
+    from gnuradio.cudadsp.tbd import performance as tp
 
 #: Requirement SNR per noise model (dB) and the limits of the requirement.
 REQUIREMENT_SNR_DB = {"gaussian": 8.0, "rayleigh": 7.0}

@@ -63,8 +63,8 @@ from gnuradio import filter as gr_filter
 from gnuradio.filter import firdes
 
 from cudadsp.gnss import galileo_e1_chip_rate_cps, gps_l1_frequency_hz, gps_l1ca_chip_rate_cps
-from .cudadsp_python import multichannel_correlator_cc
-from .gnss_records import gnss_record_sink
+from ..cudadsp_python import multichannel_correlator_cc
+from .records import gnss_record_sink
 
 #: Taps per channel in the search grid (the correlator's maximum).
 GRID_TAPS = 64

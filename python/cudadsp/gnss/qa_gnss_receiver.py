@@ -35,12 +35,12 @@ from gnuradio import blocks, gr, gr_unittest
 try:
     from gnuradio import cudadsp
 except ImportError:
-    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
+    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bindings"))
     from gnuradio import cudadsp
 from cudadsp.common import data_files
-from gnuradio.cudadsp.gnss_records import (FLAG_CARRIER_LOCK, FLAG_CODE_LOCK, gnss_record_sink,
+from gnuradio.cudadsp.gnss.records import (FLAG_CARRIER_LOCK, FLAG_CODE_LOCK, gnss_record_sink,
                                            gnss_records)
-from gnuradio.cudadsp.gnss_simulator_source import gnss_simulator_source, make_simulator
+from gnuradio.cudadsp.gnss.simulator_source import gnss_simulator_source, make_simulator
 
 FS = 4.0e6
 CHIPS = 1023.0

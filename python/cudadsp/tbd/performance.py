@@ -50,11 +50,11 @@ import numpy as np
 import pmt
 from gnuradio import blocks, gr
 
-from .tbd_scene import tbd_scene as scene_model
+from .scene import tbd_scene as scene_model
 
 from cudadsp.tbd import tbd_velocity_grid
-from .cudadsp_python import st_tbd_ff
-from .work_errors import stop_on_error
+from ..cudadsp_python import st_tbd_ff
+from ..common.work_errors import stop_on_error
 
 #: The study's configuration (docs/blocks/st_tbd_ff.md gives the reasons).
 STUDY = dict(

@@ -44,12 +44,12 @@ from gnuradio import blocks, gr, gr_unittest
 try:
     from gnuradio import cudadsp
 except ImportError:
-    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
+    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bindings"))
     from gnuradio import cudadsp
 
 from cudadsp.radar import weather_echo
 
-from qa_log_capture import captured_output  # beside this file (a test helper)
+from gnuradio.cudadsp.common.qa_log_capture import captured_output  # a test helper
 
 LAMBDA = 0.0531  # C band, m
 FLT_MAX_SQUARED = float(np.finfo(np.float32).max) ** 2  # the noise powers' bound

@@ -29,7 +29,7 @@ try:
 except ImportError:
     import sys
 
-    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
+    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bindings"))
     from gnuradio import cudadsp
 
 from cudadsp.common import data_files

@@ -61,7 +61,7 @@ import numpy as np
 import pmt
 from gnuradio import gr
 
-from .work_errors import stop_on_error
+from ..common.work_errors import stop_on_error
 
 NOISE_MODELS = ("gaussian", "rayleigh")
 

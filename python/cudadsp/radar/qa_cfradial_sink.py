@@ -31,7 +31,7 @@ try:
 except ImportError:
     import sys
 
-    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
+    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bindings"))
     from gnuradio import cudadsp
 
 # Required, not optional: Debian's python3-netcdf4 and python3-xarray (tools/common.sh).
@@ -40,7 +40,7 @@ import xarray
 
 # The module, for its tables and the sweep file; the package exports the block class
 # under the module's name.
-from gnuradio.cudadsp.cfradial_sink import (POLARIMETRIC_PRODUCTS, WRITTEN_HISTORY,
+from gnuradio.cudadsp.radar.cfradial_sink import (POLARIMETRIC_PRODUCTS, WRITTEN_HISTORY,
                                             cfradial_sweep_file, cfradial_writer)
 
 NGATES = 20

@@ -30,12 +30,12 @@ import numpy as np
 import pmt
 from gnuradio import blocks, gr, gr_unittest
 
-from qa_log_capture import captured_output  # beside this file (a test helper)
+from gnuradio.cudadsp.common.qa_log_capture import captured_output  # a test helper
 
 try:
     from gnuradio import cudadsp
 except ImportError:
-    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
+    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bindings"))
     from gnuradio import cudadsp
 
 FP = 1 << 32

@@ -16,7 +16,7 @@ describes each).
 import numpy as np
 from gnuradio import gr
 
-from .work_errors import stop_on_error
+from ..common.work_errors import stop_on_error
 
 #: Names of the float64 fields of a "state" record, in port order.
 STATE_FIELDS = (

@@ -26,12 +26,12 @@ from gnuradio import blocks, gr, gr_unittest
 try:
     from gnuradio import cudadsp
 except ImportError:
-    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
+    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bindings"))
     from gnuradio import cudadsp
 from cudadsp.common import data_files
-from gnuradio.cudadsp.gnss_simulator_source import make_simulator
+from gnuradio.cudadsp.gnss.simulator_source import make_simulator
 
-from qa_log_capture import captured_output  # beside this file (a test helper)
+from gnuradio.cudadsp.common.qa_log_capture import captured_output  # a test helper
 
 FS = 4.0e6
 CHIPS = 1023.0

@@ -12,9 +12,9 @@ view of a receiver's channels).
 import numpy as np
 from gnuradio import gr
 
-from .gnss_records import (FLAG_CARRIER_LOCK, FLAG_CN0_VALID, FLAG_CODE_LOCK,
+from .records import (FLAG_CARRIER_LOCK, FLAG_CN0_VALID, FLAG_CODE_LOCK,
                            FLAG_TRACKING, STATE_FIELDS)
-from .work_errors import stop_on_error
+from ..common.work_errors import stop_on_error
 
 #: Correlator "system" values of the records each signal shows (gnss_records.SYSTEMS).
 SIGNAL_SYSTEMS = {"gps_l1ca": (1,), "galileo_e1": (2, 3)}

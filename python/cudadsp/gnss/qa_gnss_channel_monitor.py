@@ -19,9 +19,9 @@ from gnuradio import blocks, gr, gr_unittest
 try:
     from gnuradio import cudadsp
 except ImportError:
-    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "bindings"))
+    sys.path.append(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "bindings"))
     from gnuradio import cudadsp
-from gnuradio.cudadsp.gnss_records import (FLAG_CARRIER_LOCK, FLAG_CN0_VALID, FLAG_CODE_LOCK,
+from gnuradio.cudadsp.gnss.records import (FLAG_CARRIER_LOCK, FLAG_CN0_VALID, FLAG_CODE_LOCK,
                                            FLAG_TRACKING, STATE_FIELDS)
 
 FS = 4e6

@@ -70,7 +70,7 @@ import pmt
 from gnuradio import gr
 
 from cudadsp.radar import weather_echo
-from .work_errors import stop_on_error
+from ..common.work_errors import stop_on_error
 
 MODES = weather_echo.MODES
 
