@@ -10,12 +10,12 @@
 // flow (the hook of runtime/cuda_check.h). The flowgraph must stop by itself (wait()
 // returns; a hang ends the process), the log must name the block and the failed call,
 // and a fresh block must run afterwards. A backend-free case shows the same for
-// stop_on_error() (lib/work_errors.h) with an infinite source upstream.
+// stop_on_error() (lib/blocks/common/work_errors.h) with an infinite source upstream.
 
 #include "qa_support.h"
 #include "runtime/cuda_check.h"
 #include "soak_cases.h"
-#include "work_errors.h"
+#include "blocks/common/work_errors.h"
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/blocks/null_source.h>
 #include <gnuradio/cudadsp/core/device.h>

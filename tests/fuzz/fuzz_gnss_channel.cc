@@ -6,7 +6,7 @@
  */
 
 // Fuzz target: the channel messages of the multichannel correlator blocks
-// (lib/gnss_channel_pmt.h): gnss_channel_items() and parse_gnss_channel() as the "add"
+// (lib/blocks/gnss/gnss_channel_pmt.h): gnss_channel_items() and parse_gnss_channel() as the "add"
 // and "reinit" ports and add_channels() use them, parse_gnss_channel_ids() as "remove"
 // does. The first input byte picks how the PMT is made from the rest:
 //   even: pmt::deserialize_str() of the rest (what a ZMQ or socket message source
@@ -28,7 +28,7 @@
 // for the configuration.
 
 #include "fuzz_check.h"
-#include "gnss_channel_pmt.h"
+#include "blocks/gnss/gnss_channel_pmt.h"
 #include <fuzzer/FuzzedDataProvider.h>
 #include <pmt/pmt.h>
 #include <cstdint>

@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 """A log line that may repeat for every item, at most once per interval: the Python
-side of lib/rate_limited_log.h, with the same rule and wording.
+side of lib/blocks/common/rate_limited_log.h, with the same rule and wording.
 
 The first line is logged; later ones within ``interval_s`` of the last logged line are
 counted, not logged. The next line logged after the interval says how many were

@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 """What a Python block of this module does when its work() raises: the Python side of
-lib/work_errors.h.
+lib/blocks/common/work_errors.h.
 
 GNU Radio 3.10 reports an exception from a Python block's work() or general_work()
 ("ERROR thread[...]" and a traceback) and ends the block's thread without marking the

@@ -5,11 +5,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "backend_log.h"
-#include "item_size.h"
+#include "blocks/common/backend_log.h"
+#include "blocks/common/item_size.h"
 #include "runtime/quoted_text.h"
-#include "st_tbd_ff_impl.h"
-#include "work_errors.h"
+#include "blocks/tbd/st_tbd_ff_impl.h"
+#include "blocks/common/work_errors.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <cmath>

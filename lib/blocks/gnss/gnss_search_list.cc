@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "gnss_search_list.h"
+#include "blocks/gnss/gnss_search_list.h"
 #include <utility>
 
 namespace gr {

@@ -8,10 +8,10 @@
 #ifndef INCLUDED_CUDADSP_POLARIMETRIC_PRODUCTS_CF_IMPL_H
 #define INCLUDED_CUDADSP_POLARIMETRIC_PRODUCTS_CF_IMPL_H
 
-#include "batch_gate.h"
-#include "radial_scan_geometry.h"
-#include "rate_limited_log.h"
-#include "registered_gr_buffers.h"
+#include "blocks/common/batch_gate.h"
+#include "blocks/polarimetric/radial_scan_geometry.h"
+#include "blocks/common/rate_limited_log.h"
+#include "blocks/common/registered_gr_buffers.h"
 #include <gnuradio/cudadsp/core/polarimetric.h>
 #include <gnuradio/cudadsp/polarimetric_products_cf.h>
 #include <memory>

@@ -8,9 +8,9 @@
 #ifndef INCLUDED_CUDADSP_ST_TBD_FF_IMPL_H
 #define INCLUDED_CUDADSP_ST_TBD_FF_IMPL_H
 
-#include "batch_gate.h"
-#include "bounded_message_port.h"
-#include "registered_gr_buffers.h"
+#include "blocks/common/batch_gate.h"
+#include "blocks/common/bounded_message_port.h"
+#include "blocks/common/registered_gr_buffers.h"
 #include <gnuradio/cudadsp/core/st_tbd.h>
 #include <gnuradio/cudadsp/st_tbd_ff.h>
 #include <atomic>

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "decimated_tags.h"
+#include "blocks/common/decimated_tags.h"
 #include <gnuradio/block_detail.h>
 #include <algorithm>
 #include <vector>

@@ -8,8 +8,8 @@
 #ifndef INCLUDED_CUDADSP_PHASE_UNWRAP_FF_IMPL_H
 #define INCLUDED_CUDADSP_PHASE_UNWRAP_FF_IMPL_H
 
-#include "batch_gate.h"
-#include "registered_gr_buffers.h"
+#include "blocks/common/batch_gate.h"
+#include "blocks/common/registered_gr_buffers.h"
 #include <gnuradio/cudadsp/core/phase_unwrap.h>
 #include <gnuradio/cudadsp/phase_unwrap_ff.h>
 #include <atomic>

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "gnss_lock_monitor.h"
+#include "blocks/gnss/gnss_lock_monitor.h"
 
 namespace gr {
 namespace cudadsp {

@@ -5,10 +5,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "backend_log.h"
-#include "item_size.h"
-#include "kdp_ff_impl.h"
-#include "work_errors.h"
+#include "blocks/common/backend_log.h"
+#include "blocks/common/item_size.h"
+#include "blocks/polarimetric/kdp_ff_impl.h"
+#include "blocks/common/work_errors.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>

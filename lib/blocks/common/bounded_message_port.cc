@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "bounded_message_port.h"
+#include "blocks/common/bounded_message_port.h"
 #include <gnuradio/block_registry.h>
 #include <boost/thread/thread.hpp>
 #include <stdexcept>

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "item_size.h"
+#include "blocks/common/item_size.h"
 #include <limits>
 #include <stdexcept>
 #include <string>

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "registered_gr_buffers.h"
+#include "blocks/common/registered_gr_buffers.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/buffer.h>
 #include <gnuradio/buffer_reader.h>

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "gnss_channel_pmt.h"
+#include "blocks/gnss/gnss_channel_pmt.h"
 #include "runtime/quoted_text.h"
 #include <algorithm>
 #include <cmath>

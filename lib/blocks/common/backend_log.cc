@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "backend_log.h"
+#include "blocks/common/backend_log.h"
 
 namespace gr {
 namespace cudadsp {

@@ -8,8 +8,8 @@
 #ifndef INCLUDED_CUDADSP_KDP_FF_IMPL_H
 #define INCLUDED_CUDADSP_KDP_FF_IMPL_H
 
-#include "batch_gate.h"
-#include "registered_gr_buffers.h"
+#include "blocks/common/batch_gate.h"
+#include "blocks/common/registered_gr_buffers.h"
 #include <gnuradio/cudadsp/core/kdp.h>
 #include <gnuradio/cudadsp/kdp_ff.h>
 #include <memory>

@@ -5,10 +5,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "backend_log.h"
-#include "multichannel_correlator_cc_impl.h"
+#include "blocks/common/backend_log.h"
+#include "blocks/gnss/multichannel_correlator_cc_impl.h"
 #include "runtime/quoted_text.h"
-#include "work_errors.h"
+#include "blocks/common/work_errors.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <cmath>

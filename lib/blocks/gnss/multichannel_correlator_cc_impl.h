@@ -8,11 +8,11 @@
 #ifndef INCLUDED_CUDADSP_MULTICHANNEL_CORRELATOR_CC_IMPL_H
 #define INCLUDED_CUDADSP_MULTICHANNEL_CORRELATOR_CC_IMPL_H
 
-#include "batch_gate.h"
-#include "gnss_channel_pmt.h"
-#include "gnss_lock_monitor.h"
-#include "rate_limited_log.h"
-#include "registered_gr_buffers.h"
+#include "blocks/common/batch_gate.h"
+#include "blocks/gnss/gnss_channel_pmt.h"
+#include "blocks/gnss/gnss_lock_monitor.h"
+#include "blocks/common/rate_limited_log.h"
+#include "blocks/common/registered_gr_buffers.h"
 #include <gnuradio/cudadsp/core/multichannel_correlator.h>
 #include <gnuradio/cudadsp/multichannel_correlator_cc.h>
 #include <unordered_map>

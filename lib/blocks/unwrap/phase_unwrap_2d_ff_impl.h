@@ -8,7 +8,7 @@
 #ifndef INCLUDED_CUDADSP_PHASE_UNWRAP_2D_FF_IMPL_H
 #define INCLUDED_CUDADSP_PHASE_UNWRAP_2D_FF_IMPL_H
 
-#include "registered_gr_buffers.h"
+#include "blocks/common/registered_gr_buffers.h"
 #include <gnuradio/cudadsp/core/phase_unwrap_2d.h>
 #include <gnuradio/cudadsp/phase_unwrap_2d_ff.h>
 #include <memory>

@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "rate_limited_log.h"
+#include "blocks/common/rate_limited_log.h"
 #include <cmath>
 #include <utility>
 

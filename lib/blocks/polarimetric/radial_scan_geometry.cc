@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "radial_scan_geometry.h"
+#include "blocks/polarimetric/radial_scan_geometry.h"
 #include "runtime/parameter_checks.h"
 #include <gnuradio/cudadsp/core/polarimetric.h>
 #include <cmath>

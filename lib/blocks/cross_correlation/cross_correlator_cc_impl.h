@@ -8,8 +8,8 @@
 #ifndef INCLUDED_CUDADSP_CROSS_CORRELATOR_CC_IMPL_H
 #define INCLUDED_CUDADSP_CROSS_CORRELATOR_CC_IMPL_H
 
-#include "batch_gate.h"
-#include "registered_gr_buffers.h"
+#include "blocks/common/batch_gate.h"
+#include "blocks/common/registered_gr_buffers.h"
 #include <gnuradio/cudadsp/core/cross_correlator.h>
 #include <gnuradio/cudadsp/cross_correlator_cc.h>
 #include <memory>

@@ -5,11 +5,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "backend_log.h"
-#include "gnss_channel_pmt.h"
-#include "pcps_acquisition_cc_impl.h"
+#include "blocks/common/backend_log.h"
+#include "blocks/gnss/gnss_channel_pmt.h"
+#include "blocks/gnss/pcps_acquisition_cc_impl.h"
 #include "runtime/quoted_text.h"
-#include "work_errors.h"
+#include "blocks/common/work_errors.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <cmath>

@@ -5,10 +5,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "backend_log.h"
-#include "item_size.h"
-#include "patch_xcorr_cc_impl.h"
-#include "work_errors.h"
+#include "blocks/common/backend_log.h"
+#include "blocks/common/item_size.h"
+#include "blocks/cross_correlation/patch_xcorr_cc_impl.h"
+#include "blocks/common/work_errors.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <stdexcept>

@@ -5,11 +5,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "backend_log.h"
-#include "decimated_tags.h"
-#include "item_size.h"
-#include "polarimetric_products_cf_impl.h"
-#include "work_errors.h"
+#include "blocks/common/backend_log.h"
+#include "blocks/common/decimated_tags.h"
+#include "blocks/common/item_size.h"
+#include "blocks/polarimetric/polarimetric_products_cf_impl.h"
+#include "blocks/common/work_errors.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>

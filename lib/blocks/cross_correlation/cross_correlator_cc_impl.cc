@@ -5,10 +5,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "backend_log.h"
-#include "cross_correlator_cc_impl.h"
-#include "decimated_tags.h"
-#include "work_errors.h"
+#include "blocks/common/backend_log.h"
+#include "blocks/cross_correlation/cross_correlator_cc_impl.h"
+#include "blocks/common/decimated_tags.h"
+#include "blocks/common/work_errors.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <stdexcept>
