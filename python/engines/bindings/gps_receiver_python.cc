@@ -158,6 +158,7 @@ py::dict counters_of(const core::gps_navigation_channel& n)
     py::dict d;
     d["prn"] = n.prn();
     d["stage"] = core::to_string(n.stage());
+    d["time_known"] = n.stage() == core::gps_navigation_stage::time_known;
     d["bit_edge"] = n.bit_edge();
     d["polarity"] = n.decoder().polarity();
     d["records"] = n.counters().records;
@@ -555,8 +556,9 @@ void bind_receiver(py::module& m)
                 return n ? py::object(counters_of(*n)) : py::none();
             },
             py::arg("id"),
-            "Where channel id's navigation stands: prn, stage, bit_edge, polarity and "
-            "the counters; None for an unknown id.")
+            "Where channel id's navigation stands: prn, stage (its text), time_known "
+            "(transmit times stated), bit_edge, polarity and the counters; None for an "
+            "unknown id.")
         .def(
             "ephemerides",
             [](const core::gps_receiver& r) { return r.ephemerides(); },

@@ -272,7 +272,7 @@ def receive(samples, sample_rate_hz, input_format=None, intermediate_frequency_h
                            else float("inf"))
         run.feed(chunk)
         if progress is not None:
-            timed = [c["prn"] for c in run.channels() if c["stage"] == "time known"]
+            timed = [c["prn"] for c in run.channels() if c["time_known"]]
             fixes = [e for e in run.epochs if e.fix["valid"]]
             progress({"signal_time_s": run.correlator.samples_processed() / fs,
                       "satellites_tracked": sorted(run.tracked_now),
