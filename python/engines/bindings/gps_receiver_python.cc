@@ -18,7 +18,6 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include "integer_argument.h"
 #include "gnss/gnss_geodesy.h"
 #include "gnss/gnss_nmea.h"
 #include "gnss/gnss_rinex.h"
@@ -26,6 +25,7 @@
 #include "gnss/gps_constellation_scenario.h"
 #include "gnss/gps_nominal_constellation.h"
 #include "gnss/gps_receiver.h"
+#include "integer_argument.h"
 #include <gnuradio/cudadsp/core/multichannel_correlator.h>
 #include <cmath>
 #include <complex>
@@ -82,15 +82,17 @@ core::gnss_troposphere_model troposphere_of(const std::string& name)
 core::gnss_correlator_results results_of(const py::array& records,
                                          const py::array& correlations)
 {
-    const auto r = py::array_t<core::gnss_epoch_record, py::array::c_style>::ensure(records);
+    const auto r =
+        py::array_t<core::gnss_epoch_record, py::array::c_style>::ensure(records);
     if (!r || r.ndim() != 1)
         throw py::type_error("records: must be the records array of "
                              "multichannel_correlator.process()");
     const auto c =
-        py::array_t<std::complex<float>, py::array::c_style | py::array::forcecast>::ensure(
-            correlations);
+        py::array_t<std::complex<float>,
+                    py::array::c_style | py::array::forcecast>::ensure(correlations);
     if (!c || c.ndim() != 2 || c.shape(0) != r.shape(0))
-        throw py::value_error("correlations: must be (records, taps), one row per record");
+        throw py::value_error(
+            "correlations: must be (records, taps), one row per record");
     core::gnss_correlator_results results;
     results.taps = static_cast<std::size_t>(c.shape(1));
     results.records.assign(r.data(), r.data() + r.size());
@@ -182,7 +184,8 @@ core::gps_time gps_time_of(int week, double seconds)
 core::gnss_calendar_time calendar_of(const py::tuple& t)
 {
     if (t.size() != 6)
-        throw py::value_error("created_utc: must be (year, month, day, hour, minute, second)");
+        throw py::value_error(
+            "created_utc: must be (year, month, day, hour, minute, second)");
     core::gnss_calendar_time c;
     c.year = t[0].cast<int>();
     c.month = t[1].cast<int>();
@@ -198,10 +201,8 @@ core::gnss_calendar_time calendar_of(const py::tuple& t)
 std::vector<std::string>
 nmea_of(const core::gps_receiver_epoch& e, int week, int leap_seconds)
 {
-    const core::gps_time t =
-        gps_time_of(week,
-                    e.fix.valid ? e.gps_time_of_week_s
-                                : e.observations.receiver_time_ms / 1e3);
+    const core::gps_time t = gps_time_of(
+        week, e.fix.valid ? e.gps_time_of_week_s : e.observations.receiver_time_ms / 1e3);
     std::vector<core::gnss_pvt_observation> given;
     for (const core::gnss_pvt_satellite& s : e.fix.satellites) {
         core::gnss_pvt_observation o;
@@ -235,7 +236,8 @@ std::string rinex_observation_text(const epoch_list& epochs,
     core::gnss_rinex_observation_header header;
     header.program.created_utc = calendar_of(created_utc);
     header.marker_name = marker_name;
-    header.approximate_position_m = vec3_of(approximate_position_m, "approximate_position_m");
+    header.approximate_position_m =
+        vec3_of(approximate_position_m, "approximate_position_m");
     header.interval_ms = interval_ms;
     std::vector<core::gnss_observation_epoch> observations;
     for (const core::gps_receiver_epoch& e : epochs)
@@ -305,11 +307,12 @@ void bind_ephemeris(py::module& m)
         .def_readwrite("m0", &core::gps_ephemeris::m0)
         .def_readwrite("fit_interval_flag", &core::gps_ephemeris::fit_interval_flag);
 
-    py::class_<core::gps_iono_utc>(
-        m,
-        "gps_iono_utc",
-        "Subframe 4 page 18: Klobuchar alpha and beta, GPS-UTC (a0, a1, tot, wnt) and the "
-        "leap seconds (dt_ls, wn_lsf, dn, dt_lsf), as IS-GPS-200 20.3.3.5.1.6-7 give them.")
+    py::class_<core::gps_iono_utc>(m,
+                                   "gps_iono_utc",
+                                   "Subframe 4 page 18: Klobuchar alpha and beta, "
+                                   "GPS-UTC (a0, a1, tot, wnt) and the "
+                                   "leap seconds (dt_ls, wn_lsf, dn, dt_lsf), as "
+                                   "IS-GPS-200 20.3.3.5.1.6-7 give them.")
         .def(py::init<>())
         .def_property(
             "klobuchar",
@@ -368,7 +371,8 @@ void bind_scenario(py::module& m)
                  core::gps_scenario_config c;
                  for (const core::gps_ephemeris& e : ephemerides)
                      c.satellites.push_back({ e, cn0_dbhz });
-                 c.receiver.position_m = vec3_of(receiver_position_m, "receiver_position_m");
+                 c.receiver.position_m =
+                     vec3_of(receiver_position_m, "receiver_position_m");
                  c.start_tow_s = start_tow_s;
                  c.duration_s = duration_s;
                  c.elevation_mask_deg = elevation_mask_deg;
