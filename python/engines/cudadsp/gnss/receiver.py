@@ -16,9 +16,9 @@ import re
 
 import numpy
 
-from .._engines import (gps_geojson_track_text, gps_receiver, gps_rinex_navigation_text,
-                        gps_rinex_observation_text, multichannel_correlator,
-                        rinex_file_names)
+from .._engines import (gnss_record_flag_code_lock, gps_geojson_track_text, gps_receiver,
+                        gps_rinex_navigation_text, gps_rinex_observation_text,
+                        multichannel_correlator, rinex_file_names)
 from ..common import output_set
 from .acquisition import acquire
 
@@ -88,11 +88,12 @@ def _input(samples, input_format):
     if isinstance(samples, (str, os.PathLike)):
         fmt = sample_format(input_format or "cf32")
         dtype, per_sample = SAMPLE_FORMATS[fmt]
-        if os.path.getsize(samples) % (numpy.dtype(dtype).itemsize * per_sample):
+        size = os.path.getsize(samples)
+        if size == 0:
+            raise ValueError(f"samples: {os.fspath(samples)} is empty")
+        if size % (numpy.dtype(dtype).itemsize * per_sample):
             raise ValueError(f"samples: {os.fspath(samples)}: its size is not a whole "
                              f"number of {fmt} samples")
-        if os.path.getsize(samples) == 0:
-            raise ValueError(f"samples: {os.fspath(samples)} is empty")
         return numpy.memmap(samples, dtype=dtype, mode="r"), fmt
     values = numpy.asarray(samples)
     if input_format is None:
@@ -181,8 +182,8 @@ class _run:
 
     def feed(self, chunk):
         records, _, _, correlations = self.correlator.process(chunk)
-        lock = records["flags"] & 4  # gnss_record_flag_code_lock
-        self.tracked_now = set(int(c) for c in numpy.unique(records["channel_id"][lock != 0]))
+        locked = (records["flags"] & gnss_record_flag_code_lock) != 0
+        self.tracked_now = set(int(c) for c in numpy.unique(records["channel_id"][locked]))
         epochs = self.receiver.process(records, correlations,
                                        self.correlator.samples_processed())
         for epoch in epochs:
