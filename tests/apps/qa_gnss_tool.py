@@ -21,6 +21,8 @@ up front, no troposphere) at 2.048 Msps as interleaved int16, GNSS-SDR's "ishort
   ephemeris: each within 2 m horizontally and 3 m in 3-D of the truth (median 2 m),
   and within 2 m of our fix of the same epoch. Without rnx2rtkp (Debian package rtklib) that case is
   skipped and the test exits 77.
+- An earlier run's RINEX files in the folder are replaced; --help shows the defaults
+  of cudadsp.gnss.receive.
 - A recording shorter than subframe 1 plus one: exit status 1, a message saying there
   is no fix and what the channels wait for, nothing written. A --format the tool does
   not know is refused, named.
@@ -31,6 +33,7 @@ every sample); the tool then takes about ten seconds.
 
 import argparse
 import datetime
+import inspect
 import json
 import os
 import re
@@ -43,6 +46,7 @@ import unittest
 
 import numpy
 
+import cudadsp
 from cudadsp.common import data_files
 from cudadsp.gnss import receiver_cases as cases
 
@@ -52,6 +56,7 @@ FS = cases.SAMPLE_RATE_HZ
 SPEED_OF_LIGHT = 299792458.0
 GPS_EPOCH = datetime.datetime(1980, 1, 6)
 WEEK_S = 604800
+STALE = ('GRCD00XXX_R_20200010000_05M_01S_GO.rnx', 'GRCD00XXX_R_20200010000_05M_GN.rnx')
 RNX2RTKP_ABSENT = 'rnx2rtkp (Debian package rtklib) is not on PATH'
 
 
@@ -87,6 +92,11 @@ class qa_gnss_tool(unittest.TestCase):
         cls.recording = os.path.join(cls.folder.name, 'vienna.ishort')
         cases.write_ci16(cls.recording, cases.scenario(SECONDS), SECONDS)
         cls.output = os.path.join(cls.folder.name, 'out')
+        # An earlier run's files, under names this run does not write: replaced too.
+        os.makedirs(cls.output)
+        for name in STALE:
+            with open(os.path.join(cls.output, name), 'w') as f:
+                f.write('an earlier run\n')
         cls.status, cls.messages = cls.run_tool(cls.recording, cls.output)
         cls.report = None
         if cls.status == 0:
@@ -150,6 +160,7 @@ class qa_gnss_tool(unittest.TestCase):
         self.assertEqual(len(navigation), 1, names)
         self.assertRegex(observation[0], r'^GRCD00XXX_R_\d{11}_01M_01S_GO\.rnx$')
         self.assertEqual(sorted(os.path.basename(p) for p in self.report['outputs']), names)
+        self.assertFalse(set(STALE) & set(names), 'an earlier run\'s RINEX files replaced')
         with open(os.path.join(self.output, observation[0])) as f:
             text = f.read()
         self.assertIn('3.04           OBSERVATION DATA    G', text)
@@ -225,6 +236,20 @@ class qa_gnss_tool(unittest.TestCase):
                                    r'\(no observation epoch; waiting for: G\d\d: ')
         self.assertNotIn('Traceback', messages)
         self.assertFalse(os.path.exists(output))
+
+    def test_help_shows_the_library_defaults(self):
+        completed = subprocess.run([sys.executable, TOOL, '--help'], capture_output=True,
+                                   text=True, timeout=60)
+        self.assertEqual(completed.returncode, 0, completed.stderr)
+        text = ' '.join(completed.stdout.split())
+        defaults = inspect.signature(cudadsp.gnss.receive).parameters
+        for option, name in (('--troposphere', 'troposphere'),
+                             ('--elevation-mask', 'elevation_mask_deg'),
+                             ('--interval-ms', 'interval_ms'),
+                             ('--reacquire-interval', 'reacquire_interval_s'),
+                             ('--device', 'device')):
+            self.assertRegex(text, re.escape(option) + r' .*?\(default '
+                             + re.escape(str(defaults[name].default)) + r'\)')
 
     def test_unknown_format_is_refused_by_name(self):
         status, messages = self.run_tool(self.recording, os.path.join(self.folder.name,
