@@ -155,7 +155,9 @@ class _run:
             troposphere=settings["troposphere"], klobuchar=settings["klobuchar"],
             prompt_tap=TAP_OFFSETS_CHIPS.index(0.0))
         self.epochs, self.detections = [], []
-        # PRN: (IODE, toe) and the receiver time (s) of the first epoch after it came.
+        # PRN: (IODE, toe) of its latest ephemeris and the receiver time (s) of the
+        # first epoch of a later call (None until one comes): at most a chunk and an
+        # epoch interval after the ephemeris arrived. pending: PRNs waiting for it.
         self.ephemeris_seen, self.pending = {}, set()
         self.tracked_now = set()
 
@@ -296,15 +298,16 @@ def receive(samples, sample_rate_hz, input_format=None, intermediate_frequency_h
                        leap_seconds=int(leap_seconds), outputs=[])
     if output_folder is not None and result.valid_fixes:
         if iono_utc is not None and not broadcast:
-            # Given up front: the header's leap seconds are the ones in use.
+            # Klobuchar given up front, no page decoded: the navigation header's UTC
+            # terms stay 0 and its leap seconds are the ones in use, with no change
+            # announced.
             iono_utc.dt_ls = iono_utc.dt_lsf = int(leap_seconds)
             iono_utc.wnt = iono_utc.wn_lsf = week % 256
             iono_utc.dn = 1
-        result.outputs = _write_outputs(output_folder, run, result, iono_utc,
-                                        dict(input=os.fspath(samples) if isinstance(
-                                            samples, (str, os.PathLike)) else None,
-                                             input_format=fmt, sample_rate_hz=fs,
-                                             **settings))
+        path = os.fspath(samples) if isinstance(samples, (str, os.PathLike)) else None
+        result.outputs = _write_outputs(
+            output_folder, run, result, iono_utc,
+            dict(input=path, input_format=fmt, sample_rate_hz=fs, **settings))
     return result
 
 
@@ -315,9 +318,10 @@ def _navigation_records(run, week):
         if seen_s is None:
             continue  # arrived after the last epoch: no observation used it
         # Subframe 3 completes an ephemeris 18 s into its frame (frames start on whole
-        # 30 s of GPS time); the first epoch after it lies within about 1.1 s of that.
-        # So subframe 1 was sent at the frame start before seen - 18 s: the RINEX
-        # "transmission time of message".
+        # 30 s of GPS time), and seen_s lies a transit time and at most a chunk and an
+        # epoch interval later, well within the 30 s of the frame. So subframe 1 was
+        # sent at the frame start before seen - 18 s: the RINEX "transmission time of
+        # message".
         sent = 30.0 * numpy.floor((seen_s - 18.0) / 30.0)
         records.append((e, _resolve_week(e.week, week), sent % WEEK_S))
     return records
