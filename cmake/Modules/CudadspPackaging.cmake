@@ -8,7 +8,7 @@
 #                     package (C++ without GNU Radio's scheduler)
 #   python3-cudadsp   the engines' Python package `cudadsp` and the data it reads
 #   cudadsp-tools     cudadsp_info, cudadsp_xcorr, cudadsp_unwrap, cudadsp_offsets,
-#                     cudadsp_stack (no GNU Radio)
+#                     cudadsp_stack, cudadsp_gnss (no GNU Radio)
 #   gr-cudadsp        the GNU Radio blocks: library, headers, `gnuradio.cudadsp`, GRC
 #                     files, the example flowgraphs and cudadsp_bench (which runs blocks)
 #   gr-cudadsp-doc    the documentation, in share/doc/gr-cudadsp
@@ -65,7 +65,7 @@ set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME cudadsp-tools)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_DEPENDS
     "gr-cudadsp-core ${exact_version}, python3-cudadsp ${exact_version}")
 set(CPACK_COMPONENT_TOOLS_DESCRIPTION
-    "gr-cudadsp command-line tools\n cudadsp_info, cudadsp_xcorr (GMTSAR xcorr), cudadsp_unwrap, cudadsp_offsets, cudadsp_stack; no GNU Radio needed.")
+    "gr-cudadsp command-line tools\n cudadsp_info, cudadsp_xcorr (GMTSAR xcorr), cudadsp_unwrap, cudadsp_offsets, cudadsp_stack, cudadsp_gnss (GPS fixes, RINEX, NMEA); no GNU Radio needed.")
 
 set(CPACK_DEBIAN_BLOCKS_PACKAGE_NAME gr-cudadsp)
 set(CPACK_DEBIAN_BLOCKS_PACKAGE_DEPENDS

@@ -16,6 +16,7 @@ namespace py = pybind11;
 void bind_dense_offsets(py::module& m);
 void bind_gnss_codes(py::module& m);
 void bind_gnss_signal_simulator(py::module& m);
+void bind_gps_receiver(py::module& m);
 void bind_interferogram_simulator(py::module& m);
 void bind_kdp(py::module& m);
 void bind_multichannel_correlator(py::module& m);
@@ -36,6 +37,7 @@ PYBIND11_MODULE(_engines, m)
     bind_dense_offsets(m);
     bind_gnss_codes(m);
     bind_gnss_signal_simulator(m);
+    bind_gps_receiver(m);
     bind_interferogram_simulator(m);
     bind_kdp(m);
     bind_multichannel_correlator(m);

@@ -21,7 +21,9 @@ By field:
   (raster_io, offset_stack, stack_dask).
 - cudadsp.gnss: acquisition of GPS L1 C/A, Galileo E1 and GLONASS L1OF satellites in
   recordings (acquire), their tracking by the multichannel correlator (track,
-  multichannel_correlator), their codes and the GNSS signal simulator.
+  multichannel_correlator), their codes and the GNSS signal simulator; the GPS
+  receiver (gnss.receive: fixes, RINEX, NMEA and GeoJSON of a recording; the tool
+  cudadsp_gnss).
 - cudadsp.radar: moments and polarimetric products of dual-polarisation I/Q
   (polarimetric_moments), KDP and processed PhiDP of radials (kdp), the weather-echo
   model of the synthetic storm.

@@ -53,6 +53,8 @@ class qa_without_gnuradio(unittest.TestCase):
 
     def test_package_loads_nothing_of_gnuradio(self):
         import cudadsp.gnss.acquisition  # noqa: F401
+        import cudadsp.gnss.receiver  # noqa: F401
+        import cudadsp.gnss.receiver_cases  # noqa: F401
         import cudadsp.insar.offset_stack  # noqa: F401
         import cudadsp.insar.stack_dask  # noqa: F401
         import cudadsp.radar.kdp_radials  # noqa: F401

@@ -1,0 +1,652 @@
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+// The host side of the GPS L1 C/A receiver for Python (docs/design/gps_receiver.md):
+// core::gps_receiver fed with multichannel_correlator.process()'s records, its epochs
+// and fixes; the constellation scenario that makes signals with their truth; and the
+// text of the outputs (RINEX 3.04 observation and navigation, NMEA 0183, GeoJSON),
+// which the package writes through its output sets. Written by hand; the bound headers
+// are the engine library's internal ones under lib/core/gnss (not public, so no binding
+// hash: python/engines/CMakeLists.txt says why they are included). The engine's
+// std::invalid_argument, naming the field, reaches Python as ValueError (pybind11's
+// translation).
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "gnss/gnss_geodesy.h"
+#include "gnss/gnss_nmea.h"
+#include "gnss/gnss_rinex.h"
+#include "gnss/gnss_track_geojson.h"
+#include "gnss/gps_constellation_scenario.h"
+#include "gnss/gps_nominal_constellation.h"
+#include "gnss/gps_receiver.h"
+#include "integer_argument.h"
+#include <gnuradio/cudadsp/core/multichannel_correlator.h>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace {
+
+namespace core = gr::cudadsp::core;
+using gr::cudadsp::bindings::integer_argument;
+using gr::cudadsp::bindings::narrow;
+
+constexpr double degree = 3.14159265358979323846 / 180.0;
+
+py::tuple vec3(const core::gnss_vec3& v) { return py::make_tuple(v[0], v[1], v[2]); }
+
+core::gnss_vec3 vec3_of(const std::vector<double>& v, const char* name)
+{
+    if (v.size() != 3)
+        throw py::value_error(std::string(name) + ": must hold 3 numbers (ECEF x, y, z)");
+    return { v[0], v[1], v[2] };
+}
+
+//! Klobuchar alpha and beta (IS-GPS-200 20.3.3.5.1.7 units) from 8 numbers.
+core::gnss_klobuchar_coefficients klobuchar_of(const std::vector<double>& k)
+{
+    if (k.size() != 8)
+        throw py::value_error("klobuchar: must hold 8 numbers, alpha0..3 then beta0..3");
+    core::gnss_klobuchar_coefficients c{};
+    for (int i = 0; i < 4; ++i) {
+        c.alpha[i] = k[i];
+        c.beta[i] = k[4 + i];
+    }
+    return c;
+}
+
+core::gnss_troposphere_model troposphere_of(const std::string& name)
+{
+    if (name == "saastamoinen")
+        return core::gnss_troposphere_model::saastamoinen;
+    if (name == "none")
+        return core::gnss_troposphere_model::none;
+    throw py::value_error("troposphere: must be \"saastamoinen\" or \"none\", got \"" +
+                          name + "\"");
+}
+
+//! The correlator's records (the structured array of multichannel_correlator.process())
+//! and correlations (records x taps) as the engine's results.
+core::gnss_correlator_results results_of(const py::array& records,
+                                         const py::array& correlations)
+{
+    const auto r =
+        py::array_t<core::gnss_epoch_record, py::array::c_style>::ensure(records);
+    if (!r || r.ndim() != 1)
+        throw py::type_error("records: must be the records array of "
+                             "multichannel_correlator.process()");
+    const auto c =
+        py::array_t<std::complex<float>,
+                    py::array::c_style | py::array::forcecast>::ensure(correlations);
+    if (!c || c.ndim() != 2 || c.shape(0) != r.shape(0))
+        throw py::value_error(
+            "correlations: must be (records, taps), one row per record");
+    core::gnss_correlator_results results;
+    results.taps = static_cast<std::size_t>(c.shape(1));
+    results.records.assign(r.data(), r.data() + r.size());
+    results.correlations.assign(c.data(), c.data() + c.size());
+    return results;
+}
+
+py::dict fix_dict(const core::gps_receiver_epoch& e)
+{
+    const core::gnss_pvt_result& f = e.fix;
+    py::dict d;
+    d["valid"] = f.valid;
+    d["reason"] = f.reason;
+    d["gps_time_of_week_s"] = e.gps_time_of_week_s;
+    d["ecef_m"] = vec3(f.position_m);
+    d["latitude_deg"] = f.geodetic.latitude_rad / degree;
+    d["longitude_deg"] = f.geodetic.longitude_rad / degree;
+    d["height_m"] = f.geodetic.height_m;
+    d["clock_bias_s"] = f.clock_bias_s[static_cast<int>(core::gnss_system::gps)];
+    d["clock_drift"] = f.clock_drift;
+    d["velocity_valid"] = f.velocity_valid;
+    d["velocity_reason"] = f.velocity_reason;
+    d["velocity_m_s"] = vec3(f.velocity_m_s);
+    py::dict dops;
+    dops["gdop"] = f.dops.gdop;
+    dops["pdop"] = f.dops.pdop;
+    dops["hdop"] = f.dops.hdop;
+    dops["vdop"] = f.dops.vdop;
+    dops["tdop"] = f.dops.tdop;
+    d["dops"] = dops;
+    py::list used, refused;
+    for (const core::gnss_pvt_satellite& s : f.satellites) {
+        if (s.used)
+            used.append(s.prn);
+        else
+            refused.append(py::make_tuple(s.prn, s.reason));
+    }
+    for (const core::gps_receiver_exclusion& x : e.excluded)
+        refused.append(py::make_tuple(x.prn, x.reason));
+    d["satellites_used"] = used;
+    d["satellites_not_used"] = refused;
+    d["ionosphere_applied"] = e.ionosphere_applied;
+    return d;
+}
+
+py::list observations_of(const core::gnss_observation_epoch& e)
+{
+    py::list out;
+    for (const core::gnss_observation& o : e.observations) {
+        py::dict d;
+        d["prn"] = o.prn;
+        d["pseudorange_m"] = o.pseudorange_m;
+        d["carrier_phase_cycles"] = o.carrier_phase_cycles;
+        d["doppler_hz"] = o.doppler_hz;
+        d["cn0_dbhz"] = o.cn0_dbhz;
+        d["lli"] = o.lli;
+        out.append(d);
+    }
+    return out;
+}
+
+py::dict counters_of(const core::gps_navigation_channel& n)
+{
+    const core::gps_lnav_counters l = n.lnav_counters();
+    py::dict d;
+    d["prn"] = n.prn();
+    d["stage"] = core::to_string(n.stage());
+    d["time_known"] = n.stage() == core::gps_navigation_stage::time_known;
+    d["bit_edge"] = n.bit_edge();
+    d["polarity"] = n.decoder().polarity();
+    d["records"] = n.counters().records;
+    d["restarts"] = n.counters().restarts;
+    d["how_contradictions"] = n.counters().how_contradictions;
+    d["subframes"] = l.subframes;
+    d["parity_failures"] = l.parity_failures;
+    d["discarded_subframes"] = l.discarded_subframes;
+    d["ephemerides"] = l.ephemerides;
+    d["iono_utc_pages"] = l.iono_utc_pages;
+    return d;
+}
+
+core::gps_time gps_time_of(int week, double seconds)
+{
+    // receiver_time_ms passes a week's end during a run (gnss_observation_epoch).
+    const double whole_weeks = std::floor(seconds / 604800.0);
+    return { week + static_cast<int>(whole_weeks), seconds - whole_weeks * 604800.0 };
+}
+
+core::gnss_calendar_time calendar_of(const py::tuple& t)
+{
+    if (t.size() != 6)
+        throw py::value_error(
+            "created_utc: must be (year, month, day, hour, minute, second)");
+    core::gnss_calendar_time c;
+    c.year = t[0].cast<int>();
+    c.month = t[1].cast<int>();
+    c.day = t[2].cast<int>();
+    c.hour = t[3].cast<int>();
+    c.minute = t[4].cast<int>();
+    c.second = t[5].cast<double>();
+    return c;
+}
+
+//! The NMEA sentences of one epoch: GGA, RMC, GSA, GSV (GSV's C/N0 from the
+//! observations of the satellites the solver was given, in its order).
+std::vector<std::string>
+nmea_of(const core::gps_receiver_epoch& e, int week, int leap_seconds)
+{
+    const core::gps_time t = gps_time_of(
+        week, e.fix.valid ? e.gps_time_of_week_s : e.observations.receiver_time_ms / 1e3);
+    std::vector<core::gnss_pvt_observation> given;
+    for (const core::gnss_pvt_satellite& s : e.fix.satellites) {
+        core::gnss_pvt_observation o;
+        o.prn = s.prn;
+        o.cn0_dbhz = NAN;
+        for (const core::gnss_observation& m : e.observations.observations)
+            if (m.prn == s.prn)
+                o.cn0_dbhz = m.cn0_dbhz;
+        given.push_back(o);
+    }
+    std::vector<std::string> out{ core::nmea_gga(e.fix, t, leap_seconds),
+                                  core::nmea_rmc(e.fix, t, leap_seconds) };
+    for (const std::string& s : core::nmea_gsa(e.fix))
+        out.push_back(s);
+    for (const std::string& s : core::nmea_gsv(e.fix, given))
+        out.push_back(s);
+    return out;
+}
+
+using epoch_list = std::vector<core::gps_receiver_epoch>;
+
+std::string rinex_observation_text(const epoch_list& epochs,
+                                   int week,
+                                   int interval_ms,
+                                   const std::vector<double>& approximate_position_m,
+                                   const std::string& marker_name,
+                                   const py::tuple& created_utc)
+{
+    if (epochs.empty())
+        throw py::value_error("epochs: a RINEX observation file needs one at least");
+    core::gnss_rinex_observation_header header;
+    header.program.created_utc = calendar_of(created_utc);
+    header.marker_name = marker_name;
+    header.approximate_position_m =
+        vec3_of(approximate_position_m, "approximate_position_m");
+    header.interval_ms = interval_ms;
+    std::vector<core::gnss_observation_epoch> observations;
+    for (const core::gps_receiver_epoch& e : epochs)
+        observations.push_back(e.observations);
+    std::ostringstream out;
+    core::write_rinex_observation_file(out, header, week, observations);
+    return out.str();
+}
+
+std::string rinex_navigation_text(const py::list& records,
+                                  const std::optional<core::gps_iono_utc>& iono_utc,
+                                  int reference_week,
+                                  const py::tuple& created_utc)
+{
+    core::gnss_rinex_navigation_header header;
+    header.program.created_utc = calendar_of(created_utc);
+    header.has_iono_utc = iono_utc.has_value();
+    if (iono_utc)
+        header.iono_utc = *iono_utc;
+    header.reference_week = reference_week;
+    std::vector<core::gnss_rinex_gps_ephemeris> entries;
+    for (const py::handle r : records) {
+        const auto t = r.cast<py::tuple>();
+        if (t.size() != 3)
+            throw py::value_error("records: (ephemeris, week, transmission_time_s) each");
+        entries.push_back(
+            { t[0].cast<core::gps_ephemeris>(), t[1].cast<int>(), t[2].cast<double>() });
+    }
+    std::ostringstream out;
+    core::write_rinex_gps_navigation_file(out, header, entries);
+    return out.str();
+}
+
+std::string geojson_text(const epoch_list& epochs, int week, int leap_seconds)
+{
+    std::vector<core::gnss_track_point> track;
+    for (const core::gps_receiver_epoch& e : epochs)
+        if (e.fix.valid)
+            track.push_back({ gps_time_of(week, e.gps_time_of_week_s), e.fix.geodetic });
+    std::ostringstream out;
+    core::write_geojson_track(out, track, leap_seconds);
+    return out.str();
+}
+
+void bind_ephemeris(py::module& m)
+{
+    py::class_<core::gps_ephemeris>(
+        m,
+        "gps_ephemeris",
+        "A GPS LNAV broadcast ephemeris and clock (IS-GPS-200 units: semicircles, "
+        "seconds, metres); week is the 10-bit week as sent.")
+        .def(py::init<>())
+        .def_readwrite("prn", &core::gps_ephemeris::prn)
+        .def_readwrite("week", &core::gps_ephemeris::week)
+        .def_readwrite("health", &core::gps_ephemeris::health)
+        .def_readwrite("ura_index", &core::gps_ephemeris::ura_index)
+        .def_readwrite("iodc", &core::gps_ephemeris::iodc)
+        .def_readwrite("iode", &core::gps_ephemeris::iode)
+        .def_readwrite("tgd", &core::gps_ephemeris::tgd)
+        .def_readwrite("toc", &core::gps_ephemeris::toc)
+        .def_readwrite("af0", &core::gps_ephemeris::af0)
+        .def_readwrite("af1", &core::gps_ephemeris::af1)
+        .def_readwrite("af2", &core::gps_ephemeris::af2)
+        .def_readwrite("toe", &core::gps_ephemeris::toe)
+        .def_readwrite("sqrt_a", &core::gps_ephemeris::sqrt_a)
+        .def_readwrite("e", &core::gps_ephemeris::e)
+        .def_readwrite("m0", &core::gps_ephemeris::m0)
+        .def_readwrite("delta_n", &core::gps_ephemeris::delta_n)
+        .def_readwrite("crs", &core::gps_ephemeris::crs)
+        .def_readwrite("crc", &core::gps_ephemeris::crc)
+        .def_readwrite("cuc", &core::gps_ephemeris::cuc)
+        .def_readwrite("cus", &core::gps_ephemeris::cus)
+        .def_readwrite("cic", &core::gps_ephemeris::cic)
+        .def_readwrite("cis", &core::gps_ephemeris::cis)
+        .def_readwrite("omega0", &core::gps_ephemeris::omega0)
+        .def_readwrite("i0", &core::gps_ephemeris::i0)
+        .def_readwrite("omega", &core::gps_ephemeris::omega)
+        .def_readwrite("omega_dot", &core::gps_ephemeris::omega_dot)
+        .def_readwrite("idot", &core::gps_ephemeris::idot)
+        .def_readwrite("code_on_l2", &core::gps_ephemeris::code_on_l2)
+        .def_readwrite("l2p_data_flag", &core::gps_ephemeris::l2p_data_flag)
+        .def_readwrite("aodo", &core::gps_ephemeris::aodo)
+        .def_readwrite("fit_interval_flag", &core::gps_ephemeris::fit_interval_flag);
+
+    py::class_<core::gps_iono_utc>(m,
+                                   "gps_iono_utc",
+                                   "Subframe 4 page 18: Klobuchar alpha and beta, "
+                                   "GPS-UTC (a0, a1, tot, wnt) and the "
+                                   "leap seconds (dt_ls, wn_lsf, dn, dt_lsf), as "
+                                   "IS-GPS-200 20.3.3.5.1.6-7 give them.")
+        .def(py::init<>())
+        .def_property(
+            "klobuchar",
+            [](const core::gps_iono_utc& p) {
+                return std::vector<double>{ p.alpha[0], p.alpha[1], p.alpha[2],
+                                            p.alpha[3], p.beta[0],  p.beta[1],
+                                            p.beta[2],  p.beta[3] };
+            },
+            [](core::gps_iono_utc& p, const std::vector<double>& k) {
+                const core::gnss_klobuchar_coefficients c = klobuchar_of(k);
+                for (int i = 0; i < 4; ++i) {
+                    p.alpha[i] = c.alpha[i];
+                    p.beta[i] = c.beta[i];
+                }
+            },
+            "alpha0..3 then beta0..3")
+        .def_readwrite("a0", &core::gps_iono_utc::a0)
+        .def_readwrite("a1", &core::gps_iono_utc::a1)
+        .def_readwrite("tot", &core::gps_iono_utc::tot)
+        .def_readwrite("wnt", &core::gps_iono_utc::wnt)
+        .def_readwrite("dt_ls", &core::gps_iono_utc::dt_ls)
+        .def_readwrite("wn_lsf", &core::gps_iono_utc::wn_lsf)
+        .def_readwrite("dn", &core::gps_iono_utc::dn)
+        .def_readwrite("dt_lsf", &core::gps_iono_utc::dt_lsf);
+
+    m.def("gps_nominal_constellation",
+          &core::gps_nominal_constellation,
+          py::arg("week"),
+          py::arg("toe_s"),
+          "30 healthy satellites, PRN 1 to 30, on a nominal geometry (6 planes of 5) for "
+          "simulations: week the 10-bit week, toe_s a multiple of 16 s "
+          "(docs/design/gnss_scenario.md).");
+}
+
+void bind_scenario(py::module& m)
+{
+    py::class_<core::gps_constellation_scenario>(
+        m,
+        "gps_constellation_scenario",
+        "GPS L1 C/A satellites as a receiver at a known place sees them: code, carrier "
+        "and LNAV data from their broadcast orbits and clocks, light time with the "
+        "Earth's rotation and, when klobuchar is given, that ionosphere (broadcast on "
+        "subframe 4 page 18 too). signal() makes the samples (generate, generate_ci16, "
+        "...); truth(sat, n) says what they hold (docs/design/gnss_scenario.md).")
+        .def(py::init([](const std::vector<core::gps_ephemeris>& ephemerides,
+                         const std::vector<double>& receiver_position_m,
+                         double start_tow_s,
+                         double duration_s,
+                         double sample_rate_hz,
+                         double cn0_dbhz,
+                         double elevation_mask_deg,
+                         std::optional<std::vector<double>> klobuchar,
+                         double intermediate_frequency_hz,
+                         double noise_power,
+                         integer_argument seed) {
+                 core::gps_scenario_config c;
+                 for (const core::gps_ephemeris& e : ephemerides)
+                     c.satellites.push_back({ e, cn0_dbhz });
+                 c.receiver.position_m =
+                     vec3_of(receiver_position_m, "receiver_position_m");
+                 c.start_tow_s = start_tow_s;
+                 c.duration_s = duration_s;
+                 c.elevation_mask_deg = elevation_mask_deg;
+                 if (klobuchar) {
+                     c.ionosphere = core::gnss_ionosphere_model::klobuchar;
+                     c.klobuchar = klobuchar_of(*klobuchar);
+                 }
+                 c.signal.sample_rate_hz = sample_rate_hz;
+                 c.signal.intermediate_frequency_hz = intermediate_frequency_hz;
+                 c.signal.noise_power = noise_power;
+                 c.signal.seed = narrow<std::uint64_t>("seed", seed);
+                 return std::make_unique<core::gps_constellation_scenario>(c);
+             }),
+             py::arg("ephemerides"),
+             py::arg("receiver_position_m"),
+             py::arg("start_tow_s"),
+             py::arg("duration_s"),
+             py::arg("sample_rate_hz"),
+             py::arg("cn0_dbhz") = 45.0,
+             py::arg("elevation_mask_deg") = 10.0,
+             py::arg("klobuchar") = py::none(),
+             py::arg("intermediate_frequency_hz") = 0.0,
+             py::arg("noise_power") = 1.0,
+             py::arg("seed") = 1)
+        .def("signal",
+             py::overload_cast<>(&core::gps_constellation_scenario::signal),
+             py::return_value_policy::reference_internal,
+             "The gnss_signal_simulator of the visible satellites (its satellite index "
+             "is this scenario's).")
+        .def("satellite_count", &core::gps_constellation_scenario::satellite_count)
+        .def(
+            "prn",
+            [](const core::gps_constellation_scenario& s, std::size_t sat) {
+                return s.satellite(sat).ephemeris.prn;
+            },
+            py::arg("sat"),
+            "The PRN of visible satellite sat.")
+        .def("code_reference_tow_s",
+             &core::gps_constellation_scenario::code_reference_tow_s)
+        .def(
+            "truth",
+            [](const core::gps_constellation_scenario& s, std::size_t sat, double n) {
+                if (sat >= s.satellite_count())
+                    throw py::index_error("sat: must be below " +
+                                          std::to_string(s.satellite_count()));
+                const core::gps_scenario_truth t = s.truth(sat, n);
+                py::dict d;
+                d["transmit_tow_s"] = t.transmit_tow_s;
+                d["geometric_range_m"] = t.geometric_range_m;
+                d["ionosphere_m"] = t.ionosphere_m;
+                d["satellite_clock_s"] = t.satellite_clock_s;
+                d["pseudorange_m"] = t.pseudorange_m;
+                d["doppler_hz"] = t.doppler_hz;
+                d["elevation_deg"] = t.direction.elevation_rad / degree;
+                d["satellite_position_m"] = vec3(t.satellite_position_m);
+                return d;
+            },
+            py::arg("sat"),
+            py::arg("n"),
+            "The exact solution for satellite sat at (fractional) sample n: "
+            "transmit_tow_s, geometric_range_m, ionosphere_m, satellite_clock_s, "
+            "pseudorange_m, doppler_hz, elevation_deg, satellite_position_m.");
+
+    m.def(
+        "gnss_geodetic_to_ecef",
+        [](double latitude_deg, double longitude_deg, double height_m) {
+            return vec3(core::geodetic_to_ecef(
+                { latitude_deg * degree, longitude_deg * degree, height_m }));
+        },
+        py::arg("latitude_deg"),
+        py::arg("longitude_deg"),
+        py::arg("height_m"),
+        "WGS-84 geodetic to ECEF (x, y, z) metres.");
+}
+
+void bind_receiver(py::module& m)
+{
+    py::class_<core::gps_receiver_epoch>(
+        m,
+        "gps_receiver_epoch",
+        "One observation epoch of gps_receiver and its fix (valid or not, with the "
+        "reason).")
+        .def_property_readonly("receiver_time_ms",
+                               [](const core::gps_receiver_epoch& e) {
+                                   return e.observations.receiver_time_ms;
+                               })
+        .def_property_readonly(
+            "sample_index",
+            [](const core::gps_receiver_epoch& e) { return e.observations.sample_index; })
+        .def_property_readonly("observations",
+                               [](const core::gps_receiver_epoch& e) {
+                                   return observations_of(e.observations);
+                               })
+        .def_property_readonly("fix", &fix_dict)
+        .def(
+            "nmea",
+            [](const core::gps_receiver_epoch& e, int week, int leap_seconds) {
+                return nmea_of(e, week, leap_seconds);
+            },
+            py::arg("week"),
+            py::arg("leap_seconds"),
+            "The NMEA 0183 sentences of the epoch (GGA, RMC, GSA, GSV, each ending in "
+            "CR LF); week is the GPS week of its receiver_time_ms.");
+
+    py::class_<core::gps_receiver>(
+        m,
+        "gps_receiver",
+        "The host side of a GPS L1 C/A receiver: multichannel_correlator records in, "
+        "observation epochs and fixes out (docs/design/gps_receiver.md). Assign each "
+        "correlator channel its PRN, then give process() every process() call's records "
+        "and correlations with the correlator's samples_processed().")
+        .def(py::init([](double sample_rate_hz,
+                         int interval_ms,
+                         double elevation_mask_deg,
+                         const std::string& troposphere,
+                         bool ionosphere,
+                         std::optional<std::vector<double>> klobuchar,
+                         integer_argument prompt_tap) {
+                 core::gps_receiver_config c;
+                 c.observables.sample_rate_hz = sample_rate_hz;
+                 c.observables.interval_ms = interval_ms;
+                 c.pvt.elevation_mask_rad = elevation_mask_deg * degree;
+                 c.pvt.troposphere = troposphere_of(troposphere);
+                 c.pvt.ionosphere = ionosphere ? core::gnss_ionosphere_model::klobuchar
+                                               : core::gnss_ionosphere_model::none;
+                 if (klobuchar) {
+                     c.has_iono_utc = true;
+                     const core::gnss_klobuchar_coefficients k = klobuchar_of(*klobuchar);
+                     for (int i = 0; i < 4; ++i) {
+                         c.iono_utc.alpha[i] = k.alpha[i];
+                         c.iono_utc.beta[i] = k.beta[i];
+                     }
+                 }
+                 c.prompt_tap = narrow<std::size_t>("prompt_tap", prompt_tap);
+                 return std::make_unique<core::gps_receiver>(c);
+             }),
+             py::arg("sample_rate_hz"),
+             py::arg("interval_ms") = 1000,
+             py::arg("elevation_mask_deg") = 10.0,
+             py::arg("troposphere") = "saastamoinen",
+             py::arg("ionosphere") = true,
+             py::arg("klobuchar") = py::none(),
+             py::arg("prompt_tap") = 1,
+             "interval_ms between epochs (20 to any whole ms); troposphere "
+             "\"saastamoinen\" or \"none\"; ionosphere: Klobuchar with the broadcast "
+             "parameters, or klobuchar (alpha0..3, beta0..3) known before page 18 "
+             "arrives; prompt_tap the correlator channels' prompt.")
+        .def(
+            "assign_channel",
+            [](core::gps_receiver& r, integer_argument id, int prn) {
+                r.assign_channel(narrow<std::uint32_t>("id", id), prn);
+            },
+            py::arg("id"),
+            py::arg("prn"),
+            "Give correlator channel id to PRN prn (1..32), with a fresh navigation "
+            "channel.")
+        .def(
+            "release_channel",
+            [](core::gps_receiver& r, integer_argument id) {
+                r.release_channel(narrow<std::uint32_t>("id", id));
+            },
+            py::arg("id"))
+        .def(
+            "process",
+            [](core::gps_receiver& r,
+               const py::array& records,
+               const py::array& correlations,
+               std::uint64_t complete_through_sample) {
+                const core::gnss_correlator_results results =
+                    results_of(records, correlations);
+                py::gil_scoped_release release;
+                return r.process(results, complete_through_sample);
+            },
+            py::arg("records"),
+            py::arg("correlations"),
+            py::arg("complete_through_sample"),
+            "Take one multichannel_correlator.process() call's records and "
+            "correlations and the correlator's samples_processed() after it; returns "
+            "the epochs completed (gps_receiver_epoch), in time order.")
+        .def(
+            "channel",
+            [](const core::gps_receiver& r, integer_argument id) -> py::object {
+                const core::gps_navigation_channel* n =
+                    r.channel(narrow<std::uint32_t>("id", id));
+                return n ? py::object(counters_of(*n)) : py::none();
+            },
+            py::arg("id"),
+            "Where channel id's navigation stands: prn, stage (its text), time_known "
+            "(transmit times stated), bit_edge, polarity and the counters; None for an "
+            "unknown id.")
+        .def(
+            "ephemerides",
+            [](const core::gps_receiver& r) { return r.ephemerides(); },
+            "The latest ephemeris per PRN (a dict).")
+        .def(
+            "iono_utc",
+            [](const core::gps_receiver& r) -> std::optional<core::gps_iono_utc> {
+                if (!r.has_iono_utc())
+                    return std::nullopt;
+                return r.iono_utc();
+            },
+            "The ionosphere and UTC parameters in use (given or broadcast), or None.")
+        .def("waiting_for",
+             &core::gps_receiver::waiting_for,
+             "Before the first epoch, what each channel waits for; \"\" after.");
+}
+
+void bind_writers(py::module& m)
+{
+    m.def("gps_rinex_observation_text",
+          &rinex_observation_text,
+          py::arg("epochs"),
+          py::arg("week"),
+          py::arg("interval_ms"),
+          py::arg("approximate_position_m"),
+          py::arg("marker_name"),
+          py::arg("created_utc"),
+          "A RINEX 3.04 observation file of gps_receiver epochs (C1C L1C D1C S1C): week "
+          "the GPS week of the first one's receiver_time_ms, created_utc (year, month, "
+          "day, hour, minute, second) for PGM / RUN BY / DATE.");
+    m.def("gps_rinex_navigation_text",
+          &rinex_navigation_text,
+          py::arg("records"),
+          py::arg("iono_utc"),
+          py::arg("reference_week"),
+          py::arg("created_utc"),
+          "A RINEX 3.04 GPS navigation file: records (ephemeris, continuous week, "
+          "transmission time of week s); iono_utc a gps_iono_utc or None (no ionosphere "
+          "and time records).");
+    m.def("gps_geojson_track_text",
+          &geojson_text,
+          py::arg("epochs"),
+          py::arg("week"),
+          py::arg("leap_seconds"),
+          "The fixes of the epochs as a GeoJSON FeatureCollection (RFC 7946).");
+    m.def(
+        "rinex_file_names",
+        [](int week, double seconds_of_week, double span_s, int interval_ms) {
+            const core::gnss_rinex_site site;
+            const core::gps_time first = gps_time_of(week, seconds_of_week);
+            return py::make_tuple(
+                core::rinex_observation_file_name(
+                    site, first, span_s, interval_ms, { core::gnss_system::gps }),
+                core::rinex_gps_navigation_file_name(site, first, span_s));
+        },
+        py::arg("week"),
+        py::arg("seconds_of_week"),
+        py::arg("span_s"),
+        py::arg("interval_ms"),
+        "The RINEX 3.04 long names (observation, GPS navigation) of data from that GPS "
+        "time on, station GRCD00XXX, source R.");
+}
+
+} // namespace
+
+void bind_gps_receiver(py::module& m)
+{
+    bind_ephemeris(m);
+    bind_scenario(m);
+    bind_receiver(m);
+    bind_writers(m);
+}

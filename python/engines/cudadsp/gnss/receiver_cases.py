@@ -1,0 +1,71 @@
+#
+# Copyright 2026 gr-cudadsp authors.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+'''
+The recording on which the GPS receiver (receive, cudadsp_gnss) is judged, with its
+truth: qa_gps_receiver's scenario (tests/engine/qa_gps_receiver.cc). A static receiver
+near Vienna sees the nominal constellation (gps_nominal_constellation, 10-bit week
+300, toe 345600 s) above 10 degrees at 45 dB-Hz, with the Klobuchar ionosphere and no
+troposphere; sample 0 falls 0.45 s before subframe 1 of a frame, so the ephemerides are
+complete after about 18.5 s and the first fix comes at 19.45 s. Page 18 comes only at
+about 24.5 s: the receiver is given the Klobuchar parameters up front.
+
+Used by the package's and the tool's tests (qa_receiver, tests/apps/qa_gnss_tool.py).
+'''
+
+import numpy
+
+from .._engines import (gnss_geodetic_to_ecef, gps_constellation_scenario,
+                        gps_nominal_constellation)
+
+WEEK_10_BIT = 300
+# The continuous week of WEEK_10_BIT in the era of the 2020s (resolves the 10-bit week).
+REFERENCE_WEEK = 2348
+TOE_S = 345600.0
+SUBFRAME_1_TOW_S = 30.0 * 11542  # a frame whose subframe 4 is page 18
+START_TOW_S = SUBFRAME_1_TOW_S - 0.45
+RECEIVER_GEODETIC = (48.2, 16.37, 200.0)  # degrees, degrees, metres
+KLOBUCHAR = (1.1176e-8, 7.4506e-9, -5.9605e-8, -5.9605e-8,
+             90112.0, 0.0, -196608.0, -65536.0)
+CN0_DBHZ = 45.0
+# The acquisition's floor: two samples a chip.
+SAMPLE_RATE_HZ = 2.048e6
+# int16 scale of unit-power noise: the signal's few bits above it survive rounding.
+CI16_SCALE = 300.0
+
+
+def receiver_ecef():
+    return numpy.array(gnss_geodetic_to_ecef(*RECEIVER_GEODETIC))
+
+
+def scenario(duration_s, sample_rate_hz=SAMPLE_RATE_HZ, seed=3):
+    '''The scenario of duration_s (gps_constellation_scenario): its signal() makes the
+    samples, truth() and prn() say what they hold.'''
+    return gps_constellation_scenario(
+        gps_nominal_constellation(WEEK_10_BIT, TOE_S), list(receiver_ecef()), START_TOW_S,
+        duration_s, sample_rate_hz, cn0_dbhz=CN0_DBHZ, klobuchar=list(KLOBUCHAR),
+        seed=seed)
+
+
+def write_ci16(path, case, duration_s, sample_rate_hz=SAMPLE_RATE_HZ, block_s=1.0):
+    '''The first duration_s of the case's signal (made at sample_rate_hz) as
+    interleaved int16 I/Q (GNSS-SDR's ishort) in path, a block at a time.'''
+    fs = sample_rate_hz
+    total = int(round(duration_s * fs))
+    step = int(round(block_s * fs))
+    with open(path, 'wb') as f:
+        for start in range(0, total, step):
+            case.signal().generate_ci16(min(step, total - start), CI16_SCALE).tofile(f)
+
+
+def position_errors(ecef_m):
+    '''(horizontal, 3-D) distance in metres of an ECEF position from the truth.'''
+    truth = receiver_ecef()
+    d = numpy.asarray(ecef_m, dtype=float) - truth
+    lat, lon = numpy.radians(RECEIVER_GEODETIC[:2])
+    up = numpy.array([numpy.cos(lat) * numpy.cos(lon), numpy.cos(lat) * numpy.sin(lon),
+                      numpy.sin(lat)])
+    three_d = float(numpy.linalg.norm(d))
+    return float(numpy.sqrt(max(three_d ** 2 - float(d @ up) ** 2, 0.0))), three_d
