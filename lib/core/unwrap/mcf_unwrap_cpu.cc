@@ -213,28 +213,31 @@ std::size_t mcf_unwrap_cpu::count_residues_and_supplies(const float* x)
     const std::int32_t width = static_cast<std::int32_t>(d_config.width);
     const std::int32_t height = static_cast<std::int32_t>(d_config.height);
     const unwrap_period p = make_unwrap_period(d_config.period);
-    // A difference touching an invalid pixel counts as 0: such a loop's residue is
-    // arbitrary, but its differences cost nothing to cut, so the flow settles it for
-    // free, and the loops around a masked area still sum the valid differences of
-    // its rim.
+    // A difference touching an invalid pixel counts as 0. Such a loop's sum is not a
+    // whole number of periods, and rounding it loop by loop would leave the loops
+    // merged around a masked area (solve_flow()) with the wrong total, which the flow
+    // would then have to carry off to the earth across valid land: its supply keeps
+    // the fraction, and only the merged node's total, the circulation of the valid
+    // differences around the area's rim, is rounded.
     auto difference = [&](std::size_t a, std::size_t b) {
         return d_valid[a] && d_valid[b] ? wrap_difference(double(x[b]) - double(x[a]), p)
                                         : 0.0;
     };
-    std::fill(d_supply.begin(), d_supply.end(), 0);
+    std::fill(d_supply.begin(), d_supply.end(), 0.0);
     std::size_t residues = 0;
     const std::size_t earth = d_supply.size() - 1;
     for (std::int32_t row = 0; row + 1 < height; ++row)
         for (std::int32_t col = 0; col + 1 < width; ++col) {
             const std::size_t tl = std::size_t(row) * width + col;
             const std::size_t tr = tl + 1, bl = tl + width, br = bl + 1;
-            const std::int32_t residue = mcf_loop_residue(difference(tl, tr),
-                                                          difference(tr, br),
-                                                          difference(bl, br),
-                                                          difference(tl, bl),
-                                                          p);
+            const double top = difference(tl, tr), right = difference(tr, br);
+            const double bottom = difference(bl, br), left = difference(tl, bl);
+            const std::int32_t residue = mcf_loop_residue(top, right, bottom, left, p);
             residues += residue != 0;
-            d_supply[std::size_t(row) * (width - 1) + col] = -residue;
+            const bool whole = d_valid[tl] && d_valid[tr] && d_valid[bl] && d_valid[br];
+            d_supply[std::size_t(row) * (width - 1) + col] =
+                whole ? -double(residue)
+                      : -(top + right - bottom - left) * p.inverse_period;
         }
     // The base periods of every difference already move flow from its plus to its
     // minus loop.
@@ -250,10 +253,7 @@ std::size_t mcf_unwrap_cpu::count_residues_and_supplies(const float* x)
                 d_supply[ends.plus] -= base;
                 d_supply[ends.minus] += base;
             }
-    std::int64_t total = 0;
-    for (std::size_t node = 0; node < earth; ++node)
-        total += d_supply[node];
-    d_supply[earth] = -total;
+    d_supply[earth] = 0.0; // whatever balances the others, set in solve_flow()
     return residues;
 }
 
@@ -293,18 +293,34 @@ std::size_t mcf_unwrap_cpu::solve_flow()
             root[std::max(a, b)] = std::min(a, b);
         }
     });
-    std::vector<int> supply;
+    // Every loop's root first, then the roots numbered in order: numbering in the
+    // same pass would overwrite parent links that find() still has to follow.
+    for (std::size_t loop = 0; loop < loops_and_earth; ++loop)
+        root[loop] = find(static_cast<std::int32_t>(loop));
+    std::vector<double> summed_supply;
     for (std::size_t loop = 0; loop < loops_and_earth; ++loop) {
-        const std::int32_t r = find(static_cast<std::int32_t>(loop));
+        const std::int32_t r = root[loop];
         if (r == static_cast<std::int32_t>(loop)) {
-            root[loop] = static_cast<std::int32_t>(supply.size());
-            supply.push_back(0);
+            root[loop] = static_cast<std::int32_t>(summed_supply.size());
+            summed_supply.push_back(0.0);
         } else {
             root[loop] = root[r]; // r < loop: already numbered
         }
-        supply[root[loop]] += static_cast<int>(d_supply[loop]);
+        summed_supply[root[loop]] += d_supply[loop];
     }
-    const std::size_t nodes = supply.size();
+    const std::size_t nodes = summed_supply.size();
+    // Whole supplies (a merged node's fractions sum to its rim's circulation), and
+    // the earth's node takes what balances them.
+    const std::int32_t earth_node = root[loops_and_earth - 1];
+    std::vector<int> supply(nodes);
+    std::int64_t balance = 0;
+    for (std::size_t node = 0; node < nodes; ++node) {
+        if (std::int32_t(node) == earth_node)
+            continue;
+        supply[node] = static_cast<int>(std::llround(summed_supply[node]));
+        balance += supply[node];
+    }
+    supply[earth_node] = static_cast<int>(-balance);
     std::int64_t total_supply = 0;
     for (int s : supply)
         total_supply += s > 0 ? s : 0;

@@ -57,8 +57,11 @@ private:
     //! periods once the flow is solved.
     std::vector<std::int32_t> d_cycles, d_base_cycles;
     std::vector<float> d_offset, d_curvature;
-    //! Supply of every loop node, the earth last.
-    std::vector<std::int64_t> d_supply;
+    /*! Supply of every loop, in periods, the earth last: minus the loop's residue,
+     *  or, for a loop touching an invalid pixel, minus the sum of its valid
+     *  differences (a fraction: only the sum over all the loops merged with it is
+     *  whole), then the base periods of its differences. */
+    std::vector<double> d_supply;
     //! The flow node of every loop (loops joined by free differences share one).
     std::vector<std::int32_t> d_node_of_loop;
     std::vector<std::int64_t> d_pixel_cycles;
