@@ -29,12 +29,17 @@ constexpr double two_pi = 6.283185307179586476925286766559;
 constexpr std::size_t moment_table_size = 256;
 
 /*!
- * Parallel arcs each way across a difference: unit-capacity arcs for its first
- * periods beyond base_cycles, the last one uncapacitated at that period's cost. Two
- * represent the convex cost exactly up to one period each way and underestimate it
- * beyond (docs/design/mcf_unwrapping.md, "Arcs").
+ * Arcs each way across a difference: one, uncapacitated, at the cost of its first
+ * period beyond base_cycles, and never below one unit. The cost is then exact for
+ * one period each way and grows linearly beyond, like the heavy tails of single-look
+ * phase noise; a second, steeper arc for the second period changed no right-cycle
+ * fraction and cost a third of the time (docs/design/mcf_unwrapping.md, "Arcs").
+ * The floor of one unit keeps every arc from being free where the first period's
+ * cost rounds to 0 (offset near +-1/2): free arcs both ways around a loop of
+ * differences would let the flow move periods for nothing.
  */
-constexpr std::int32_t arcs_per_direction = 2;
+constexpr std::int32_t arcs_per_direction = 1;
+constexpr std::int32_t least_arc_cost = 1;
 
 //! Top bit of an arc's difference index: the arc takes periods away (minus to plus).
 constexpr std::uint32_t backward_arc = 0x80000000u;
@@ -127,12 +132,12 @@ std::size_t mcf_unwrap_cpu::bytes(const phase_unwrap_2d_config& config)
                                   sizeof(std::int64_t) + sizeof(std::int32_t) +
                                   sizeof(std::int64_t) + 2 * sizeof(std::int32_t);
     // Two differences a pixel, arcs_per_direction arcs each way. An arc: its ends in
-    // the list, capacity, cost and difference (five ints); the network's four ints;
+    // the list, cost and difference (four ints); the network's four ints;
     // the simplex's ends, bounds, capacity, flow, id (seven ints), cost (long long)
     // and state. A node: the simplex's dozen tree arrays, at most a long long each.
     const std::size_t arcs_per_pixel = 2 * 2 * arcs_per_direction;
     const std::size_t per_arc =
-        16 * sizeof(std::int32_t) + sizeof(long long) + sizeof(signed char);
+        15 * sizeof(std::int32_t) + sizeof(long long) + sizeof(signed char);
     const std::size_t per_node = 12 * sizeof(long long);
     return pixels * (per_pixel + arcs_per_pixel * per_arc + per_node);
 }
@@ -443,9 +448,6 @@ std::size_t mcf_unwrap_cpu::solve_flow()
         total_supply += s > 0 ? s : 0;
     if (total_supply == 0)
         return 0;
-    // Enough for any flow the solver keeps: an optimal flow of non-negative costs
-    // needs no cycles, so no arc carries more than the total supply.
-    const int unbounded = static_cast<int>(total_supply);
 
     // The arcs of every costed difference between two different nodes, grouped by
     // tail as StaticDigraph needs: a count per tail, then each arc placed at its
@@ -464,7 +466,6 @@ std::size_t mcf_unwrap_cpu::solve_flow()
         next_slot[node + 1] += next_slot[node];
     const std::size_t arcs = next_slot[nodes];
     std::vector<std::pair<int, int>> ends_of_arc(arcs);
-    std::vector<int> capacity(arcs);
     std::vector<int> cost(arcs);
     std::vector<std::uint32_t> difference_of_arc(arcs);
     for_each_difference([&](std::uint32_t edge, const mcf_dual_ends& ends) {
@@ -474,13 +475,10 @@ std::size_t mcf_unwrap_cpu::solve_flow()
         for (std::int32_t direction : { 1, -1 }) {
             const std::int32_t tail = root[direction > 0 ? ends.plus : ends.minus];
             const std::int32_t head = root[direction > 0 ? ends.minus : ends.plus];
-            for (std::int32_t step = 1; step <= arcs_per_direction; ++step) {
-                const std::size_t arc = next_slot[tail]++;
-                ends_of_arc[arc] = { tail, head };
-                capacity[arc] = step == arcs_per_direction ? unbounded : 1;
-                cost[arc] = mcf_step_cost(model, direction, step);
-                difference_of_arc[arc] = edge | (direction > 0 ? 0u : backward_arc);
-            }
+            const std::size_t arc = next_slot[tail]++;
+            ends_of_arc[arc] = { tail, head };
+            cost[arc] = std::max(least_arc_cost, mcf_step_cost(model, direction, 1));
+            difference_of_arc[arc] = edge | (direction > 0 ? 0u : backward_arc);
         }
     });
 
@@ -493,8 +491,8 @@ std::size_t mcf_unwrap_cpu::solve_flow()
     // (docs/design/mcf_unwrapping.md, "Solver").
     using solver_type = lemon::NetworkSimplex<flow_network, int, long long>;
     solver_type solver(network);
-    solver.upperMap(indexed_map<flow_network::Arc, int>{ &capacity })
-        .costMap(indexed_map<flow_network::Arc, int>{ &cost })
+    // No upper map: every arc is uncapacitated.
+    solver.costMap(indexed_map<flow_network::Arc, int>{ &cost })
         .supplyMap(indexed_map<flow_network::Node, int>{ &supply });
     if (solver.run() != solver_type::OPTIMAL)
         throw std::logic_error("phase_unwrapper_2d (mcf): the flow network has no "
