@@ -168,7 +168,6 @@ void mcf_unwrap_cpu::sum_window_steps(const float* x,
                 re = static_cast<float>(std::cos(angle));
                 im = static_cast<float>(std::sin(angle));
             } else if (pair) {
-                // F_b conj(F_a)
                 re = d_filtered[0][b] * d_filtered[0][a] +
                      d_filtered[1][b] * d_filtered[1][a];
                 im = d_filtered[1][b] * d_filtered[0][a] -
@@ -282,8 +281,8 @@ void mcf_unwrap_cpu::estimate_difference_costs(const unwrap_2d_buffers& host)
     // The expected gradient of a difference is the angle of the window's sum of
     // F_b conj(F_a), F the phasors filtered around each pixel: a pair's own step has
     // the moment of two pixels' noises, rho_a rho_b, a filtered one nearly that of
-    // the filter's mean, so in low coherence (0.1 in a vegetated patch: 0.01 against
-    // 0.1) the filtered steps resolve gradients the raw ones cannot (measured in
+    // the filter's mean, so in low coherence (0.1, in a vegetated patch: 0.006
+    // against 0.08) the filtered steps resolve gradients the raw ones cannot (measured in
     // docs/design/mcf_unwrapping.md). A plain box filter cancels across a steep
     // ramp (the 3 x 3 box at a third of a period a pixel), so the first estimate
     // comes from a 3 x 3 box, and the final one from a window-sized filter that
