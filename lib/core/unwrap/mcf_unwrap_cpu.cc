@@ -12,6 +12,7 @@
 #include <lemon/static_graph.h>
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <stdexcept>
 #include <utility>
@@ -28,12 +29,17 @@ constexpr double two_pi = 6.283185307179586476925286766559;
 constexpr std::size_t moment_table_size = 256;
 
 /*!
- * Parallel arcs each way across a difference: unit-capacity arcs for its first
- * periods beyond base_cycles, the last one uncapacitated at that period's cost. Two
- * represent the convex cost exactly up to one period each way and underestimate it
- * beyond (docs/design/mcf_unwrapping.md, "Arcs").
+ * Arcs each way across a difference: one, uncapacitated, at the cost of its first
+ * period beyond base_cycles, and never below one unit. The cost is then exact for
+ * one period each way and grows linearly beyond, like the heavy tails of single-look
+ * phase noise; a second, steeper arc for the second period changed no right-cycle
+ * fraction and cost a third of the time (docs/design/mcf_unwrapping.md, "Arcs").
+ * The floor of one unit keeps every arc from being free where the first period's
+ * cost rounds to 0 (offset near +-1/2): free arcs both ways around a loop of
+ * differences would let the flow move periods for nothing.
  */
-constexpr std::int32_t arcs_per_direction = 2;
+constexpr std::int32_t arcs_per_direction = 1;
+constexpr std::int32_t least_arc_cost = 1;
 
 //! Top bit of an arc's difference index: the arc takes periods away (minus to plus).
 constexpr std::uint32_t backward_arc = 0x80000000u;
@@ -91,6 +97,7 @@ mcf_unwrap_cpu::mcf_unwrap_cpu(const phase_unwrap_2d_config& config)
       d_moment_table(moment_table_size),
       d_valid(config.pixels()),
       d_moment(config.pixels()),
+      d_row_sum(config.pixels()),
       d_cycles(2 * config.pixels()),
       d_base_cycles(2 * config.pixels()),
       d_offset(2 * config.pixels()),
@@ -103,8 +110,11 @@ mcf_unwrap_cpu::mcf_unwrap_cpu(const phase_unwrap_2d_config& config)
 {
     for (int k = 0; k < 3; ++k) {
         d_step[k].resize(config.pixels());
-        d_row_sum[k].resize(config.pixels());
         d_window_sum[k].resize(config.pixels());
+    }
+    for (int k = 0; k < 2; ++k) {
+        d_phasor[k].resize(config.pixels());
+        d_filtered[k].resize(config.pixels());
     }
     for (std::size_t j = 0; j < moment_table_size; ++j)
         d_moment_table[j] = mcf_phase_moment(
@@ -114,21 +124,131 @@ mcf_unwrap_cpu::mcf_unwrap_cpu(const phase_unwrap_2d_config& config)
 std::size_t mcf_unwrap_cpu::bytes(const phase_unwrap_2d_config& config)
 {
     const std::size_t pixels = config.pixels();
-    // valid, moment, the box sums' nine floats, the cost model and base periods of
-    // two differences, supply, node of loop, K, component and queue.
-    const std::size_t per_pixel = sizeof(std::uint8_t) + 10 * sizeof(float) +
+    // valid, moment, phasors, filtered phasors, the box sums' seven floats, the cost
+    // model and base periods of two differences, supply, node of loop, K, component and
+    // queue.
+    const std::size_t per_pixel = sizeof(std::uint8_t) + 12 * sizeof(float) +
                                   2 * (2 * sizeof(std::int32_t) + 2 * sizeof(float)) +
                                   sizeof(std::int64_t) + sizeof(std::int32_t) +
                                   sizeof(std::int64_t) + 2 * sizeof(std::int32_t);
     // Two differences a pixel, arcs_per_direction arcs each way. An arc: its ends in
-    // the list, capacity, cost and difference (five ints); the network's four ints;
+    // the list, cost and difference (four ints); the network's four ints;
     // the simplex's ends, bounds, capacity, flow, id (seven ints), cost (long long)
     // and state. A node: the simplex's dozen tree arrays, at most a long long each.
     const std::size_t arcs_per_pixel = 2 * 2 * arcs_per_direction;
     const std::size_t per_arc =
-        16 * sizeof(std::int32_t) + sizeof(long long) + sizeof(signed char);
+        15 * sizeof(std::int32_t) + sizeof(long long) + sizeof(signed char);
     const std::size_t per_node = 12 * sizeof(long long);
     return pixels * (per_pixel + arcs_per_pixel * per_arc + per_node);
+}
+
+void mcf_unwrap_cpu::sum_window_steps(const float* x,
+                                      std::int32_t direction,
+                                      bool unit_steps)
+{
+    const std::int32_t width = static_cast<std::int32_t>(d_config.width);
+    const std::int32_t height = static_cast<std::int32_t>(d_config.height);
+    const unwrap_period p = make_unwrap_period(d_config.period);
+    for (std::int32_t row = 0; row < height; ++row)
+        for (std::int32_t col = 0; col < width; ++col) {
+            const std::size_t a = std::size_t(row) * width + col;
+            std::int32_t b = 0;
+            const bool pair = unwrap_2d_neighbour(row,
+                                                  col,
+                                                  direction,
+                                                  1 - direction,
+                                                  { width, height, false, false },
+                                                  &b) &&
+                              d_valid[a] && d_valid[b];
+            float re = 0.0f, im = 0.0f;
+            if (pair && unit_steps) {
+                const double angle = two_pi *
+                                     wrap_difference(double(x[b]) - double(x[a]), p) *
+                                     p.inverse_period;
+                re = static_cast<float>(std::cos(angle));
+                im = static_cast<float>(std::sin(angle));
+            } else if (pair) {
+                re = d_filtered[0][b] * d_filtered[0][a] +
+                     d_filtered[1][b] * d_filtered[1][a];
+                im = d_filtered[1][b] * d_filtered[0][a] -
+                     d_filtered[0][b] * d_filtered[1][a];
+            }
+            d_step[0][a] = re;
+            d_step[1][a] = im;
+            d_step[2][a] = pair ? 1.0f : 0.0f;
+        }
+    const std::int32_t half = static_cast<std::int32_t>(d_config.gradient_window / 2);
+    for (int k = 0; k < 3; ++k)
+        box_sum(d_step[k], d_row_sum, d_window_sum[k], half, width, height);
+}
+
+void mcf_unwrap_cpu::estimate_expected_gradients(const float* x)
+{
+    const std::int32_t width = static_cast<std::int32_t>(d_config.width);
+    const std::size_t pixels = d_config.pixels();
+    const unwrap_period p = make_unwrap_period(d_config.period);
+    for (std::int32_t direction = 0; direction < 2; ++direction) {
+        sum_window_steps(x, direction, false);
+        for (std::size_t a = 0; a < pixels; ++a) {
+            const std::size_t edge = unwrap_2d_edge_index(std::int32_t(a), direction);
+            d_offset[edge] = 0.0f;
+            if (d_step[2][a] == 0.0f)
+                continue;
+            const std::size_t b = direction == 0 ? a + 1 : a + width;
+            const double re = d_window_sum[0][a], im = d_window_sum[1][a];
+            d_offset[edge] = static_cast<float>(
+                re != 0.0 || im != 0.0
+                    ? std::atan2(im, re) / two_pi
+                    : wrap_difference(double(x[b]) - double(x[a]), p) * p.inverse_period);
+        }
+    }
+}
+
+void mcf_unwrap_cpu::filter_along_gradients()
+{
+    const std::int32_t width = static_cast<std::int32_t>(d_config.width);
+    const std::int32_t height = static_cast<std::int32_t>(d_config.height);
+    const std::int32_t half = static_cast<std::int32_t>(d_config.gradient_window / 2);
+    using phasor = std::complex<double>;
+    std::vector<phasor> along_row(2 * half + 1), along_column(2 * half + 1);
+    // exp(-i 2 pi g k) for k = -half..half, by powers of one rotation.
+    auto fill_rotations = [&](std::vector<phasor>& turn, double gradient) {
+        const phasor step = std::polar(1.0, -two_pi * gradient);
+        turn[half] = 1.0;
+        for (std::int32_t k = 1; k <= half; ++k) {
+            turn[half + k] = turn[half + k - 1] * step;
+            turn[half - k] = std::conj(turn[half + k]);
+        }
+    };
+    for (std::int32_t row = 0; row < height; ++row)
+        for (std::int32_t col = 0; col < width; ++col) {
+            const std::size_t a = std::size_t(row) * width + col;
+            d_filtered[0][a] = d_filtered[1][a] = 0.0f;
+            if (!d_valid[a])
+                continue;
+            // A pixel's expected gradients are those of its differences to the right
+            // and downwards (0 where there is none: the window's phasors then just
+            // add up less coherently).
+            fill_rotations(along_row, d_offset[unwrap_2d_edge_index(std::int32_t(a), 0)]);
+            fill_rotations(along_column,
+                           d_offset[unwrap_2d_edge_index(std::int32_t(a), 1)]);
+            phasor sum = 0.0;
+            for (std::int32_t r = std::max(0, row - half);
+                 r <= std::min(height - 1, row + half);
+                 ++r) {
+                phasor row_sum = 0.0;
+                for (std::int32_t c = std::max(0, col - half);
+                     c <= std::min(width - 1, col + half);
+                     ++c) {
+                    const std::size_t j = std::size_t(r) * width + c;
+                    row_sum += phasor(d_phasor[0][j], d_phasor[1][j]) *
+                               along_row[c - col + half];
+                }
+                sum += row_sum * along_column[r - row + half];
+            }
+            d_filtered[0][a] = static_cast<float>(sum.real());
+            d_filtered[1][a] = static_cast<float>(sum.imag());
+        }
 }
 
 void mcf_unwrap_cpu::estimate_difference_costs(const unwrap_2d_buffers& host)
@@ -138,73 +258,74 @@ void mcf_unwrap_cpu::estimate_difference_costs(const unwrap_2d_buffers& host)
     const std::size_t pixels = d_config.pixels();
     const unwrap_period p = make_unwrap_period(d_config.period);
     const float* x = host.wrapped;
-    const std::int32_t half = static_cast<std::int32_t>(d_config.gradient_window / 2);
 
-    if (host.weight != nullptr)
-        for (std::size_t i = 0; i < pixels; ++i) {
-            if (!d_valid[i])
-                continue;
+    // Each valid pixel's phasor, scaled by its phase moment (1 without coherence):
+    // the expected length of its signal part, so that the sums below weigh the
+    // pixels as a matched filter does, noisy ones least.
+    for (std::size_t i = 0; i < pixels; ++i) {
+        double moment = d_valid[i] ? 1.0 : 0.0;
+        if (host.weight != nullptr && d_valid[i]) {
             const double position = std::min(double(host.weight[i]), mcf_max_coherence) /
                                     mcf_max_coherence * double(moment_table_size - 1);
             const std::size_t j = std::min(std::size_t(position), moment_table_size - 2);
             const double fraction = position - double(j);
-            d_moment[i] =
-                static_cast<float>(d_moment_table[j] + fraction * (d_moment_table[j + 1] -
-                                                                   d_moment_table[j]));
+            moment = d_moment_table[j] +
+                     fraction * (d_moment_table[j + 1] - d_moment_table[j]);
         }
+        d_moment[i] = static_cast<float>(moment);
+        const double angle = two_pi * double(x[i]) * p.inverse_period;
+        d_phasor[0][i] = d_valid[i] ? static_cast<float>(moment * std::cos(angle)) : 0.0f;
+        d_phasor[1][i] = d_valid[i] ? static_cast<float>(moment * std::sin(angle)) : 0.0f;
+    }
+
+    // The expected gradient of a difference is the angle of the window's sum of
+    // F_b conj(F_a), F the phasors filtered around each pixel: a pair's own step has
+    // the moment of two pixels' noises, rho_a rho_b, a filtered one nearly that of
+    // the filter's mean, so in low coherence (0.1, in a vegetated patch: 0.006
+    // against 0.08) the filtered steps resolve gradients the raw ones cannot (measured in
+    // docs/design/mcf_unwrapping.md). A plain box filter cancels across a steep
+    // ramp (the 3 x 3 box at a third of a period a pixel), so the first estimate
+    // comes from a 3 x 3 box, and the final one from a window-sized filter that
+    // turns each neighbour back along those first gradients before adding it.
+    const std::int32_t first_half = std::min<std::int32_t>(
+        1, static_cast<std::int32_t>(d_config.gradient_window / 2));
+    for (int k = 0; k < 2; ++k)
+        box_sum(d_phasor[k], d_row_sum, d_filtered[k], first_half, width, height);
+    estimate_expected_gradients(x);
+    filter_along_gradients();
+    estimate_expected_gradients(x);
 
     for (std::int32_t direction = 0; direction < 2; ++direction) {
-        // The unit phasors of the wrapped steps of every valid pair: their window's
-        // mean is the expected difference (its angle) and, without coherence, its
-        // spread (one minus its length).
-        for (std::int32_t row = 0; row < height; ++row)
-            for (std::int32_t col = 0; col < width; ++col) {
-                const std::size_t a = std::size_t(row) * width + col;
-                std::int32_t b = 0;
-                const bool pair = unwrap_2d_neighbour(row,
-                                                      col,
-                                                      direction,
-                                                      1 - direction,
-                                                      { width, height, false, false },
-                                                      &b) &&
-                                  d_valid[a] && d_valid[b];
-                const double angle =
-                    pair ? two_pi * wrap_difference(double(x[b]) - double(x[a]), p) *
-                               p.inverse_period
-                         : 0.0;
-                d_step[0][a] = pair ? static_cast<float>(std::cos(angle)) : 0.0f;
-                d_step[1][a] = pair ? static_cast<float>(std::sin(angle)) : 0.0f;
-                d_step[2][a] = pair ? 1.0f : 0.0f;
-            }
-        for (int k = 0; k < 3; ++k)
-            box_sum(d_step[k], d_row_sum[k], d_window_sum[k], half, width, height);
-
-        for (std::int32_t row = 0; row < height; ++row)
-            for (std::int32_t col = 0; col < width; ++col) {
-                const std::size_t a = std::size_t(row) * width + col;
-                const std::size_t edge = unwrap_2d_edge_index(std::int32_t(a), direction);
-                d_cycles[edge] = 0;
-                d_curvature[edge] = 0.0f;
+        // Without coherence, the spread of the window's unit steps (one minus the
+        // length of their mean) stands for the noise.
+        if (host.weight == nullptr)
+            sum_window_steps(x, direction, true);
+        for (std::size_t a = 0; a < pixels; ++a) {
+            const std::size_t edge = unwrap_2d_edge_index(std::int32_t(a), direction);
+            d_cycles[edge] = 0;
+            d_curvature[edge] = 0.0f;
+            const std::size_t col = a % width;
+            const bool pair =
+                (direction == 0 ? col + 1 < std::size_t(width) : a + width < pixels) &&
+                d_valid[a] && d_valid[direction == 0 ? a + 1 : a + width];
+            if (!pair) {
                 d_offset[edge] = 0.0f;
-                if (d_step[2][a] == 0.0f)
-                    continue; // not a pair of valid pixels: free to cut
-                const std::size_t b = direction == 0 ? a + 1 : a + width;
-                const double wrapped =
-                    wrap_difference(double(x[b]) - double(x[a]), p) * p.inverse_period;
-                const double re = d_window_sum[0][a];
-                const double im = d_window_sum[1][a];
-                const double length = std::sqrt(re * re + im * im);
-                const double expected =
-                    length > 0.0 ? std::atan2(im, re) / two_pi : wrapped;
-                const double moment = host.weight != nullptr
-                                          ? double(d_moment[a]) * double(d_moment[b])
-                                          : length / d_window_sum[2][a];
-                const mcf_difference_cost cost =
-                    mcf_cost_of(wrapped, expected, mcf_difference_variance(moment));
-                d_cycles[edge] = cost.base_cycles;
-                d_offset[edge] = cost.offset;
-                d_curvature[edge] = cost.curvature;
+                continue; // not a pair of valid pixels: free to cut
             }
+            const std::size_t b = direction == 0 ? a + 1 : a + width;
+            const double wrapped =
+                wrap_difference(double(x[b]) - double(x[a]), p) * p.inverse_period;
+            double moment = double(d_moment[a]) * double(d_moment[b]);
+            if (host.weight == nullptr) {
+                const double re = d_window_sum[0][a], im = d_window_sum[1][a];
+                moment = std::sqrt(re * re + im * im) / d_window_sum[2][a];
+            }
+            const mcf_difference_cost cost = mcf_cost_of(
+                wrapped, double(d_offset[edge]), mcf_difference_variance(moment));
+            d_cycles[edge] = cost.base_cycles;
+            d_offset[edge] = cost.offset;
+            d_curvature[edge] = cost.curvature;
+        }
     }
 }
 
@@ -213,28 +334,31 @@ std::size_t mcf_unwrap_cpu::count_residues_and_supplies(const float* x)
     const std::int32_t width = static_cast<std::int32_t>(d_config.width);
     const std::int32_t height = static_cast<std::int32_t>(d_config.height);
     const unwrap_period p = make_unwrap_period(d_config.period);
-    // A difference touching an invalid pixel counts as 0: such a loop's residue is
-    // arbitrary, but its differences cost nothing to cut, so the flow settles it for
-    // free, and the loops around a masked area still sum the valid differences of
-    // its rim.
+    // A difference touching an invalid pixel counts as 0. Such a loop's sum is not a
+    // whole number of periods, and rounding it loop by loop would leave the loops
+    // merged around a masked area (solve_flow()) with the wrong total, which the flow
+    // would then have to carry off to the earth across valid land: its supply keeps
+    // the fraction, and only the merged node's total, the circulation of the valid
+    // differences around the area's rim, is rounded.
     auto difference = [&](std::size_t a, std::size_t b) {
         return d_valid[a] && d_valid[b] ? wrap_difference(double(x[b]) - double(x[a]), p)
                                         : 0.0;
     };
-    std::fill(d_supply.begin(), d_supply.end(), 0);
+    std::fill(d_supply.begin(), d_supply.end(), 0.0);
     std::size_t residues = 0;
     const std::size_t earth = d_supply.size() - 1;
     for (std::int32_t row = 0; row + 1 < height; ++row)
         for (std::int32_t col = 0; col + 1 < width; ++col) {
             const std::size_t tl = std::size_t(row) * width + col;
             const std::size_t tr = tl + 1, bl = tl + width, br = bl + 1;
-            const std::int32_t residue = mcf_loop_residue(difference(tl, tr),
-                                                          difference(tr, br),
-                                                          difference(bl, br),
-                                                          difference(tl, bl),
-                                                          p);
+            const double top = difference(tl, tr), right = difference(tr, br);
+            const double bottom = difference(bl, br), left = difference(tl, bl);
+            const std::int32_t residue = mcf_loop_residue(top, right, bottom, left, p);
             residues += residue != 0;
-            d_supply[std::size_t(row) * (width - 1) + col] = -residue;
+            const bool whole = d_valid[tl] && d_valid[tr] && d_valid[bl] && d_valid[br];
+            d_supply[std::size_t(row) * (width - 1) + col] =
+                whole ? -double(residue)
+                      : -(top + right - bottom - left) * p.inverse_period;
         }
     // The base periods of every difference already move flow from its plus to its
     // minus loop.
@@ -250,10 +374,7 @@ std::size_t mcf_unwrap_cpu::count_residues_and_supplies(const float* x)
                 d_supply[ends.plus] -= base;
                 d_supply[ends.minus] += base;
             }
-    std::int64_t total = 0;
-    for (std::size_t node = 0; node < earth; ++node)
-        total += d_supply[node];
-    d_supply[earth] = -total;
+    d_supply[earth] = 0.0; // whatever balances the others, set in solve_flow()
     return residues;
 }
 
@@ -293,26 +414,39 @@ std::size_t mcf_unwrap_cpu::solve_flow()
             root[std::max(a, b)] = std::min(a, b);
         }
     });
-    std::vector<int> supply;
+    // Every loop's root first, then the roots numbered in order: numbering in the
+    // same pass would overwrite parent links that find() still has to follow.
+    for (std::size_t loop = 0; loop < loops_and_earth; ++loop)
+        root[loop] = find(static_cast<std::int32_t>(loop));
+    std::vector<double> summed_supply;
     for (std::size_t loop = 0; loop < loops_and_earth; ++loop) {
-        const std::int32_t r = find(static_cast<std::int32_t>(loop));
+        const std::int32_t r = root[loop];
         if (r == static_cast<std::int32_t>(loop)) {
-            root[loop] = static_cast<std::int32_t>(supply.size());
-            supply.push_back(0);
+            root[loop] = static_cast<std::int32_t>(summed_supply.size());
+            summed_supply.push_back(0.0);
         } else {
             root[loop] = root[r]; // r < loop: already numbered
         }
-        supply[root[loop]] += static_cast<int>(d_supply[loop]);
+        summed_supply[root[loop]] += d_supply[loop];
     }
-    const std::size_t nodes = supply.size();
+    const std::size_t nodes = summed_supply.size();
+    // Whole supplies (a merged node's fractions sum to its rim's circulation), and
+    // the earth's node takes what balances them.
+    const std::int32_t earth_node = root[loops_and_earth - 1];
+    std::vector<int> supply(nodes);
+    std::int64_t balance = 0;
+    for (std::size_t node = 0; node < nodes; ++node) {
+        if (std::int32_t(node) == earth_node)
+            continue;
+        supply[node] = static_cast<int>(std::llround(summed_supply[node]));
+        balance += supply[node];
+    }
+    supply[earth_node] = static_cast<int>(-balance);
     std::int64_t total_supply = 0;
     for (int s : supply)
         total_supply += s > 0 ? s : 0;
     if (total_supply == 0)
         return 0;
-    // Enough for any flow the solver keeps: an optimal flow of non-negative costs
-    // needs no cycles, so no arc carries more than the total supply.
-    const int unbounded = static_cast<int>(total_supply);
 
     // The arcs of every costed difference between two different nodes, grouped by
     // tail as StaticDigraph needs: a count per tail, then each arc placed at its
@@ -331,7 +465,6 @@ std::size_t mcf_unwrap_cpu::solve_flow()
         next_slot[node + 1] += next_slot[node];
     const std::size_t arcs = next_slot[nodes];
     std::vector<std::pair<int, int>> ends_of_arc(arcs);
-    std::vector<int> capacity(arcs);
     std::vector<int> cost(arcs);
     std::vector<std::uint32_t> difference_of_arc(arcs);
     for_each_difference([&](std::uint32_t edge, const mcf_dual_ends& ends) {
@@ -341,13 +474,10 @@ std::size_t mcf_unwrap_cpu::solve_flow()
         for (std::int32_t direction : { 1, -1 }) {
             const std::int32_t tail = root[direction > 0 ? ends.plus : ends.minus];
             const std::int32_t head = root[direction > 0 ? ends.minus : ends.plus];
-            for (std::int32_t step = 1; step <= arcs_per_direction; ++step) {
-                const std::size_t arc = next_slot[tail]++;
-                ends_of_arc[arc] = { tail, head };
-                capacity[arc] = step == arcs_per_direction ? unbounded : 1;
-                cost[arc] = mcf_step_cost(model, direction, step);
-                difference_of_arc[arc] = edge | (direction > 0 ? 0u : backward_arc);
-            }
+            const std::size_t arc = next_slot[tail]++;
+            ends_of_arc[arc] = { tail, head };
+            cost[arc] = std::max(least_arc_cost, mcf_step_cost(model, direction, 1));
+            difference_of_arc[arc] = edge | (direction > 0 ? 0u : backward_arc);
         }
     });
 
@@ -360,8 +490,8 @@ std::size_t mcf_unwrap_cpu::solve_flow()
     // (docs/design/mcf_unwrapping.md, "Solver").
     using solver_type = lemon::NetworkSimplex<flow_network, int, long long>;
     solver_type solver(network);
-    solver.upperMap(indexed_map<flow_network::Arc, int>{ &capacity })
-        .costMap(indexed_map<flow_network::Arc, int>{ &cost })
+    // No upper map: every arc is uncapacitated.
+    solver.costMap(indexed_map<flow_network::Arc, int>{ &cost })
         .supplyMap(indexed_map<flow_network::Node, int>{ &supply });
     if (solver.run() != solver_type::OPTIMAL)
         throw std::logic_error("phase_unwrapper_2d (mcf): the flow network has no "

@@ -40,6 +40,19 @@ public:
 
 private:
     void estimate_difference_costs(const unwrap_2d_buffers& host);
+    /*! Box sums over the gradient window (d_window_sum) of the steps from each
+     *  pixel a to its neighbour b in \p direction, over pairs of valid pixels: re
+     *  and im of F_b conj(F_a), F = d_filtered, or with \p unit_steps the unit
+     *  phasor of the wrapped step x[b] - x[a]; and the number of pairs. */
+    void sum_window_steps(const float* x, std::int32_t direction, bool unit_steps);
+    //! d_offset of every difference between valid pixels: its expected value in
+    //! periods, the angle of the window's sum of filtered steps.
+    void estimate_expected_gradients(const float* x);
+    /*! d_filtered: each valid pixel's sum of the phasors of the gradient window
+     *  around it, each turned back by the phase its offset from the pixel has
+     *  along the pixel's expected gradients (d_offset), so that a ramp adds up
+     *  instead of cancelling. */
+    void filter_along_gradients();
     std::size_t count_residues_and_supplies(const float* wrapped);
     std::size_t solve_flow();
     std::size_t integrate(const unwrap_2d_buffers& host);
@@ -49,16 +62,22 @@ private:
     std::vector<double> d_moment_table;
 
     std::vector<std::uint8_t> d_valid;
-    //! Each valid pixel's phase moment (weights given) or unused.
+    //! Each valid pixel's phase moment (1 without weights, 0 where not valid).
     std::vector<float> d_moment;
-    //! Box-sum scratch of one direction's unit phase steps: re, im and pair count.
-    std::vector<float> d_step[3], d_row_sum[3], d_window_sum[3];
-    //! Per difference (unwrap_2d_edge_index()): the cost model, then its whole
-    //! periods once the flow is solved.
+    //! Each pixel's phasor scaled by its moment, and filtered (re, im).
+    std::vector<float> d_phasor[2], d_filtered[2];
+    //! One direction's steps (re, im, pair count), box-sum scratch and sums.
+    std::vector<float> d_step[3], d_row_sum, d_window_sum[3];
+    //! Per difference (unwrap_2d_edge_index()): the cost model (d_offset holds the
+    //! expected gradient until the model is made), then its whole periods once the
+    //! flow is solved.
     std::vector<std::int32_t> d_cycles, d_base_cycles;
     std::vector<float> d_offset, d_curvature;
-    //! Supply of every loop node, the earth last.
-    std::vector<std::int64_t> d_supply;
+    /*! Supply of every loop, in periods, the earth last: minus the loop's residue,
+     *  or, for a loop touching an invalid pixel, minus the sum of its valid
+     *  differences (a fraction: only the sum over all the loops merged with it is
+     *  whole), then the base periods of its differences. */
+    std::vector<double> d_supply;
     //! The flow node of every loop (loops joined by free differences share one).
     std::vector<std::int32_t> d_node_of_loop;
     std::vector<std::int64_t> d_pixel_cycles;

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(core/phase_unwrap_2d.h)                                    */
-/* BINDTOOL_HEADER_FILE_HASH(2a69a6e239a8e28a1ef447b25218f831)                     */
+/* BINDTOOL_HEADER_FILE_HASH(17c86cc69c0eb6c3772dd190e4523bfd)                     */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

@@ -59,9 +59,10 @@ struct CUDADSP_CORE_API phase_unwrap_2d_config {
      *  whole periods across each edge (odd, 1 to 15). 1: the edge's own two pixels, as
      *  Herraez et al. and scikit-image; larger windows decide fewer edges wrongly in
      *  noise (guided_edge_cycles() in phase_unwrap_2d_rule.h; accuracy in
-     *  docs/blocks/phase_unwrap_2d_ff.md). MCF method: side of the window whose mean
-     *  phase gradient is each difference's expected value in its cost (1: the
-     *  difference itself, which makes every cost's minimum the wrapped difference). */
+     *  docs/blocks/phase_unwrap_2d_ff.md). MCF method: side of the filter and of the
+     *  window whose mean filtered phase gradient is each difference's expected value
+     *  in its cost (1: the difference itself, which makes every cost's minimum the
+     *  wrapped difference). */
     std::size_t gradient_window = 7;
     /*! MCF method: looks (independent samples) averaged into each pixel of the
      *  interferogram, 1 to 1000; with the coherence it sets the spread of the phase
@@ -165,10 +166,15 @@ struct CUDADSP_CORE_API unwrap_2d_report {
  * outside is one more node, the earth, so that residues can leave through the edge.
  * Each difference between 4-neighbours is an arc pair between the two loops it
  * separates, and a flow of k across it adds k periods to it. The cost of k is the
- * negative log-likelihood of the unwrapped difference, a Gaussian around the mean
- * wrapped gradient of the gradient_window around it whose variance follows the two
- * pixels' coherence and looks (mcf_unwrap_rule.h); differences touching an invalid
- * pixel cost nothing. The minimum-cost flow (LEMON's network simplex) makes the
+ * negative log-likelihood of the unwrapped difference, a Gaussian whose variance
+ * follows the two pixels' coherence and looks (mcf_unwrap_rule.h), around the
+ * expected gradient: the mean over the gradient_window of the gradients of the phase
+ * filtered around each pixel (coherence-weighted phasors, the filter turned along a
+ * first estimate of the gradient so that ramps do not cancel). Beyond one period from
+ * its least-cost value a difference's cost grows linearly. Differences touching an
+ * invalid pixel cost nothing; a masked area is one node whose supply is the
+ * circulation of the valid differences around it. The minimum-cost flow (LEMON's
+ * network simplex, single-threaded) makes the
  * differences curl-free; K is their sum along a breadth-first spanning tree of
  * each component of valid pixels from its first pixel in row-major order, where
  * K = 0. The CUDA backend runs the whole method on the host for now (its buffers

@@ -139,7 +139,8 @@ def unwrap_phase_2d(
         gradient_window: reliability and MCF: odd side (1 to 15) of the window whose
             mean phase gradient decides the whole periods across each edge
             (reliability; 1 is Herraez et al.'s and scikit-image's rule, the edge's two
-            pixels alone) or is each difference's expected value in its cost (MCF).
+            pixels alone) or, in MCF, is each difference's expected value in its cost
+            (the gradient of the phase filtered over the same window).
         congruent: least squares: the output is the input plus whole periods (True),
             or the smooth least-squares solution (False).
         max_iterations, tolerance: least squares with weights, a mask or non-finite
