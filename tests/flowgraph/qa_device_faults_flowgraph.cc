@@ -12,10 +12,10 @@
 // and a fresh block must run afterwards. A backend-free case shows the same for
 // stop_on_error() (lib/blocks/common/work_errors.h) with an infinite source upstream.
 
+#include "blocks/common/work_errors.h"
 #include "qa_support.h"
 #include "runtime/cuda_check.h"
 #include "soak_cases.h"
-#include "blocks/common/work_errors.h"
 #include <gnuradio/blocks/null_sink.h>
 #include <gnuradio/blocks/null_source.h>
 #include <gnuradio/cudadsp/core/device.h>

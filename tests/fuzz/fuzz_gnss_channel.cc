@@ -6,9 +6,9 @@
  */
 
 // Fuzz target: the channel messages of the multichannel correlator blocks
-// (lib/blocks/gnss/gnss_channel_pmt.h): gnss_channel_items() and parse_gnss_channel() as the "add"
-// and "reinit" ports and add_channels() use them, parse_gnss_channel_ids() as "remove"
-// does. The first input byte picks how the PMT is made from the rest:
+// (lib/blocks/gnss/gnss_channel_pmt.h): gnss_channel_items() and parse_gnss_channel() as
+// the "add" and "reinit" ports and add_channels() use them, parse_gnss_channel_ids() as
+// "remove" does. The first input byte picks how the PMT is made from the rest:
 //   even: pmt::deserialize_str() of the rest (what a ZMQ or socket message source
 //         delivers); inputs it refuses are skipped, and so are inputs that would make
 //         more elements than they have bytes, and messages of more than max_nodes
@@ -27,8 +27,8 @@
 // characters, names quoted with control bytes escaped); an accepted channel is valid
 // for the configuration.
 
-#include "fuzz_check.h"
 #include "blocks/gnss/gnss_channel_pmt.h"
+#include "fuzz_check.h"
 #include <fuzzer/FuzzedDataProvider.h>
 #include <pmt/pmt.h>
 #include <cstdint>

@@ -6,9 +6,9 @@
  */
 
 #include "blocks/common/backend_log.h"
-#include "blocks/cross_correlation/cross_correlator_cc_impl.h"
 #include "blocks/common/decimated_tags.h"
 #include "blocks/common/work_errors.h"
+#include "blocks/cross_correlation/cross_correlator_cc_impl.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <stdexcept>

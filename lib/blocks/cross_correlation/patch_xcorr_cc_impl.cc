@@ -7,8 +7,8 @@
 
 #include "blocks/common/backend_log.h"
 #include "blocks/common/item_size.h"
-#include "blocks/cross_correlation/patch_xcorr_cc_impl.h"
 #include "blocks/common/work_errors.h"
+#include "blocks/cross_correlation/patch_xcorr_cc_impl.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <stdexcept>

@@ -6,9 +6,9 @@
  */
 
 #include "blocks/common/backend_log.h"
+#include "blocks/common/work_errors.h"
 #include "blocks/gnss/multichannel_correlator_cc_impl.h"
 #include "runtime/quoted_text.h"
-#include "blocks/common/work_errors.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <cmath>

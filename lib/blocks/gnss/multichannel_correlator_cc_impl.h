@@ -9,10 +9,10 @@
 #define INCLUDED_CUDADSP_MULTICHANNEL_CORRELATOR_CC_IMPL_H
 
 #include "blocks/common/batch_gate.h"
-#include "blocks/gnss/gnss_channel_pmt.h"
-#include "blocks/gnss/gnss_lock_monitor.h"
 #include "blocks/common/rate_limited_log.h"
 #include "blocks/common/registered_gr_buffers.h"
+#include "blocks/gnss/gnss_channel_pmt.h"
+#include "blocks/gnss/gnss_lock_monitor.h"
 #include <gnuradio/cudadsp/core/multichannel_correlator.h>
 #include <gnuradio/cudadsp/multichannel_correlator_cc.h>
 #include <unordered_map>
@@ -81,7 +81,7 @@ private:
     struct change {
         change_kind kind;
         core::gnss_channel_request request; //!< add, reinit
-        std::uint32_t id;             //!< remove
+        std::uint32_t id;                   //!< remove
     };
     //! What a record needs from its channel, and the output bound's share.
     struct channel_info {

@@ -6,10 +6,10 @@
  */
 
 #include "blocks/common/backend_log.h"
+#include "blocks/common/work_errors.h"
 #include "blocks/gnss/gnss_channel_pmt.h"
 #include "blocks/gnss/pcps_acquisition_cc_impl.h"
 #include "runtime/quoted_text.h"
-#include "blocks/common/work_errors.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <cmath>

@@ -8,8 +8,8 @@
 #ifndef INCLUDED_CUDADSP_PCPS_ACQUISITION_CC_IMPL_H
 #define INCLUDED_CUDADSP_PCPS_ACQUISITION_CC_IMPL_H
 
-#include "blocks/gnss/gnss_search_list.h"
 #include "blocks/common/rate_limited_log.h"
+#include "blocks/gnss/gnss_search_list.h"
 #include <gnuradio/cudadsp/core/pcps_acquisition.h>
 #include <gnuradio/cudadsp/pcps_acquisition_cc.h>
 #include <condition_variable>

@@ -7,8 +7,8 @@
 
 #include "blocks/common/backend_log.h"
 #include "blocks/common/item_size.h"
-#include "blocks/polarimetric/kdp_ff_impl.h"
 #include "blocks/common/work_errors.h"
+#include "blocks/polarimetric/kdp_ff_impl.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>

@@ -8,8 +8,8 @@
 #include "blocks/common/backend_log.h"
 #include "blocks/common/decimated_tags.h"
 #include "blocks/common/item_size.h"
-#include "blocks/polarimetric/polarimetric_products_cf_impl.h"
 #include "blocks/common/work_errors.h"
+#include "blocks/polarimetric/polarimetric_products_cf_impl.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>

@@ -9,9 +9,9 @@
 #define INCLUDED_CUDADSP_POLARIMETRIC_PRODUCTS_CF_IMPL_H
 
 #include "blocks/common/batch_gate.h"
-#include "blocks/polarimetric/radial_scan_geometry.h"
 #include "blocks/common/rate_limited_log.h"
 #include "blocks/common/registered_gr_buffers.h"
+#include "blocks/polarimetric/radial_scan_geometry.h"
 #include <gnuradio/cudadsp/core/polarimetric.h>
 #include <gnuradio/cudadsp/polarimetric_products_cf.h>
 #include <memory>

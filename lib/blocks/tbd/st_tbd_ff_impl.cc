@@ -7,9 +7,9 @@
 
 #include "blocks/common/backend_log.h"
 #include "blocks/common/item_size.h"
-#include "runtime/quoted_text.h"
-#include "blocks/tbd/st_tbd_ff_impl.h"
 #include "blocks/common/work_errors.h"
+#include "blocks/tbd/st_tbd_ff_impl.h"
+#include "runtime/quoted_text.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
 #include <cmath>

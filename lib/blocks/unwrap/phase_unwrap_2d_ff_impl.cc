@@ -7,8 +7,8 @@
 
 #include "blocks/common/backend_log.h"
 #include "blocks/common/item_size.h"
-#include "blocks/unwrap/phase_unwrap_2d_ff_impl.h"
 #include "blocks/common/work_errors.h"
+#include "blocks/unwrap/phase_unwrap_2d_ff_impl.h"
 #include <gnuradio/io_signature.h>
 #include <cstdint>
 #include <limits>
