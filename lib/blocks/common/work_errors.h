@@ -40,6 +40,45 @@ int stop_on_error(const gr::logger_ptr& logger, const gr::basic_block& block, Bo
     return gr::block::WORK_DONE;
 }
 
+/*!
+ * The work() of a block whose body may throw: derive the implementation from
+ * guarded_work<Impl, Public> instead of Public (CRTP), give it a public
+ * work_body() with work()'s parameters, and work() is stop_on_error() around it.
+ * For sync_block, sync_decimator and sync_interpolator blocks; general blocks take
+ * guarded_general_work. Public's virtual GNU Radio base is still constructed by Impl.
+ */
+template <class Impl, class Public>
+class guarded_work : public Public
+{
+public:
+    int work(int noutput_items,
+             gr_vector_const_void_star& input_items,
+             gr_vector_void_star& output_items) final
+    {
+        return stop_on_error(this->d_logger, *this, [&] {
+            return static_cast<Impl&>(*this).work_body(
+                noutput_items, input_items, output_items);
+        });
+    }
+};
+
+//! guarded_work for general blocks: Impl's general_work_body() runs in general_work().
+template <class Impl, class Public>
+class guarded_general_work : public Public
+{
+public:
+    int general_work(int noutput_items,
+                     gr_vector_int& ninput_items,
+                     gr_vector_const_void_star& input_items,
+                     gr_vector_void_star& output_items) final
+    {
+        return stop_on_error(this->d_logger, *this, [&] {
+            return static_cast<Impl&>(*this).general_work_body(
+                noutput_items, ninput_items, input_items, output_items);
+        });
+    }
+};
+
 } // namespace cudadsp
 } // namespace gr
 

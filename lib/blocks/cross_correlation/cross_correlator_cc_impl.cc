@@ -7,7 +7,6 @@
 
 #include "blocks/common/backend_log.h"
 #include "blocks/common/decimated_tags.h"
-#include "blocks/common/work_errors.h"
 #include "blocks/cross_correlation/cross_correlator_cc_impl.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
@@ -162,15 +161,6 @@ bool cross_correlator_cc_impl::stop()
 {
     d_registered_buffers.release();
     return sync_decimator::stop();
-}
-
-int cross_correlator_cc_impl::work(int noutput_items,
-                                   gr_vector_const_void_star& input_items,
-                                   gr_vector_void_star& output_items)
-{
-    return stop_on_error(d_logger, *this, [&] {
-        return work_body(noutput_items, input_items, output_items);
-    });
 }
 
 int cross_correlator_cc_impl::work_body(int noutput_items,

@@ -10,6 +10,7 @@
 
 #include "blocks/common/batch_gate.h"
 #include "blocks/common/registered_gr_buffers.h"
+#include "blocks/common/work_errors.h"
 #include <gnuradio/cudadsp/core/cross_correlator.h>
 #include <gnuradio/cudadsp/cross_correlator_cc.h>
 #include <memory>
@@ -18,7 +19,8 @@
 namespace gr {
 namespace cudadsp {
 
-class cross_correlator_cc_impl : public cross_correlator_cc
+class cross_correlator_cc_impl
+    : public guarded_work<cross_correlator_cc_impl, cross_correlator_cc>
 {
 public:
     cross_correlator_cc_impl(const core::cross_correlator_config& config,
@@ -31,10 +33,7 @@ public:
     bool start() override;
     bool stop() override;
 
-    int work(int noutput_items,
-             gr_vector_const_void_star& input_items,
-             gr_vector_void_star& output_items) override;
-    //! work()'s body, run by stop_on_error() (work_errors.h).
+    //! work()'s body: guarded_work (work_errors.h) runs it in work().
     int work_body(int noutput_items,
                   gr_vector_const_void_star& input_items,
                   gr_vector_void_star& output_items);

@@ -7,7 +7,6 @@
 
 #include "blocks/common/backend_log.h"
 #include "blocks/common/item_size.h"
-#include "blocks/common/work_errors.h"
 #include "blocks/cross_correlation/patch_xcorr_cc_impl.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
@@ -228,16 +227,6 @@ void patch_xcorr_cc_impl::process_strip()
     }
     ++d_next_strip;
     discard_lines_before(g.first_needed_line(d_next_strip));
-}
-
-int patch_xcorr_cc_impl::general_work(int noutput_items,
-                                      gr_vector_int& ninput_items,
-                                      gr_vector_const_void_star& input_items,
-                                      gr_vector_void_star& output_items)
-{
-    return stop_on_error(d_logger, *this, [&] {
-        return general_work_body(noutput_items, ninput_items, input_items, output_items);
-    });
 }
 
 int patch_xcorr_cc_impl::general_work_body(int noutput_items,

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_CUDADSP_PATCH_XCORR_CC_IMPL_H
 #define INCLUDED_CUDADSP_PATCH_XCORR_CC_IMPL_H
 
+#include "blocks/common/work_errors.h"
 #include <gnuradio/cudadsp/core/patch_correlator.h>
 #include <gnuradio/cudadsp/patch_xcorr_cc.h>
 #include <array>
@@ -40,7 +41,8 @@ struct patch_strip_geometry {
     long long end_needed_line(long long strip) const;
 };
 
-class patch_xcorr_cc_impl : public patch_xcorr_cc
+class patch_xcorr_cc_impl
+    : public guarded_general_work<patch_xcorr_cc_impl, patch_xcorr_cc>
 {
 public:
     patch_xcorr_cc_impl(const core::patch_correlator_config& config,
@@ -51,11 +53,7 @@ public:
     std::string backend() const override;
 
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
-    int general_work(int noutput_items,
-                     gr_vector_int& ninput_items,
-                     gr_vector_const_void_star& input_items,
-                     gr_vector_void_star& output_items) override;
-    //! work()'s body, run by stop_on_error() (work_errors.h).
+    //! general_work()'s body: guarded_general_work (work_errors.h) runs it.
     int general_work_body(int noutput_items,
                           gr_vector_int& ninput_items,
                           gr_vector_const_void_star& input_items,

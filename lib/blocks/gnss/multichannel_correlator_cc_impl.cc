@@ -6,7 +6,6 @@
  */
 
 #include "blocks/common/backend_log.h"
-#include "blocks/common/work_errors.h"
 #include "blocks/gnss/multichannel_correlator_cc_impl.h"
 #include "runtime/quoted_text.h"
 #include <gnuradio/io_signature.h>
@@ -793,18 +792,6 @@ void multichannel_correlator_impl<Public>::write_waiting_tags(std::uint64_t firs
         this->add_item_tag(1, tag);
     }
     d_waiting_tags.swap(still_waiting);
-}
-
-template <class Public>
-int multichannel_correlator_impl<Public>::general_work(
-    int noutput_items,
-    gr_vector_int& ninput_items,
-    gr_vector_const_void_star& input_items,
-    gr_vector_void_star& output_items)
-{
-    return stop_on_error(this->d_logger, *this, [&] {
-        return general_work_body(noutput_items, ninput_items, input_items, output_items);
-    });
 }
 
 template <class Public>

@@ -11,6 +11,7 @@
 #include "blocks/common/batch_gate.h"
 #include "blocks/common/rate_limited_log.h"
 #include "blocks/common/registered_gr_buffers.h"
+#include "blocks/common/work_errors.h"
 #include "blocks/gnss/gnss_channel_pmt.h"
 #include "blocks/gnss/gnss_lock_monitor.h"
 #include <gnuradio/cudadsp/core/multichannel_correlator.h>
@@ -43,7 +44,8 @@ struct multichannel_correlator_setup {
  * (config.input_format).
  */
 template <class Public>
-class multichannel_correlator_impl : public Public
+class multichannel_correlator_impl
+    : public guarded_general_work<multichannel_correlator_impl<Public>, Public>
 {
 public:
     multichannel_correlator_impl(const multichannel_correlator_setup& setup,
@@ -66,11 +68,7 @@ public:
     bool start() override;
     bool stop() override;
     void forecast(int noutput_items, gr_vector_int& ninput_items_required) override;
-    int general_work(int noutput_items,
-                     gr_vector_int& ninput_items,
-                     gr_vector_const_void_star& input_items,
-                     gr_vector_void_star& output_items) override;
-    //! work()'s body, run by stop_on_error() (work_errors.h).
+    //! general_work()'s body: guarded_general_work (work_errors.h) runs it.
     int general_work_body(int noutput_items,
                           gr_vector_int& ninput_items,
                           gr_vector_const_void_star& input_items,

@@ -6,7 +6,6 @@
  */
 
 #include "blocks/common/backend_log.h"
-#include "blocks/common/work_errors.h"
 #include "blocks/gnss/gnss_channel_pmt.h"
 #include "blocks/gnss/pcps_acquisition_cc_impl.h"
 #include "runtime/quoted_text.h"
@@ -657,16 +656,6 @@ bool pcps_acquisition_impl<Public>::stop()
                              d_filled,
                              d_search_samples);
     return gr::sync_block::stop();
-}
-
-template <class Public>
-int pcps_acquisition_impl<Public>::work(int noutput_items,
-                                        gr_vector_const_void_star& input_items,
-                                        gr_vector_void_star& output_items)
-{
-    return stop_on_error(this->d_logger, *this, [&] {
-        return work_body(noutput_items, input_items, output_items);
-    });
 }
 
 template <class Public>

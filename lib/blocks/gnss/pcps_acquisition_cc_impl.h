@@ -9,6 +9,7 @@
 #define INCLUDED_CUDADSP_PCPS_ACQUISITION_CC_IMPL_H
 
 #include "blocks/common/rate_limited_log.h"
+#include "blocks/common/work_errors.h"
 #include "blocks/gnss/gnss_search_list.h"
 #include <gnuradio/cudadsp/core/pcps_acquisition.h>
 #include <gnuradio/cudadsp/pcps_acquisition_cc.h>
@@ -66,7 +67,7 @@ struct pcps_acquisition_input<pcps_acquisition_sc> {
  * subscribers that have finished).
  */
 template <class Public>
-class pcps_acquisition_impl : public Public
+class pcps_acquisition_impl : public guarded_work<pcps_acquisition_impl<Public>, Public>
 {
 public:
     pcps_acquisition_impl(const pcps_acquisition_setup& setup, const char* name);
@@ -88,10 +89,7 @@ public:
 
     bool start() override;
     bool stop() override;
-    int work(int noutput_items,
-             gr_vector_const_void_star& input_items,
-             gr_vector_void_star& output_items) override;
-    //! work()'s body, run by stop_on_error() (work_errors.h).
+    //! work()'s body: guarded_work (work_errors.h) runs it in work().
     int work_body(int noutput_items,
                   gr_vector_const_void_star& input_items,
                   gr_vector_void_star& output_items);

@@ -7,7 +7,6 @@
 
 #include "blocks/common/backend_log.h"
 #include "blocks/common/item_size.h"
-#include "blocks/common/work_errors.h"
 #include "blocks/polarimetric/kdp_ff_impl.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/io_signature.h>
@@ -176,15 +175,6 @@ void kdp_ff_impl::pass_tags(int noutput_items)
         }
         group = end;
     }
-}
-
-int kdp_ff_impl::work(int noutput_items,
-                      gr_vector_const_void_star& input_items,
-                      gr_vector_void_star& output_items)
-{
-    return stop_on_error(d_logger, *this, [&] {
-        return work_body(noutput_items, input_items, output_items);
-    });
 }
 
 int kdp_ff_impl::work_body(int noutput_items,

@@ -10,6 +10,7 @@
 
 #include "blocks/common/batch_gate.h"
 #include "blocks/common/registered_gr_buffers.h"
+#include "blocks/common/work_errors.h"
 #include <gnuradio/cudadsp/core/kdp.h>
 #include <gnuradio/cudadsp/kdp_ff.h>
 #include <memory>
@@ -17,7 +18,7 @@
 namespace gr {
 namespace cudadsp {
 
-class kdp_ff_impl : public kdp_ff
+class kdp_ff_impl : public guarded_work<kdp_ff_impl, kdp_ff>
 {
 public:
     kdp_ff_impl(const core::kdp_config& config, bool use_rhohv, bool use_snr);
@@ -27,10 +28,7 @@ public:
     bool start() override;
     bool stop() override;
 
-    int work(int noutput_items,
-             gr_vector_const_void_star& input_items,
-             gr_vector_void_star& output_items) override;
-    //! work()'s body, run by stop_on_error() (work_errors.h).
+    //! work()'s body: guarded_work (work_errors.h) runs it in work().
     int work_body(int noutput_items,
                   gr_vector_const_void_star& input_items,
                   gr_vector_void_star& output_items);

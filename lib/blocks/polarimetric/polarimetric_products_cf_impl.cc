@@ -8,7 +8,6 @@
 #include "blocks/common/backend_log.h"
 #include "blocks/common/decimated_tags.h"
 #include "blocks/common/item_size.h"
-#include "blocks/common/work_errors.h"
 #include "blocks/polarimetric/polarimetric_products_cf_impl.h"
 #include <gnuradio/block_detail.h>
 #include <gnuradio/io_signature.h>
@@ -503,15 +502,6 @@ void polarimetric_products_cf_impl::tag_radials(int noutput_items)
             for (const auto& [key, value] : tags)
                 add_item_tag(p, radial, key, value, alias_pmt());
     }
-}
-
-int polarimetric_products_cf_impl::work(int noutput_items,
-                                        gr_vector_const_void_star& input_items,
-                                        gr_vector_void_star& output_items)
-{
-    return stop_on_error(d_logger, *this, [&] {
-        return work_body(noutput_items, input_items, output_items);
-    });
 }
 
 int polarimetric_products_cf_impl::work_body(int noutput_items,

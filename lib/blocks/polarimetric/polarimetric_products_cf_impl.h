@@ -11,6 +11,7 @@
 #include "blocks/common/batch_gate.h"
 #include "blocks/common/rate_limited_log.h"
 #include "blocks/common/registered_gr_buffers.h"
+#include "blocks/common/work_errors.h"
 #include "blocks/polarimetric/radial_scan_geometry.h"
 #include <gnuradio/cudadsp/core/polarimetric.h>
 #include <gnuradio/cudadsp/polarimetric_products_cf.h>
@@ -21,7 +22,8 @@
 namespace gr {
 namespace cudadsp {
 
-class polarimetric_products_cf_impl : public polarimetric_products_cf
+class polarimetric_products_cf_impl
+    : public guarded_work<polarimetric_products_cf_impl, polarimetric_products_cf>
 {
 public:
     polarimetric_products_cf_impl(const core::polarimetric_config& config,
@@ -60,10 +62,7 @@ public:
     bool start() override;
     bool stop() override;
 
-    int work(int noutput_items,
-             gr_vector_const_void_star& input_items,
-             gr_vector_void_star& output_items) override;
-    //! work()'s body, run by stop_on_error() (work_errors.h).
+    //! work()'s body: guarded_work (work_errors.h) runs it in work().
     int work_body(int noutput_items,
                   gr_vector_const_void_star& input_items,
                   gr_vector_void_star& output_items);

@@ -7,7 +7,6 @@
 
 #include "blocks/common/backend_log.h"
 #include "blocks/common/item_size.h"
-#include "blocks/common/work_errors.h"
 #include "blocks/tbd/st_tbd_ff_impl.h"
 #include "runtime/quoted_text.h"
 #include <gnuradio/io_signature.h>
@@ -318,15 +317,6 @@ void st_tbd_ff_impl::process_frames(const float* in,
         dict = pmt::dict_add(dict, d_key_value, pmt::from_double(det.value));
         d_detections_out.publish(dict);
     }
-}
-
-int st_tbd_ff_impl::work(int noutput_items,
-                         gr_vector_const_void_star& input_items,
-                         gr_vector_void_star& output_items)
-{
-    return stop_on_error(d_logger, *this, [&] {
-        return work_body(noutput_items, input_items, output_items);
-    });
 }
 
 int st_tbd_ff_impl::work_body(int noutput_items,

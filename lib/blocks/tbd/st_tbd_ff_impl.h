@@ -11,6 +11,7 @@
 #include "blocks/common/batch_gate.h"
 #include "blocks/common/bounded_message_port.h"
 #include "blocks/common/registered_gr_buffers.h"
+#include "blocks/common/work_errors.h"
 #include <gnuradio/cudadsp/core/st_tbd.h>
 #include <gnuradio/cudadsp/st_tbd_ff.h>
 #include <atomic>
@@ -20,7 +21,7 @@
 namespace gr {
 namespace cudadsp {
 
-class st_tbd_ff_impl : public st_tbd_ff
+class st_tbd_ff_impl : public guarded_work<st_tbd_ff_impl, st_tbd_ff>
 {
 public:
     st_tbd_ff_impl(const core::st_tbd_config& config, int batch_frames);
@@ -44,10 +45,7 @@ public:
     bool start() override;
     bool stop() override;
 
-    int work(int noutput_items,
-             gr_vector_const_void_star& input_items,
-             gr_vector_void_star& output_items) override;
-    //! work()'s body, run by stop_on_error() (work_errors.h).
+    //! work()'s body: guarded_work (work_errors.h) runs it in work().
     int work_body(int noutput_items,
                   gr_vector_const_void_star& input_items,
                   gr_vector_void_star& output_items);

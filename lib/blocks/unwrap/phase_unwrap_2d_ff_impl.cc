@@ -7,7 +7,6 @@
 
 #include "blocks/common/backend_log.h"
 #include "blocks/common/item_size.h"
-#include "blocks/common/work_errors.h"
 #include "blocks/unwrap/phase_unwrap_2d_ff_impl.h"
 #include <gnuradio/io_signature.h>
 #include <cstdint>
@@ -192,15 +191,6 @@ phase_unwrap_2d_ff_impl::report_dict(const core::unwrap_2d_report& report) const
     dict = pmt::dict_add(
         dict, d_key_relative_residual, pmt::from_double(report.relative_residual));
     return dict;
-}
-
-int phase_unwrap_2d_ff_impl::work(int noutput_items,
-                                  gr_vector_const_void_star& input_items,
-                                  gr_vector_void_star& output_items)
-{
-    return stop_on_error(d_logger, *this, [&] {
-        return work_body(noutput_items, input_items, output_items);
-    });
 }
 
 int phase_unwrap_2d_ff_impl::work_body(int noutput_items,

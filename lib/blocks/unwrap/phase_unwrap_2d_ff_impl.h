@@ -9,6 +9,7 @@
 #define INCLUDED_CUDADSP_PHASE_UNWRAP_2D_FF_IMPL_H
 
 #include "blocks/common/registered_gr_buffers.h"
+#include "blocks/common/work_errors.h"
 #include <gnuradio/cudadsp/core/phase_unwrap_2d.h>
 #include <gnuradio/cudadsp/phase_unwrap_2d_ff.h>
 #include <memory>
@@ -16,7 +17,8 @@
 namespace gr {
 namespace cudadsp {
 
-class phase_unwrap_2d_ff_impl : public phase_unwrap_2d_ff
+class phase_unwrap_2d_ff_impl
+    : public guarded_work<phase_unwrap_2d_ff_impl, phase_unwrap_2d_ff>
 {
 public:
     phase_unwrap_2d_ff_impl(const core::phase_unwrap_2d_config& config,
@@ -37,10 +39,7 @@ public:
     bool start() override;
     bool stop() override;
 
-    int work(int noutput_items,
-             gr_vector_const_void_star& input_items,
-             gr_vector_void_star& output_items) override;
-    //! work()'s body, run by stop_on_error() (work_errors.h).
+    //! work()'s body: guarded_work (work_errors.h) runs it in work().
     int work_body(int noutput_items,
                   gr_vector_const_void_star& input_items,
                   gr_vector_void_star& output_items);

@@ -10,6 +10,7 @@
 
 #include "blocks/common/batch_gate.h"
 #include "blocks/common/registered_gr_buffers.h"
+#include "blocks/common/work_errors.h"
 #include <gnuradio/cudadsp/core/phase_unwrap.h>
 #include <gnuradio/cudadsp/phase_unwrap_ff.h>
 #include <atomic>
@@ -19,7 +20,7 @@
 namespace gr {
 namespace cudadsp {
 
-class phase_unwrap_ff_impl : public phase_unwrap_ff
+class phase_unwrap_ff_impl : public guarded_work<phase_unwrap_ff_impl, phase_unwrap_ff>
 {
 public:
     phase_unwrap_ff_impl(int vlen,
@@ -35,10 +36,7 @@ public:
     bool start() override;
     bool stop() override;
 
-    int work(int noutput_items,
-             gr_vector_const_void_star& input_items,
-             gr_vector_void_star& output_items) override;
-    //! work()'s body, run by stop_on_error() (work_errors.h).
+    //! work()'s body: guarded_work (work_errors.h) runs it in work().
     int work_body(int noutput_items,
                   gr_vector_const_void_star& input_items,
                   gr_vector_void_star& output_items);
