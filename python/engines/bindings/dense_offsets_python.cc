@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(core/dense_offsets.h)                                      */
-/* BINDTOOL_HEADER_FILE_HASH(50df06a51bf2a50788383049c481040e)                     */
+/* BINDTOOL_HEADER_FILE_HASH(5811ed6c259edc80429aed4a351fecaf)                     */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
