@@ -71,6 +71,13 @@ void dense_offsets_config::validate() const
             "deramp: must be amplitude (0), average (1) or none (2), "
             "got " +
             std::to_string(static_cast<int>(deramp)));
+    if (deramp_pairing != deramp_axes::isce3 && deramp_pairing != deramp_axes::isce2)
+        throw std::invalid_argument(
+            "deramp_pairing: must be isce3 (0) or isce2 (1), got " +
+            std::to_string(static_cast<int>(deramp_pairing)));
+    if (peak != peak_surface::oversampled && peak != peak_surface::raw)
+        throw std::invalid_argument("peak: must be oversampled (0) or raw (1), got " +
+                                    std::to_string(static_cast<int>(peak)));
 }
 
 void offset_grid::validate() const

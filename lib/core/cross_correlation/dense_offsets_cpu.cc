@@ -307,7 +307,7 @@ void to_amplitude(cx* z, std::size_t n)
 }
 
 //! Section 4.9, deramp 1, in place on a contiguous rows x cols window.
-void deramp(cx* z, int rows, int cols)
+void deramp(cx* z, int rows, int cols, bool isce2_axes)
 {
     double down_re = 0.0, down_im = 0.0, across_re = 0.0, across_im = 0.0;
     for (int a = 0; a < rows; ++a)
@@ -328,8 +328,13 @@ void deramp(cx* z, int rows, int cols)
     const double phi_across = deramp_gradient_phase(across_re, across_im);
     for (int a = 0; a < rows; ++a)
         for (int b = 0; b < cols; ++b)
-            deramp_sample(
-                z[a * cols + b][0], z[a * cols + b][1], a, b, phi_down, phi_across);
+            deramp_sample(z[a * cols + b][0],
+                          z[a * cols + b][1],
+                          a,
+                          b,
+                          phi_down,
+                          phi_across,
+                          isce2_axes);
 }
 
 /*!
@@ -532,7 +537,7 @@ offset_result estimate_window(const plans_t& plans,
     const bool deramp_average = g.deramp == static_cast<int>(deramp_method::average);
     std::memcpy(static_cast<void*>(ws.window.get()), ref, sizeof(cx) * area(g.h, g.w));
     if (deramp_average)
-        deramp(ws.window.get(), g.h, g.w);
+        deramp(ws.window.get(), g.h, g.w, g.isce2_deramp);
     const int Os = g.over_zoom_cols();
     float* over_tmpl = ws.over_template.get();
     {
@@ -553,7 +558,7 @@ offset_result estimate_window(const plans_t& plans,
                     sec + std::size_t(s_d + a) * Ws + s_a,
                     sizeof(cx) * zc);
     if (deramp_average)
-        deramp(ws.window.get(), zr, zc);
+        deramp(ws.window.get(), zr, zc, g.isce2_deramp);
     oversample_amplitude(plans.zoom, ws, ws.padded_zoom.get(), ws.over_search.get());
 
     // 4.10: the trimmed oversampled surface (lags 0 .. 2 r hz - 1) into the Z x Z

@@ -511,9 +511,9 @@ __global__ void __launch_bounds__(block_threads) raw_peak_kernel(raw_peak_args a
 
 /*!
  * The rows x cols window at (row0, col0) of \p im as the oversampling's input, into
- * \p out (row-major): amplitudes (deramp 0), PyCuAmpcor's deramp (1: the float64
- * gradient sums reduced over the block first) or the samples (2). Called by the whole
- * block.
+ * \p out (row-major): amplitudes (deramp 0), PyCuAmpcor's deramp (1, axes paired as \p
+ * isce2_axes says: the float64 gradient sums reduced over the block first) or the samples
+ * (2). Called by the whole block.
  */
 __device__ void load_oversampling_input(const image_rows_view& im,
                                         long long row0,
@@ -521,6 +521,7 @@ __device__ void load_oversampling_input(const image_rows_view& im,
                                         int rows,
                                         int cols,
                                         int deramp,
+                                        bool isce2_axes,
                                         float2* out,
                                         block_shared& shared)
 {
@@ -554,7 +555,7 @@ __device__ void load_oversampling_input(const image_rows_view& im,
         if (deramp == static_cast<int>(deramp_method::amplitude))
             z = make_float2(amplitude(z.x, z.y), 0.0f);
         else if (average)
-            deramp_sample(z.x, z.y, e.row, e.col, phi_down, phi_across);
+            deramp_sample(z.x, z.y, e.row, e.col, phi_down, phi_across, isce2_axes);
         out[k] = z;
     }
 }
@@ -589,6 +590,7 @@ __global__ void __launch_bounds__(block_threads) zoom_load_kernel(zoom_load_args
                             g.h,
                             g.w,
                             g.deramp,
+                            g.isce2_deramp,
                             a.ref_out + i * a.ref_dist,
                             shared);
     load_oversampling_input(a.sec,
@@ -597,6 +599,7 @@ __global__ void __launch_bounds__(block_threads) zoom_load_kernel(zoom_load_args
                             g.zoom_rows(),
                             g.zoom_cols(),
                             g.deramp,
+                            g.isce2_deramp,
                             a.zoom_out + i * a.zoom_dist,
                             shared);
 }

@@ -42,17 +42,19 @@ namespace core {
  * every derived size. Directions: "rows" = down, "cols" = across.
  */
 struct offsets_geometry {
-    int h;      //!< reference window rows (window_height)
-    int w;      //!< reference window columns (window_width)
-    int hd;     //!< half search down
-    int ha;     //!< half search across
-    int r;      //!< raw-data oversampling factor
-    int q;      //!< correlation-surface oversampling factor
-    int zoom;   //!< Z = min(zoom_window, 2 r min(hd, ha))
-    int hz;     //!< half zoom window in raw pixels: Z / (2 r)
-    int stat;   //!< corr_stat_window
-    int deramp; //!< deramp_method as its integer (0 amplitude, 1 average, 2 none)
-    bool merge; //!< merge_gross_offset
+    int h;             //!< reference window rows (window_height)
+    int w;             //!< reference window columns (window_width)
+    int hd;            //!< half search down
+    int ha;            //!< half search across
+    int r;             //!< raw-data oversampling factor
+    int q;             //!< correlation-surface oversampling factor
+    int zoom;          //!< Z = min(zoom_window, 2 r min(hd, ha))
+    int hz;            //!< half zoom window in raw pixels: Z / (2 r)
+    int stat;          //!< corr_stat_window
+    int deramp;        //!< deramp_method as its integer (0 amplitude, 1 average, 2 none)
+    bool isce2_deramp; //!< deramp_pairing isce2: ISCE2 2.6's axis pairing (4.9)
+    bool raw_peak;     //!< peak raw: the raw surface's maximum, else the fine one's
+    bool merge;        //!< merge_gross_offset
 
     //! Raw search window (h + 2 Hd) x (w + 2 Ha): also the raw correlation's FFT size.
     CUDADSP_HOST_DEVICE int search_rows() const { return h + 2 * hd; }
@@ -97,6 +99,8 @@ inline offsets_geometry make_offsets_geometry(const dense_offsets_config& c)
     g.hz = g.zoom / (2 * g.r);
     g.stat = c.corr_stat_window;
     g.deramp = static_cast<int>(c.deramp);
+    g.isce2_deramp = c.deramp_pairing == deramp_axes::isce2;
+    g.raw_peak = c.peak == peak_surface::raw;
     g.merge = c.merge_gross_offset;
     return g;
 }
@@ -149,27 +153,36 @@ CUDADSP_HOST_DEVICE double deramp_gradient_phase(double re, double im)
 }
 
 /*!
- * The deramp rotation of sample (row \p a, column \p b): PyCuAmpcor multiplies it by
- * exp(i (b phi_down + a phi_across)), the column index with the phase measured down and
- * the row index with the phase measured across, as cuDeramp.cu does (section 4.9).
- * phi_down is the phase of sum z[a][b] conj(z[a+1][b]), phi_across that of
- * sum z[a][b] conj(z[a][b+1]). The phase and its cosine and sine are float64, the
- * product rounded to float32 once per component.
+ * The deramp rotation of sample (row \p a, column \p b), phi_down being the phase of
+ * sum z[a][b] conj(z[a+1][b]) and phi_across that of sum z[a][b] conj(z[a][b+1])
+ * (section 4.9). ISCE3's PyCuAmpcor multiplies the sample by
+ * exp(i (a phi_down + b phi_across)), which removes a linear phase ramp; ISCE2 2.6's
+ * (\p isce2_axes) by exp(i (b phi_down + a phi_across)), the column index with the
+ * phase measured down, as its cuDeramp.cu does. The two differ whenever the phases
+ * differ, and so do the oversampled amplitudes and the offsets. The phase and its
+ * cosine and sine are float64, the product rounded to float32 once per component.
  */
-CUDADSP_HOST_DEVICE void
-deramp_sample(float& re, float& im, int a, int b, double phi_down, double phi_across)
+CUDADSP_HOST_DEVICE void deramp_sample(float& re,
+                                       float& im,
+                                       int a,
+                                       int b,
+                                       double phi_down,
+                                       double phi_across,
+                                       bool isce2_axes)
 {
+    const int along_down = isce2_axes ? b : a, along_across = isce2_axes ? a : b;
 #ifdef __CUDA_ARCH__
-    const double phase = __dadd_rn(__dmul_rn(static_cast<double>(b), phi_down),
-                                   __dmul_rn(static_cast<double>(a), phi_across));
+    const double phase =
+        __dadd_rn(__dmul_rn(static_cast<double>(along_down), phi_down),
+                  __dmul_rn(static_cast<double>(along_across), phi_across));
     double s, c;
     sincos(phase, &s, &c);
     const double x = re, y = im;
     re = __double2float_rn(__dsub_rn(__dmul_rn(x, c), __dmul_rn(y, s)));
     im = __double2float_rn(__dadd_rn(__dmul_rn(x, s), __dmul_rn(y, c)));
 #else
-    const double phase =
-        static_cast<double>(b) * phi_down + static_cast<double>(a) * phi_across;
+    const double phase = static_cast<double>(along_down) * phi_down +
+                         static_cast<double>(along_across) * phi_across;
     const double s = std::sin(phase), c = std::cos(phase);
     const double x = re, y = im;
     re = static_cast<float>(x * c - y * s);
@@ -459,6 +472,23 @@ final_offset(int zoom_start_index, int half_search, int fine_index, int qr, int 
 #endif
 }
 
+/*!
+ * ISCE3's correlation peak (4.12): the fine surface's maximum \p fine_max at the scale
+ * of the normalised correlation. The backends leave the surface oversampling's inverse
+ * transform unscaled (4.11), so their fine surface is Z^2 times PyCuAmpcor's, whose
+ * padding multiplies the spectrum by 1 / Z^2 (its interpolation passes through the
+ * surface's samples); float64, one rounding.
+ */
+CUDADSP_HOST_DEVICE float oversampled_peak(float fine_max, int zoom)
+{
+    const double z2 = static_cast<double>(zoom) * static_cast<double>(zoom);
+#ifdef __CUDA_ARCH__
+    return __double2float_rn(__ddiv_rn(static_cast<double>(fine_max), z2));
+#else
+    return static_cast<float>(static_cast<double>(fine_max) / z2);
+#endif
+}
+
 //! The result of a window whose raw surface or fine surface has no number (section 6).
 CUDADSP_HOST_DEVICE offset_result invalid_offset_result()
 {
@@ -467,9 +497,10 @@ CUDADSP_HOST_DEVICE offset_result invalid_offset_result()
 }
 
 /*!
- * Section 4.12: the result from the raw-surface peak \p raw (its value is the peak),
- * its statistics, the zoom start (\p s_down, \p s_across) and the fine peak \p fine
- * (row-major on the q Z x q Z surface), with the window's gross offset when merged.
+ * Section 4.12: the result from the raw-surface peak \p raw, its statistics, the zoom
+ * start (\p s_down, \p s_across) and the fine peak \p fine (row-major on the
+ * q Z x q Z unscaled fine surface), with the window's gross offset when merged. The
+ * peak is the fine maximum (oversampled_peak()) or, with g.raw_peak, the raw one.
  * Invalid when either peak has no candidate.
  */
 CUDADSP_HOST_DEVICE offset_result finish_window(const surface_max& raw,
@@ -495,7 +526,7 @@ CUDADSP_HOST_DEVICE offset_result finish_window(const surface_max& raw,
     res.cov_down = cov.down;
     res.cov_across = cov.across;
     res.cov_cross = cov.cross;
-    res.peak = raw.value;
+    res.peak = g.raw_peak ? raw.value : oversampled_peak(fine.value, g.zoom);
     return res;
 }
 

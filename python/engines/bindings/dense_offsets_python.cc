@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(core/dense_offsets.h)                                      */
-/* BINDTOOL_HEADER_FILE_HASH(05922ed4adf65e789b811e5631924dfe)                     */
+/* BINDTOOL_HEADER_FILE_HASH(5811ed6c259edc80429aed4a351fecaf)                     */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -81,6 +81,40 @@ core::deramp_method deramp_of(int value)
             "2 (complex, no deramping), got " +
             std::to_string(value));
     return static_cast<core::deramp_method>(value);
+}
+
+//! The deramp's axis pairing by the name of the PyCuAmpcor that pairs them so.
+core::deramp_axes deramp_pairing_of(const std::string& value)
+{
+    if (value == "isce3")
+        return core::deramp_axes::isce3;
+    if (value == "isce2")
+        return core::deramp_axes::isce2;
+    throw py::value_error("deramp_pairing: must be \"isce3\" (the ramp removed) or "
+                          "\"isce2\" (ISCE2 2.6's swapped axes), got \"" +
+                          value + "\"");
+}
+
+const char* deramp_pairing_name(core::deramp_axes value)
+{
+    return value == core::deramp_axes::isce2 ? "isce2" : "isce3";
+}
+
+//! The surface whose maximum is the result's peak.
+core::peak_surface peak_of(const std::string& value)
+{
+    if (value == "oversampled")
+        return core::peak_surface::oversampled;
+    if (value == "raw")
+        return core::peak_surface::raw;
+    throw py::value_error("peak: must be \"oversampled\" (ISCE3's) or \"raw\" "
+                          "(PyCuAmpcor v2's), got \"" +
+                          value + "\"");
+}
+
+const char* peak_name(core::peak_surface value)
+{
+    return value == core::peak_surface::raw ? "raw" : "oversampled";
 }
 
 std::string describe(const py::array& array)
@@ -248,6 +282,8 @@ void bind_dense_offsets(py::module& m)
                          int zoom_window,
                          int corr_stat_window,
                          int deramp,
+                         const std::string& deramp_pairing,
+                         const std::string& peak,
                          bool merge_gross_offset,
                          const std::string& device,
                          long long batch_windows) {
@@ -264,6 +300,8 @@ void bind_dense_offsets(py::module& m)
                  config.zoom_window = zoom_window;
                  config.corr_stat_window = corr_stat_window;
                  config.deramp = deramp_of(deramp);
+                 config.deramp_pairing = deramp_pairing_of(deramp_pairing);
+                 config.peak = peak_of(peak);
                  config.merge_gross_offset = merge_gross_offset;
                  config.device = device;
                  config.batch_windows = static_cast<std::size_t>(batch_windows);
@@ -278,6 +316,8 @@ void bind_dense_offsets(py::module& m)
              py::arg("zoom_window") = 16,
              py::arg("corr_stat_window") = 21,
              py::arg("deramp") = 1,
+             py::arg("deramp_pairing") = "isce3",
+             py::arg("peak") = "oversampled",
              py::arg("merge_gross_offset") = false,
              py::arg("device") = "auto",
              py::arg("batch_windows") = 0,
@@ -322,6 +362,12 @@ void bind_dense_offsets(py::module& m)
         .def_property_readonly(
             "deramp",
             [](const estimator_handle& e) { return static_cast<int>(e.config().deramp); })
+        .def_property_readonly("deramp_pairing",
+                               [](const estimator_handle& e) {
+                                   return deramp_pairing_name(e.config().deramp_pairing);
+                               })
+        .def_property_readonly(
+            "peak", [](const estimator_handle& e) { return peak_name(e.config().peak); })
         .def_property_readonly(
             "merge_gross_offset",
             [](const estimator_handle& e) { return e.config().merge_gross_offset; })

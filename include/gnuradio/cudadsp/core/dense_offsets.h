@@ -42,6 +42,34 @@ enum class deramp_method : int {
 };
 
 /*!
+ * Which sample index multiplies which measured phase in the deramp
+ * (deramp_method::average only; design note, section 4.9).
+ */
+enum class deramp_axes : int {
+    //! ISCE3's PyCuAmpcor (cuDeramp.cu, cuDeramp.cpp): the row index times the phase
+    //! measured down plus the column index times the phase measured across, so that a
+    //! linear phase ramp is removed.
+    isce3 = 0,
+    //! ISCE2 2.6's PyCuAmpcor: the column index times the phase measured down and the
+    //! row index times the phase measured across (its loop names the column "X"); a
+    //! ramp is removed only when both phases are equal.
+    isce2 = 1
+};
+
+/*!
+ * The surface whose maximum offset_result::peak reports (design note, section 4.12).
+ */
+enum class peak_surface : int {
+    //! ISCE3's PyCuAmpcor (its correlation_peak raster, corrMaxValue in
+    //! cuAmpcorChunk.cu): the maximum of the fine surface, the oversampled surface
+    //! of the zoom pass interpolated by corr_oversampling, at the fine peak.
+    oversampled = 0,
+    //! ISCE2 PyCuAmpcor v2's peakValue raster (r_maxval): the maximum of the raw
+    //! normalised surface, at the integer peak.
+    raw = 1
+};
+
+/*!
  * \brief Configuration of a dense-offset estimator: ISCE PyCuAmpcor's frequency-domain
  * amplitude cross-correlation, with its parameter names in the comments.
  *
@@ -75,6 +103,10 @@ struct CUDADSP_CORE_API dense_offsets_config {
     int corr_stat_window = 21;
     //! Deramping (derampMethod); the value 2 stands for all of PyCuAmpcor's "other".
     deramp_method deramp = deramp_method::average;
+    //! The deramp's pairing of axes and phases (ISCE3's by default).
+    deramp_axes deramp_pairing = deramp_axes::isce3;
+    //! The surface whose maximum is the result's peak (ISCE3's by default).
+    peak_surface peak = peak_surface::oversampled;
     /*!
      * PyCuAmpcor's mergeGrossOffset. false (its default): offset_result holds the
      * offset measured inside the search window only, and the caller (who supplied the
@@ -119,7 +151,11 @@ struct offset_window {
  * dense_offsets_config::merge_gross_offset; the SNR; the covariance of the offset
  * estimate (down-down, across-across, down-across, raw pixels squared; 99 in all three
  * where it cannot be estimated: peak on the surface border or flat curvature) and the
- * raw surface's normalised correlation peak (PyCuAmpcor v2's peak output).
+ * normalised correlation peak: by default the fine surface's maximum (ISCE3's
+ * correlation peak), with dense_offsets_config::peak raw the raw surface's (PyCuAmpcor
+ * v2's peak output). Both lie in [-1, 1] up to rounding and, for the fine surface, the
+ * interpolation's overshoot; the fine one is normally the larger, being the same
+ * correlation sampled finer.
  *
  * Degenerate windows keep PyCuAmpcor's float arithmetic (design note, section 6): a
  * constant-amplitude reference window gives a zero surface, so peak 0 at the first lag,

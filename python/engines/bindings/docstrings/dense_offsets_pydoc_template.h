@@ -22,7 +22,7 @@ calls take turns and release the GIL while computing.
 
 Read-only attributes mirror the configuration: window_width, window_height,
 half_search_across, half_search_down, raw_oversampling, corr_oversampling,
-zoom_window, corr_stat_window, deramp, merge_gross_offset, device (as asked for; backend() tells what was
+zoom_window, corr_stat_window, deramp, deramp_pairing, peak, merge_gross_offset, device (as asked for; backend() tells what was
 chosen), batch_windows. result_fields names the columns of estimate()'s results.
 docs/design/pycuampcor_dense_offsets.md defines every step.)doc";
 
@@ -42,6 +42,13 @@ Args:
     corr_stat_window: window of the SNR and covariance statistics (corrStatWindowSize).
     deramp: PyCuAmpcor's derampMethod: 0 amplitudes only, 1 its phase-gradient
         removal, 2 complex windows without deramping.
+    deramp_pairing: with deramp 1, "isce3" (default: row index times the phase
+        measured down, column index times the phase measured across, as ISCE3's
+        PyCuAmpcor; a linear phase ramp is removed) or "isce2" (the axes swapped, as
+        ISCE2 2.6's cuDeramp.cu).
+    peak: the surface whose maximum is the result's peak: "oversampled" (default,
+        ISCE3's correlation_peak: the fine surface's maximum, at the fine peak) or
+        "raw" (PyCuAmpcor v2's peakValue: the raw surface's maximum).
     merge_gross_offset: add each window's gross offset to its offsets
         (mergeGrossOffset).
     device: "auto", "cpu", "cuda" or "cuda:N".

@@ -25,8 +25,8 @@ from .raster_io import raw_band
 # of dense_offsets() may change from pair to pair.
 ENGINE_PARAMETERS = ("window_width", "window_height", "half_search_across",
                      "half_search_down", "raw_oversampling", "corr_oversampling",
-                     "zoom_window", "corr_stat_window", "deramp", "merge_gross_offset",
-                     "device")
+                     "zoom_window", "corr_stat_window", "deramp", "deramp_pairing", "peak",
+                     "merge_gross_offset", "device")
 LAYOUT_PARAMETERS = ("skip_across", "skip_down", "start_across", "start_down",
                      "number_across", "number_down")
 
@@ -92,7 +92,9 @@ class dense_offsets_result:
     cov_down, cov_across, cov_cross: covariance of the offset estimate (down-down,
         across-across, down-across), raw pixels squared; 99 where PyCuAmpcor cannot
         estimate it (peak on the surface border, flat curvature).
-    peak: the normalised correlation at the integer peak of the raw surface.
+    peak: the normalised correlation's maximum: by default (peak "oversampled") of
+        the fine surface, at the fine peak (ISCE3's correlation_peak); with peak
+        "raw" of the raw surface, at the integer peak (PyCuAmpcor v2's peakValue).
     gross_down, gross_across: the gross offsets used, pixels (whole numbers).
     grid: the window layout (dense_offsets_grid).
     report: dict: backend, windows, invalid_windows (all-NaN surfaces: NaN in every
@@ -164,16 +166,22 @@ class dense_offsets_engine:
     """A dense-offset engine for one configuration, reused for any number of pairs
     (the device context, FFT plans and buffers are made once): build it once, call
     estimate() per pair. Arguments as dense_offsets() (PyCuAmpcor's names in
-    docs/apps/cudadsp_offsets.md); deramp is PyCuAmpcor's derampMethod, 0, 1 or 2.
+    docs/apps/cudadsp_offsets.md); deramp is PyCuAmpcor's derampMethod, 0, 1 or 2,
+    deramp_pairing "isce3" or "isce2", peak "oversampled" or "raw".
     """
 
     def __init__(self, *, window_width=64, window_height=64, half_search_across=20,
                  half_search_down=20, raw_oversampling=2, corr_oversampling=16,
-                 zoom_window=16, corr_stat_window=21, deramp=1, merge_gross_offset=False,
-                 device="auto"):
+                 zoom_window=16, corr_stat_window=21, deramp=1, deramp_pairing="isce3",
+                 peak="oversampled", merge_gross_offset=False, device="auto"):
         if isinstance(deramp, bool) or deramp not in (0, 1, 2):
             raise ValueError(f"deramp: must be 0, 1 or 2 (PyCuAmpcor's derampMethod), "
                              f"got {deramp!r}")
+        if deramp_pairing not in ("isce3", "isce2"):
+            raise ValueError(f'deramp_pairing: must be "isce3" or "isce2", '
+                             f"got {deramp_pairing!r}")
+        if peak not in ("oversampled", "raw"):
+            raise ValueError(f'peak: must be "oversampled" or "raw", got {peak!r}')
         # Python integers of any size: what a C int cannot hold is refused here, by
         # name; the engine's own rules (its ranges) follow.
         sizes = dict(window_width=window_width, window_height=window_height,
@@ -183,8 +191,8 @@ class dense_offsets_engine:
                      corr_stat_window=corr_stat_window)
         sizes = {name: _integer(value, name, -_INT_MAX) for name, value in sizes.items()}
         self._engine = dense_offsets_estimator(
-            **sizes, deramp=deramp, merge_gross_offset=bool(merge_gross_offset),
-            device=device)
+            **sizes, deramp=deramp, deramp_pairing=deramp_pairing, peak=peak,
+            merge_gross_offset=bool(merge_gross_offset), device=device)
 
     def configuration(self):
         """The engine's parameters as dense_offsets() names them."""
@@ -420,13 +428,14 @@ def dense_offsets(reference, secondary, *, window_width=64, window_height=64,
                   half_search_across=20, half_search_down=20, skip_across=64,
                   skip_down=64, start_across=None, start_down=None, number_across=None,
                   number_down=None, raw_oversampling=2, corr_oversampling=16,
-                  zoom_window=16, corr_stat_window=21, deramp=1, gross_offset_down=0,
-                  gross_offset_across=0, merge_gross_offset=False, device="auto",
-                  engine=None, progress=None):
+                  zoom_window=16, corr_stat_window=21, deramp=1, deramp_pairing="isce3",
+                  peak="oversampled", gross_offset_down=0, gross_offset_across=0,
+                  merge_gross_offset=False, device="auto", engine=None, progress=None):
     """Dense offsets of a secondary image relative to a reference, by PyCuAmpcor's
-    frequency-domain amplitude cross-correlation (ISCE2 2.6, ROIPAC one-pass workflow;
-    docs/design/pycuampcor_dense_offsets.md defines every step). PyCuAmpcor's
-    names in brackets; the defaults are its class defaults.
+    frequency-domain amplitude cross-correlation (ISCE2 2.6 and ISCE3, ROIPAC one-pass
+    workflow; docs/design/pycuampcor_dense_offsets.md defines every step and where
+    the two differ). PyCuAmpcor's names in brackets; the defaults are its class
+    defaults, ISCE3's where the two differ.
 
     Args:
         reference, secondary: complex arrays (rows, columns) (complex64 used in place,
@@ -454,6 +463,13 @@ def dense_offsets(reference, secondary, *, window_width=64, window_height=64,
         corr_stat_window: SNR window on the raw surface (corrStatWindowSize).
         deramp: derampMethod: 0 amplitudes only, 1 (default) PyCuAmpcor's phase
             gradient removal, 2 complex oversampling without deramping.
+        deramp_pairing: with deramp 1, which index multiplies which measured phase:
+            "isce3" (default; ISCE3's PyCuAmpcor: the row index the phase measured
+            down, the column index the phase measured across, so that a linear ramp
+            is removed) or "isce2" (ISCE2 2.6's PyCuAmpcor: the two swapped).
+        peak: the surface whose maximum the result's peak holds: "oversampled"
+            (default; ISCE3's correlation_peak: the fine surface, at the fine peak) or
+            "raw" (PyCuAmpcor v2's peakValue: the raw surface, at the integer peak).
         gross_offset_down, gross_offset_across: whole pixels, one number or an array
             (number_down, number_across) per window (setConstantGrossOffset,
             setVaryingGrossOffset).

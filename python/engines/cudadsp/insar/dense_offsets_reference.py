@@ -8,8 +8,9 @@
 """Float64 NumPy reference of PyCuAmpcor's dense offsets (the test oracle).
 
 Implements docs/design/pycuampcor_dense_offsets.md step by step (section numbers in the
-comments refer to it): ISCE2 2.6 PyCuAmpcor, ROIPAC one-pass chunk workflow, frequency-domain
-correlation, FFT oversampling. Written for clarity, one window at a time; complex128/float64
+comments refer to it): PyCuAmpcor's ROIPAC one-pass chunk workflow, frequency-domain
+correlation, FFT oversampling, as ISCE3 ships it (the deramp's axes, the correlation peak of
+the fine surface), or as ISCE2 2.6 does (deramp_pairing="isce2", peak="raw"). Written for clarity, one window at a time; complex128/float64
 throughout. Directions: "down" = rows, "across" = columns; pairs are (down, across).
 """
 
@@ -57,16 +58,22 @@ def fft_oversample(z, factor):
     return np.fft.ifft2(padded) * (m0 * m1) / (n0 * n1)
 
 
-def deramp_method1(z):
-    """Section 4.9: PyCuAmpcor's phase-gradient removal, with its axis pairing."""
+def deramp_method1(z, pairing="isce3"):
+    """Section 4.9: PyCuAmpcor's phase-gradient removal.
+
+    pairing "isce3": each sample turned by its row index times the phase measured down plus
+    its column index times the phase measured across, which cancels a linear phase ramp
+    (ISCE3's cuDeramp). "isce2": the column index with the phase measured down and the row
+    index with the one measured across, what ISCE2 2.6's cuDeramp.cu does.
+    """
     along_across = np.sum(z[:, :-1] * np.conj(z[:, 1:]))
     along_down = np.sum(z[:-1, :] * np.conj(z[1:, :]))
     phi_across = np.arctan2(along_across.imag, along_across.real)
     phi_down = np.arctan2(along_down.imag, along_down.real)
     rows, cols = np.indices(z.shape)
-    # The column index multiplies the phase measured down, the row index the one measured
-    # across: what cuDeramp.cu does (see the design note), not a textbook ramp removal.
-    return z * np.exp(1j * (cols * phi_down + rows * phi_across))
+    if pairing == "isce2":
+        rows, cols = cols, rows
+    return z * np.exp(1j * (rows * phi_down + cols * phi_across))
 
 
 def _window_sums(image, height, width):
@@ -179,12 +186,14 @@ def dense_offsets_reference(reference, secondary, *, window_width=64, window_hei
                             skip_down=64, start_across=None, start_down=None,
                             number_across=None, number_down=None, raw_oversampling=2,
                             corr_oversampling=16, zoom_window=16, corr_stat_window=21,
-                            deramp=1, gross_offset_across=0, gross_offset_down=0,
+                            deramp=1, deramp_pairing="isce3", peak="oversampled",
+                            gross_offset_across=0, gross_offset_down=0,
                             merge_gross_offset=False):
     """PyCuAmpcor dense offsets of a reference/secondary pair (2-D arrays, complex or real).
 
     Defaults are PyCuAmpcor's (class defaults; deramp=1 is the class default, its script
-    cuDenseOffsets.py defaults to 0). start_* default to margin + half search and number_* to
+    cuDenseOffsets.py defaults to 0; deramp_pairing and peak as ISCE3, "isce2" and "raw" for
+    ISCE2's PyCuAmpcor v2 peak output). start_* default to margin + half search and number_* to
     cuDenseOffsets.py's count, margin being the largest constant gross offset (0 for arrays).
     Returns a DenseOffsets of float64 arrays shaped (number_down, number_across).
     """
@@ -204,6 +213,10 @@ def dense_offsets_reference(reference, secondary, *, window_width=64, window_hei
             raise ValueError(f"{name} must be an integer >= {low}, got {value}")
     if deramp not in (0, 1, 2):
         raise ValueError(f"deramp must be 0, 1 or 2, got {deramp}")
+    if deramp_pairing not in ("isce3", "isce2"):
+        raise ValueError(f"deramp_pairing must be 'isce3' or 'isce2', got {deramp_pairing!r}")
+    if peak not in ("oversampled", "raw"):
+        raise ValueError(f"peak must be 'oversampled' or 'raw', got {peak!r}")
 
     h, w = window_height, window_width
     hd, ha = half_search_down, half_search_across
@@ -260,17 +273,17 @@ def dense_offsets_reference(reference, secondary, *, window_width=64, window_hei
             found = max_location(raw_surface)
             if found is None:  # section 6
                 continue
-            p_d, p_a, peak = found
+            p_d, p_a, raw_peak = found
             # Sections 4.6-4.8
-            cov = covariance(raw_surface, p_d, p_a, peak, h * w)
-            window_snr = snr(raw_surface, p_d, p_a, peak, corr_stat_window)
+            cov = covariance(raw_surface, p_d, p_a, raw_peak, h * w)
+            window_snr = snr(raw_surface, p_d, p_a, raw_peak, corr_stat_window)
             s_d, s_a = zoom_start(p_d, hd, hz), zoom_start(p_a, ha, hz)
             # Section 4.9
-            ref_o = ref_c if deramp != 1 else deramp_method1(ref_c)
+            ref_o = ref_c if deramp != 1 else deramp_method1(ref_c, deramp_pairing)
             ref_oa = np.abs(fft_oversample(ref_o, r))
             sec_z = sec_c[s_d:s_d + zoom_size[0], s_a:s_a + zoom_size[1]]
             if deramp == 1:
-                sec_z = deramp_method1(sec_z)
+                sec_z = deramp_method1(sec_z, deramp_pairing)
             sec_oa = np.abs(fft_oversample(sec_z, r))
             # Section 4.10
             fine_in = normalized_correlation(ref_oa - ref_oa.mean(), sec_oa)[:-1, :-1]
@@ -279,12 +292,14 @@ def dense_offsets_reference(reference, secondary, *, window_width=64, window_hei
             padded[:fine_in.shape[0], :fine_in.shape[1]] = fine_in
             fine = fft_oversample(padded.astype(np.complex128), q).real
             # Section 4.12
-            k_d, k_a, _ = max_location(fine)
+            k_d, k_a, fine_peak = max_location(fine)
             out["offset_down"][j, k] = s_d - hd + k_d / (q * r)
             out["offset_across"][j, k] = s_a - ha + k_a / (q * r)
             out["snr"][j, k] = window_snr
             out["cov_down"][j, k], out["cov_across"][j, k], out["cov_cross"][j, k] = cov
-            out["peak"][j, k] = peak
+            # ISCE3 writes the fine surface's maximum (at the scale of the normalised
+            # correlation: fft_oversample interpolates), PyCuAmpcor v2 the raw one's.
+            out["peak"][j, k] = fine_peak if peak == "oversampled" else raw_peak
 
     if merge_gross_offset:
         out["offset_down"] += gross_d

@@ -63,6 +63,8 @@ class offsets_options:
     zoom_window: int = 16
     corr_stat_window: int = 21
     deramp: int = 1
+    deramp_pairing: str = "isce3"
+    peak: str = "oversampled"
     gross_offset_down: int = 0
     gross_offset_across: int = 0
     gross_offset_raster: str = None
@@ -127,6 +129,14 @@ def add_offsets_arguments(parser):
     option(("--deramp",), "deramp",
            "0 amplitudes only, 1 phase-gradient removal, 2 complex without deramping "
            "[derampMethod]", type=int, choices=(0, 1, 2))
+    option(("--deramp-pairing",), "deramp_pairing",
+           "with --deramp 1: isce3 removes the phase ramp (row index x phase down); "
+           "isce2 swaps the axes as ISCE2 2.6's PyCuAmpcor does",
+           choices=("isce3", "isce2"))
+    option(("--peak",), "peak",
+           "the correlation peak written: oversampled, the fine surface's maximum "
+           "(ISCE3's correlation_peak), or raw, the raw surface's (PyCuAmpcor v2's "
+           "peakValue)", choices=("oversampled", "raw"))
     gross = group.add_mutually_exclusive_group()
     gross.add_argument("--gross-offset", nargs=2, type=int, metavar=("DOWN", "ACROSS"),
                        help="constant gross offset, whole pixels [setConstantGrossOffset]")

@@ -92,6 +92,20 @@ class qa_dense_offsets_api(unittest.TestCase):
                                                  deramp=deramp)
                 self.assert_matches_oracle(result, oracle, 1 / 32)
 
+    def test_isce2_conventions_and_oracle(self):
+        # ISCE2 2.6's deramp axes and PyCuAmpcor v2's raw-surface peak, through the API,
+        # against the oracle with the same options; the report names them.
+        reference, secondary = shifted_pair((200, 232), (1.3, -2.6), seed=7)
+        options = dict(deramp=1, deramp_pairing="isce2", peak="raw")
+        sizes = {name: value for name, value in SMALL.items() if not name.startswith("skip")}
+        engine = cudadsp.dense_offsets_engine(**sizes, **options, device="cpu")
+        self.assertEqual(engine.configuration()["deramp_pairing"], "isce2")
+        self.assertEqual(engine.configuration()["peak"], "raw")
+        result = cudadsp.dense_offsets(reference, secondary, **SMALL, **options,
+                                       device="cpu", engine=engine)
+        oracle = dense_offsets_reference(reference, secondary, **SMALL, **options)
+        self.assert_matches_oracle(result, oracle, 1 / 32)
+
     def test_grid_follows_cudenseoffsets(self):
         reference, secondary = shifted_pair((200, 232), (0.5, 0.25), seed=1)
         grid = cudadsp.dense_offsets(reference, secondary, **SMALL, device="cpu").grid
@@ -307,6 +321,8 @@ class qa_dense_offsets_api(unittest.TestCase):
             (dict(gross_offset_down=np.zeros((3, 5), int)), "gross_offset_down: shape"),
             (dict(gross_offset_down=0.5), "gross_offset_down: must be whole"),
             (dict(deramp=3), "deramp"),
+            (dict(deramp_pairing="isce"), "deramp_pairing"),
+            (dict(peak="fine"), "peak"),
             (dict(window_width=1), "window_width"),
             (dict(skip_down=0), "skip_down"),
         ]

@@ -35,6 +35,19 @@ def fourier_shift(image, down, across):
     return np.fft.ifft2(np.fft.fft2(image) * np.exp(-2j * np.pi * (f0 * down + f1 * across)))
 
 
+def band_limited_value(surface, u, v):
+    """The real band-limited interpolant of a periodic n x n surface at (u, v) samples,
+    summed directly: frequencies -(n//2 - 1) .. n//2 on each axis (section 4.11's rule),
+    amplitude scale 1 (the interpolant passes through the samples)."""
+    n = surface.shape[0]
+    a = np.arange(n)
+    j = np.arange(-(n // 2 - 1), n // 2 + 1)
+    down = np.exp(-2j * np.pi * np.outer(j, a) / n)  # forward DFT rows, kept frequencies
+    spectrum = down @ surface @ down.T
+    phase = np.exp(2j * np.pi * np.add.outer(j * u, j * v) / n)
+    return float(np.real(np.sum(spectrum * phase)) / (n * n))
+
+
 class TestPieces(unittest.TestCase):
 
     def test_correlation_lags_match_direct_sums(self):
@@ -114,10 +127,13 @@ class TestDenseOffsets(unittest.TestCase):
                          0.3 * speckle(rng, (256, 256)))
         cls.unrelated = speckle(rng, (256, 256))
         # A phase ramp of 0.9 rad/pixel on both axes moves the spectrum across the Nyquist
-        # edge; PyCuAmpcor's deramping removes it only when both gradients are equal.
+        # edge; both deramp pairings remove it (equal gradients). Unequal gradients
+        # (0.9 down, -0.6 across) only ISCE3's pairing removes.
         rows, cols = np.indices((256, 256))
         ramp = np.exp(0.9j * (rows + cols))
         cls.ramped = (cls.reference * ramp, cls.secondary * ramp)
+        skew = np.exp(1j * (0.9 * rows - 0.6 * cols))
+        cls.skew_ramped = (cls.reference * skew, cls.secondary * skew)
 
     def check_recovered(self, result, down, across, tolerance=0.05):
         for measured, truth in ((result.offset_down, down), (result.offset_across, across)):
@@ -143,6 +159,54 @@ class TestDenseOffsets(unittest.TestCase):
         self.check_recovered(ramped, *self.SHIFT)
         plain = ref.dense_offsets_reference(*self.ramped, deramp=2, **self.CONFIG)
         self.assertGreater(np.max(np.abs(plain.offset_down - self.SHIFT[0])), 0.05)
+
+    def test_deramp_pairings(self):
+        for pairing in ("isce3", "isce2"):
+            with self.subTest(pairing=pairing):
+                equal = ref.dense_offsets_reference(*self.ramped, deramp=1,
+                                                    deramp_pairing=pairing, **self.CONFIG)
+                self.check_recovered(equal, *self.SHIFT)
+        skew = ref.dense_offsets_reference(*self.skew_ramped, deramp=1, **self.CONFIG)
+        self.check_recovered(skew, *self.SHIFT)
+        swapped = ref.dense_offsets_reference(*self.skew_ramped, deramp=1,
+                                              deramp_pairing="isce2", **self.CONFIG)
+        # ISCE2's pairing leaves a ramp of 1.5 rad/pixel on each axis: its complex
+        # oversampling folds the spectrum and the offsets move.
+        self.assertGreater(np.max(np.abs(swapped.offset_down - self.SHIFT[0])), 0.05)
+
+    def test_peak_of_the_fine_surface(self):
+        fine = ref.dense_offsets_reference(self.reference, self.secondary, **self.CONFIG)
+        raw = ref.dense_offsets_reference(self.reference, self.secondary, peak="raw",
+                                          **self.CONFIG)
+        # The same offsets and statistics; only the peak's surface differs.
+        for name in ("offset_down", "offset_across", "snr", "cov_down"):
+            np.testing.assert_array_equal(getattr(fine, name), getattr(raw, name))
+        # A sub-pixel shift puts the raw lags off the correlation's crest: the finer
+        # surface reaches higher, and both are correlation coefficients.
+        self.assertTrue(np.all(fine.peak > raw.peak))
+        self.assertTrue(np.all((raw.peak > 0.3) & (fine.peak <= 1.0)))
+        # The fine maximum equals the fine surface's value at the offset found, rebuilt
+        # here from section 4.10's surface by direct band-limited (Dirichlet)
+        # interpolation instead of the FFT.
+        config = self.CONFIG
+        h, w, r, zoom = (config["window_height"], config["window_width"],
+                         config["raw_oversampling"], config["zoom_window"])
+        hd, ha, hz = config["half_search_down"], config["half_search_across"], zoom // (2 * r)
+        # The first window: reference at (hd, ha), search window at (0, 0).
+        ref_c = self.reference[:h + 2 * hd, :w + 2 * ha][hd:hd + h, ha:ha + w]
+        search = self.secondary[:h + 2 * hd, :w + 2 * ha]
+        ref_a = np.abs(ref_c)
+        p_d, p_a, _ = ref.max_location(ref.normalized_correlation(ref_a - ref_a.mean(),
+                                                                  np.abs(search)))
+        s_d, s_a = ref.zoom_start(p_d, hd, hz), ref.zoom_start(p_a, ha, hz)
+        sec_z = search[s_d:s_d + h + 2 * hz, s_a:s_a + w + 2 * hz]
+        ref_oa = np.abs(ref.fft_oversample(ref.deramp_method1(ref_c), r))
+        sec_oa = np.abs(ref.fft_oversample(ref.deramp_method1(sec_z), r))
+        surface = ref.normalized_correlation(ref_oa - ref_oa.mean(), sec_oa)[:-1, :-1]
+        self.assertEqual(surface.shape, (zoom, zoom))
+        u = (fine.offset_down[0, 0] - (s_d - hd)) * r
+        v = (fine.offset_across[0, 0] - (s_a - ha)) * r
+        self.assertAlmostEqual(band_limited_value(surface, u, v), fine.peak[0, 0], places=9)
 
     def test_amplitude_at_load_locks_to_pixels(self):
         # deramp=0 oversamples detected amplitudes, whose spectrum (twice the speckle band)
