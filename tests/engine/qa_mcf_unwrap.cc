@@ -55,7 +55,7 @@ std::unique_ptr<phase_unwrapper_2d> make_engine(const std::string& device,
                                                 const frame& f,
                                                 unwrap_2d_method method,
                                                 std::size_t tile_size = 0,
-                                                std::size_t tile_overlap = 64)
+                                                std::size_t tile_overlap = 128)
 {
     phase_unwrap_2d_config config;
     config.device = device;

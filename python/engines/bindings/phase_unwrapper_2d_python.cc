@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(core/phase_unwrap_2d.h)                                    */
-/* BINDTOOL_HEADER_FILE_HASH(610eb27b42b7bb9649fa985e69973458)                     */
+/* BINDTOOL_HEADER_FILE_HASH(e8e7e94635e37f649befe534a9952b16)                     */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -202,7 +202,7 @@ void bind_phase_unwrapper_2d(py::module& m)
              py::arg("tolerance") = 1e-5,
              py::arg("looks") = 1,
              py::arg("tile_size") = 0,
-             py::arg("tile_overlap") = 64,
+             py::arg("tile_overlap") = 128,
              py::arg("device") = "auto",
              D(core, phase_unwrapper_2d, phase_unwrapper_2d))
         .def("unwrap",

@@ -81,11 +81,13 @@ struct CUDADSP_CORE_API phase_unwrap_2d_config {
      *  split. */
     std::size_t tile_size = 0;
     /*! MCF method: pixels that neighbouring tiles share, at least (16 to
-     *  tile_size / 2; validated also when tile_size is 0). Each tile keeps the pixels
-     *  of its half of the overlap, away from the border where its residues could leave
-     *  through its own edge, and the overlap's pixels vote on the whole number of
-     *  periods between the two tiles' solutions. */
-    std::size_t tile_overlap = 64;
+     *  tile_size / 2, or to mcf_automatic_tile_size / 2 with tile_size 0; validated
+     *  whatever the method). Each tile keeps the pixels of its half of the overlap,
+     *  away from its border where its solution knows least of the frame beyond, and
+     *  the overlap's pixels vote on the whole periods between the tiles' solutions.
+     *  64 lost up to 0.012 of the right-cycle fraction at coherence 0.5, 128 none
+     *  (docs/design/mcf_unwrapping.md, "Tiles"). */
+    std::size_t tile_overlap = 128;
     /*! Least squares: give the wrapped input plus the whole number of periods nearest
      *  to the least-squares solution ("congruent" output, integer cycles exact where
      *  the solution is within half a period of the truth). false: the smooth
@@ -195,11 +197,17 @@ struct CUDADSP_CORE_API unwrap_2d_report {
  * its least-cost value a difference's cost grows linearly. Differences touching an
  * invalid pixel cost nothing; a masked area is one node whose supply is the
  * circulation of the valid differences around it. The minimum-cost flow (LEMON's
- * network simplex, single-threaded) makes the
- * differences curl-free; K is their sum along a breadth-first spanning tree of
- * each component of valid pixels from its first pixel in row-major order, where
- * K = 0. The CUDA backend runs the whole method on the host for now (its buffers
- * staged through host memory).
+ * network simplex) makes the differences curl-free; K is their sum along a breadth-first
+ * spanning tree of each component of valid pixels from its first pixel in row-major
+ * order, where K = 0. Frames larger than tile_size are solved in overlapping tiles, one
+ * network each, on the host's threads at once; each pixel takes its K from the tile whose
+ * core (the tile less half the overlap at each seam) holds it, and each connected
+ * region of a tile takes the constant that the most overlap pixels agree on with
+ * its neighbours' (a maximum spanning forest of those votes). That joins constants
+ * only: a cut a tile made towards its own border stays, which overlaps wide enough
+ * make rare (docs/design/mcf_unwrapping.md, "Tiles"). report.residues and .flow
+ * then sum the tiles', overlaps counted once per tile. The CUDA backend runs the
+ * whole method on the host for now (its buffers staged through host memory).
  */
 class CUDADSP_CORE_API phase_unwrapper_2d
 {

@@ -41,7 +41,7 @@ Args:
         (64 to 32768), or 0: automatic (512-pixel tiles for frames with a side
         longer than 1024, else the whole frame at once).
     tile_overlap: MCF: pixels neighbouring tiles share, at least (16 to
-        tile_size / 2).
+        tile_size / 2, or to 256 when tile_size is 0).
     device: "auto", "cpu", "cuda" or "cuda:N".
 
 Raises:

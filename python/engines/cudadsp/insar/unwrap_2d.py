@@ -115,7 +115,7 @@ def unwrap_phase_2d(
     tolerance=1e-5,
     looks=1,
     tile_size=0,
-    tile_overlap=64,
+    tile_overlap=128,
     device="auto",
 ):
     """Unwrap a two-dimensional phase array.
