@@ -39,7 +39,7 @@ struct mcf_tiled_unwrap::tile_solution {
 
 namespace {
 
-//! The tile solver's configuration: the frame's, with the tile's size and no tiling.
+//! The tile solver's configuration: the frame's, with the tile's size.
 phase_unwrap_2d_config tile_config(const phase_unwrap_2d_config& config,
                                    const mcf_axis_tiles& columns,
                                    const mcf_axis_tiles& rows)
@@ -47,7 +47,6 @@ phase_unwrap_2d_config tile_config(const phase_unwrap_2d_config& config,
     phase_unwrap_2d_config tile = config;
     tile.width = columns.extent;
     tile.height = rows.extent;
-    tile.tile_size = std::max(tile.width, tile.height);
     return tile;
 }
 
@@ -302,36 +301,43 @@ mcf_tiled_unwrap::integrate_frame(const unwrap_2d_buffers& host,
     const std::size_t pixels = d_config.pixels();
     const std::size_t tile_columns = d_columns.start.size();
     const std::size_t tile_width = d_columns.extent;
+    // Rows of this many pixels or more are shared among workers: below, starting
+    // threads would cost more than the passes themselves.
+    const std::size_t row_workers = std::max<std::size_t>(1, pixels / (1u << 18));
+
     // Each pixel's K from the tile whose core holds it, with its region's constant;
-    // component 0 marks a pixel that is not valid until the components are numbered.
-    for (std::size_t row = 0; row < height; ++row) {
-        const std::size_t tr = core_of(d_rows, row);
-        for (std::size_t col = 0; col < width; ++col) {
-            const std::size_t tc = core_of(d_columns, col);
-            const tile_solution& s = d_tiles[tr * tile_columns + tc];
-            const std::size_t j =
-                (row - d_rows.start[tr]) * tile_width + (col - d_columns.start[tc]);
-            const std::size_t i = row * width + col;
-            const std::int32_t c = s.region[j];
-            d_component[i] = c == 0 ? 0 : -1;
-            d_cycles[i] =
-                c == 0 ? 0
-                       : s.cycles[j] + region_offset[s.first_region + std::size_t(c - 1)];
+    // component 0 marks a pixel that is not valid, -1 one not yet numbered.
+    parallel_ranges(height, row_workers, [&](std::size_t first, std::size_t end) {
+        for (std::size_t row = first; row < end; ++row) {
+            const std::size_t tr = core_of(d_rows, row);
+            for (std::size_t col = 0; col < width; ++col) {
+                const std::size_t tc = core_of(d_columns, col);
+                const tile_solution& s = d_tiles[tr * tile_columns + tc];
+                const std::size_t j =
+                    (row - d_rows.start[tr]) * tile_width + (col - d_columns.start[tc]);
+                const std::size_t i = row * width + col;
+                const std::int32_t c = s.region[j];
+                d_component[i] = c == 0 ? 0 : -1;
+                d_cycles[i] =
+                    c == 0 ? 0
+                           : s.cycles[j] +
+                                 region_offset[s.first_region + std::size_t(c - 1)];
+            }
         }
-    }
+    });
     // The frame's components, numbered as the whole-frame solver numbers them, with
-    // K = 0 at each one's first pixel in row-major order.
+    // K = 0 at each one's first pixel in row-major order: the constant to take off.
+    std::vector<std::int64_t> first_cycles(1, 0);
     std::int32_t components = 0;
     for (std::size_t seed = 0; seed < pixels; ++seed) {
         if (d_component[seed] != -1)
             continue;
         d_component[seed] = ++components;
-        const std::int64_t constant = d_cycles[seed];
+        first_cycles.push_back(d_cycles[seed]);
         std::size_t head = 0, tail = 0;
         d_queue[tail++] = static_cast<std::int32_t>(seed);
         while (head < tail) {
             const std::size_t a = std::size_t(d_queue[head++]);
-            d_cycles[a] -= constant;
             const std::size_t col = a % width;
             auto reach = [&](std::size_t b) {
                 if (d_component[b] != -1)
@@ -352,14 +358,17 @@ mcf_tiled_unwrap::integrate_frame(const unwrap_2d_buffers& host,
 
     const unwrap_period p = make_unwrap_period(d_config.period);
     const float nan = std::numeric_limits<float>::quiet_NaN();
-    for (std::size_t i = 0; i < pixels; ++i) {
-        const bool valid = d_component[i] != 0;
-        host.unwrapped[i] = valid ? apply_cycles(host.wrapped[i], d_cycles[i], p) : nan;
-        if (host.cycles)
-            host.cycles[i] = saturate_cycles(d_cycles[i]);
-        if (host.components)
-            host.components[i] = d_component[i];
-    }
+    parallel_ranges(height, row_workers, [&](std::size_t first, std::size_t end) {
+        for (std::size_t i = first * width; i < end * width; ++i) {
+            const std::int32_t c = d_component[i];
+            const std::int64_t cycles = c == 0 ? 0 : d_cycles[i] - first_cycles[c];
+            host.unwrapped[i] = c != 0 ? apply_cycles(host.wrapped[i], cycles, p) : nan;
+            if (host.cycles)
+                host.cycles[i] = saturate_cycles(cycles);
+            if (host.components)
+                host.components[i] = c;
+        }
+    });
     return std::size_t(components);
 }
 

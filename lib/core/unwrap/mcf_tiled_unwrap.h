@@ -31,7 +31,7 @@ struct mcf_axis_tiles {
 };
 
 //! The tiles of an axis of \p length pixels for tiles of side \p tile (one tile when
-//! the axis is not longer) overlapping by at least \p overlap (< tile / 2 + 1).
+//! the axis is not longer) overlapping by at least \p overlap (at most tile / 2).
 mcf_axis_tiles
 mcf_tiles_of_axis(std::size_t length, std::size_t tile, std::size_t overlap);
 
