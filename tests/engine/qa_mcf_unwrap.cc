@@ -15,6 +15,7 @@
 #include "qa_unwrap_2d_reference.h"
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
+#include "runtime/parallel_ranges.h"
 #include "unwrap/mcf_tiled_unwrap.h"
 #include "unwrap/mcf_unwrap_rule.h"
 #include <gnuradio/cudadsp/core/interferogram_simulator.h>
@@ -223,7 +224,7 @@ class qa_mcf_unwrap : public CppUnit::TestFixture
     QA_BACKEND_TEST(invalid_pixels_and_components);
     QA_BACKEND_TEST(masked_areas_keep_their_rim_circulation);
     QA_BACKEND_TEST(single_look_interferograms);
-    CPPUNIT_TEST(tiles_of_an_axis);
+    CPPUNIT_TEST(tile_layout_and_memory);
     QA_BACKEND_TEST(tiles_join_to_the_whole_frame_solution);
     CPPUNIT_TEST(tiled_single_look_interferograms);
     QA_CUDA_TEST(cuda_device_buffers);
@@ -514,8 +515,9 @@ public:
     }
 
     //! Tiles cover the axis, overlap by at least the overlap, and their cores
-    //! partition it, each inside its tile at least half the overlap from a seam.
-    void tiles_of_an_axis()
+    //! partition it, each inside its tile at least half the overlap from a seam; the
+    //! automatic tiles of a large frame and their workspace.
+    void tile_layout_and_memory()
     {
         const mcf_axis_tiles whole = mcf_tiles_of_axis(300, 512, 64);
         CPPUNIT_ASSERT_EQUAL(std::size_t(300), whole.extent);
@@ -542,6 +544,26 @@ public:
                     // As few tiles as that overlap allows.
                     CPPUNIT_ASSERT((n - 1) * (tile - overlap) < length - overlap);
                 }
+
+        // The automatic tiles of a 4096 x 4096 frame: 8 x 8 of 624. The workspace is
+        // one tile solver for each worker (as many as tiles or hardware threads) and
+        // under 1 GB besides, where the whole frame's network would take 8 GB.
+        phase_unwrap_2d_config large;
+        large.width = large.height = 4096;
+        large.method = unwrap_2d_method::mcf;
+        CPPUNIT_ASSERT_EQUAL(std::size_t(624), large.mcf_tile_size());
+        CPPUNIT_ASSERT_EQUAL(
+            std::size_t(8),
+            mcf_tiles_of_axis(4096, 624, large.tile_overlap).start.size());
+        phase_unwrap_2d_config tile = large;
+        tile.width = tile.height = 624;
+        const std::size_t solvers =
+            parallel_workers(64, 64) * mcf_unwrap_cpu::bytes(tile);
+        const std::size_t bytes = mcf_tiled_unwrap::bytes(large);
+        CPPUNIT_ASSERT(bytes > solvers && bytes < solvers + (std::size_t(1) << 30));
+        phase_unwrap_2d_config small = large;
+        small.width = small.height = 512;
+        CPPUNIT_ASSERT_EQUAL(std::size_t(512), small.mcf_tile_size());
     }
 
     /*!
