@@ -61,8 +61,8 @@ struct indexed_map {
 /*!
  * The flow network of one frame and LEMON's solver on it, kept from frame to frame
  * (and from tile to tile in a worker of mcf_tiled_unwrap): the arrays are refilled,
- * not allocated and first touched again, which took about a quarter of a 1024 x 1024
- * solve (docs/design/mcf_unwrapping.md, "Solver").
+ * not allocated and first touched again, which takes a third off every 1024 x 1024
+ * frame after the first (docs/design/mcf_unwrapping.md, "Solver").
  */
 struct mcf_unwrap_cpu::flow_workspace {
     using solver_type = lemon::NetworkSimplex<flow_network, int, long long>;
