@@ -56,6 +56,32 @@ struct indexed_map {
     Value operator[](const Key& key) const { return (*values)[flow_network::index(key)]; }
 };
 
+} // namespace
+
+/*!
+ * The flow network of one frame and LEMON's solver on it, kept from frame to frame
+ * (and from tile to tile in a worker of mcf_tiled_unwrap): the arrays are refilled,
+ * not allocated and first touched again, which takes a third off every 1024 x 1024
+ * frame after the first (docs/design/mcf_unwrapping.md, "Solver").
+ */
+struct mcf_unwrap_cpu::flow_workspace {
+    using solver_type = lemon::NetworkSimplex<flow_network, int, long long>;
+
+    std::vector<double> summed_supply;
+    std::vector<int> supply;
+    std::vector<std::size_t> next_slot;
+    std::vector<std::pair<int, int>> ends_of_arc;
+    std::vector<int> cost;
+    std::vector<std::uint32_t> difference_of_arc;
+    flow_network network;
+    // Network simplex rather than cost scaling: on these networks (a loop in six
+    // charged, most arcs never used) it was twice as fast at 512 x 512
+    // (docs/design/mcf_unwrapping.md, "Solver").
+    solver_type solver{ network };
+};
+
+namespace {
+
 /*! Box sums of \p values over the (2 half + 1)^2 window around every pixel, clipped
  *  at the frame's edges; \p row_sums is scratch. */
 void box_sum(const std::vector<float>& values,
@@ -106,7 +132,8 @@ mcf_unwrap_cpu::mcf_unwrap_cpu(const phase_unwrap_2d_config& config)
       d_node_of_loop(d_supply.size()),
       d_pixel_cycles(config.pixels()),
       d_component(config.pixels()),
-      d_queue(config.pixels())
+      d_queue(config.pixels()),
+      d_flow(std::make_unique<flow_workspace>())
 {
     for (int k = 0; k < 3; ++k) {
         d_step[k].resize(config.pixels());
@@ -120,6 +147,8 @@ mcf_unwrap_cpu::mcf_unwrap_cpu(const phase_unwrap_2d_config& config)
         d_moment_table[j] = mcf_phase_moment(
             mcf_max_coherence * double(j) / double(moment_table_size - 1), config.looks);
 }
+
+mcf_unwrap_cpu::~mcf_unwrap_cpu() = default;
 
 std::size_t mcf_unwrap_cpu::bytes(const phase_unwrap_2d_config& config)
 {
@@ -418,7 +447,8 @@ std::size_t mcf_unwrap_cpu::solve_flow()
     // same pass would overwrite parent links that find() still has to follow.
     for (std::size_t loop = 0; loop < loops_and_earth; ++loop)
         root[loop] = find(static_cast<std::int32_t>(loop));
-    std::vector<double> summed_supply;
+    std::vector<double>& summed_supply = d_flow->summed_supply;
+    summed_supply.clear();
     for (std::size_t loop = 0; loop < loops_and_earth; ++loop) {
         const std::int32_t r = root[loop];
         if (r == static_cast<std::int32_t>(loop)) {
@@ -433,7 +463,8 @@ std::size_t mcf_unwrap_cpu::solve_flow()
     // Whole supplies (a merged node's fractions sum to its rim's circulation), and
     // the earth's node takes what balances them.
     const std::int32_t earth_node = root[loops_and_earth - 1];
-    std::vector<int> supply(nodes);
+    std::vector<int>& supply = d_flow->supply;
+    supply.resize(nodes);
     std::int64_t balance = 0;
     for (std::size_t node = 0; node < nodes; ++node) {
         if (std::int32_t(node) == earth_node)
@@ -454,7 +485,8 @@ std::size_t mcf_unwrap_cpu::solve_flow()
     auto costed = [&](std::uint32_t edge, const mcf_dual_ends& ends) {
         return d_curvature[edge] > 0.0f && root[ends.plus] != root[ends.minus];
     };
-    std::vector<std::size_t> next_slot(nodes + 1, 0);
+    std::vector<std::size_t>& next_slot = d_flow->next_slot;
+    next_slot.assign(nodes + 1, 0);
     for_each_difference([&](std::uint32_t edge, const mcf_dual_ends& ends) {
         if (!costed(edge, ends))
             return;
@@ -464,9 +496,12 @@ std::size_t mcf_unwrap_cpu::solve_flow()
     for (std::size_t node = 0; node < nodes; ++node)
         next_slot[node + 1] += next_slot[node];
     const std::size_t arcs = next_slot[nodes];
-    std::vector<std::pair<int, int>> ends_of_arc(arcs);
-    std::vector<int> cost(arcs);
-    std::vector<std::uint32_t> difference_of_arc(arcs);
+    std::vector<std::pair<int, int>>& ends_of_arc = d_flow->ends_of_arc;
+    std::vector<int>& cost = d_flow->cost;
+    std::vector<std::uint32_t>& difference_of_arc = d_flow->difference_of_arc;
+    ends_of_arc.resize(arcs);
+    cost.resize(arcs);
+    difference_of_arc.resize(arcs);
     for_each_difference([&](std::uint32_t edge, const mcf_dual_ends& ends) {
         if (!costed(edge, ends))
             return;
@@ -481,15 +516,13 @@ std::size_t mcf_unwrap_cpu::solve_flow()
         }
     });
 
-    flow_network network;
+    flow_network& network = d_flow->network;
     network.build(static_cast<int>(nodes), ends_of_arc.begin(), ends_of_arc.end());
-    std::vector<std::pair<int, int>>().swap(ends_of_arc);
-
-    // Network simplex rather than cost scaling: on these networks (a loop in six
-    // charged, most arcs never used) it was twice as fast at 512 x 512
-    // (docs/design/mcf_unwrapping.md, "Solver").
-    using solver_type = lemon::NetworkSimplex<flow_network, int, long long>;
-    solver_type solver(network);
+    using solver_type = flow_workspace::solver_type;
+    solver_type& solver = d_flow->solver;
+    // The network changed since the last frame: reset() sizes the solver's arrays
+    // for it, reusing their memory.
+    solver.reset();
     // No upper map: every arc is uncapacitated.
     solver.costMap(indexed_map<flow_network::Arc, int>{ &cost })
         .supplyMap(indexed_map<flow_network::Node, int>{ &supply });

@@ -11,6 +11,7 @@
 #include <gnuradio/cudadsp/core/phase_unwrap_2d.h>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace gr {
@@ -21,14 +22,15 @@ namespace core {
  * Minimum-cost-flow unwrapping of one frame on the host, single-threaded (the method
  * is described in phase_unwrap_2d.h and docs/design/mcf_unwrapping.md): costs from
  * mcf_unwrap_rule.h, the flow from LEMON's network simplex, K integrated along a
- * breadth-first spanning tree of each component. The CPU backend runs it on the
- * caller's buffers, the CUDA backend on its host copies of device frames.
+ * breadth-first spanning tree of each component. mcf_tiled_unwrap runs it on the
+ * whole frame, or on one tile at a time in each of its workers.
  */
 class mcf_unwrap_cpu
 {
 public:
     //! \p config must have passed validate() with method mcf.
     explicit mcf_unwrap_cpu(const phase_unwrap_2d_config& config);
+    ~mcf_unwrap_cpu();
 
     /*! Host bytes the workspace and one frame's flow network take at most: the
      *  per-pixel arrays allocated here and the network each unwrap() builds (arcs,
@@ -39,6 +41,7 @@ public:
     unwrap_2d_report unwrap(const unwrap_2d_buffers& host);
 
 private:
+    struct flow_workspace;
     void estimate_difference_costs(const unwrap_2d_buffers& host);
     /*! Box sums over the gradient window (d_window_sum) of the steps from each
      *  pixel a to its neighbour b in \p direction, over pairs of valid pixels: re
@@ -83,6 +86,7 @@ private:
     std::vector<std::int64_t> d_pixel_cycles;
     std::vector<std::int32_t> d_component;
     std::vector<std::int32_t> d_queue;
+    std::unique_ptr<flow_workspace> d_flow;
 };
 
 } // namespace core

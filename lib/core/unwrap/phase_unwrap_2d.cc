@@ -11,6 +11,7 @@
 #include "unwrap/phase_unwrap_2d_cuda.h"
 #include "unwrap/phase_unwrap_2d_rule.h"
 #include <gnuradio/cudadsp/core/phase_unwrap.h>
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -84,6 +85,31 @@ void phase_unwrap_2d_config::validate() const
     if (!std::isfinite(tolerance) || !(tolerance > 0.0) || !(tolerance < 1.0))
         throw std::invalid_argument("tolerance: must be in (0, 1), got " +
                                     std::to_string(tolerance));
+    if (tile_size != 0 && (tile_size < 64 || tile_size > (std::size_t(1) << 15)))
+        throw std::invalid_argument(
+            "tile_size: must be 0 (automatic) or from 64 to 32768, got " +
+            std::to_string(tile_size));
+    // At most half a tile, so that no pixel lies in more than two tiles along a side
+    // and every tile keeps pixels of its own.
+    const std::size_t tile = tile_size != 0 ? tile_size : mcf_automatic_tile_size;
+    if (tile_overlap < 16 || tile_overlap > tile / 2)
+        throw std::invalid_argument("tile_overlap: must be from 16 to tile_size / 2 (" +
+                                    std::to_string(tile / 2) + "), got " +
+                                    std::to_string(tile_overlap));
+}
+
+std::size_t phase_unwrap_2d_config::mcf_tile_size() const
+{
+    if (tile_size != 0)
+        return tile_size;
+    const std::size_t side = std::max(width, height);
+    if (side <= mcf_automatic_tile_size)
+        return side;
+    // As many tiles along the longer side as mcf_automatic_tile_size pixels fill, each
+    // as long as they need to be to share tile_overlap: the fewest pixels solved twice.
+    const std::size_t tiles =
+        (side + mcf_automatic_tile_size - 1) / mcf_automatic_tile_size;
+    return (side + (tiles - 1) * tile_overlap + tiles - 1) / tiles;
 }
 
 phase_unwrapper_2d::phase_unwrapper_2d(const phase_unwrap_2d_config& config,

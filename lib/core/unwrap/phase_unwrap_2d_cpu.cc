@@ -6,7 +6,7 @@
  */
 
 #include "runtime/fftw_support.h"
-#include "unwrap/mcf_unwrap_cpu.h"
+#include "unwrap/mcf_tiled_unwrap.h"
 #include "unwrap/phase_unwrap_2d_cpu.h"
 #include "unwrap/phase_unwrap_2d_rule.h"
 #include <algorithm>
@@ -394,7 +394,7 @@ phase_unwrapper_2d_cpu::phase_unwrapper_2d_cpu(const phase_unwrap_2d_config& con
             std::make_unique<least_squares_workspace>(config.width, config.height);
         break;
     case unwrap_2d_method::mcf:
-        d_mcf = std::make_unique<mcf_unwrap_cpu>(config);
+        d_mcf = std::make_unique<mcf_tiled_unwrap>(config);
         break;
     }
 }
@@ -413,7 +413,7 @@ memory_need phase_unwrapper_2d_cpu::memory_needed(const phase_unwrap_2d_config& 
         need.host_bytes = least_squares_workspace::bytes(config.pixels());
         break;
     case unwrap_2d_method::mcf:
-        need.host_bytes = mcf_unwrap_cpu::bytes(config);
+        need.host_bytes = mcf_tiled_unwrap::bytes(config);
         break;
     }
     return need;

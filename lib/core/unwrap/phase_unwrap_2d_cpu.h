@@ -16,7 +16,7 @@ namespace gr {
 namespace cudadsp {
 namespace core {
 
-class mcf_unwrap_cpu;
+class mcf_tiled_unwrap;
 
 /*!
  * CPU backend, single-threaded; the reference behaviour of the CUDA backend.
@@ -30,7 +30,8 @@ class mcf_unwrap_cpu;
  * Poisson solve; preconditioned conjugate gradients in float32 arrays with float64
  * dot products for the weighted case.
  *
- * MCF: mcf_unwrap_cpu (its own files: the network, LEMON's solver, the integration).
+ * MCF: mcf_tiled_unwrap over mcf_unwrap_cpu (their own files: tiles, the network,
+ * LEMON's solver, the integration).
  */
 class phase_unwrapper_2d_cpu : public phase_unwrapper_2d
 {
@@ -57,7 +58,7 @@ private:
     // Only the configured method's workspace exists.
     std::unique_ptr<reliability_workspace> d_reliability;
     std::unique_ptr<least_squares_workspace> d_least_squares;
-    std::unique_ptr<mcf_unwrap_cpu> d_mcf;
+    std::unique_ptr<mcf_tiled_unwrap> d_mcf;
 };
 
 } // namespace core

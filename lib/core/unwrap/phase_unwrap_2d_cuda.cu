@@ -9,7 +9,7 @@
 #include "runtime/cuda_resources.h"
 #include "runtime/staged_device_array.h"
 #include "unwrap/least_squares_unwrap_cuda.h"
-#include "unwrap/mcf_unwrap_cpu.h"
+#include "unwrap/mcf_tiled_unwrap.h"
 #include "unwrap/phase_unwrap_2d_cuda.h"
 #include "unwrap/reliability_unwrap_cuda.h"
 #include <cuda_runtime.h>
@@ -43,7 +43,7 @@ memory_need phase_unwrapper_2d_cuda::memory_needed(const phase_unwrap_2d_config&
     if (config.method == unwrap_2d_method::mcf) {
         // Host buffers are solved where they are; device frames pass through one
         // host copy of each buffer.
-        need.host_bytes = mcf_unwrap_cpu::bytes(config) + frame_bytes;
+        need.host_bytes = mcf_tiled_unwrap::bytes(config) + frame_bytes;
         return need;
     }
     need.host_bytes = frame_bytes;
@@ -68,7 +68,7 @@ phase_unwrapper_2d_cuda::phase_unwrapper_2d_cuda(const phase_unwrap_2d_config& c
         d_least_squares = std::make_unique<least_squares_unwrap_cuda>(config);
         break;
     case unwrap_2d_method::mcf:
-        d_mcf = std::make_unique<mcf_unwrap_cpu>(config);
+        d_mcf = std::make_unique<mcf_tiled_unwrap>(config);
         break;
     }
 }

@@ -18,7 +18,7 @@ namespace core {
 
 class reliability_unwrap_cuda;
 class least_squares_unwrap_cuda;
-class mcf_unwrap_cpu;
+class mcf_tiled_unwrap;
 
 /*!
  * CUDA backend of the two-dimensional unwrapper: the method's device solver
@@ -58,7 +58,7 @@ private:
     std::unique_ptr<workspace> d_ws;
     std::unique_ptr<reliability_unwrap_cuda> d_reliability;
     std::unique_ptr<least_squares_unwrap_cuda> d_least_squares;
-    std::unique_ptr<mcf_unwrap_cpu> d_mcf;
+    std::unique_ptr<mcf_tiled_unwrap> d_mcf;
 };
 
 } // namespace core

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(core/phase_unwrap_2d.h)                                    */
-/* BINDTOOL_HEADER_FILE_HASH(17c86cc69c0eb6c3772dd190e4523bfd)                     */
+/* BINDTOOL_HEADER_FILE_HASH(e8e7e94635e37f649befe534a9952b16)                     */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -43,6 +43,15 @@ std::size_t at_least_one(long long value, const char* name)
 {
     if (value < 1)
         throw py::value_error(std::string(name) + ": must be >= 1, got " +
+                              std::to_string(value));
+    return static_cast<std::size_t>(value);
+}
+
+//! tile_size takes 0 (automatic): only a negative value cannot become a size.
+std::size_t not_negative(long long value, const char* name)
+{
+    if (value < 0)
+        throw py::value_error(std::string(name) + ": must be >= 0, got " +
                               std::to_string(value));
     return static_cast<std::size_t>(value);
 }
@@ -160,6 +169,8 @@ void bind_phase_unwrapper_2d(py::module& m)
                          long long max_iterations,
                          double tolerance,
                          long long looks,
+                         long long tile_size,
+                         long long tile_overlap,
                          const std::string& device) {
                  core::phase_unwrap_2d_config config;
                  config.width = at_least_one(width, "width");
@@ -174,6 +185,8 @@ void bind_phase_unwrapper_2d(py::module& m)
                  config.max_iterations = at_least_one(max_iterations, "max_iterations");
                  config.tolerance = tolerance;
                  config.looks = at_least_one(looks, "looks");
+                 config.tile_size = not_negative(tile_size, "tile_size");
+                 config.tile_overlap = not_negative(tile_overlap, "tile_overlap");
                  config.device = device;
                  return std::make_unique<unwrapper_handle>(config);
              }),
@@ -188,6 +201,8 @@ void bind_phase_unwrapper_2d(py::module& m)
              py::arg("max_iterations") = 100,
              py::arg("tolerance") = 1e-5,
              py::arg("looks") = 1,
+             py::arg("tile_size") = 0,
+             py::arg("tile_overlap") = 128,
              py::arg("device") = "auto",
              D(core, phase_unwrapper_2d, phase_unwrapper_2d))
         .def("unwrap",
@@ -222,6 +237,13 @@ void bind_phase_unwrapper_2d(py::module& m)
             [](const unwrapper_handle& u) { return u.config().max_iterations; })
         .def_property_readonly(
             "tolerance", [](const unwrapper_handle& u) { return u.config().tolerance; })
+        .def_property_readonly("looks",
+                               [](const unwrapper_handle& u) { return u.config().looks; })
+        .def_property_readonly(
+            "tile_size", [](const unwrapper_handle& u) { return u.config().tile_size; })
+        .def_property_readonly(
+            "tile_overlap",
+            [](const unwrapper_handle& u) { return u.config().tile_overlap; })
         .def_property_readonly(
             "device", [](const unwrapper_handle& u) { return u.config().device; });
 }

@@ -37,6 +37,11 @@ Args:
     max_iterations: least squares: most conjugate-gradient iterations (1 to 100000).
     tolerance: least squares: relative residual at which to stop, in (0, 1).
     looks: MCF: looks averaged into each pixel (1 to 1000).
+    tile_size: MCF: side of the overlapping tiles solved in parallel and joined
+        (64 to 32768), or 0: automatic (512-pixel tiles for frames with a side
+        longer than 1024, else the whole frame at once).
+    tile_overlap: MCF: pixels neighbouring tiles share, at least (16 to
+        tile_size / 2, or to 256 when tile_size is 0).
     device: "auto", "cpu", "cuda" or "cuda:N".
 
 Raises:

@@ -50,7 +50,7 @@ class unwrap_2d_result(typing.NamedTuple):
 # call; each holds memory (on the GPU for CUDA) until it drops out.
 @functools.lru_cache(maxsize=4)
 def _engine(height, width, method, period, wrap_x, wrap_y, window, congruent, iterations, tol,
-            looks, device):
+            looks, tile_size, tile_overlap, device):
     return phase_unwrapper_2d(
         width=width,
         height=height,
@@ -63,6 +63,8 @@ def _engine(height, width, method, period, wrap_x, wrap_y, window, congruent, it
         max_iterations=iterations,
         tolerance=tol,
         looks=looks,
+        tile_size=tile_size,
+        tile_overlap=tile_overlap,
         device=device,
     )
 
@@ -112,6 +114,8 @@ def unwrap_phase_2d(
     max_iterations=100,
     tolerance=1e-5,
     looks=1,
+    tile_size=0,
+    tile_overlap=128,
     device="auto",
 ):
     """Unwrap a two-dimensional phase array.
@@ -147,6 +151,13 @@ def unwrap_phase_2d(
             input: conjugate-gradient limits.
         looks: MCF: independent looks averaged into each pixel (1 to 1000), which
             with the coherence sets the spread of the phase noise.
+        tile_size: MCF: side of the square tiles solved independently, in parallel
+            (one per CPU thread at a time), and joined through their overlaps (64 to
+            32768), or 0: automatic, the whole frame up to 512 pixels on its longer
+            side and tiles of about 512 beyond. Tiles are what makes large frames
+            fast and possible (docs/design/mcf_unwrapping.md, "Tiles").
+        tile_overlap: MCF: pixels neighbouring tiles share, at least (16 to
+            tile_size / 2, or to 256 when tile_size is 0).
         device: "auto", "cpu", "cuda" or "cuda:N".
 
     Returns:
@@ -157,8 +168,9 @@ def unwrap_phase_2d(
     Raises:
         ValueError: an array is not 2-D or its shape differs from wrapped's, a
             complex input comes with a period other than 2*pi, a parameter is out of
-            range or not finite, or gradient_window or max_iterations is not a whole
-            number; the message names the argument.
+            range or not finite, or gradient_window, max_iterations, looks,
+            tile_size or tile_overlap is not a whole number; the message names the
+            argument.
         TypeError: an argument has the wrong type (complex weight, non-bool mask).
         RuntimeError: the memory the engine's workspace needs for this frame is not
             available (the message names the frame, the bytes needed and available).
@@ -226,6 +238,8 @@ def unwrap_phase_2d(
         _whole_number(max_iterations, "max_iterations"),
         float(tolerance),
         _whole_number(looks, "looks"),
+        _whole_number(tile_size, "tile_size"),
+        _whole_number(tile_overlap, "tile_overlap"),
         str(device),
     )
     unwrapped, cycles, components, report = engine.unwrap(wrapped, weight, mask)
