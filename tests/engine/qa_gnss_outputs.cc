@@ -19,6 +19,7 @@
 #include "gnss/gnss_time.h"
 #include "gnss/gnss_track_geojson.h"
 #include "qa_gnss_channel_states.h"
+#include "qa_gps_sample_ephemeris.h"
 #include "qa_support.h"
 #include <cppunit/extensions/HelperMacros.h>
 #include <unistd.h>
@@ -457,36 +458,11 @@ public:
         h.iono_utc.dt_lsf = 18;
         h.reference_week = 2048;
         gnss_rinex_gps_ephemeris r;
+        r.ephemeris = qa::sample_gps_ephemeris();
         gps_ephemeris& e = r.ephemeris;
-        e.prn = 7;
-        e.code_on_l2 = 1;
-        e.ura_index = 2;
-        e.health = 0;
-        e.iodc = 0x1A5;
-        e.iode = 0xA5;
-        e.l2p_data_flag = 1;
-        e.tgd = -1.1641532182693e-8;
         e.toc = 7200.0;
         e.toe = 7200.0;
-        e.af2 = 5.55e-17;
-        e.af1 = -3.524291969370e-12;
-        e.af0 = 2.3126322776079e-4;
-        e.crs = -28.96875;
-        e.delta_n = 1.4662266620e-9;
-        e.m0 = 0.2816123;
-        e.cuc = -1.5273690223694e-6;
-        e.e = 0.0101538452413;
-        e.cus = 8.0149993300438e-6;
-        e.sqrt_a = 5153.6573257446;
         e.fit_interval_flag = 0;
-        e.cic = 1.6763806343079e-8;
-        e.omega0 = -0.6123409;
-        e.cis = -9.1269612312317e-8;
-        e.i0 = 0.3080254;
-        e.crc = 225.71875;
-        e.omega = -0.4213377;
-        e.omega_dot = -2.6139e-9;
-        e.idot = 1.5e-11;
         r.week = 2048;
         r.transmission_time_s = 1800.0;
         std::ostringstream out;

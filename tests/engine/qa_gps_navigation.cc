@@ -15,6 +15,7 @@
 
 #include "gnss/gps_ephemeris.h"
 #include "gnss/gps_lnav.h"
+#include "qa_gps_sample_ephemeris.h"
 #include <cppunit/extensions/HelperMacros.h>
 #include <array>
 #include <cmath>
@@ -53,38 +54,13 @@ unsigned mask_parity(std::uint32_t d, unsigned d29, unsigned d30)
 gps_lnav_message typical_message()
 {
     gps_lnav_message m;
+    m.ephemeris = qa::sample_gps_ephemeris();
     gps_ephemeris& e = m.ephemeris;
-    e.prn = 7;
     e.week = 345;
-    e.code_on_l2 = 1;
-    e.ura_index = 2;
-    e.health = 0;
-    e.iodc = 0x1A5; // > 255: IODE is its 8 LSBs
-    e.iode = 0xA5;
-    e.l2p_data_flag = 1;
-    e.tgd = -1.1641532182693e-8;
     e.toc = 518400.0;
-    e.af2 = 5.55e-17;
-    e.af1 = -3.524291969370e-12;
-    e.af0 = 2.3126322776079e-4;
-    e.crs = -28.96875;
-    e.delta_n = 1.4662266620e-9;
-    e.m0 = 0.2816123;
-    e.cuc = -1.5273690223694e-6;
-    e.e = 0.0101538452413;
-    e.cus = 8.0149993300438e-6;
-    e.sqrt_a = 5153.6573257446;
     e.toe = 518400.0;
     e.fit_interval_flag = 1;
     e.aodo = 27;
-    e.cic = 1.6763806343079e-8;
-    e.omega0 = -0.6123409;
-    e.cis = -9.1269612312317e-8;
-    e.i0 = 0.3080254;
-    e.crc = 225.71875;
-    e.omega = -0.4213377;
-    e.omega_dot = -2.6139e-9;
-    e.idot = 1.5e-11;
     gps_iono_utc& u = m.iono_utc;
     u.alpha[0] = 1.1175870895386e-8;
     u.alpha[1] = 7.4505805969238e-9;
