@@ -19,6 +19,7 @@
 #include "gnss/gps_ephemeris.h"
 #include "gnss/gps_lnav.h"
 #include "gnss/gps_nominal_constellation.h"
+#include "qa_gps_scenario.h"
 #include <gnuradio/cudadsp/core/gnss_codes.h>
 #include <gnuradio/cudadsp/core/gnss_signal_simulator.h>
 #include <cppunit/extensions/HelperMacros.h>
@@ -44,22 +45,11 @@ constexpr double chip_rate = 1.023e6;
 constexpr int week = 300;
 constexpr double toe = 345600.0;
 
-const gnss_klobuchar_coefficients broadcast_klobuchar{
-    { 1.1176e-8, 7.4506e-9, -5.9605e-8, -5.9605e-8 },
-    { 90112.0, 0.0, -196608.0, -65536.0 }
-};
-
-gnss_vec3 vienna_ecef()
-{
-    return geodetic_to_ecef({ 48.2 * pi / 180, 16.37 * pi / 180, 200.0 });
-}
+const gnss_klobuchar_coefficients& broadcast_klobuchar = qa::broadcast_klobuchar();
 
 gps_scenario_config constellation_config(double start_tow_s, double duration_s)
 {
-    gps_scenario_config config;
-    for (const gps_ephemeris& e : gps_nominal_constellation(week, toe))
-        config.satellites.push_back({ e, 45.0 });
-    config.receiver.position_m = vienna_ecef();
+    gps_scenario_config config = qa::nominal_scenario(week, toe);
     config.start_tow_s = start_tow_s;
     config.duration_s = duration_s;
     config.elevation_mask_deg = 5.0;

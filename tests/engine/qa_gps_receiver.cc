@@ -25,6 +25,7 @@
 #include "gnss/gps_lnav.h"
 #include "gnss/gps_nominal_constellation.h"
 #include "gnss/gps_receiver.h"
+#include "qa_gps_scenario.h"
 #include <gnuradio/cudadsp/core/gnss_codes.h>
 #include <gnuradio/cudadsp/core/multichannel_correlator.h>
 #include <cppunit/extensions/HelperMacros.h>
@@ -52,23 +53,12 @@ constexpr double toe = 345600.0;
 constexpr double subframe_1_tow = 30.0 * 11542;
 constexpr double start_tow = subframe_1_tow - 0.45;
 constexpr int unhealthy_prn_slot = 2; // the third visible satellite is marked unhealthy
-const gnss_klobuchar_coefficients broadcast_klobuchar{
-    { 1.1176e-8, 7.4506e-9, -5.9605e-8, -5.9605e-8 },
-    { 90112.0, 0.0, -196608.0, -65536.0 }
-};
-
-gnss_vec3 receiver_ecef()
-{
-    return geodetic_to_ecef({ 48.2 * pi / 180, 16.37 * pi / 180, 200.0 });
-}
+const gnss_klobuchar_coefficients& broadcast_klobuchar = qa::broadcast_klobuchar();
 
 //! The visible satellites (10 deg mask at sample 0), one of them unhealthy.
 gps_scenario_config scenario_config(double duration_s, double sample_rate_hz)
 {
-    gps_scenario_config config;
-    for (const gps_ephemeris& e : gps_nominal_constellation(week, toe))
-        config.satellites.push_back({ e, 45.0 });
-    config.receiver.position_m = receiver_ecef();
+    gps_scenario_config config = qa::nominal_scenario(week, toe);
     config.start_tow_s = start_tow;
     config.duration_s = duration_s;
     config.elevation_mask_deg = 10.0;
@@ -219,7 +209,7 @@ run_perfect(const gps_constellation_scenario& scenario,
 std::vector<double> truth_dops(const gps_constellation_scenario& scenario,
                                const gps_receiver_epoch& epoch)
 {
-    const gnss_vec3 rx = receiver_ecef();
+    const gnss_vec3 rx = qa::vienna_ecef();
     const gnss_geodetic where = ecef_to_geodetic(rx);
     const double sl = std::sin(where.latitude_rad), cl = std::cos(where.latitude_rad);
     const double so = std::sin(where.longitude_rad), co = std::cos(where.longitude_rad);
@@ -278,7 +268,7 @@ struct fix_errors {
 
 fix_errors errors_of(const gps_receiver_epoch& e)
 {
-    const gnss_vec3 rx = receiver_ecef();
+    const gnss_vec3 rx = qa::vienna_ecef();
     const gnss_geodetic where = ecef_to_geodetic(rx);
     const gnss_vec3 d{ e.fix.position_m[0] - rx[0],
                        e.fix.position_m[1] - rx[1],
