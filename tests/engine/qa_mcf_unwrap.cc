@@ -392,6 +392,24 @@ public:
                                        0.31 * two_pi);
     }
 
+    //! \p truth wrapped, coherence 0.9, columns \p first and \p second masked: three
+    //! components.
+    static frame cut_by_masked_columns(const std::vector<double>& truth,
+                                       std::size_t W,
+                                       std::size_t H,
+                                       std::size_t first,
+                                       std::size_t second)
+    {
+        frame f = frame_of(truth, W, H);
+        f.mask.assign(W * H, 1);
+        f.weight.assign(W * H, 0.9f);
+        for (std::size_t r = 0; r < H; ++r) {
+            f.mask[r * W + first] = 0;
+            f.mask[r * W + second] = 0;
+        }
+        return f;
+    }
+
     /*!
      * Masked columns cut the frame into three components; NaN samples and weights of
      * 0 and NaN are invalid pixels too. Each component is exact up to its constant.
@@ -400,13 +418,7 @@ public:
     {
         const std::size_t W = 150, H = 90;
         const std::vector<double> truth = smooth_field(W, H);
-        frame f = frame_of(truth, W, H);
-        f.mask.assign(W * H, 1);
-        f.weight.assign(W * H, 0.9f);
-        for (std::size_t r = 0; r < H; ++r) {
-            f.mask[r * W + 50] = 0;
-            f.mask[r * W + 100] = 0;
-        }
+        frame f = cut_by_masked_columns(truth, W, H, 50, 100);
         f.wrapped[10 * W + 10] = std::numeric_limits<float>::quiet_NaN();
         f.weight[20 * W + 70] = 0.0f;
         f.weight[30 * W + 120] = std::numeric_limits<float>::quiet_NaN();
@@ -576,13 +588,7 @@ public:
     {
         const std::size_t W = 300, H = 260;
         const std::vector<double> truth = smooth_field(W, H);
-        frame f = frame_of(truth, W, H);
-        f.mask.assign(W * H, 1);
-        f.weight.assign(W * H, 0.9f);
-        for (std::size_t r = 0; r < H; ++r) {
-            f.mask[r * W + 100] = 0;
-            f.mask[r * W + 201] = 0;
-        }
+        frame f = cut_by_masked_columns(truth, W, H, 100, 201);
         f.wrapped[10 * W + 10] = std::numeric_limits<float>::quiet_NaN();
         f.weight[120 * W + 150] = 0.0f;
         const outputs whole = run(*make_engine(device, f, unwrap_2d_method::mcf), f);
