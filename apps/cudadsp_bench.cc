@@ -10,6 +10,7 @@
 // themselves with the harness.
 
 #include "bench/bench_harness.h"
+#include "common/documentation_page.h"
 #include "runtime/cuda_resources.h"
 #include <boost/program_options.hpp>
 #include <fstream>
@@ -96,7 +97,9 @@ po::options_description visible_options()
 
 void print_usage(const po::options_description& options)
 {
-    std::cout << usage_synopsis << '\n' << options << usage_reading;
+    std::cout << usage_synopsis << '\n'
+              << options << usage_reading
+              << cudadsp_apps::documentation_line("performance.md");
 }
 
 std::size_t count_option(const po::variables_map& values, const std::string& name)

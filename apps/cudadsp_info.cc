@@ -9,6 +9,7 @@
 // Exits 0 either way, so scripts can call it to decide on a device string (2 only for
 // a bad command line).
 
+#include "common/documentation_page.h"
 #include <gnuradio/cudadsp/core/device.h>
 #include <boost/program_options.hpp>
 #include <cstdio>
@@ -55,7 +56,9 @@ int main(int argc, char** argv)
     options.add_options()("help,h", "this text");
     try {
         if (parse_asks_for_help(argc, argv, options)) {
-            std::cout << usage_synopsis << '\n' << options << usage_exit_status;
+            std::cout << usage_synopsis << '\n'
+                      << options << usage_exit_status
+                      << cudadsp_apps::documentation_line("device.md");
             return 0;
         }
     } catch (const po::too_many_positional_options_error&) {

@@ -11,6 +11,7 @@
 // one process, on one engine. docs/apps/cudadsp_xcorr.md has the options, the file
 // formats and where it deliberately differs from GMTSAR.
 
+#include "common/documentation_page.h"
 #include "xcorr/output_file.h"
 #include "xcorr/pair_list.h"
 #include "xcorr/pair_reader.h"
@@ -448,6 +449,8 @@ int main(int argc, char** argv)
             xc::parse_command_line(std::vector<std::string>(argv + 1, argv + argc));
         if (o.help) {
             std::fputs(xc::usage_text, stdout);
+            std::fputs(cudadsp_apps::documentation_line("apps/cudadsp_xcorr.md").c_str(),
+                       stdout);
             return 0;
         }
         return o.pairs_list.empty() ? run_single(o) : run_stack(o);

@@ -58,7 +58,6 @@ options of cudadsp_xcorr alone:
 Exit status: 0 on success; 1 on any error, with a message naming its cause (with
 --pairs: an error in the list or the options, before any pair ran); 2 with --pairs
 when one or more pairs failed (the others' files are written).
-Documentation: docs/apps/cudadsp_xcorr.md.
 )";
 
 namespace {

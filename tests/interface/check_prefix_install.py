@@ -6,7 +6,7 @@
 #
 """The module installed into a prefix works with what docs/install_prefix.md says to set.
 
-  check_prefix_install.py PREFIX LIBRARY_DIR PYTHON_DIR GRC_BLOCKS_DIR PYTHON GRCC
+  check_prefix_install.py PREFIX LIBRARY_DIR PYTHON_DIR GRC_BLOCKS_DIR PYTHON GRCC CONFIGURED_DOC_DIR
 
 Run by ctest (qa_prefix_install) on the install of qa_interface_install. The environment
 is the page's and nothing more: PATH with the prefix's bin/ first and, before the system's
@@ -19,13 +19,18 @@ Then, each as a user would:
     compared with the ramp;
   - every module of the engines' package cudadsp imported;
   - a Python flowgraph with phase_unwrap_ff, compared with numpy.unwrap;
-  - grcc on the installed copy of an example.
+  - grcc on the installed copy of an example;
+  - every tool's --help names its documentation page, installed under PREFIX; every
+    installed block definition names installed pages only (CONFIGURED_DOC_DIR, the
+    documentation folder of the prefix the build was configured for, which the block
+    definitions name, stands for PREFIX's).
 (The C++ program linking the block library is qa_generated_cpp_flowgraph, which runs
 with the same environment: no LD_LIBRARY_PATH.)
 """
 
 import os
 import pathlib
+import re
 import subprocess
 import sys
 import tempfile
@@ -87,11 +92,44 @@ def run(what, command, env, cwd):
     return result
 
 
+# The tools whose --help ends with their page; cudadsp_stack's is cudadsp_offsets' parser's
+# sibling and needs Dask, not installed by every setup.
+TOOLS_WITH_PAGES = ("cudadsp_info", "cudadsp_bench", "cudadsp_xcorr", "cudadsp_unwrap",
+                    "cudadsp_offsets", "cudadsp_gnss")
+DOCUMENTATION_LINE = re.compile(r"^Documentation: (\S+)", re.MULTILINE)
+PAGE_IN_TEXT = re.compile(r"(/[^\s(]*/share/doc/gr-cudadsp/\S+?\.md)")
+
+
+def check_documentation_pointers(prefix, grc_dir, configured_doc_dir, env, work):
+    installed_docs = prefix / "share" / "doc" / "gr-cudadsp"
+    for tool in TOOLS_WITH_PAGES:
+        text = run(tool + " --help", [tool, "--help"], env, work).stdout
+        pages = DOCUMENTATION_LINE.findall(text)
+        if len(pages) != 1 or not pathlib.Path(pages[0]).is_file() \
+                or installed_docs not in pathlib.Path(pages[0]).parents:
+            sys.exit("%s --help: documentation line %s is not one installed page under %s"
+                     % (tool, pages, installed_docs))
+    pointers = 0
+    for definition in sorted((prefix / grc_dir).glob("cudadsp_*.block.yml")):
+        text = definition.read_text()
+        if re.search(r"[ (]docs/", text):
+            sys.exit("%s: names a page of the source tree (docs/)" % definition.name)
+        for page in PAGE_IN_TEXT.findall(text):
+            relative = pathlib.Path(page).relative_to(configured_doc_dir)
+            if not (installed_docs / relative).is_file():
+                sys.exit("%s: names %s, not installed" % (definition.name, page))
+            pointers += 1
+        if not PAGE_IN_TEXT.search(text):
+            sys.exit("%s: names no documentation page" % definition.name)
+    print("documentation: %d tools' --help and %d pointers of the block definitions name "
+          "installed pages" % (len(TOOLS_WITH_PAGES), pointers))
+
+
 def main():
-    if len(sys.argv) != 7:
+    if len(sys.argv) != 8:
         sys.exit(__doc__)
     prefix = pathlib.Path(sys.argv[1])
-    library_dir, python_dir, grc_dir, python, grcc = sys.argv[2:]
+    library_dir, python_dir, grc_dir, python, grcc, configured_doc_dir = sys.argv[2:]
     with tempfile.TemporaryDirectory() as work:
         work = pathlib.Path(work)
         (work / "decoy").mkdir()
@@ -121,6 +159,9 @@ def main():
         run("grcc " + example.name, [grcc, "-o", str(work), str(example)], env, work)
         if not (work / "phase_unwrap_chirp.py").is_file():
             sys.exit("grcc wrote no phase_unwrap_chirp.py")
+
+        check_documentation_pointers(prefix, grc_dir, pathlib.Path(configured_doc_dir), env,
+                                     work)
     print("prefix install: every step ran")
 
 

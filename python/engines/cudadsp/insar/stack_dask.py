@@ -36,7 +36,7 @@ import threading
 import time
 import uuid
 
-from ..common import output_set
+from ..common import documentation, output_set
 from . import offset_stack, xcorr_pair
 from .dense_offsets import dense_offsets_engine
 
@@ -324,7 +324,8 @@ def parse_arguments(argv):
     parser = argparse.ArgumentParser(
         prog='cudadsp_stack',
         description='Stacks of InSAR pairs across GPUs and machines (Dask): one task a '
-                    'pair, one worker a GPU. See docs/apps/cudadsp_stack.md.')
+                    'pair, one worker a GPU.',
+        epilog=documentation.see_also('apps/cudadsp_stack.md'))
     parser.add_argument('--kind', required=True, choices=('xcorr', 'offsets'),
                         help='xcorr: GMTSAR PRM pairs through cudadsp_xcorr; offsets: '
                              'dense offsets of raster pairs')
