@@ -10,16 +10,21 @@
 // of several cycles on a plane), so the truth is known exactly: every valid pixel's
 // whole number of periods must be the truth's, up to one constant per connected group
 // of valid pixels, and the reliability method must fix that constant at the group's
-// first pixel. Groups are found here by a flood fill, not by the engine.
+// first pixel. Groups are found here by a flood fill, not by the engine. The MCF
+// method's tiles are checked against the engine's own output on single-look frames,
+// where no analytic truth is exact.
 
 #include "qa_support.h"
 #include <gnuradio/blocks/vector_sink.h>
 #include <gnuradio/blocks/vector_source.h>
+#include <gnuradio/cudadsp/core/interferogram_simulator.h>
+#include <gnuradio/cudadsp/core/phase_unwrap_2d.h>
 #include <gnuradio/cudadsp/phase_unwrap_2d_ff.h>
 #include <gnuradio/top_block.h>
 #include <cppunit/extensions/HelperMacros.h>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <set>
@@ -214,6 +219,7 @@ class qa_phase_unwrap_2d_ff_flowgraph : public CppUnit::TestFixture
     QA_BACKEND_TEST(reliability_with_weights);
     QA_BACKEND_TEST(least_squares_with_weights);
     QA_BACKEND_TEST(least_squares_weights_are_relative);
+    QA_BACKEND_TEST(tiled_mcf_frames_equal_the_engines);
     CPPUNIT_TEST(bad_parameters);
     CPPUNIT_TEST(memory_checked_before_allocation);
     CPPUNIT_TEST(getters);
@@ -465,6 +471,100 @@ public:
         }
     }
 
+    /*!
+     * Single-look frames (simulate_interferogram, coherence 0.7, a different seed
+     * each, the water given as weight 0) through the block with MCF in 3 x 2 tiles,
+     * one frame per work() call: each output frame equals, bit for bit, what the
+     * engine configured with the same tiles gives for it, and its tag reports the
+     * engine's valid pixels and components. The same frames solved whole differ from
+     * the tiled ones, so a block that dropped the tile parameters would fail.
+     */
+    void tiled_mcf_frames_equal_the_engines(const std::string& device)
+    {
+        const int mcf_width = 250;
+        const int mcf_height = 180;
+        const int tile_size = 112;
+        const int tile_overlap = 32;
+        const std::size_t n = std::size_t(mcf_width) * mcf_height;
+        std::vector<float> wrapped, weights;
+        for (std::uint64_t seed : { 11, 12, 13 }) {
+            core::interferogram_scene_config scene_config;
+            scene_config.width = mcf_width;
+            scene_config.height = mcf_height;
+            scene_config.coherence = 0.7;
+            scene_config.steep = false;
+            scene_config.seed = seed;
+            const core::interferogram_scene scene =
+                core::simulate_interferogram(scene_config);
+            wrapped.insert(wrapped.end(), scene.wrapped.begin(), scene.wrapped.end());
+            for (std::size_t p = 0; p < n; ++p)
+                weights.push_back(scene.mask[p] ? scene.coherence[p] : 0.0f);
+        }
+        const std::size_t frames = wrapped.size() / n;
+
+        auto tb = gr::make_top_block("unwrap_2d_mcf");
+        auto block = phase_unwrap_2d_ff::make(mcf_width,
+                                              mcf_height,
+                                              "mcf",
+                                              two_pi,
+                                              false,
+                                              false,
+                                              7,
+                                              true,
+                                              100,
+                                              1e-5,
+                                              true,
+                                              device,
+                                              tile_size,
+                                              tile_overlap);
+        CPPUNIT_ASSERT_EQUAL(tile_size, block->tile_size());
+        CPPUNIT_ASSERT_EQUAL(tile_overlap, block->tile_overlap());
+        block->set_max_noutput_items(1);
+        auto sink = gr::blocks::vector_sink_f::make(n);
+        tb->connect(gr::blocks::vector_source_f::make(wrapped, false, n), 0, block, 0);
+        tb->connect(gr::blocks::vector_source_f::make(weights, false, n), 0, block, 1);
+        tb->connect(block, 0, sink, 0);
+        tb->run();
+        const std::vector<float> out = sink->data();
+        CPPUNIT_ASSERT_EQUAL(frames * n, out.size());
+        const auto tags = unwrap_tags(sink->tags());
+        CPPUNIT_ASSERT_EQUAL(frames, tags.size());
+
+        core::phase_unwrap_2d_config config;
+        config.width = mcf_width;
+        config.height = mcf_height;
+        config.method = core::unwrap_2d_method::mcf;
+        config.device = device;
+        config.tile_size = tile_size;
+        config.tile_overlap = tile_overlap;
+        auto tiled = core::phase_unwrapper_2d::make(config);
+        config.tile_size = 0;
+        auto whole = core::phase_unwrapper_2d::make(config);
+        std::size_t frames_tiles_changed = 0;
+        for (std::size_t i = 0; i < frames; ++i) {
+            const std::string what = device + ", frame " + std::to_string(i);
+            std::vector<float> expected(n, nan_value), untiled(n, nan_value);
+            core::unwrap_2d_buffers b;
+            b.wrapped = wrapped.data() + i * n;
+            b.weight = weights.data() + i * n;
+            b.unwrapped = expected.data();
+            const core::unwrap_2d_report report = tiled->unwrap(b);
+            b.unwrapped = untiled.data();
+            whole->unwrap(b);
+            CPPUNIT_ASSERT_MESSAGE(
+                what + ": differs from the engine's tiled frame",
+                std::memcmp(out.data() + i * n, expected.data(), n * sizeof(float)) == 0);
+            frames_tiles_changed +=
+                std::memcmp(expected.data(), untiled.data(), n * sizeof(float)) != 0;
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                what, std::uint64_t(report.valid_pixels), tags.at(i).valid_pixels);
+            CPPUNIT_ASSERT_EQUAL_MESSAGE(
+                what, std::uint64_t(report.components), tags.at(i).components);
+        }
+        CPPUNIT_ASSERT_MESSAGE("the tiles changed none of the frames",
+                               frames_tiles_changed > 0);
+    }
+
     void memory_checked_before_allocation()
     {
         // The block's engine is made through the engine's factory, which checks the
@@ -546,6 +646,39 @@ public:
             phase_unwrap_2d_ff::make(
                 8, 8, "least_squares", two_pi, false, false, 5, true, 100, 1.0);
         });
+        for (int tile_size : { -1, 63, 32769 })
+            throws_naming("tile_size", [tile_size] {
+                phase_unwrap_2d_ff::make(8,
+                                         8,
+                                         "mcf",
+                                         two_pi,
+                                         false,
+                                         false,
+                                         7,
+                                         true,
+                                         100,
+                                         1e-5,
+                                         false,
+                                         "cpu",
+                                         tile_size);
+            });
+        for (int tile_overlap : { -1, 15, 65 })
+            throws_naming("tile_overlap", [tile_overlap] {
+                phase_unwrap_2d_ff::make(8,
+                                         8,
+                                         "mcf",
+                                         two_pi,
+                                         false,
+                                         false,
+                                         7,
+                                         true,
+                                         100,
+                                         1e-5,
+                                         false,
+                                         "cpu",
+                                         128,
+                                         tile_overlap);
+            });
         throws_naming("device", [] {
             phase_unwrap_2d_ff::make(8,
                                      8,
@@ -564,6 +697,23 @@ public:
 
     void getters()
     {
+        auto tiled = phase_unwrap_2d_ff::make(600,
+                                              500,
+                                              "mcf",
+                                              two_pi,
+                                              false,
+                                              false,
+                                              7,
+                                              true,
+                                              100,
+                                              1e-5,
+                                              false,
+                                              "cpu",
+                                              256,
+                                              64);
+        CPPUNIT_ASSERT_EQUAL(256, tiled->tile_size());
+        CPPUNIT_ASSERT_EQUAL(64, tiled->tile_overlap());
+
         auto block = phase_unwrap_2d_ff::make(31,
                                               17,
                                               "least_squares",
@@ -599,6 +749,8 @@ public:
         CPPUNIT_ASSERT_EQUAL(100, defaults->max_iterations());
         CPPUNIT_ASSERT_EQUAL(1e-5, defaults->tolerance());
         CPPUNIT_ASSERT(!defaults->weight_input());
+        CPPUNIT_ASSERT_EQUAL(0, defaults->tile_size());
+        CPPUNIT_ASSERT_EQUAL(128, defaults->tile_overlap());
         CPPUNIT_ASSERT_EQUAL(1, defaults->input_signature()->max_streams());
     }
 };

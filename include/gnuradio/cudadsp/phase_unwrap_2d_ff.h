@@ -69,9 +69,11 @@ public:
      * to 1e30 (float32 samples resolve no phase outside).
      * \param wrap_around_x, wrap_around_y reliability only: the first and last column
      * (row) are neighbours; needs width (height) >= 3.
-     * \param gradient_window reliability only: side of the window whose mean phase
+     * \param gradient_window reliability: side of the window whose mean phase
      * gradient decides the whole periods between two neighbours; odd, 1 to 15 (1: the
-     * two neighbours alone, Herraez's and scikit-image's rule).
+     * two neighbours alone, Herraez's and scikit-image's rule). MCF: side of the
+     * phase filter and of the window whose mean filtered gradient is each
+     * difference's expected value in its cost.
      * \param congruent least squares: output congruent to the input (true) or the
      * smooth solution (false).
      * \param max_iterations least squares with weights or invalid pixels: most
@@ -80,6 +82,14 @@ public:
      * factor, in (0, 1).
      * \param weight_input adds input 1, a weight frame per item (e.g. coherence).
      * \param device "auto", "cpu", "cuda" or "cuda:N".
+     * \param tile_size MCF only: side of the square tiles a frame is solved in,
+     * independently and in parallel, then joined through their overlaps; 0
+     * (automatic): frames up to 512 on their longer side whole, larger ones in tiles
+     * of about 512; otherwise 64 to 32768.
+     * \param tile_overlap MCF only: pixels that neighbouring tiles share, at least;
+     * 16 to tile_size / 2 (to 256 with tile_size 0). 64 lost up to 0.012 of the
+     * right-cycle fraction at coherence 0.5, 128 none (docs/design/mcf_unwrapping.md,
+     * "Tiles").
      */
     static sptr make(int width,
                      int height,
@@ -92,7 +102,9 @@ public:
                      int max_iterations = 100,
                      double tolerance = 1e-5,
                      bool weight_input = false,
-                     const std::string& device = "auto");
+                     const std::string& device = "auto",
+                     int tile_size = 0,
+                     int tile_overlap = 128);
 
     virtual int width() const = 0;
     virtual int height() const = 0;
@@ -107,6 +119,10 @@ public:
     virtual double tolerance() const = 0;
     //! Whether input 1 (weights) exists.
     virtual bool weight_input() const = 0;
+    //! MCF: side of the tiles as configured (0: automatic).
+    virtual int tile_size() const = 0;
+    //! MCF: pixels that neighbouring tiles share, at least.
+    virtual int tile_overlap() const = 0;
 
     //! The backend in use: "cpu" or "cuda:N".
     virtual std::string backend() const = 0;

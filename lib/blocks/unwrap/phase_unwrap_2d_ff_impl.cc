@@ -28,7 +28,9 @@ core::phase_unwrap_2d_config make_config(int width,
                                          bool congruent,
                                          int max_iterations,
                                          double tolerance,
-                                         const std::string& device)
+                                         const std::string& device,
+                                         int tile_size,
+                                         int tile_overlap)
 {
     if (width < 1)
         throw std::invalid_argument("width: must be >= 1, got " + std::to_string(width));
@@ -53,6 +55,12 @@ core::phase_unwrap_2d_config make_config(int width,
     if (max_iterations < 1)
         throw std::invalid_argument("max_iterations: must be in [1, 100000], got " +
                                     std::to_string(max_iterations));
+    if (tile_size < 0)
+        throw std::invalid_argument("tile_size: must be 0 or in [64, 32768], got " +
+                                    std::to_string(tile_size));
+    if (tile_overlap < 0)
+        throw std::invalid_argument("tile_overlap: must be >= 16, got " +
+                                    std::to_string(tile_overlap));
     core::phase_unwrap_2d_config config;
     config.width = static_cast<std::size_t>(width);
     config.height = static_cast<std::size_t>(height);
@@ -65,6 +73,8 @@ core::phase_unwrap_2d_config make_config(int width,
     config.max_iterations = static_cast<std::size_t>(max_iterations);
     config.tolerance = tolerance;
     config.device = device;
+    config.tile_size = static_cast<std::size_t>(tile_size);
+    config.tile_overlap = static_cast<std::size_t>(tile_overlap);
     config.validate();
     return config;
 }
@@ -82,7 +92,9 @@ phase_unwrap_2d_ff::sptr phase_unwrap_2d_ff::make(int width,
                                                   int max_iterations,
                                                   double tolerance,
                                                   bool weight_input,
-                                                  const std::string& device)
+                                                  const std::string& device,
+                                                  int tile_size,
+                                                  int tile_overlap)
 {
     // Validated before the item size of the io signatures is formed from it.
     const core::phase_unwrap_2d_config config = make_config(width,
@@ -95,7 +107,9 @@ phase_unwrap_2d_ff::sptr phase_unwrap_2d_ff::make(int width,
                                                             congruent,
                                                             max_iterations,
                                                             tolerance,
-                                                            device);
+                                                            device,
+                                                            tile_size,
+                                                            tile_overlap);
     return gnuradio::make_block_sptr<phase_unwrap_2d_ff_impl>(config, weight_input);
 }
 
@@ -175,6 +189,16 @@ int phase_unwrap_2d_ff_impl::max_iterations() const
 double phase_unwrap_2d_ff_impl::tolerance() const { return d_engine->config().tolerance; }
 
 bool phase_unwrap_2d_ff_impl::weight_input() const { return d_weight_input; }
+
+int phase_unwrap_2d_ff_impl::tile_size() const
+{
+    return static_cast<int>(d_engine->config().tile_size);
+}
+
+int phase_unwrap_2d_ff_impl::tile_overlap() const
+{
+    return static_cast<int>(d_engine->config().tile_overlap);
+}
 
 std::string phase_unwrap_2d_ff_impl::backend() const
 {

@@ -35,6 +35,8 @@ public:
     int max_iterations() const override;
     double tolerance() const override;
     bool weight_input() const override;
+    int tile_size() const override;
+    int tile_overlap() const override;
     std::string backend() const override;
     bool start() override;
     bool stop() override;

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(phase_unwrap_2d_ff.h)                                      */
-/* BINDTOOL_HEADER_FILE_HASH(d45edf23ac2225245dba4635b5dd3dff)                     */
+/* BINDTOOL_HEADER_FILE_HASH(3bc2d97e110df557f3dcbad9f1f19fe0)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -41,7 +41,9 @@ void bind_phase_unwrap_2d_ff(py::module& m)
                                        "width",
                                        "height",
                                        "gradient_window",
-                                       "max_iterations")),
+                                       "max_iterations",
+                                       "tile_size",
+                                       "tile_overlap")),
              py::arg("width"),
              py::arg("height"),
              py::arg("method") = "reliability",
@@ -54,6 +56,8 @@ void bind_phase_unwrap_2d_ff(py::module& m)
              py::arg("tolerance") = 1e-5,
              py::arg("weight_input") = false,
              py::arg("device") = "auto",
+             py::arg("tile_size") = 0,
+             py::arg("tile_overlap") = 128,
              D(phase_unwrap_2d_ff, make))
 
         .def("width", &phase_unwrap_2d_ff::width, D(phase_unwrap_2d_ff, width))
@@ -79,5 +83,10 @@ void bind_phase_unwrap_2d_ff(py::module& m)
         .def("weight_input",
              &phase_unwrap_2d_ff::weight_input,
              D(phase_unwrap_2d_ff, weight_input))
+        .def(
+            "tile_size", &phase_unwrap_2d_ff::tile_size, D(phase_unwrap_2d_ff, tile_size))
+        .def("tile_overlap",
+             &phase_unwrap_2d_ff::tile_overlap,
+             D(phase_unwrap_2d_ff, tile_overlap))
         .def("backend", &phase_unwrap_2d_ff::backend, D(phase_unwrap_2d_ff, backend));
 }

@@ -119,8 +119,8 @@ class unwrap_2d_case(gr_unittest.TestCase):
 class qa_phase_unwrap_2d_ff(unwrap_2d_case):
     shape = (45, 71)  # (height, width): odd, unequal, so a transposition cannot pass
 
-    def run_block(self, frames, weights=None, max_items=None, **kwargs):
-        height, width = self.shape
+    def run_block(self, frames, weights=None, max_items=None, shape=None, **kwargs):
+        height, width = shape or self.shape
         blk = cudadsp.phase_unwrap_2d_ff(width, height, weight_input=weights is not None,
                                          device="cpu", **kwargs)
         if max_items:
@@ -195,6 +195,7 @@ class qa_phase_unwrap_2d_ff(unwrap_2d_case):
         self.assertEqual(blk.max_iterations(), 100)
         self.assertEqual(blk.tolerance(), 1e-5)
         self.assertFalse(blk.weight_input())
+        self.assertEqual((blk.tile_size(), blk.tile_overlap()), (0, 128))
         self.assertEqual(blk.backend(), "cpu")
         blk = cudadsp.phase_unwrap_2d_ff(8, 9, "least_squares", 360.0, gradient_window=3,
                                          congruent=False, max_iterations=7, tolerance=1e-3,
@@ -205,6 +206,10 @@ class qa_phase_unwrap_2d_ff(unwrap_2d_case):
         self.assertEqual((blk.max_iterations(), blk.tolerance(), blk.weight_input()),
                          (7, 1e-3, True))
         self.assertEqual(blk.input_signature().min_streams(), 2)
+        blk = cudadsp.phase_unwrap_2d_ff(600, 400, "mcf", tile_size=256, tile_overlap=64,
+                                         device="cpu")
+        self.assertEqual((blk.method(), blk.tile_size(), blk.tile_overlap()),
+                         ("mcf", 256, 64))
 
     def test_005_bad_parameters_name_themselves(self):
         cases = [
@@ -229,6 +234,12 @@ class qa_phase_unwrap_2d_ff(unwrap_2d_case):
             ("max_iterations", dict(width=5, height=5, max_iterations=0)),
             ("tolerance", dict(width=5, height=5, tolerance=0.0)),
             ("device", dict(width=5, height=5, device="gpu")),
+            ("tile_size", dict(width=5, height=5, method="mcf", tile_size=-1)),
+            ("tile_size", dict(width=5, height=5, method="mcf", tile_size=63)),
+            ("tile_size", dict(width=5, height=5, method="mcf", tile_size=2**31)),
+            ("tile_overlap", dict(width=5, height=5, method="mcf", tile_size=128,
+                                  tile_overlap=65)),
+            ("tile_overlap", dict(width=5, height=5, method="mcf", tile_overlap=15)),
         ]
         for name, kwargs in cases:
             with self.subTest(parameter=name, kwargs=kwargs):
@@ -277,6 +288,30 @@ class qa_phase_unwrap_2d_ff(unwrap_2d_case):
             outputs.append(out)
         for out in outputs[1:]:
             np.testing.assert_array_equal(out, outputs[0])
+
+    def test_008_mcf_tiles_passed_through(self):
+        # Single-look simulated interferograms (coherence 0.7, the water as weight 0)
+        # by MCF in 2 x 2 tiles, one frame per work() call: the block gives, frame by
+        # frame, what the engine gives through unwrap_phase_2d with the same tiles,
+        # and not what it gives for the whole frame.
+        shape = (100, 130)
+        frames, weights = [], []
+        for seed in (11, 12):
+            scene = cudadsp.simulate_interferogram(width=shape[1], height=shape[0],
+                                                   coherence=0.7, steep=False, seed=seed)
+            frames.append(scene.wrapped)
+            weights.append(np.where(scene.mask, scene.coherence, 0).astype(np.float32))
+        out, reports = self.run_block(frames, weights, max_items=1, shape=shape,
+                                      method="mcf", tile_size=64, tile_overlap=16)
+        for i, (frame, weight) in enumerate(zip(frames, weights)):
+            expected = cudadsp.unwrap_phase_2d(frame, "mcf", weight=weight, tile_size=64,
+                                               tile_overlap=16, device="cpu")
+            np.testing.assert_array_equal(out[i], expected.unwrapped, err_msg=f"frame {i}")
+            self.assertEqual(reports[i]["components"], expected.report["components"])
+            whole = cudadsp.unwrap_phase_2d(frame, "mcf", weight=weight, device="cpu")
+            self.assertFalse(np.array_equal(expected.unwrapped, whole.unwrapped,
+                                            equal_nan=True),
+                             f"frame {i}: the tiles changed nothing, the test shows nothing")
 
 
 # --------------------------------------------------------------------------------------

@@ -42,7 +42,7 @@ static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_make = R"doc(Make a two-d
 
 Args:
     width, height: frame size in pixels (>= 1 each, width * height <= 536870911).
-    method: "reliability" or "least_squares".
+    method: "reliability", "least_squares" or "mcf".
     period: period of the phase: 2*pi radians, 360 degrees, 1 cycle
         (1e-30 to 1e30: float32 samples resolve no phase of a period outside).
     wrap_around_x, wrap_around_y: reliability only: the first and last column (row)
@@ -58,6 +58,11 @@ Args:
         in (0, 1).
     weight_input: add input 1, one weight frame per item.
     device: "auto", "cpu", "cuda" or "cuda:N".
+    tile_size: MCF only: side of the square tiles a frame is solved in, in parallel,
+        then joined through their overlaps; 0 (automatic): frames up to 512 on their
+        longer side whole, larger ones in tiles of about 512; else 64 to 32768.
+    tile_overlap: MCF only: pixels that neighbouring tiles share, at least; 16 to
+        tile_size / 2 (to 256 with tile_size 0).
 
 Raises:
     ValueError: a parameter is out of range (the message names it).
@@ -95,6 +100,12 @@ static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_tolerance = R"doc(Least s
 
 
 static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_weight_input = R"doc(Whether input 1 (weights) exists.)doc";
+
+
+static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_tile_size = R"doc(MCF: side of the tiles as configured (0: automatic).)doc";
+
+
+static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_tile_overlap = R"doc(MCF: pixels that neighbouring tiles share, at least.)doc";
 
 
 static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_backend = R"doc(The backend in use: "cpu" or "cuda:N".)doc";
