@@ -6,6 +6,7 @@
  */
 
 #include "blocks/common/backend_log.h"
+#include "blocks/gnss/gnss_correlator_messages.h"
 #include "blocks/gnss/multichannel_correlator_cc_impl.h"
 #include "runtime/quoted_text.h"
 #include <gnuradio/io_signature.h>
@@ -27,56 +28,6 @@ constexpr double output_records_margin = 2.0;
 constexpr double max_output_buffer_bytes = 64.0 * 1024 * 1024;
 //! Most samples one work() call hands the engine (a batch longer than this is capped).
 constexpr double max_batch_samples = double(1 << 26);
-//! Refused items of one message that its error names (the rest are counted).
-constexpr std::size_t named_refusals = 3;
-
-/*!
- * An error text as an event's value: UTF-8 bytes in a u8vector. Not a symbol: symbols
- * are interned for the life of the process, so every distinct text would stay.
- */
-pmt::pmt_t error_text(const std::string& text)
-{
-    return pmt::init_u8vector(text.size(),
-                              reinterpret_cast<const std::uint8_t*>(text.data()));
-}
-
-/*!
- * The refused items of one message: how many, and the texts of the first few, so that
- * one bad message gives one error of bounded length however many items it has.
- */
-class refusals
-{
-public:
-    //! \p items: what the message's items are called ("channels", "ids").
-    explicit refusals(const char* items) : d_items(items) {}
-    void add(std::size_t index, const std::string& text)
-    {
-        if (d_named.size() < named_refusals)
-            d_named.emplace_back(index, text);
-        ++d_count;
-    }
-    bool any() const { return d_count != 0; }
-    //! Throws the message's error: a lone item's text as it is, else a summary.
-    [[noreturn]] void raise(const char* what, std::size_t items) const
-    {
-        if (items == 1)
-            throw std::invalid_argument(d_named.front().second);
-        std::string text = std::string(what) + ": " + std::to_string(d_count) + " of " +
-                           std::to_string(items) + " " + d_items +
-                           " refused, none applied (all or nothing): ";
-        for (std::size_t i = 0; i < d_named.size(); ++i)
-            text += (i ? "; " : "") + d_items + "[" + std::to_string(d_named[i].first) +
-                    "]." + d_named[i].second;
-        if (d_count > d_named.size())
-            text += "; and " + std::to_string(d_count - d_named.size()) + " more";
-        throw std::invalid_argument(text);
-    }
-
-private:
-    const std::string d_items;
-    std::vector<std::pair<std::size_t, std::string>> d_named;
-    std::size_t d_count = 0;
-};
 
 multichannel_correlator_setup make_setup(double sample_rate_hz,
                                          const std::vector<double>& tap_offsets_chips,
@@ -145,48 +96,6 @@ multichannel_correlator_setup make_setup(double sample_rate_hz,
             "channels: " + std::to_string(items.size()) +
             " channels exceed max_channels = " + std::to_string(max_channels));
     return s;
-}
-
-/*! The "id" of a message that is one channel dict (or one id), as an uint64 PMT, when
- *  it is an integer in range; PMT_NIL otherwise. */
-pmt::pmt_t lone_channel_id(const pmt::pmt_t& msg)
-{
-    pmt::pmt_t id = msg;
-    if (pmt::is_dict(msg) && pmt::is_pair(msg) && pmt::is_pair(pmt::car(msg)))
-        id = pmt::dict_ref(msg, pmt::intern("id"), pmt::PMT_NIL);
-    if (pmt::is_integer(id) && pmt::to_long(id) >= 0 &&
-        pmt::to_long(id) <= long(std::numeric_limits<std::uint32_t>::max()))
-        return pmt::from_uint64(static_cast<std::uint64_t>(pmt::to_long(id)));
-    if (pmt::is_uint64(id) &&
-        pmt::to_uint64(id) <= std::numeric_limits<std::uint32_t>::max())
-        return id;
-    return pmt::PMT_NIL;
-}
-
-//! The "system" of a lost event: the channel dict's name of the record's system.
-const char* system_name(int system)
-{
-    switch (system) {
-    case gnss_system_gps_l1ca:
-        return "gps_l1ca";
-    case gnss_system_galileo_e1b:
-        return "galileo_e1b";
-    case gnss_system_galileo_e1c:
-        return "galileo_e1c";
-    case gnss_system_glonass_l1of:
-        return "glonass_l1of";
-    default:
-        return "explicit_code";
-    }
-}
-
-pmt::pmt_t event_dict(const char* event, std::uint32_t id, std::uint64_t sample)
-{
-    pmt::pmt_t d = pmt::make_dict();
-    d = pmt::dict_add(d, pmt::intern("event"), pmt::intern(event));
-    d = pmt::dict_add(d, pmt::intern("id"), pmt::from_uint64(id));
-    d = pmt::dict_add(d, pmt::intern("sample"), pmt::from_uint64(sample));
-    return d;
 }
 
 } // namespace

@@ -120,7 +120,7 @@ private:
         bool shared_tables = true;
     };
 
-    struct call; // one call of run(), in chunks (multichannel_correlator_cuda.cu)
+    struct call; // one call of run(), in chunks (multichannel_correlator_cuda_call.cu)
 
     void run(const void* samples,
              bool on_device,
@@ -132,6 +132,12 @@ private:
                                      bool host_pinned,
                                      std::size_t chunk,
                                      std::size_t capacity);
+    //! \p m integer samples of \p format (ci16 or ci8) at \p raw to float2 at \p out.
+    static void enqueue_to_float2(gnss_sample_format format,
+                                  const unsigned char* raw,
+                                  float2* out,
+                                  std::size_t m,
+                                  cudaStream_t stream);
     //! The correlation kernel over \p m float2 samples from absolute \p first_abs.
     void enqueue_correlate(const float2* input,
                            std::size_t m,

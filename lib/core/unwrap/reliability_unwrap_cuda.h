@@ -43,8 +43,23 @@ public:
 
 private:
     struct workspace;
+    // The steps of solve(), in order, all on \p stream.
+    //! Every valid pixel a tree of its own; the pixels' edge keys and existing edges.
+    void plant_forest(const unwrap_2d_buffers& device, cudaStream_t stream);
+    //! The existing edges in ascending index into edges[0]; returns their count.
+    unsigned int select_edges(cudaStream_t stream);
+    //! The \p edge_count selected edges sorted by their order keys (stable: ties keep
+    //! ascending edge index); returns them.
+    const std::uint32_t* sort_edges(unsigned int edge_count, cudaStream_t stream);
+    //! Boruvka iterations over \p sorted_edges until no tree has an edge left to join.
+    void merge_trees(const std::uint32_t* sorted_edges,
+                     unsigned int edge_count,
+                     const unwrap_2d_buffers& device,
+                     cudaStream_t stream);
     //! Pointer jumping on the hooks of one Boruvka iteration until each leads to a root.
     void jump_to_roots(unsigned int hook_bound, int& link_slot, cudaStream_t stream);
+    //! Unwrapped phases, cycles and, when asked, component numbers from the forest.
+    void write_outputs(const unwrap_2d_buffers& device, cudaStream_t stream);
 
     const unwrap_2d_geometry d_geometry;
     const unwrap_period d_period;
