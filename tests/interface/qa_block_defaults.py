@@ -8,7 +8,16 @@
 make() (C++ users), the pybind11 binding's py::arg(...) = ... (Python users) and the
 GRC YAML (flowgraph users); a Python block has its __init__ instead of the first two.
 This test reads all of them from the sources and fails on any parameter whose default
-differs between them, or that one of them lacks.
+differs between them, or that one of them lacks. A make() that takes one configuration
+struct (polarimetric_products_cf_config) has the defaults of the struct's fields: the
+binding's assignments (config.a.b = keyword) say which field each keyword sets.
+
+The engine APIs likewise: each engine binding's py::arg defaults (python/engines/
+bindings) against the fields of the C++ configuration its constructor fills
+(core::polarimetric_config, core::dense_offsets_config, ...), and, imported from the
+build (ctest sets PYTHONPATH), the Python engine package's functions that wrap them
+(cudadsp.dense_offsets, dense_offsets_engine, the offsets tool's options, cudadsp.kdp)
+and the defaults column of docs/apps/cudadsp_offsets.md.
 
 Literals are compared as values: 1e-3 == 0.001, 1 << 20 == 1048576,
 6.2831853071795864769 == 2*math.pi, "auto" == '"auto"', true == True,
@@ -209,7 +218,11 @@ def binding_arguments(binding_path):
     text = binding_path.read_text()
     # The BINDTOOL_ markers are in a comment: read before the comments go.
     header = re.search(r"BINDTOOL_HEADER_FILE\(([^\s)]*)\)", text).group(1)
-    code = strip_comments(text)
+    return header, initialiser_arguments(strip_comments(text))
+
+
+def initialiser_arguments(code):
+    """[[(parameter, default text or None), ...] for every py::init of the code]."""
     initialisers = []
     for match in re.finditer(r"\.def\(\s*py::init\b", code):
         open_index = match.start() + len(".def")
@@ -220,7 +233,129 @@ def binding_arguments(binding_path):
             if arg:
                 parameters.append((arg.group(1), arg.group(2)))
         initialisers.append(parameters)
-    return header, initialisers
+    return initialisers
+
+
+# ---------------------------------------------------------------------------------
+# C++ configuration structs
+# ---------------------------------------------------------------------------------
+class enum_value:
+    """An enumerator default (polarimetric_mode::simultaneous): its name for a string
+    argument, its number for an integer one."""
+
+    def __init__(self, enum, name, number):
+        self.enum, self.name, self.number = enum, name, number
+
+    def as_python(self, like):
+        return self.number if isinstance(like, int) and not isinstance(like, bool) else self.name
+
+    def __repr__(self):
+        return f"{self.enum}::{self.name}"
+
+
+def cpp_declarations(header_paths):
+    """({struct: {member: (type, default text or None)}}, {enum: {enumerator: number}})
+    of every struct and enum class in the headers."""
+    structs, enums = {}, {}
+    for path in header_paths:
+        text = strip_comments(path.read_text())
+        for match in re.finditer(r"enum\s+class\s+(\w+)\s*(?::\s*\w+)?\s*\{", text):
+            body = text[match.end() : matching_close(text, match.end() - 1)]
+            number, members = -1, {}
+            for item in split_top_level(body):
+                name, _, value = item.partition("=")
+                number = int(value.strip(), 0) if value.strip() else number + 1
+                members[name.strip()] = number
+            enums[match.group(1)] = members
+        for match in re.finditer(r"\bstruct\s+(?:\w+_API\s+)?(\w+)\s*(?::[^{;]*)?\{", text):
+            body = text[match.end() : matching_close(text, match.end() - 1)]
+            # Member functions' bodies out first, then one declaration per statement.
+            while re.search(r"\{[^{}]*\}", body):
+                body = re.sub(r"\)\s*(?:const\s*)?\{[^{}]*\}", ");", body)
+                body = re.sub(r"\{([^{}]*)\}", r"[\1]", body)
+            members = {}
+            for statement in body.split(";"):
+                statement = " ".join(statement.split())
+                if not statement or statement.startswith(("static", "using", "friend")):
+                    continue
+                declaration, _, default = statement.partition("=")
+                if "(" in declaration:
+                    continue  # a member function
+                words = re.match(r"(.*?)\s*\b(\w+)$", declaration.strip())
+                if words and words.group(1):
+                    members[words.group(2)] = (words.group(1), default.strip() or None)
+            structs[match.group(1)] = members
+    return structs, enums
+
+
+def short_name(cpp_type):
+    """The last component of a C++ type name: core::polarimetric_config -> polarimetric_config."""
+    return re.sub(r"^(const\s+)?(.*::)?", "", cpp_type.strip())
+
+
+def field_default(structs, enums, struct, path):
+    """The default of struct's field at path ("processing.calibration.zcal_db"): a
+    Python value, or an enum_value."""
+    cpp_type, default = None, None
+    for member in path.split("."):
+        if struct not in structs or member not in structs[struct]:
+            raise Unreadable(f"no field {path} in {struct}")
+        cpp_type, default = structs[struct][member]
+        struct = short_name(cpp_type)
+    if default is None:
+        raise Unreadable(f"{path}: no default in its struct")
+    enumerator = re.fullmatch(r"(?:\w+::)*(\w+)::(\w+)", default)
+    if enumerator and enumerator.group(1) in enums:
+        enum, name = enumerator.groups()
+        return enum_value(enum, name, enums[enum][name])
+    return cpp_literal_value(default)
+
+
+def struct_variables(code, structs):
+    """{variable: struct} for every variable of a configuration struct type declared in
+    code (core::dense_offsets_config config; const core::offset_grid grid_defaults;)."""
+    variables = {}
+    for cpp_type, variable in re.findall(r"(?:const\s+)?([\w:]+)\s+(\w+)\s*;", code):
+        if short_name(cpp_type) in structs:
+            variables[variable] = short_name(cpp_type)
+    return variables
+
+
+def binding_fields(binding_path, structs):
+    """{argument: (struct, field path)}: the field of a configuration struct that each
+    argument of the binding sets (config.processing.mode = ...parse(mode, ...);), or
+    that a dict of defaults names (d["skip_down"] = grid_defaults.skip_down;)."""
+    code = strip_comments(binding_path.read_text())
+    variables = struct_variables(code, structs)
+    fields = {}
+    for variable, path, expression in re.findall(r"\b(\w+)\.([\w.]+)\s*=\s*([^;=][^;]*);", code):
+        if variable in variables:
+            for argument in re.findall(r"\b[a-z_]\w*\b", expression):
+                fields.setdefault(argument, (variables[variable], path))
+    for key, variable, path in re.findall(r'\bd\["(\w+)"\]\s*=\s*(\w+)\.([\w.]+)\s*;', code):
+        if variable in variables:
+            fields.setdefault(key, (variables[variable], path))
+    return fields, variables
+
+
+def binding_default_value(text, variables, structs, enums):
+    """A py::arg default: a literal, or a configuration struct's default read through
+    a variable (defaults.window_width, peak_name(defaults.peak))."""
+    read = re.search(r"\b(\w+)\.([\w.]+)", text)
+    if read and read.group(1) in variables and not text.strip().startswith('"'):
+        return field_default(structs, enums, variables[read.group(1)], read.group(2))
+    return cpp_literal_value(text)
+
+
+def same_default(cpp_value, python_value, cpp_type=None):
+    """same_value() with an enumerator compared as its name or number."""
+    if isinstance(cpp_value, enum_value):
+        if isinstance(python_value, enum_value):
+            return (cpp_value.enum, cpp_value.name) == (python_value.enum, python_value.name)
+        cpp_value = cpp_value.as_python(python_value)
+    if isinstance(python_value, enum_value):
+        python_value = python_value.as_python(cpp_value)
+    return same_value(cpp_value, python_value, cpp_type)
 
 
 # ---------------------------------------------------------------------------------
@@ -329,6 +464,34 @@ def compare_block(name, sources, grc_parameters):
     return problems
 
 
+def configuration_headers(source_dir):
+    """The public headers, the blocks' and the engines' (core/)."""
+    include_dir = source_dir / "include" / "gnuradio" / "cudadsp"
+    return sorted(include_dir.glob("*.h")) + sorted((include_dir / "core").glob("*.h"))
+
+
+def configuration_source(header_name, struct, binding_path, arguments, structs, enums,
+                         problems):
+    """The C++ side of a make() that takes one configuration struct: for each binding
+    argument, the default of the field it sets (none where the binding's argument has
+    none: a required one), as compare_block() takes a source."""
+    fields, variables = binding_fields(binding_path, structs)
+    parameters = []
+    for name, text in arguments:
+        if name not in fields or fields[name][0] != struct:
+            problems.append(f"{binding_path.name}: argument {name} sets no field of {struct}")
+            continue
+        value = field_default(structs, enums, *fields[name])
+        if text is not None and isinstance(value, enum_value):
+            value = value.as_python(binding_default_value(text, variables, structs, enums))
+        parameters.append(
+            (name, None,
+             None if text is None else f"{struct}.{fields[name][1]} = {value!r}",
+             lambda _, value=value: value)
+        )
+    return (f"{header_name} {struct}", parameters)
+
+
 def find_differences(source_dir):
     include_dir = source_dir / "include" / "gnuradio" / "cudadsp"
     bindings_dir = source_dir / "python" / "cudadsp" / "bindings"
@@ -340,6 +503,7 @@ def find_differences(source_dir):
             header, initialisers = binding_arguments(path)
             bindings[header] = (path.name, initialisers)
 
+    structs, enums = cpp_declarations(configuration_headers(source_dir))
     problems, compared = [], set()
     for header_path in sorted(include_dir.glob("*.h")):
         makes = header_makes(header_path)
@@ -359,6 +523,12 @@ def find_differences(source_dir):
                 f"{header_path.name} make()",
                 [(p, t, d, cpp_literal_value) for p, t, d in parameters],
             )
+            if len(parameters) == 1 and short_name(parameters[0][1]) in structs:
+                header_source = configuration_source(
+                    header_path.name, short_name(parameters[0][1]),
+                    bindings_dir / binding_file, initialisers[0], structs, enums,
+                    problems)
+                parameters = [(p, t, d) for p, t, d, _ in header_source[1]]
             types = {p: t for p, t, _ in parameters}
             binding_source = (
                 f"{binding_file} py::arg",
@@ -389,6 +559,117 @@ def find_differences(source_dir):
     return problems
 
 
+# The Python engine package's functions that wrap an engine binding, with the defaults
+# of its arguments: (binding, module, [function or class, method as Class.method]).
+ENGINE_WRAPPERS = (
+    ("dense_offsets_python.cc", "cudadsp.insar.dense_offsets",
+     ("dense_offsets", "dense_offsets_engine", "dense_offsets_engine.layout",
+      "dense_offsets_engine.estimate")),
+    ("dense_offsets_python.cc", "cudadsp.insar.offset_stack", ("offsets_options",)),
+    ("kdp_python.cc", "cudadsp.radar.kdp_radials", ("kdp",)),
+)
+# Tables of defaults in the documentation: (document, binding, module whose
+# add_offsets_arguments() makes the options the first column names).
+DOCUMENTED_DEFAULTS = (
+    ("docs/apps/cudadsp_offsets.md", "dense_offsets_python.cc", "cudadsp.insar.offset_stack"),
+)
+
+
+def engine_binding_differences(source_dir):
+    """Each engine binding's py::arg defaults against the configuration fields they
+    set; also a binding that fills a configuration without any argument mapped."""
+    structs, enums = cpp_declarations(configuration_headers(source_dir))
+    problems = []
+    for path in sorted((source_dir / "python" / "engines" / "bindings").glob("*_python.cc")):
+        fields, variables = binding_fields(path, structs)
+        for arguments in initialiser_arguments(strip_comments(path.read_text())):
+            for name, text in arguments:
+                if text is None or name not in fields:
+                    continue
+                struct, field = fields[name]
+                expected = field_default(structs, enums, struct, field)
+                got = binding_default_value(text, variables, structs, enums)
+                if not same_default(expected, got):
+                    problems.append(f"{path.name} py::arg {name} = {text}: {struct}.{field} "
+                                    f"is {expected!r}")
+    return problems
+
+
+def wrapped_fields(source_dir, binding):
+    structs, enums = cpp_declarations(configuration_headers(source_dir))
+    fields, _ = binding_fields(source_dir / "python" / "engines" / "bindings" / binding,
+                               structs)
+    return {name: (f"{struct}.{field}", field_default(structs, enums, struct, field))
+            for name, (struct, field) in fields.items()}
+
+
+def engine_package_differences(source_dir):
+    """The Python engine package's defaults (imported: the build's cudadsp) against
+    the C++ configuration fields of the binding each function wraps; a function of
+    ENGINE_WRAPPERS with nothing to compare is a problem too."""
+    import importlib
+    import inspect
+
+    problems = []
+    for binding, module_name, names in ENGINE_WRAPPERS:
+        fields = wrapped_fields(source_dir, binding)
+        module = importlib.import_module(module_name)
+        for name in names:
+            target = module
+            for part in name.split("."):
+                target = getattr(target, part)
+            compared = 0
+            for parameter in inspect.signature(target).parameters.values():
+                if parameter.default is inspect.Parameter.empty or parameter.name not in fields:
+                    continue
+                where, expected = fields[parameter.name]
+                compared += 1
+                if not same_default(expected, parameter.default):
+                    problems.append(f"{module_name}.{name}({parameter.name}="
+                                    f"{parameter.default!r}): {where} is {expected!r}")
+            if not compared:
+                problems.append(f"{module_name}.{name}: no argument of {binding}'s "
+                                "configuration")
+    return problems
+
+
+def documented_default_differences(source_dir):
+    """The default column of each DOCUMENTED_DEFAULTS table, for the options that set a
+    configuration field, against that field's C++ default."""
+    import argparse as arguments_module
+    import importlib
+
+    problems = []
+    for document, binding, module_name in DOCUMENTED_DEFAULTS:
+        fields = wrapped_fields(source_dir, binding)
+        parser = arguments_module.ArgumentParser()
+        importlib.import_module(module_name).add_offsets_arguments(parser)
+        dest = {option: action.dest for action in parser._actions
+                for option in action.option_strings}
+        compared = 0
+        for line in (source_dir / document).read_text().splitlines():
+            cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+            option = re.match(r"`(--[\w-]+)", cells[0]) if len(cells) >= 5 else None
+            if not option or dest.get(option.group(1)) not in fields:
+                continue
+            name = dest[option.group(1)]
+            where, expected = fields[name]
+            text = cells[3].strip("`")
+            documented = {"off": False, "on": True}.get(text)
+            if documented is None:
+                try:
+                    documented = literal_value(text)
+                except Unreadable:
+                    documented = text
+            compared += 1
+            if not same_default(expected, documented):
+                problems.append(f"{document}: {option.group(1)} default {cells[3]}, "
+                                f"{where} is {expected!r}")
+        if not compared:
+            problems.append(f"{document}: no option default found to compare")
+    return problems
+
+
 class qa_block_defaults(unittest.TestCase):
     source_dir = SOURCE_DIR
 
@@ -396,6 +677,21 @@ class qa_block_defaults(unittest.TestCase):
         problems = find_differences(self.source_dir)
         if problems:
             self.fail("defaults differ:\n" + "\n".join(problems))
+
+    def test_engine_bindings_agree_with_configs(self):
+        problems = engine_binding_differences(self.source_dir)
+        if problems:
+            self.fail("engine defaults differ:\n" + "\n".join(problems))
+
+    def test_engine_package_agrees_with_configs(self):
+        problems = engine_package_differences(self.source_dir)
+        if problems:
+            self.fail("engine package defaults differ:\n" + "\n".join(problems))
+
+    def test_documented_defaults_agree_with_configs(self):
+        problems = documented_default_differences(self.source_dir)
+        if problems:
+            self.fail("documented defaults differ:\n" + "\n".join(problems))
 
     def test_physical_defaults_are_plain_decimals(self):
         # A GRC field with a unit in its label ("PRT (s)", "Frequency (Hz)") shows

@@ -310,20 +310,11 @@ soak_flowgraph polarimetric_products_cf_soak(const std::string& device, double s
     };
     const int item = sizeof(gr_complex) * ngates;
     auto source = counted_source::make({ item, item }, seconds, fill, tag);
-    auto blk = polarimetric_products_cf::make(ngates,
-                                              pulses,
-                                              0.0531,
-                                              1e-3,
-                                              0.0,
-                                              150.0,
-                                              0.0,
-                                              0.0,
-                                              0.0,
-                                              0.0,
-                                              0.0,
-                                              -1e9,
-                                              "simultaneous",
-                                              device);
+    polarimetric_products_cf_config config;
+    config.processing.ngates = ngates;
+    config.processing.pulses_per_radial = pulses;
+    config.processing.device = device;
+    auto blk = polarimetric_products_cf::make(config);
     auto sink = counted_sink::make(std::vector<int>(7, sizeof(float) * ngates), check);
     auto tb = gr::make_top_block("soak_polarimetric_products_cf");
     tb->connect(source, 0, blk, 0);

@@ -9,9 +9,12 @@
 #define INCLUDED_CUDADSP_PCPS_ACQUISITION_CC_H
 
 #include <gnuradio/cudadsp/api.h>
+#include <gnuradio/gr_complex.h>
 #include <gnuradio/sync_block.h>
 #include <pmt/pmt.h>
+#include <complex>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,8 +23,8 @@ namespace cudadsp {
 
 /*!
  * \brief Common interface of the continuous GNSS acquisition blocks
- * (pcps_acquisition_cc, _sc: complex float and interleaved int16 input; both declared
- * in this header).
+ * (pcps_acquisition_cc, _sc: complex float and interleaved int16 input, the typedefs
+ * of pcps_acquisition<Item> below).
  * \ingroup cudadsp
  *
  * \details
@@ -86,16 +89,21 @@ public:
 };
 
 /*!
- * \brief Continuous PCPS acquisition on a gr_complex (cf32) stream, handing detections
- * to a multichannel correlator.
+ * \brief Continuous PCPS acquisition on a stream of \p Item, handing detections to a
+ * multichannel correlator: one class for both input formats, as gr-blocks writes its
+ * type variants (typedefs below).
  * \ingroup cudadsp
  *
- * \details See pcps_acquisition_base and docs/blocks/pcps_acquisition_cc.md.
+ * \details Items: pcps_acquisition_cc takes gr_complex (cf32); pcps_acquisition_sc
+ * interleaved int16 I/Q (std::complex<std::int16_t>, GRC "sc16", as UHD's sc16 output;
+ * no scaling): feed multichannel_correlator_sc with the same stream. See
+ * pcps_acquisition_base and docs/blocks/pcps_acquisition_cc.md.
  */
-class CUDADSP_API pcps_acquisition_cc : virtual public pcps_acquisition_base
+template <class Item>
+class CUDADSP_API pcps_acquisition : virtual public pcps_acquisition_base
 {
 public:
-    typedef std::shared_ptr<pcps_acquisition_cc> sptr;
+    typedef std::shared_ptr<pcps_acquisition<Item>> sptr;
 
     /*!
      * \param sample_rate_hz input sample rate: at least twice the chip rate (GPS and
@@ -155,36 +163,8 @@ public:
                      const std::string& stream_mode = "live");
 };
 
-/*!
- * \brief Continuous PCPS acquisition on interleaved int16 I/Q (item: two shorts, GRC
- * "sc16", as UHD's sc16 output; no scaling). Feed multichannel_correlator_sc with the
- * same stream.
- * \ingroup cudadsp
- *
- * \details Parameters as pcps_acquisition_cc::make().
- */
-class CUDADSP_API pcps_acquisition_sc : virtual public pcps_acquisition_base
-{
-public:
-    typedef std::shared_ptr<pcps_acquisition_sc> sptr;
-    static sptr make(double sample_rate_hz,
-                     const std::string& signal = "gps_l1ca",
-                     const std::vector<int>& satellites = {},
-                     double doppler_max_hz = 10e3,
-                     double doppler_step_hz = 500.0,
-                     int coherent_periods = 1,
-                     int noncoherent_dwells = 10,
-                     double false_alarm = 1e-3,
-                     int max_channels = 12,
-                     int satellites_per_search = 8,
-                     const pmt::pmt_t& channel_parameters = pmt::PMT_NIL,
-                     int first_channel_id = 0,
-                     double doppler_center_hz = 0.0,
-                     double intermediate_frequency_hz = 0.0,
-                     bool galileo_pilot = false,
-                     const std::string& device = "auto",
-                     const std::string& stream_mode = "live");
-};
+typedef pcps_acquisition<gr_complex> pcps_acquisition_cc;
+typedef pcps_acquisition<std::complex<std::int16_t>> pcps_acquisition_sc;
 
 } // namespace cudadsp
 } // namespace gr

@@ -9,11 +9,39 @@
 #define INCLUDED_CUDADSP_POLARIMETRIC_PRODUCTS_CF_H
 
 #include <gnuradio/cudadsp/api.h>
+#include <gnuradio/cudadsp/core/polarimetric.h>
 #include <gnuradio/sync_decimator.h>
 #include <string>
 
 namespace gr {
 namespace cudadsp {
+
+/*!
+ * \brief The parameters of polarimetric_products_cf: the engine's, with its defaults,
+ * and the simple scan.
+ * \ingroup cudadsp
+ *
+ * \details Python and GRC take the same values as keyword arguments (ngates,
+ * pulses_per_radial, ..., scan_elevation_deg): docs/blocks/polarimetric_products_cf.md
+ * names the field each one sets.
+ */
+struct CUDADSP_API polarimetric_products_cf_config {
+    /*!
+     * Range gates (ngates, >= 1; required), pulses per radial (>= 2; alternating:
+     * even, >= 4), wavelength, PRT, range geometry, calibration and noise, censoring
+     * threshold, mode, clutter filter (antenna_rate_deg_s is also the rate at which
+     * the azimuth advances), I/Q sign conventions and device: see
+     * core::polarimetric_config. chunk_radials is the block's own (from its batch
+     * size): a value given here is replaced.
+     */
+    core::polarimetric_config processing;
+    //! Simple scan: azimuth of the first pulse, degrees in [-360, 360], where no
+    //! "azimuth_deg" tag has been seen.
+    double scan_start_azimuth_deg = 0.0;
+    //! Simple scan: elevation, degrees in [-90, 90], where no "elevation_deg" tag has
+    //! been seen.
+    double scan_elevation_deg = 0.5;
+};
 
 /*!
  * \brief Weather-radar moments and polarimetric products from dual-pol I/Q pulses.
@@ -51,64 +79,12 @@ public:
     typedef std::shared_ptr<polarimetric_products_cf> sptr;
 
     /*!
-     * \param ngates range gates per pulse (>= 1).
-     * \param pulses_per_radial pulses per radial (>= 2; alternating: even, >= 4).
-     * \param wavelength_m radar wavelength, metres (> 0).
-     * \param prt_s pulse repetition time, seconds (> 0).
-     * \param first_gate_m range of gate 0, metres (>= 0).
-     * \param gate_spacing_m gate spacing, metres (> 0).
-     * \param zcal_db added to Zh (radar constant), dB.
-     * \param zdr_cal_db added to ZDR, dB.
-     * \param phidp_offset_deg system differential phase, subtracted from PhiDP.
-     * \param noise_h H noise power in units of |x|^2 (>= 0).
-     * \param noise_v V noise power in units of |x|^2 (>= 0).
-     * \param snr_threshold_db censoring threshold on SNRh, dB.
-     * \param mode "simultaneous" or "alternating".
-     * \param device "auto", "cpu", "cuda" or "cuda:N".
-     * \param clutter_filter ground-clutter filter on the pulses of every gate, H and V:
-     *        "none", "regression" or "gmap".
-     * \param clutter_only_where_detected filter only the gates whose clutter phase
-     *        alignment (output 8) reaches \p cpa_threshold; false: every gate.
-     * \param cpa_threshold clutter phase alignment taken as clutter, (0, 1].
-     * \param antenna_rate_deg_s azimuth scan rate, deg/s (0 to 3600): the width of the
-     *        clutter spectrum, and the rate at which the azimuth advances.
-     * \param beamwidth_deg one-way 3-dB antenna beamwidth, degrees (> 0).
-     * \param invert_velocity negate the radial velocity (I/Q of the opposite Doppler
-     *        sign convention).
-     * \param invert_phidp negate the differential phase (I/Q of the opposite PhiDP
-     *        sign convention).
-     * \param scan_start_azimuth_deg simple scan: azimuth of the first pulse, degrees
-     *        in [-360, 360], where no "azimuth_deg" tag has been seen.
-     * \param scan_elevation_deg simple scan: elevation, degrees in [-90, 90], where
-     *        no "elevation_deg" tag has been seen.
-     *
-     * The parameters after \p device were added later, with defaults that keep the
-     * earlier behaviour, so that positional C++ calls written for the first fourteen
-     * still compile and mean the same.
+     * Validates \p config (std::invalid_argument naming the field by its keyword
+     * name) and selects the backend. Python and GRC:
+     * polarimetric_products_cf(ngates, pulses_per_radial=36, ...), keyword for keyword
+     * the fields of polarimetric_products_cf_config.
      */
-    static sptr make(int ngates,
-                     int pulses_per_radial = 36,
-                     double wavelength_m = 0.0531,
-                     double prt_s = 1e-3,
-                     double first_gate_m = 0.0,
-                     double gate_spacing_m = 150.0,
-                     double zcal_db = 0.0,
-                     double zdr_cal_db = 0.0,
-                     double phidp_offset_deg = 0.0,
-                     double noise_h = 0.0,
-                     double noise_v = 0.0,
-                     double snr_threshold_db = -1e9,
-                     const std::string& mode = "simultaneous",
-                     const std::string& device = "auto",
-                     const std::string& clutter_filter = "none",
-                     bool clutter_only_where_detected = false,
-                     double cpa_threshold = 0.7,
-                     double antenna_rate_deg_s = 0.0,
-                     double beamwidth_deg = 1.0,
-                     bool invert_velocity = false,
-                     bool invert_phidp = false,
-                     double scan_start_azimuth_deg = 0.0,
-                     double scan_elevation_deg = 0.5);
+    static sptr make(const polarimetric_products_cf_config& config);
 
     /*!
      * Pulses the upstream buffers (of both inputs) should hold for full GPU batches:

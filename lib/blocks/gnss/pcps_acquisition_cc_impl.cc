@@ -256,52 +256,49 @@ bool event_id(const pmt::pmt_t& value, std::uint32_t& id)
 // make()
 // ------------------------------------------------------------------------------------
 
-#define CUDADSP_PCPS_MAKE(variant)                                     \
-    pcps_acquisition_##variant::sptr pcps_acquisition_##variant::make( \
-        double sample_rate_hz,                                         \
-        const std::string& signal,                                     \
-        const std::vector<int>& satellites,                            \
-        double doppler_max_hz,                                         \
-        double doppler_step_hz,                                        \
-        int coherent_periods,                                          \
-        int noncoherent_dwells,                                        \
-        double false_alarm,                                            \
-        int max_channels,                                              \
-        int satellites_per_search,                                     \
-        const pmt::pmt_t& channel_parameters,                          \
-        int first_channel_id,                                          \
-        double doppler_center_hz,                                      \
-        double intermediate_frequency_hz,                              \
-        bool galileo_pilot,                                            \
-        const std::string& device,                                     \
-        const std::string& stream_mode)                                \
-    {                                                                  \
-        return gnuradio::make_block_sptr<                              \
-            pcps_acquisition_impl<pcps_acquisition_##variant>>(        \
-            make_setup(sample_rate_hz,                                 \
-                       signal,                                         \
-                       satellites,                                     \
-                       doppler_max_hz,                                 \
-                       doppler_step_hz,                                \
-                       coherent_periods,                               \
-                       noncoherent_dwells,                             \
-                       false_alarm,                                    \
-                       max_channels,                                   \
-                       satellites_per_search,                          \
-                       channel_parameters,                             \
-                       first_channel_id,                               \
-                       doppler_center_hz,                              \
-                       intermediate_frequency_hz,                      \
-                       galileo_pilot,                                  \
-                       device,                                         \
-                       stream_mode),                                   \
-            "pcps_acquisition_" #variant);                             \
-    }
+template <class Item>
+typename pcps_acquisition<Item>::sptr
+pcps_acquisition<Item>::make(double sample_rate_hz,
+                             const std::string& signal,
+                             const std::vector<int>& satellites,
+                             double doppler_max_hz,
+                             double doppler_step_hz,
+                             int coherent_periods,
+                             int noncoherent_dwells,
+                             double false_alarm,
+                             int max_channels,
+                             int satellites_per_search,
+                             const pmt::pmt_t& channel_parameters,
+                             int first_channel_id,
+                             double doppler_center_hz,
+                             double intermediate_frequency_hz,
+                             bool galileo_pilot,
+                             const std::string& device,
+                             const std::string& stream_mode)
+{
+    return gnuradio::make_block_sptr<pcps_acquisition_impl<pcps_acquisition<Item>>>(
+        make_setup(sample_rate_hz,
+                   signal,
+                   satellites,
+                   doppler_max_hz,
+                   doppler_step_hz,
+                   coherent_periods,
+                   noncoherent_dwells,
+                   false_alarm,
+                   max_channels,
+                   satellites_per_search,
+                   channel_parameters,
+                   first_channel_id,
+                   doppler_center_hz,
+                   intermediate_frequency_hz,
+                   galileo_pilot,
+                   device,
+                   stream_mode),
+        pcps_acquisition_input<pcps_acquisition<Item>>::block_name);
+}
 
-CUDADSP_PCPS_MAKE(cc)
-CUDADSP_PCPS_MAKE(sc)
-
-#undef CUDADSP_PCPS_MAKE
+template class pcps_acquisition<gr_complex>;
+template class pcps_acquisition<std::complex<std::int16_t>>;
 
 // ------------------------------------------------------------------------------------
 // Construction and accessors

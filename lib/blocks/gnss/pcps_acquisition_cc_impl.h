@@ -39,23 +39,26 @@ struct pcps_acquisition_setup {
     std::vector<std::pair<std::string, pmt::pmt_t>> channel_parameters;
 };
 
-//! The input item of each public class: the engine's sample type and its count per item.
+//! What each input item of pcps_acquisition<Item> fixes: the engine's sample type, its
+//! count per item and the block name.
 template <class Public>
 struct pcps_acquisition_input;
 template <>
 struct pcps_acquisition_input<pcps_acquisition_cc> {
     using value = std::complex<float>;
     static constexpr std::size_t values_per_item = 1;
+    static constexpr const char* block_name = "pcps_acquisition_cc";
 };
 template <>
 struct pcps_acquisition_input<pcps_acquisition_sc> {
     using value = std::int16_t; //!< I, Q
     static constexpr std::size_t values_per_item = 2;
+    static constexpr const char* block_name = "pcps_acquisition_sc";
 };
 
 /*!
- * Both public classes share this implementation; \p Public fixes the block name and
- * the input item.
+ * The implementation of pcps_acquisition<Item>; \p Public (the typedef) fixes the block
+ * name and the input item.
  *
  * Threads: work() and the message handler of "lost" (both the scheduler's thread of
  * the block), and the worker that runs searches. The search list, the job handed to

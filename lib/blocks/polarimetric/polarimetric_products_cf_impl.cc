@@ -78,60 +78,17 @@ int batch_radials(const core::polarimetric_config& config)
         batch_input_bytes / radial_input_bytes(config), 1, max_batch_radials));
 }
 
-core::polarimetric_config make_config(int ngates,
-                                      int pulses_per_radial,
-                                      double wavelength_m,
-                                      double prt_s,
-                                      double first_gate_m,
-                                      double gate_spacing_m,
-                                      double zcal_db,
-                                      double zdr_cal_db,
-                                      double phidp_offset_deg,
-                                      double noise_h,
-                                      double noise_v,
-                                      double snr_threshold_db,
-                                      const std::string& mode,
-                                      const std::string& device,
-                                      const std::string& clutter_filter,
-                                      bool clutter_only_where_detected,
-                                      double cpa_threshold,
-                                      double antenna_rate_deg_s,
-                                      double beamwidth_deg,
-                                      bool invert_velocity,
-                                      bool invert_phidp)
+/*!
+ * The engine's configuration as the block runs it: \p config validated (before any GNU
+ * Radio object is built from it) with the block's chunk size.
+ */
+core::polarimetric_config block_processing(const polarimetric_products_cf_config& config)
 {
-    if (ngates < 1)
-        throw std::invalid_argument("ngates: must be >= 1, got " +
-                                    std::to_string(ngates));
-    if (pulses_per_radial < 2)
-        throw std::invalid_argument("pulses_per_radial: must be >= 2, got " +
-                                    std::to_string(pulses_per_radial));
-    core::polarimetric_config config;
-    config.ngates = static_cast<std::size_t>(ngates);
-    config.pulses_per_radial = static_cast<std::size_t>(pulses_per_radial);
-    config.wavelength_m = wavelength_m;
-    config.prt_s = prt_s;
-    config.first_gate_m = first_gate_m;
-    config.gate_spacing_m = gate_spacing_m;
-    config.calibration.zcal_db = zcal_db;
-    config.calibration.zdr_cal_db = zdr_cal_db;
-    config.calibration.phidp_offset_deg = phidp_offset_deg;
-    config.calibration.noise_h = noise_h;
-    config.calibration.noise_v = noise_v;
-    config.calibration.snr_threshold_db = snr_threshold_db;
-    config.mode = core::parse_polarimetric_mode(mode, "mode");
-    config.device = device;
-    config.clutter.kind = core::parse_clutter_filter(clutter_filter, "clutter_filter");
-    config.clutter.only_where_detected = clutter_only_where_detected;
-    config.clutter.cpa_threshold = cpa_threshold;
-    config.clutter.antenna_rate_deg_s = antenna_rate_deg_s;
-    config.clutter.beamwidth_deg = beamwidth_deg;
-    config.invert_velocity = invert_velocity;
-    config.invert_phidp = invert_phidp;
-    config.chunk_radials = std::max<std::size_t>(
-        1, static_cast<std::size_t>(batch_radials(config)) / chunks_per_batch);
-    config.validate();
-    return config;
+    core::polarimetric_config processing = config.processing;
+    processing.validate();
+    processing.chunk_radials = std::max<std::size_t>(
+        1, static_cast<std::size_t>(batch_radials(processing)) / chunks_per_batch);
+    return processing;
 }
 
 } // namespace
@@ -145,58 +102,15 @@ int polarimetric_products_cf::upstream_buffer_pulses(int ngates, int pulses_per_
 }
 
 polarimetric_products_cf::sptr
-polarimetric_products_cf::make(int ngates,
-                               int pulses_per_radial,
-                               double wavelength_m,
-                               double prt_s,
-                               double first_gate_m,
-                               double gate_spacing_m,
-                               double zcal_db,
-                               double zdr_cal_db,
-                               double phidp_offset_deg,
-                               double noise_h,
-                               double noise_v,
-                               double snr_threshold_db,
-                               const std::string& mode,
-                               const std::string& device,
-                               const std::string& clutter_filter,
-                               bool clutter_only_where_detected,
-                               double cpa_threshold,
-                               double antenna_rate_deg_s,
-                               double beamwidth_deg,
-                               bool invert_velocity,
-                               bool invert_phidp,
-                               double scan_start_azimuth_deg,
-                               double scan_elevation_deg)
+polarimetric_products_cf::make(const polarimetric_products_cf_config& config)
 {
-    // Validated before any GNU Radio object is built from it.
-    const core::polarimetric_config config = make_config(ngates,
-                                                         pulses_per_radial,
-                                                         wavelength_m,
-                                                         prt_s,
-                                                         first_gate_m,
-                                                         gate_spacing_m,
-                                                         zcal_db,
-                                                         zdr_cal_db,
-                                                         phidp_offset_deg,
-                                                         noise_h,
-                                                         noise_v,
-                                                         snr_threshold_db,
-                                                         mode,
-                                                         device,
-                                                         clutter_filter,
-                                                         clutter_only_where_detected,
-                                                         cpa_threshold,
-                                                         antenna_rate_deg_s,
-                                                         beamwidth_deg,
-                                                         invert_velocity,
-                                                         invert_phidp);
+    const core::polarimetric_config processing = block_processing(config);
     scan_settings scan;
-    scan.start_azimuth_deg = scan_start_azimuth_deg;
-    scan.elevation_deg = scan_elevation_deg;
-    scan.rate_deg_s = antenna_rate_deg_s;
+    scan.start_azimuth_deg = config.scan_start_azimuth_deg;
+    scan.elevation_deg = config.scan_elevation_deg;
+    scan.rate_deg_s = processing.clutter.antenna_rate_deg_s;
     scan.validate("scan_");
-    return gnuradio::make_block_sptr<polarimetric_products_cf_impl>(config, scan);
+    return gnuradio::make_block_sptr<polarimetric_products_cf_impl>(processing, scan);
 }
 
 polarimetric_products_cf_impl::polarimetric_products_cf_impl(

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(pcps_acquisition_cc.h)                                     */
-/* BINDTOOL_HEADER_FILE_HASH(4a49e053ecddcfdf5821ad9ab5dbfab9)                     */
+/* BINDTOOL_HEADER_FILE_HASH(03479dc8d09430753c9025a48fe3bbf1)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

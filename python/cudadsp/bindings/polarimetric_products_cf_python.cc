@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(polarimetric_products_cf.h)                                */
-/* BINDTOOL_HEADER_FILE_HASH(35e44c1334517f08213bc5977f47b31c)                     */
+/* BINDTOOL_HEADER_FILE_HASH(8dffe0e326460f50c6cadfe1d839cdb5)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -24,6 +24,87 @@ namespace py = pybind11;
 #include <gnuradio/cudadsp/polarimetric_products_cf.h>
 // pydoc.h is automatically generated in the build directory
 #include <polarimetric_products_cf_pydoc.h>
+
+#include <cstddef>
+#include <string>
+
+namespace {
+
+using gr::cudadsp::bindings::integer_argument;
+using gr::cudadsp::bindings::narrow;
+
+/*!
+ * A count of GNU Radio items (ngates, pulses_per_radial): a C++ int, as the block's
+ * item size and decimation are, and not negative, each refused by name; the
+ * configuration's rule (>= 1, >= 2) follows in make().
+ */
+std::size_t item_count(const char* name, const integer_argument& value)
+{
+    const int count = narrow<int>(name, value);
+    return narrow<std::size_t>(name, integer_argument{ py::int_(count) });
+}
+
+/*!
+ * The block's configuration from the Python keyword arguments: the one place where
+ * they become polarimetric_products_cf_config fields (qa_block_defaults reads these
+ * assignments to compare each keyword's default with its field's).
+ */
+gr::cudadsp::polarimetric_products_cf::sptr
+make_from_keywords(const integer_argument& ngates,
+                   const integer_argument& pulses_per_radial,
+                   double wavelength_m,
+                   double prt_s,
+                   double first_gate_m,
+                   double gate_spacing_m,
+                   double zcal_db,
+                   double zdr_cal_db,
+                   double phidp_offset_deg,
+                   double noise_h,
+                   double noise_v,
+                   double snr_threshold_db,
+                   const std::string& mode,
+                   const std::string& device,
+                   const std::string& clutter_filter,
+                   bool clutter_only_where_detected,
+                   double cpa_threshold,
+                   double antenna_rate_deg_s,
+                   double beamwidth_deg,
+                   bool invert_velocity,
+                   bool invert_phidp,
+                   double scan_start_azimuth_deg,
+                   double scan_elevation_deg)
+{
+    namespace core = gr::cudadsp::core;
+    gr::cudadsp::polarimetric_products_cf_config config;
+    config.processing.ngates = item_count("ngates", ngates);
+    config.processing.pulses_per_radial =
+        item_count("pulses_per_radial", pulses_per_radial);
+    config.processing.wavelength_m = wavelength_m;
+    config.processing.prt_s = prt_s;
+    config.processing.first_gate_m = first_gate_m;
+    config.processing.gate_spacing_m = gate_spacing_m;
+    config.processing.calibration.zcal_db = zcal_db;
+    config.processing.calibration.zdr_cal_db = zdr_cal_db;
+    config.processing.calibration.phidp_offset_deg = phidp_offset_deg;
+    config.processing.calibration.noise_h = noise_h;
+    config.processing.calibration.noise_v = noise_v;
+    config.processing.calibration.snr_threshold_db = snr_threshold_db;
+    config.processing.mode = core::parse_polarimetric_mode(mode, "mode");
+    config.processing.device = device;
+    config.processing.clutter.kind =
+        core::parse_clutter_filter(clutter_filter, "clutter_filter");
+    config.processing.clutter.only_where_detected = clutter_only_where_detected;
+    config.processing.clutter.cpa_threshold = cpa_threshold;
+    config.processing.clutter.antenna_rate_deg_s = antenna_rate_deg_s;
+    config.processing.clutter.beamwidth_deg = beamwidth_deg;
+    config.processing.invert_velocity = invert_velocity;
+    config.processing.invert_phidp = invert_phidp;
+    config.scan_start_azimuth_deg = scan_start_azimuth_deg;
+    config.scan_elevation_deg = scan_elevation_deg;
+    return gr::cudadsp::polarimetric_products_cf::make(config);
+}
+
+} // namespace
 
 void bind_polarimetric_products_cf(py::module& m)
 {
@@ -38,7 +119,7 @@ void bind_polarimetric_products_cf(py::module& m)
                std::shared_ptr<block>>(
         m, "polarimetric_products_cf", D(polarimetric_products_cf))
 
-        .def(py::init(checked_integers(&block::make, "ngates", "pulses_per_radial")),
+        .def(py::init(&make_from_keywords),
              py::arg("ngates"),
              py::arg("pulses_per_radial") = 36,
              py::arg("wavelength_m") = 0.0531,

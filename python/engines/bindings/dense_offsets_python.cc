@@ -117,6 +117,30 @@ const char* peak_name(core::peak_surface value)
     return value == core::peak_surface::raw ? "raw" : "oversampled";
 }
 
+/*!
+ * \p config under the Python API's names and spellings (deramp an int, deramp_pairing
+ * and peak names): what dense_offsets_estimator.defaults gives for the default config.
+ */
+py::dict configuration_dict(const core::dense_offsets_config& config)
+{
+    py::dict d;
+    d["window_width"] = config.window_width;
+    d["window_height"] = config.window_height;
+    d["half_search_across"] = config.half_search_across;
+    d["half_search_down"] = config.half_search_down;
+    d["raw_oversampling"] = config.raw_oversampling;
+    d["corr_oversampling"] = config.corr_oversampling;
+    d["zoom_window"] = config.zoom_window;
+    d["corr_stat_window"] = config.corr_stat_window;
+    d["deramp"] = static_cast<int>(config.deramp);
+    d["deramp_pairing"] = deramp_pairing_name(config.deramp_pairing);
+    d["peak"] = peak_name(config.peak);
+    d["merge_gross_offset"] = config.merge_gross_offset;
+    d["device"] = config.device;
+    d["batch_windows"] = config.batch_windows;
+    return d;
+}
+
 std::string describe(const py::array& array)
 {
     return "dtype " + py::str(array.dtype()).cast<std::string>() + ", shape " +
@@ -271,6 +295,11 @@ py::tuple estimate(estimator_handle& self,
 
 void bind_dense_offsets(py::module& m)
 {
+    // The engine's defaults, written once (core::dense_offsets_config,
+    // core::offset_grid): the arguments below and the Python API
+    // (dense_offsets_estimator.defaults) read them.
+    const core::dense_offsets_config defaults;
+    const core::offset_grid grid_defaults;
     py::class_<estimator_handle>(
         m, "dense_offsets_estimator", D(core, dense_offsets_estimator))
         .def(py::init([](int window_width,
@@ -307,20 +336,20 @@ void bind_dense_offsets(py::module& m)
                  config.batch_windows = static_cast<std::size_t>(batch_windows);
                  return std::make_unique<estimator_handle>(config);
              }),
-             py::arg("window_width") = 64,
-             py::arg("window_height") = 64,
-             py::arg("half_search_across") = 20,
-             py::arg("half_search_down") = 20,
-             py::arg("raw_oversampling") = 2,
-             py::arg("corr_oversampling") = 16,
-             py::arg("zoom_window") = 16,
-             py::arg("corr_stat_window") = 21,
-             py::arg("deramp") = 1,
-             py::arg("deramp_pairing") = "isce3",
-             py::arg("peak") = "oversampled",
-             py::arg("merge_gross_offset") = false,
-             py::arg("device") = "auto",
-             py::arg("batch_windows") = 0,
+             py::arg("window_width") = defaults.window_width,
+             py::arg("window_height") = defaults.window_height,
+             py::arg("half_search_across") = defaults.half_search_across,
+             py::arg("half_search_down") = defaults.half_search_down,
+             py::arg("raw_oversampling") = defaults.raw_oversampling,
+             py::arg("corr_oversampling") = defaults.corr_oversampling,
+             py::arg("zoom_window") = defaults.zoom_window,
+             py::arg("corr_stat_window") = defaults.corr_stat_window,
+             py::arg("deramp") = static_cast<int>(defaults.deramp),
+             py::arg("deramp_pairing") = deramp_pairing_name(defaults.deramp_pairing),
+             py::arg("peak") = peak_name(defaults.peak),
+             py::arg("merge_gross_offset") = defaults.merge_gross_offset,
+             py::arg("device") = defaults.device,
+             py::arg("batch_windows") = defaults.batch_windows,
              D(core, dense_offsets_estimator, dense_offsets_estimator))
         .def("estimate",
              &estimate,
@@ -376,6 +405,20 @@ void bind_dense_offsets(py::module& m)
         .def_property_readonly(
             "batch_windows",
             [](const estimator_handle& e) { return e.config().batch_windows; })
+        .def_property_readonly_static(
+            "defaults",
+            [defaults](const py::object&) { return configuration_dict(defaults); },
+            "The engine's default configuration (core::dense_offsets_config), under "
+            "the arguments' names.")
+        .def_property_readonly_static(
+            "grid_defaults",
+            [grid_defaults](const py::object&) {
+                py::dict d;
+                d["skip_down"] = grid_defaults.skip_down;
+                d["skip_across"] = grid_defaults.skip_across;
+                return d;
+            },
+            "The window grid's default spacing (core::offset_grid), pixels.")
         .def_property_readonly_static("result_fields", [](const py::object&) {
             return py::make_tuple("offset_down",
                                   "offset_across",

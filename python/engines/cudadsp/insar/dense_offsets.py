@@ -15,6 +15,7 @@ and every output are in docs/design/pycuampcor_dense_offsets.md.
 
 import dataclasses
 import time
+import types
 
 import numpy
 
@@ -29,6 +30,12 @@ ENGINE_PARAMETERS = ("window_width", "window_height", "half_search_across",
                      "merge_gross_offset", "device")
 LAYOUT_PARAMETERS = ("skip_across", "skip_down", "start_across", "start_down",
                      "number_across", "number_down")
+
+# The defaults of every argument above that has one: the engine's (its configuration
+# and window grid, core::dense_offsets_config and core::offset_grid), read from it rather
+# than written here; the tool's options (offset_stack) read them from here.
+DEFAULTS = types.SimpleNamespace(**dense_offsets_estimator.defaults,
+                                 **dense_offsets_estimator.grid_defaults)
 
 # The engine's result columns, in the order of dense_offsets_estimator.result_fields.
 RESULT_FIELDS = ("offset_down", "offset_across", "snr", "cov_down", "cov_across",
@@ -170,10 +177,16 @@ class dense_offsets_engine:
     deramp_pairing "isce3" or "isce2", peak "oversampled" or "raw".
     """
 
-    def __init__(self, *, window_width=64, window_height=64, half_search_across=20,
-                 half_search_down=20, raw_oversampling=2, corr_oversampling=16,
-                 zoom_window=16, corr_stat_window=21, deramp=1, deramp_pairing="isce3",
-                 peak="oversampled", merge_gross_offset=False, device="auto"):
+    def __init__(self, *, window_width=DEFAULTS.window_width,
+                 window_height=DEFAULTS.window_height,
+                 half_search_across=DEFAULTS.half_search_across,
+                 half_search_down=DEFAULTS.half_search_down,
+                 raw_oversampling=DEFAULTS.raw_oversampling,
+                 corr_oversampling=DEFAULTS.corr_oversampling,
+                 zoom_window=DEFAULTS.zoom_window,
+                 corr_stat_window=DEFAULTS.corr_stat_window, deramp=DEFAULTS.deramp,
+                 deramp_pairing=DEFAULTS.deramp_pairing, peak=DEFAULTS.peak,
+                 merge_gross_offset=DEFAULTS.merge_gross_offset, device=DEFAULTS.device):
         if isinstance(deramp, bool) or deramp not in (0, 1, 2):
             raise ValueError(f"deramp: must be 0, 1 or 2 (PyCuAmpcor's derampMethod), "
                              f"got {deramp!r}")
@@ -202,8 +215,9 @@ class dense_offsets_engine:
         """"cpu" or "cuda:N"."""
         return self._engine.backend()
 
-    def layout(self, image_shape, *, skip_across=64, skip_down=64, start_across=None,
-               start_down=None, number_across=None, number_down=None, margin=0):
+    def layout(self, image_shape, *, skip_across=DEFAULTS.skip_across,
+               skip_down=DEFAULTS.skip_down, start_across=None, start_down=None,
+               number_across=None, number_down=None, margin=0):
         """The window grid for an image of image_shape (rows, columns), as PyCuAmpcor's
         script lays it out: start = margin + half search, number = (size - 2 margin -
         2 half search - window) // skip (section 1 of the design note; a start given
@@ -247,10 +261,10 @@ class dense_offsets_engine:
                                   counts["number_down"], counts["number_across"],
                                   e.window_height, e.window_width)
 
-    def estimate(self, reference, secondary, *, skip_across=64, skip_down=64,
-                 start_across=None, start_down=None, number_across=None,
-                 number_down=None, gross_offset_down=0, gross_offset_across=0,
-                 progress=None):
+    def estimate(self, reference, secondary, *, skip_across=DEFAULTS.skip_across,
+                 skip_down=DEFAULTS.skip_down, start_across=None, start_down=None,
+                 number_across=None, number_down=None, gross_offset_down=0,
+                 gross_offset_across=0, progress=None):
         """Dense offsets of one pair with this engine's configuration; the per-pair
         arguments (layout, gross offsets, progress) and the result as dense_offsets()."""
         started = time.monotonic()
@@ -424,13 +438,20 @@ def _describe(array):
     return f"{array.dtype} {array.shape}"
 
 
-def dense_offsets(reference, secondary, *, window_width=64, window_height=64,
-                  half_search_across=20, half_search_down=20, skip_across=64,
-                  skip_down=64, start_across=None, start_down=None, number_across=None,
-                  number_down=None, raw_oversampling=2, corr_oversampling=16,
-                  zoom_window=16, corr_stat_window=21, deramp=1, deramp_pairing="isce3",
-                  peak="oversampled", gross_offset_down=0, gross_offset_across=0,
-                  merge_gross_offset=False, device="auto", engine=None, progress=None):
+def dense_offsets(reference, secondary, *, window_width=DEFAULTS.window_width,
+                  window_height=DEFAULTS.window_height,
+                  half_search_across=DEFAULTS.half_search_across,
+                  half_search_down=DEFAULTS.half_search_down,
+                  skip_across=DEFAULTS.skip_across, skip_down=DEFAULTS.skip_down,
+                  start_across=None, start_down=None, number_across=None,
+                  number_down=None, raw_oversampling=DEFAULTS.raw_oversampling,
+                  corr_oversampling=DEFAULTS.corr_oversampling,
+                  zoom_window=DEFAULTS.zoom_window,
+                  corr_stat_window=DEFAULTS.corr_stat_window, deramp=DEFAULTS.deramp,
+                  deramp_pairing=DEFAULTS.deramp_pairing, peak=DEFAULTS.peak,
+                  gross_offset_down=0, gross_offset_across=0,
+                  merge_gross_offset=DEFAULTS.merge_gross_offset,
+                  device=DEFAULTS.device, engine=None, progress=None):
     """Dense offsets of a secondary image relative to a reference, by PyCuAmpcor's
     frequency-domain amplitude cross-correlation (ISCE2 2.6 and ISCE3, ROIPAC one-pass
     workflow; docs/design/pycuampcor_dense_offsets.md defines every step and where

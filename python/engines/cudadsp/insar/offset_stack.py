@@ -29,8 +29,8 @@ import time
 
 from ..common import output_set
 from . import raster_io
-from .dense_offsets import (ENGINE_PARAMETERS, LAYOUT_PARAMETERS, dense_offsets_engine,
-                            gross_offset_array)
+from .dense_offsets import (DEFAULTS, ENGINE_PARAMETERS, LAYOUT_PARAMETERS,
+                            dense_offsets_engine, gross_offset_array)
 
 # Output rasters of one pair: (suffix after the prefix, result fields as bands, what
 # they are). The names and band orders are cuDenseOffsets.py's (<prefix>.bip,
@@ -47,29 +47,30 @@ OUTPUTS = (
 
 @dataclasses.dataclass
 class offsets_options:
-    """The tool's options, PyCuAmpcor's parameters under dense_offsets()'s names."""
-    window_width: int = 64
-    window_height: int = 64
-    half_search_across: int = 20
-    half_search_down: int = 20
-    skip_across: int = 64
-    skip_down: int = 64
+    """The tool's options, PyCuAmpcor's parameters under dense_offsets()'s names and
+    with its defaults (the engine's)."""
+    window_width: int = DEFAULTS.window_width
+    window_height: int = DEFAULTS.window_height
+    half_search_across: int = DEFAULTS.half_search_across
+    half_search_down: int = DEFAULTS.half_search_down
+    skip_across: int = DEFAULTS.skip_across
+    skip_down: int = DEFAULTS.skip_down
     start_across: int = None
     start_down: int = None
     number_across: int = None
     number_down: int = None
-    raw_oversampling: int = 2
-    corr_oversampling: int = 16
-    zoom_window: int = 16
-    corr_stat_window: int = 21
-    deramp: int = 1
-    deramp_pairing: str = "isce3"
-    peak: str = "oversampled"
+    raw_oversampling: int = DEFAULTS.raw_oversampling
+    corr_oversampling: int = DEFAULTS.corr_oversampling
+    zoom_window: int = DEFAULTS.zoom_window
+    corr_stat_window: int = DEFAULTS.corr_stat_window
+    deramp: int = DEFAULTS.deramp
+    deramp_pairing: str = DEFAULTS.deramp_pairing
+    peak: str = DEFAULTS.peak
     gross_offset_down: int = 0
     gross_offset_across: int = 0
     gross_offset_raster: str = None
-    merge_gross_offset: bool = False
-    device: str = "auto"
+    merge_gross_offset: bool = DEFAULTS.merge_gross_offset
+    device: str = DEFAULTS.device
     prefix: str = "dense_offsets"
 
     def engine_configuration(self):
