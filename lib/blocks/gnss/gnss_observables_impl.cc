@@ -43,7 +43,8 @@ gnss_observables_impl::gnss_observables_impl(double sample_rate_hz, double rate_
                 gr::io_signature::make(0, 0, 0),
                 gr::io_signature::make(0, 0, 0)),
       d_out_port(pmt::mp("observables")),
-      d_observables(observables_config(sample_rate_hz, rate_hz))
+      d_observables(observables_config(sample_rate_hz, rate_hz)),
+      d_refusals(rate_limited_log::level::warn, "refused states")
 {
     const pmt::pmt_t in = pmt::mp("navigation");
     message_port_register_in(in);
@@ -76,7 +77,9 @@ void gnss_observables_impl::handle_navigation(const pmt::pmt_t& message)
             // Two channels on one satellite, or a state out of time order: this one is
             // left out, the satellite's earlier states stand.
             ++d_refused;
-            d_logger->warn("a state of PRN {} refused: {}", s.prn, e.what());
+            d_refusals.log(d_logger,
+                           "a state of PRN " + std::to_string(s.prn) +
+                               " refused: " + e.what());
         }
     }
     for (const core::gnss_observation_epoch& e : d_observables.epochs_through(through)) {

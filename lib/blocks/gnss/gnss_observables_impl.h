@@ -8,6 +8,7 @@
 #ifndef INCLUDED_CUDADSP_GNSS_OBSERVABLES_IMPL_H
 #define INCLUDED_CUDADSP_GNSS_OBSERVABLES_IMPL_H
 
+#include "blocks/common/rate_limited_log.h"
 #include "gnss/gnss_observables.h"
 #include <gnuradio/cudadsp/gnss_observables.h>
 #include <atomic>
@@ -28,6 +29,9 @@ private:
 
     const pmt::pmt_t d_out_port;
     core::gnss_observables d_observables; //!< the message handler's alone
+    //! A state refused is logged at most once per 10 s (two channels on one satellite
+    //! would refuse a thousand a second).
+    rate_limited_log d_refusals;
     std::atomic<std::uint64_t> d_epochs{ 0 };
     std::atomic<std::uint64_t> d_refused{ 0 };
 };

@@ -12,7 +12,6 @@
 #include "gnss/gps_receiver_outputs.h"
 #include "runtime/atomic_file.h"
 #include <gnuradio/io_signature.h>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <ctime>

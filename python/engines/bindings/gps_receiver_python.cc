@@ -592,6 +592,12 @@ void bind_writers(py::module& m)
           py::arg("leap_seconds"),
           "The fixes of the epochs as a GeoJSON FeatureCollection (RFC 7946).");
     m.def(
+        "gps_ephemeris_transmission_time_s",
+        &core::gps_ephemeris_transmission_time_s,
+        py::arg("first_used_s"),
+        "The RINEX transmission time (s of week) of an ephemeris first used at receiver "
+        "time of week first_used_s: the frame start before first_used_s - 18 s.");
+    m.def(
         "rinex_file_names",
         [](int week, double seconds_of_week, double span_s, int interval_ms) {
             const core::gnss_rinex_site site;
