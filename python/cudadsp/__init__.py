@@ -22,7 +22,8 @@ offset_stack runs pairs from rasters to rasters (the tool cudadsp_offsets).
 GNSS helpers: gps_l1ca_code, galileo_e1_code, glonass_l1of_code, boc11_expand,
 gnss_signal_simulator (C++ engines); pcps_acquisition_cc / _sc (continuous
 acquisition handing satellites to the correlator) and gnss_receiver_frontend (the two
-wired together); gnss_records / gnss_record_sink (the correlator's
+wired together); gps_telemetry_decoder, gnss_observables and gnss_pvt (records to
+fixes) and gnss_receiver (a stream to fixes, RINEX and NMEA); gnss_records / gnss_record_sink (the correlator's
 records as NumPy structured arrays); gnss_channel_monitor (the records as per-satellite
 vectors for a live QT GUI view); gnss_simulator_source (simulated satellites as a
 stream); gnss.search_grid (the correlator as a search grid).
@@ -67,8 +68,8 @@ from .cudadsp_python import *
 # The blocks by field, each subpackage with the engines' API of its field too
 # (gnuradio.cudadsp.gnss has cudadsp.gnss's names and the GNSS blocks).
 from . import common, gnss, insar, radar, signals, tbd
-from .gnss import (gnss_channel_monitor, gnss_receiver_frontend, gnss_record_sink,
-                   gnss_records, gnss_simulator_source)
+from .gnss import (gnss_channel_monitor, gnss_receiver, gnss_receiver_frontend,
+                   gnss_record_sink, gnss_records, gnss_simulator_source)
 from .radar import cfradial_sink, storm_scene, storm_scene_source
 from .tbd import tbd_scene, tbd_scene_source
 

@@ -25,6 +25,7 @@
 #include "gnss/gps_lnav.h"
 #include "gnss/gps_nominal_constellation.h"
 #include "gnss/gps_receiver.h"
+#include "qa_gps_receiver_truth.h"
 #include "qa_gps_scenario.h"
 #include <gnuradio/cudadsp/core/gnss_codes.h>
 #include <gnuradio/cudadsp/core/multichannel_correlator.h>
@@ -45,34 +46,8 @@ namespace core {
 
 namespace {
 
-constexpr double pi = 3.141592653589793;
-constexpr double chip_rate = 1.023e6;
-constexpr int week = 300; // 10-bit
-constexpr double toe = 345600.0;
-// Frame 11542 (11542 mod 25 = 17) carries page 18 in its subframe 4.
-constexpr double subframe_1_tow = 30.0 * 11542;
-constexpr double start_tow = subframe_1_tow - 0.45;
-constexpr int unhealthy_prn_slot = 2; // the third visible satellite is marked unhealthy
+using namespace qa;
 const gnss_klobuchar_coefficients& broadcast_klobuchar = qa::broadcast_klobuchar();
-
-//! The visible satellites (10 deg mask at sample 0), one of them unhealthy.
-gps_scenario_config scenario_config(double duration_s, double sample_rate_hz)
-{
-    gps_scenario_config config = qa::nominal_scenario(week, toe);
-    config.start_tow_s = start_tow;
-    config.duration_s = duration_s;
-    config.elevation_mask_deg = 10.0;
-    config.ionosphere = gnss_ionosphere_model::klobuchar;
-    config.klobuchar = broadcast_klobuchar;
-    config.signal.sample_rate_hz = sample_rate_hz;
-    config.signal.intermediate_frequency_hz = 0.0;
-    const gps_constellation_scenario visible(config);
-    const int unhealthy = visible.satellite(unhealthy_prn_slot).ephemeris.prn;
-    for (gps_scenario_satellite& s : config.satellites)
-        if (s.ephemeris.prn == unhealthy)
-            s.ephemeris.health = 1;
-    return config;
-}
 
 gps_receiver_config receiver_config(double sample_rate_hz)
 {
@@ -82,95 +57,6 @@ gps_receiver_config receiver_config(double sample_rate_hz)
     config.pvt.elevation_mask_rad = 5.0 * pi / 180; // below the scenario's 10 deg
     return config;
 }
-
-double norm(const gnss_vec3& v)
-{
-    return std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-}
-
-//! The sample at which satellite \p sat's signal reaches satellite time \p tow.
-double
-arrival_sample(const gps_constellation_scenario& scenario, std::size_t sat, double tow)
-{
-    const gnss_signal_simulator& sim = scenario.signal();
-    const double chips = (tow - scenario.code_reference_tow_s()) * chip_rate;
-    double n = (tow - start_tow - 0.07) * sim.config().sample_rate_hz;
-    for (int k = 0; k < 6; ++k)
-        n += (chips - sim.code_phase_total_chips(sat, n)) / sim.code_rate_cps(sat, n) *
-             sim.config().sample_rate_hz;
-    return n;
-}
-
-/*!
- * The records a perfect tracker with 1-ms epochs would report: each epoch ends at the
- * first sample past a code period's end, the code phase and the carrier are the
- * truth's there, the prompt is the data bit's level (upright carrier). \p levels
- * overrides the data bits by index where it has them.
- */
-class perfect_tracker
-{
-public:
-    perfect_tracker(const gps_constellation_scenario& scenario,
-                    std::size_t sat,
-                    std::uint32_t id,
-                    std::map<std::int64_t, int> levels = {})
-        : d_sim(scenario.signal()), d_sat(sat), d_id(id), d_levels(std::move(levels))
-    {
-        d_period = std::floor(d_sim.code_phase_total_chips(sat, 0.0) / 1023.0);
-    }
-
-    //! Appends the epochs that end before sample \p through.
-    void run_to(std::uint64_t through, gnss_correlator_results& out)
-    {
-        const double fs = d_sim.config().sample_rate_hz;
-        for (;;) {
-            const double end_chips = (d_period + 1.0) * 1023.0;
-            double n = static_cast<double>(d_start) + 1e-3 * fs;
-            for (int k = 0; k < 4; ++k)
-                n += (end_chips - d_sim.code_phase_total_chips(d_sat, n)) /
-                     d_sim.code_rate_cps(d_sat, n) * fs;
-            const std::uint64_t end = static_cast<std::uint64_t>(std::floor(n)) + 1;
-            if (end > through)
-                return;
-            gnss_epoch_record r{};
-            r.channel_id = d_id;
-            r.flags = gnss_flag_tracking | gnss_flag_cn0_valid | gnss_flag_code_lock |
-                      gnss_flag_carrier_lock;
-            r.epoch = d_epoch++;
-            r.start_sample = d_start;
-            r.sample_count = static_cast<std::uint32_t>(end - d_start);
-            const double e = static_cast<double>(end);
-            r.code_phase_chips = d_sim.code_phase_total_chips(d_sat, e) - end_chips;
-            r.code_rate_cps = d_sim.code_rate_cps(d_sat, e);
-            r.doppler_hz = d_sim.doppler_hz(d_sat, e);
-            r.carrier_cycles = (d_sim.carrier_phase_rad(d_sat, e) -
-                                d_sim.carrier_phase_rad(d_sat, 0.0)) /
-                               (2 * pi);
-            r.cn0_dbhz = 45.0f;
-            const std::int64_t bit =
-                static_cast<std::int64_t>(std::floor(d_period / 20.0));
-            const auto level = d_levels.find(bit);
-            const int value =
-                level != d_levels.end() ? level->second : d_sim.bit(d_sat, bit);
-            r.prompt_sign = value;
-            out.records.push_back(r);
-            out.correlations.push_back(0.0f);
-            out.correlations.push_back(std::complex<float>(100.0f * value, 0.0f));
-            out.correlations.push_back(0.0f);
-            d_start = end;
-            d_period += 1.0;
-        }
-    }
-
-private:
-    const gnss_signal_simulator& d_sim;
-    std::size_t d_sat;
-    std::uint32_t d_id;
-    std::map<std::int64_t, int> d_levels;
-    double d_period;
-    std::uint64_t d_start = 0;
-    std::uint64_t d_epoch = 0;
-};
 
 //! Runs perfect trackers of satellites \p sats through a receiver, 10 ms a call.
 std::vector<gps_receiver_epoch>
@@ -205,85 +91,9 @@ run_perfect(const gps_constellation_scenario& scenario,
     return epochs;
 }
 
-//! HDOP, VDOP, PDOP, GDOP of the truth geometry of the satellites a fix used.
-std::vector<double> truth_dops(const gps_constellation_scenario& scenario,
-                               const gps_receiver_epoch& epoch)
-{
-    const gnss_vec3 rx = qa::vienna_ecef();
-    const gnss_geodetic where = ecef_to_geodetic(rx);
-    const double sl = std::sin(where.latitude_rad), cl = std::cos(where.latitude_rad);
-    const double so = std::sin(where.longitude_rad), co = std::cos(where.longitude_rad);
-    // Rows of the ENU design matrix [-e, -n, -u, 1]; normal matrix accumulated.
-    double m[4][4] = {};
-    for (const gnss_pvt_satellite& s : epoch.fix.satellites) {
-        if (!s.used)
-            continue;
-        for (std::size_t sat = 0; sat < scenario.satellite_count(); ++sat) {
-            if (scenario.satellite(sat).ephemeris.prn != s.prn)
-                continue;
-            const gps_scenario_truth t =
-                scenario.truth(sat, epoch.observations.sample_index);
-            gnss_vec3 d;
-            for (int i = 0; i < 3; ++i)
-                d[i] = t.satellite_position_m[i] - rx[i];
-            const double r = norm(d);
-            const double east = (-so * d[0] + co * d[1]) / r;
-            const double north = (-sl * co * d[0] - sl * so * d[1] + cl * d[2]) / r;
-            const double up = (cl * co * d[0] + cl * so * d[1] + sl * d[2]) / r;
-            const double h[4] = { -east, -north, -up, 1.0 };
-            for (int i = 0; i < 4; ++i)
-                for (int j = 0; j < 4; ++j)
-                    m[i][j] += h[i] * h[j];
-        }
-    }
-    // Gauss-Jordan inverse of the 4 x 4 normal matrix.
-    double inv[4][4] = { { 1, 0, 0, 0 }, { 0, 1, 0, 0 }, { 0, 0, 1, 0 }, { 0, 0, 0, 1 } };
-    for (int c = 0; c < 4; ++c) {
-        const double p = m[c][c];
-        for (int j = 0; j < 4; ++j) {
-            m[c][j] /= p;
-            inv[c][j] /= p;
-        }
-        for (int i = 0; i < 4; ++i) {
-            if (i == c)
-                continue;
-            const double f = m[i][c];
-            for (int j = 0; j < 4; ++j) {
-                m[i][j] -= f * m[c][j];
-                inv[i][j] -= f * inv[c][j];
-            }
-        }
-    }
-    const double hdop = std::sqrt(inv[0][0] + inv[1][1]);
-    const double vdop = std::sqrt(inv[2][2]);
-    const double pdop = std::sqrt(inv[0][0] + inv[1][1] + inv[2][2]);
-    const double gdop = std::sqrt(pdop * pdop + inv[3][3]);
-    return { hdop, vdop, pdop, gdop };
-}
-
-struct fix_errors {
-    double horizontal_m;
-    double three_d_m;
-};
-
 fix_errors errors_of(const gps_receiver_epoch& e)
 {
-    const gnss_vec3 rx = qa::vienna_ecef();
-    const gnss_geodetic where = ecef_to_geodetic(rx);
-    const gnss_vec3 d{ e.fix.position_m[0] - rx[0],
-                       e.fix.position_m[1] - rx[1],
-                       e.fix.position_m[2] - rx[2] };
-    const double sl = std::sin(where.latitude_rad), cl = std::cos(where.latitude_rad);
-    const double up = cl * std::cos(where.longitude_rad) * d[0] +
-                      cl * std::sin(where.longitude_rad) * d[1] + sl * d[2];
-    const double three_d = norm(d);
-    return { std::sqrt(std::fmax(three_d * three_d - up * up, 0.0)), three_d };
-}
-
-double median(std::vector<double> v)
-{
-    std::sort(v.begin(), v.end());
-    return v.empty() ? NAN : v[v.size() / 2];
+    return position_errors(e.fix.position_m);
 }
 
 /*!
@@ -308,7 +118,12 @@ void check_fix(const gps_constellation_scenario& scenario,
         true_tow, e.gps_time_of_week_s, 1.5 * max_three_d_m / gnss_speed_of_light_m_s);
     CPPUNIT_ASSERT(e.fix.velocity_valid);
     CPPUNIT_ASSERT(norm(e.fix.velocity_m_s) < max_speed_m_s);
-    const std::vector<double> dops = truth_dops(scenario, e);
+    std::vector<int> used;
+    for (const gnss_pvt_satellite& s : e.fix.satellites)
+        if (s.used)
+            used.push_back(s.prn);
+    const std::vector<double> dops =
+        truth_dops(scenario, used, e.observations.sample_index);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(dops[0], e.fix.dops.hdop, 1e-3 * dops[0]);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(dops[1], e.fix.dops.vdop, 1e-3 * dops[1]);
     CPPUNIT_ASSERT_DOUBLES_EQUAL(dops[2], e.fix.dops.pdop, 1e-3 * dops[2]);
@@ -319,35 +134,6 @@ void check_fix(const gps_constellation_scenario& scenario,
     CPPUNIT_ASSERT_EQUAL(std::size_t(1), e.excluded.size());
     CPPUNIT_ASSERT_EQUAL(unhealthy, e.excluded[0].prn);
     CPPUNIT_ASSERT(e.excluded[0].reason.find("unhealthy") != std::string::npos);
-}
-
-//! The sample at which the fourth healthy satellite's subframe 3 has arrived.
-double ephemeris_set_sample(const gps_constellation_scenario& scenario)
-{
-    std::vector<double> ends;
-    for (std::size_t sat = 0; sat < scenario.satellite_count(); ++sat)
-        if (sat != unhealthy_prn_slot)
-            ends.push_back(arrival_sample(scenario, sat, subframe_1_tow + 18.0));
-    std::sort(ends.begin(), ends.end());
-    return ends[3];
-}
-
-
-std::vector<std::size_t> all_of(const gps_constellation_scenario& scenario)
-{
-    std::vector<std::size_t> sats(scenario.satellite_count());
-    for (std::size_t sat = 0; sat < sats.size(); ++sat)
-        sats[sat] = sat;
-    return sats;
-}
-
-std::size_t slot_of(const gps_constellation_scenario& scenario, int prn)
-{
-    for (std::size_t sat = 0; sat < scenario.satellite_count(); ++sat)
-        if (scenario.satellite(sat).ephemeris.prn == prn)
-            return sat;
-    CPPUNIT_FAIL("PRN " + std::to_string(prn) + " is not in the scenario");
-    return 0;
 }
 
 /*!

@@ -486,6 +486,7 @@ bool gps_lnav_decoder::take_subframe()
 void gps_lnav_decoder::use_subframe(const std::array<std::uint32_t, 10>& w)
 {
     d_header = gps_lnav_subframe_header{};
+    d_words = w;
     d_header.subframe_id = static_cast<int>(get_bits(w, how_subframe_id));
     d_header.tow_count = static_cast<int>(get_bits(w, how_tow));
     d_header.tlm_message = static_cast<int>(get_bits(w, tlm_message));

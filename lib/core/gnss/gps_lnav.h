@@ -117,6 +117,9 @@ public:
     bool push(int bit);
 
     const gps_lnav_subframe_header& last_header() const { return d_header; }
+    //! The data bits of the last good subframe's ten words (24 a word, d1 in bit 23,
+    //! upright whatever the polarity).
+    const std::array<std::uint32_t, 10>& last_words() const { return d_words; }
     bool has_ephemeris() const { return d_has_ephemeris; }
     const gps_ephemeris& ephemeris() const { return d_ephemeris; }
     bool has_iono_utc() const { return d_has_iono_utc; }
@@ -141,6 +144,7 @@ private:
     bool d_synced = false;
     int d_polarity = 0;
     gps_lnav_subframe_header d_header;
+    std::array<std::uint32_t, 10> d_words{};
     std::array<std::array<std::uint32_t, 10>, 3> d_frame{}; // subframes 1..3
     std::array<int, 3> d_frame_tow{ { -1, -1, -1 } };
     bool d_has_ephemeris = false;

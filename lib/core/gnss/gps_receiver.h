@@ -6,10 +6,11 @@
  */
 
 // The host side of a GPS L1 C/A receiver, from the multichannel correlator's records to
-// position fixes: one gps_navigation_channel per tracking channel, the observables at
-// common epochs, the latest broadcast ephemerides and ionosphere/UTC parameters, and
-// gnss_solve_pvt at each epoch. The correlator (CPU or GPU) stays the caller's. The
-// pipeline, its timing conventions and what the tests check:
+// position fixes, in three stages: gps_navigation_decoder (one gps_navigation_channel
+// per tracking channel), gnss_observables (common epochs) and gps_fix_solver (the latest
+// broadcast ephemerides and ionosphere/UTC parameters, gnss_solve_pvt at each epoch).
+// The GNU Radio blocks run the stages one a block. The correlator (CPU or GPU) stays the
+// caller's. The pipeline, its timing conventions and what the tests check:
 // docs/design/gps_receiver.md.
 
 #ifndef INCLUDED_CUDADSP_CORE_GPS_RECEIVER_H
@@ -18,8 +19,10 @@
 #include "gnss/gnss_observables.h"
 #include "gnss/gnss_pvt.h"
 #include "gnss/gps_ephemeris.h"
+#include "gnss/gps_fix_solver.h"
 #include "gnss/gps_lnav.h"
 #include "gnss/gps_navigation_channel.h"
+#include "gnss/gps_navigation_decoder.h"
 #include <gnuradio/cudadsp/core/api.h>
 #include <gnuradio/cudadsp/core/multichannel_correlator.h>
 #include <cstddef>
@@ -49,26 +52,6 @@ struct gps_receiver_config {
 
     //! Throws std::invalid_argument naming the field.
     void validate() const;
-};
-
-//! An observed satellite not given to the solver, and why.
-struct gps_receiver_exclusion {
-    int prn = 0;
-    std::string reason;
-};
-
-//! One observation epoch and what the receiver made of it.
-struct gps_receiver_epoch {
-    gnss_observation_epoch observations;
-    std::vector<gps_receiver_exclusion> excluded; //!< no ephemeris, unhealthy, too old
-    //! The Klobuchar correction was applied (configured, and its parameters known).
-    bool ionosphere_applied = false;
-    //! valid = false with the reason when there is no fix; its satellites are the ones
-    //! given to the solver, in the order of the observations.
-    gnss_pvt_result fix;
-    //! GPS time of week of the fix: the receiver time less the solved clock bias; NaN
-    //! without a fix.
-    double gps_time_of_week_s = 0.0;
 };
 
 /*!
@@ -105,29 +88,21 @@ public:
     //! The navigation channel of \p channel_id, or nullptr.
     const gps_navigation_channel* channel(std::uint32_t channel_id) const;
     //! The latest ephemeris per PRN.
-    const std::map<int, gps_ephemeris>& ephemerides() const { return d_ephemerides; }
-    bool has_iono_utc() const { return d_has_iono_utc; }
-    const gps_iono_utc& iono_utc() const { return d_iono_utc; }
+    const std::map<int, gps_ephemeris>& ephemerides() const
+    {
+        return d_solver.ephemerides();
+    }
+    bool has_iono_utc() const { return d_solver.has_iono_utc(); }
+    const gps_iono_utc& iono_utc() const { return d_solver.iono_utc(); }
     //! Before the first epoch: what each channel waits for ("PRN 5: bit
     //! synchronisation; ..."); "" once epochs have been formed.
     std::string waiting_for() const;
 
 private:
-    struct channel_slot {
-        gps_navigation_channel navigation;
-        std::uint64_t ephemerides_taken = 0;
-        std::uint64_t iono_utc_pages_taken = 0;
-    };
-
-    void take_navigation_data(channel_slot& slot);
-    gps_receiver_epoch solve(gnss_observation_epoch observations) const;
-
     gps_receiver_config d_config;
-    std::map<std::uint32_t, channel_slot> d_channels;
+    gps_navigation_decoder d_decoder;
     gnss_observables d_observables;
-    std::map<int, gps_ephemeris> d_ephemerides;
-    bool d_has_iono_utc;
-    gps_iono_utc d_iono_utc;
+    gps_fix_solver d_solver;
     bool d_epochs_formed = false;
 };
 

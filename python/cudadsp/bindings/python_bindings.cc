@@ -20,6 +20,9 @@ namespace py = pybind11;
 /**************************************/
 // BINDING_FUNCTION_PROTOTYPES(
     void bind_cross_correlator_cc(py::module& m);
+    void bind_gnss_observables(py::module& m);
+    void bind_gnss_pvt(py::module& m);
+    void bind_gps_telemetry_decoder(py::module& m);
     void bind_kdp_ff(py::module& m);
     void bind_multichannel_correlator_cc(py::module& m);
     void bind_patch_xcorr_cc(py::module& m);
@@ -59,6 +62,9 @@ PYBIND11_MODULE(cudadsp_python, m)
     /**************************************/
     // BINDING_FUNCTION_CALLS(
     bind_cross_correlator_cc(m);
+    bind_gnss_observables(m);
+    bind_gnss_pvt(m);
+    bind_gps_telemetry_decoder(m);
     bind_kdp_ff(m);
     bind_multichannel_correlator_cc(m);
     bind_patch_xcorr_cc(m);

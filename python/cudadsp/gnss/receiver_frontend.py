@@ -47,13 +47,12 @@ class gnss_receiver_frontend(gr.hier_block2):
                  intermediate_frequency_hz=0.0, lock_loss_windows=4,
                  lock_timeout_windows=20, batch_ms=10.0, device="auto",
                  stream_mode="live"):
-        if input_type not in _ITEM_SIZES:
-            raise ValueError('input_type: must be "cc" or "sc", got %r' % (input_type,))
+        item_size = self.item_size(input_type)
         receiver_taps = gnss_receiver_tap_offsets(signal)  # ValueError naming signal
         taps = list(receiver_taps if tap_offsets_chips is None else tap_offsets_chips)
         gr.hier_block2.__init__(
             self, "gnss_receiver_frontend",
-            gr.io_signature(1, 1, _ITEM_SIZES[input_type]),
+            gr.io_signature(1, 1, item_size),
             gr.io_signaturev(2, 2, [gr.sizeof_gr_complex * len(taps),
                                     8 * len(STATE_FIELDS)]))
         acquisition = getattr(_blocks, "pcps_acquisition_" + input_type)
@@ -82,6 +81,13 @@ class gnss_receiver_frontend(gr.hier_block2):
         for port, block in (("detections", self.acquisition), ("events", self.correlator)):
             self.message_port_register_hier_out(port)
             self.msg_connect((block, port), (self, port))
+
+    @staticmethod
+    def item_size(input_type):
+        """Bytes per input sample of ``input_type`` ("cc" or "sc")."""
+        if input_type not in _ITEM_SIZES:
+            raise ValueError('input_type: must be "cc" or "sc", got %r' % (input_type,))
+        return _ITEM_SIZES[input_type]
 
     def taps(self):
         """Taps per record (the correlator's tap count)."""

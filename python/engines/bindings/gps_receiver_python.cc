@@ -19,12 +19,12 @@
 #include <pybind11/stl.h>
 
 #include "gnss/gnss_geodesy.h"
-#include "gnss/gnss_nmea.h"
 #include "gnss/gnss_rinex.h"
 #include "gnss/gnss_track_geojson.h"
 #include "gnss/gps_constellation_scenario.h"
 #include "gnss/gps_nominal_constellation.h"
 #include "gnss/gps_receiver.h"
+#include "gnss/gps_receiver_outputs.h"
 #include "integer_argument.h"
 #include <gnuradio/cudadsp/core/multichannel_correlator.h>
 #include <cmath>
@@ -174,13 +174,6 @@ py::dict counters_of(const core::gps_navigation_channel& n)
     return d;
 }
 
-core::gps_time gps_time_of(int week, double seconds)
-{
-    // receiver_time_ms passes a week's end during a run (gnss_observation_epoch).
-    const double whole_weeks = std::floor(seconds / 604800.0);
-    return { week + static_cast<int>(whole_weeks), seconds - whole_weeks * 604800.0 };
-}
-
 core::gnss_calendar_time calendar_of(const py::tuple& t)
 {
     if (t.size() != 6)
@@ -194,32 +187,6 @@ core::gnss_calendar_time calendar_of(const py::tuple& t)
     c.minute = t[4].cast<int>();
     c.second = t[5].cast<double>();
     return c;
-}
-
-//! The NMEA sentences of one epoch: GGA, RMC, GSA, GSV (GSV's C/N0 from the
-//! observations of the satellites the solver was given, in its order).
-std::vector<std::string>
-nmea_of(const core::gps_receiver_epoch& e, int week, int leap_seconds)
-{
-    const core::gps_time t = gps_time_of(
-        week, e.fix.valid ? e.gps_time_of_week_s : e.observations.receiver_time_ms / 1e3);
-    std::vector<core::gnss_pvt_observation> given;
-    for (const core::gnss_pvt_satellite& s : e.fix.satellites) {
-        core::gnss_pvt_observation o;
-        o.prn = s.prn;
-        o.cn0_dbhz = NAN;
-        for (const core::gnss_observation& m : e.observations.observations)
-            if (m.prn == s.prn)
-                o.cn0_dbhz = m.cn0_dbhz;
-        given.push_back(o);
-    }
-    std::vector<std::string> out{ core::nmea_gga(e.fix, t, leap_seconds),
-                                  core::nmea_rmc(e.fix, t, leap_seconds) };
-    for (const std::string& s : core::nmea_gsa(e.fix))
-        out.push_back(s);
-    for (const std::string& s : core::nmea_gsv(e.fix, given))
-        out.push_back(s);
-    return out;
 }
 
 using epoch_list = std::vector<core::gps_receiver_epoch>;
@@ -276,7 +243,8 @@ std::string geojson_text(const epoch_list& epochs, int week, int leap_seconds)
     std::vector<core::gnss_track_point> track;
     for (const core::gps_receiver_epoch& e : epochs)
         if (e.fix.valid)
-            track.push_back({ gps_time_of(week, e.gps_time_of_week_s), e.fix.geodetic });
+            track.push_back(
+                { core::gps_time_from_week(week, e.gps_time_of_week_s), e.fix.geodetic });
     std::ostringstream out;
     core::write_geojson_track(out, track, leap_seconds);
     return out.str();
@@ -485,7 +453,7 @@ void bind_receiver(py::module& m)
         .def(
             "nmea",
             [](const core::gps_receiver_epoch& e, int week, int leap_seconds) {
-                return nmea_of(e, week, leap_seconds);
+                return core::gps_receiver_nmea(e, week, leap_seconds);
             },
             py::arg("week"),
             py::arg("leap_seconds"),
@@ -624,10 +592,16 @@ void bind_writers(py::module& m)
           py::arg("leap_seconds"),
           "The fixes of the epochs as a GeoJSON FeatureCollection (RFC 7946).");
     m.def(
+        "gps_ephemeris_transmission_time_s",
+        &core::gps_ephemeris_transmission_time_s,
+        py::arg("first_used_s"),
+        "The RINEX transmission time (s of week) of an ephemeris first used at receiver "
+        "time of week first_used_s: the frame start before first_used_s - 18 s.");
+    m.def(
         "rinex_file_names",
         [](int week, double seconds_of_week, double span_s, int interval_ms) {
             const core::gnss_rinex_site site;
-            const core::gps_time first = gps_time_of(week, seconds_of_week);
+            const core::gps_time first = core::gps_time_from_week(week, seconds_of_week);
             return py::make_tuple(
                 core::rinex_observation_file_name(
                     site, first, span_s, interval_ms, { core::gnss_system::gps }),

@@ -16,7 +16,8 @@ import re
 
 import numpy
 
-from .._engines import (gnss_record_flag_code_lock, gps_geojson_track_text, gps_receiver,
+from .._engines import (gnss_record_flag_code_lock, gps_ephemeris_transmission_time_s,
+                        gps_geojson_track_text, gps_receiver,
                         gps_rinex_navigation_text, gps_rinex_observation_text,
                         multichannel_correlator, rinex_file_names)
 from ..common import output_set
@@ -317,13 +318,10 @@ def _navigation_records(run, week):
         seen_s = run.ephemeris_seen[prn][1]
         if seen_s is None:
             continue  # arrived after the last epoch: no observation used it
-        # Subframe 3 completes an ephemeris 18 s into its frame (frames start on whole
-        # 30 s of GPS time), and seen_s lies a transit time and at most a chunk and an
-        # epoch interval later, well within the 30 s of the frame. So subframe 1 was
-        # sent at the frame start before seen - 18 s: the RINEX "transmission time of
-        # message".
-        sent = 30.0 * numpy.floor((seen_s - 18.0) / 30.0)
-        records.append((e, _resolve_week(e.week, week), sent % WEEK_S))
+        # seen_s lies a transit time and at most a chunk and an epoch interval after
+        # subframe 3 arrived, within the frame (gps_ephemeris_transmission_time_s).
+        records.append((e, _resolve_week(e.week, week),
+                        gps_ephemeris_transmission_time_s(seen_s)))
     return records
 
 

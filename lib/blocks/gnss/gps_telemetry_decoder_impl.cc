@@ -1,0 +1,235 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "blocks/gnss/gnss_navigation_pmt.h"
+#include "blocks/gnss/gps_telemetry_decoder_impl.h"
+#include <gnuradio/cudadsp/multichannel_correlator_cc.h>
+#include <gnuradio/io_signature.h>
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+namespace gr {
+namespace cudadsp {
+
+namespace {
+
+//! Epochs of the newest record after which a silent channel counts as removed.
+constexpr std::uint64_t silent_epochs = 1000;
+
+core::gps_navigation_channel_config navigation_config(int bit_sync_ms)
+{
+    core::gps_navigation_channel_config config;
+    config.bit_sync_ms = bit_sync_ms;
+    return config;
+}
+
+core::gnss_epoch_record record_of(const double* s)
+{
+    core::gnss_epoch_record r{};
+    r.channel_id = static_cast<std::uint32_t>(s[gnss_state_channel_id]);
+    r.flags = static_cast<std::uint32_t>(s[gnss_state_flags]);
+    r.epoch = static_cast<std::uint64_t>(s[gnss_state_epoch]);
+    r.start_sample = static_cast<std::uint64_t>(s[gnss_state_start_sample]);
+    r.sample_count = static_cast<std::uint32_t>(s[gnss_state_sample_count]);
+    r.prompt_sign = static_cast<std::int32_t>(s[gnss_state_prompt_sign]);
+    r.code_phase_chips = s[gnss_state_code_phase_chips];
+    r.code_rate_cps = s[gnss_state_code_rate_cps];
+    r.doppler_hz = s[gnss_state_doppler_hz];
+    r.carrier_phase_rad = s[gnss_state_carrier_phase_rad];
+    r.carrier_cycles = s[gnss_state_carrier_cycles];
+    r.cn0_dbhz = static_cast<float>(s[gnss_state_cn0_dbhz]);
+    r.carrier_lock = static_cast<float>(s[gnss_state_carrier_lock]);
+    r.pll_discriminator_rad = static_cast<float>(s[gnss_state_pll_discriminator_rad]);
+    r.dll_discriminator_chips = static_cast<float>(s[gnss_state_dll_discriminator_chips]);
+    return r;
+}
+
+void add_counters(core::gps_lnav_counters& sum, const core::gps_lnav_counters& c)
+{
+    sum.bits += c.bits;
+    sum.subframes += c.subframes;
+    sum.parity_failures += c.parity_failures;
+    sum.discarded_subframes += c.discarded_subframes;
+    sum.sync_losses += c.sync_losses;
+    sum.iod_contradictions += c.iod_contradictions;
+    sum.ephemerides += c.ephemerides;
+    sum.iono_utc_pages += c.iono_utc_pages;
+}
+
+} // namespace
+
+gps_telemetry_decoder::sptr
+gps_telemetry_decoder::make(int taps, int prompt_tap, int bit_sync_ms)
+{
+    return gnuradio::make_block_sptr<gps_telemetry_decoder_impl>(
+        taps, prompt_tap, bit_sync_ms);
+}
+
+gps_telemetry_decoder_impl::gps_telemetry_decoder_impl(int taps,
+                                                       int prompt_tap,
+                                                       int bit_sync_ms)
+    : gr::sync_block("gps_telemetry_decoder",
+                     gr::io_signature::make2(2,
+                                             2,
+                                             sizeof(gr_complex) * std::max(taps, 1),
+                                             sizeof(double) * gnss_state_field_count),
+                     gr::io_signature::make(0, 0, 0)),
+      d_taps(taps),
+      d_prompt_tap(prompt_tap),
+      d_port(pmt::mp("navigation")),
+      d_decoder(navigation_config(bit_sync_ms))
+{
+    if (taps < 1 || taps > 64)
+        throw std::invalid_argument("taps: must be 1 to 64, got " + std::to_string(taps));
+    if (prompt_tap < 0 || prompt_tap >= taps)
+        throw std::invalid_argument("prompt_tap: must be below taps (" +
+                                    std::to_string(taps) + "), got " +
+                                    std::to_string(prompt_tap));
+    message_port_register_out(d_port);
+}
+
+core::gps_lnav_counters gps_telemetry_decoder_impl::counters_sum() const
+{
+    core::gps_lnav_counters sum = d_released;
+    for (const auto& entry : d_decoder.channels())
+        add_counters(sum, entry.second.lnav_counters());
+    return sum;
+}
+
+std::uint64_t gps_telemetry_decoder_impl::parity_failures() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return counters_sum().parity_failures;
+}
+
+std::uint64_t gps_telemetry_decoder_impl::subframes() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return counters_sum().subframes;
+}
+
+std::uint64_t gps_telemetry_decoder_impl::ephemerides() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return counters_sum().ephemerides;
+}
+
+std::string gps_telemetry_decoder_impl::channel_stages() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return d_decoder.stages();
+}
+
+std::uint64_t gps_telemetry_decoder_impl::complete_through()
+{
+    const std::uint64_t silent_samples = silent_epochs * d_epoch_samples;
+    std::uint64_t through = d_newest_end;
+    for (auto it = d_progress.begin(); it != d_progress.end();) {
+        if (it->second.last_end + silent_samples < d_newest_end) {
+            if (const core::gps_navigation_channel* n = d_decoder.channel(it->first))
+                add_counters(d_released, n->lnav_counters());
+            d_decoder.release_channel(it->first);
+            it = d_progress.erase(it);
+            continue;
+        }
+        through = std::min(through, it->second.last_end);
+        ++it;
+    }
+    return std::max(through, d_published_through);
+}
+
+void gps_telemetry_decoder_impl::publish_states()
+{
+    const std::uint64_t through = complete_through();
+    if (d_states.empty() && through == d_published_through)
+        return;
+    d_published_through = through;
+    message_port_pub(d_port, states_message(d_states, through));
+    d_states.clear();
+}
+
+int gps_telemetry_decoder_impl::work_body(int noutput_items,
+                                          gr_vector_const_void_star& input_items,
+                                          gr_vector_void_star&)
+{
+    const auto* taps = static_cast<const gr_complex*>(input_items[0]);
+    const auto* fields = static_cast<const double*>(input_items[1]);
+    const auto state = [fields](int i) {
+        return fields + static_cast<std::size_t>(i) * gnss_state_field_count;
+    };
+    const auto end_of = [&state](int i) {
+        return static_cast<std::uint64_t>(state(i)[gnss_state_start_sample] +
+                                          state(i)[gnss_state_sample_count]);
+    };
+    // A correlator call's records come by channel; taken in order of their end across
+    // channels (as core::gps_receiver does), each piece of navigation data goes out
+    // after exactly the states recorded before it.
+    std::vector<int> order(static_cast<std::size_t>(noutput_items));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&end_of](int a, int b) {
+        return end_of(a) < end_of(b);
+    });
+
+    std::lock_guard<std::mutex> lock(d_mutex);
+    for (int i : order) {
+        const double* s = state(i);
+        if (static_cast<int>(s[gnss_state_system]) != gnss_system_gps_l1ca)
+            continue;
+        const core::gnss_epoch_record record = record_of(s);
+        const int prn = static_cast<int>(s[gnss_state_prn]);
+        channel_progress& progress = d_progress[record.channel_id];
+        if (progress.prn != prn) {
+            d_decoder.assign_channel(record.channel_id, prn);
+            progress.prn = prn;
+        }
+        const std::uint64_t end = record.start_sample + record.sample_count;
+        progress.last_end = end;
+        if (end >= d_newest_end) {
+            d_newest_end = end;
+            d_epoch_samples = record.sample_count;
+        }
+        const core::gps_navigation_update update = d_decoder.push(
+            record, taps[static_cast<std::size_t>(i) * d_taps + d_prompt_tap]);
+        if (update.has_state)
+            d_states.push_back(update.state);
+        if (!update.has_subframe)
+            continue;
+        // Read before publish_states(), which may release silent channels.
+        const core::gps_navigation_channel& channel =
+            *d_decoder.channel(record.channel_id);
+        const core::gps_lnav_counters counters = channel.lnav_counters();
+        const auto words = channel.decoder().last_words();
+        publish_states();
+        pmt::pmt_t d = pmt::make_dict();
+        d = pmt::dict_add(d, pmt::mp("type"), pmt::mp(gnss_message_type::subframe));
+        d = pmt::dict_add(d, pmt::mp("prn"), pmt::from_long(prn));
+        d = pmt::dict_add(d, pmt::mp("channel"), pmt::from_long(record.channel_id));
+        d = pmt::dict_add(
+            d, pmt::mp("subframe_id"), pmt::from_long(update.subframe.subframe_id));
+        d = pmt::dict_add(
+            d, pmt::mp("tow_count"), pmt::from_long(update.subframe.tow_count));
+        d = pmt::dict_add(d, pmt::mp("page"), pmt::from_long(update.subframe.page));
+        d = pmt::dict_add(
+            d, pmt::mp("words"), pmt::init_u32vector(words.size(), words.data()));
+        d = pmt::dict_add(
+            d, pmt::mp("parity_failures"), pmt::from_uint64(counters.parity_failures));
+        d = pmt::dict_add(d,
+                          pmt::mp("discarded_subframes"),
+                          pmt::from_uint64(counters.discarded_subframes));
+        message_port_pub(d_port, d);
+        if (update.has_ephemeris)
+            message_port_pub(d_port, ephemeris_message(update.ephemeris));
+        if (update.has_iono_utc)
+            message_port_pub(d_port, iono_utc_message(update.iono_utc));
+    }
+    publish_states();
+    return noutput_items;
+}
+
+} // namespace cudadsp
+} // namespace gr

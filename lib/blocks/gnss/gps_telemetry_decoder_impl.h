@@ -1,0 +1,70 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#ifndef INCLUDED_CUDADSP_GPS_TELEMETRY_DECODER_IMPL_H
+#define INCLUDED_CUDADSP_GPS_TELEMETRY_DECODER_IMPL_H
+
+#include "blocks/common/work_errors.h"
+#include "gnss/gps_navigation_decoder.h"
+#include <gnuradio/cudadsp/gps_telemetry_decoder.h>
+#include <map>
+#include <mutex>
+#include <vector>
+
+namespace gr {
+namespace cudadsp {
+
+class gps_telemetry_decoder_impl
+    : public guarded_work<gps_telemetry_decoder_impl, gps_telemetry_decoder>
+{
+public:
+    gps_telemetry_decoder_impl(int taps, int prompt_tap, int bit_sync_ms);
+
+    std::uint64_t parity_failures() const override;
+    std::uint64_t subframes() const override;
+    std::uint64_t ephemerides() const override;
+    std::string channel_stages() const override;
+
+    //! work()'s body: guarded_work (work_errors.h) runs it in work().
+    int work_body(int noutput_items,
+                  gr_vector_const_void_star& input_items,
+                  gr_vector_void_star& output_items);
+
+private:
+    //! The end sample of a channel's latest record.
+    struct channel_progress {
+        int prn = 0;
+        std::uint64_t last_end = 0;
+    };
+
+    /*! The sample through which every channel's records are in: the least latest end
+     *  over the channels still giving records. A channel silent while the newest
+     *  record advanced 1000 of its epochs (removed by the correlator) is released. */
+    std::uint64_t complete_through();
+    //! Publishes the states gathered so far with complete_through().
+    void publish_states();
+    //! The LNAV counters of every channel, released ones included; d_mutex held.
+    core::gps_lnav_counters counters_sum() const;
+
+    const int d_taps;
+    const int d_prompt_tap;
+    const pmt::pmt_t d_port;
+    core::gps_navigation_decoder d_decoder;
+    std::map<std::uint32_t, channel_progress> d_progress;
+    std::uint64_t d_newest_end = 0;
+    std::uint64_t d_epoch_samples = 0; //!< samples of the newest record's epoch
+    std::uint64_t d_published_through = 0;
+    std::vector<core::gnss_channel_epoch> d_states;
+    //! Counters of the channels released, so the totals stay whole.
+    core::gps_lnav_counters d_released;
+    mutable std::mutex d_mutex; //!< d_decoder and d_released, read by the getters
+};
+
+} // namespace cudadsp
+} // namespace gr
+
+#endif /* INCLUDED_CUDADSP_GPS_TELEMETRY_DECODER_IMPL_H */
