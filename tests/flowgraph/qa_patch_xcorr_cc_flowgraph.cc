@@ -12,435 +12,47 @@
 // (computed here from the header's definition, not from the block): no record lost,
 // duplicated or moved across work() calls, only complete strips, a strip out as soon as
 // its last line is in, one message per record. Known integer shifts give exact offsets.
+//
+// The scene (parameters, grid, images, the engine's records) is in
+// qa_patch_xcorr_scene.h, the runs of the block and their comparison in
+// qa_patch_xcorr_block_run.h.
 
-#include "qa_fft_reference.h"
-#include "qa_float_bits.h"
 #include "qa_message_collector.h"
+#include "qa_patch_xcorr_block_run.h"
+#include "qa_patch_xcorr_scene.h"
 #include "qa_run_flowgraph.h"
 #include "qa_stream_source.h"
 #include "qa_support.h"
 #include <gnuradio/blocks/vector_sink.h>
-#include <gnuradio/blocks/vector_source.h>
-#include <gnuradio/cudadsp/core/patch_correlator.h>
 #include <gnuradio/cudadsp/patch_xcorr_cc.h>
 #include <gnuradio/io_signature.h>
-#include <gnuradio/sync_block.h>
 #include <gnuradio/top_block.h>
 #include <cppunit/extensions/HelperMacros.h>
 #include <algorithm>
-#include <array>
-#include <chrono>
 #include <cmath>
-#include <complex>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
 #include <functional>
 #include <iostream>
-#include <limits>
-#include <mutex>
-#include <sstream>
-#include <thread>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace gr {
 namespace cudadsp {
 
 namespace {
 
-using qa::run_or_die;
-
-using cdouble = std::complex<double>;
-using record = std::array<float, 5>; // x, dx, y, dy, corr
-
-//! The block's parameters, in make()'s order (small patches: the tests run anywhere).
-struct params {
-    int width = 256;
-    int nx = 4;
-    int first_line = -1;
-    int line_step = 20;
-    int xsearch = 16;
-    int ysearch = 8;
-    int range_interp = 2;
-    int interp = 16;
-    int rshift = 0;
-    int ashift = 0;
-    std::string device = "cpu";
-
-    patch_xcorr_cc::sptr make_block() const
-    {
-        return patch_xcorr_cc::make(width,
-                                    nx,
-                                    first_line,
-                                    line_step,
-                                    xsearch,
-                                    ysearch,
-                                    range_interp,
-                                    interp,
-                                    rshift,
-                                    ashift,
-                                    device);
-    }
-
-    core::patch_correlator_config engine_config() const
-    {
-        core::patch_correlator_config c;
-        c.xsearch = xsearch;
-        c.ysearch = ysearch;
-        c.range_interp = range_interp;
-        c.highres = interp > 0;
-        c.interp = interp > 0 ? interp : 1;
-        c.device = device;
-        return c;
-    }
-
-    // The grid, from the header's definition (not from the block).
-    int npx() const { return 4 * xsearch; }
-    int npy() const { return 4 * ysearch; }
-    //! Centre line of strip 0: first_line, or npy/2 + max(0, -ashift) when negative.
-    long long line0() const
-    {
-        return first_line >= 0 ? first_line : npy() / 2 + std::max(0, -ashift);
-    }
-    long long strip_line(long long k) const { return line0() + k * line_step; }
-    std::vector<int> columns() const
-    {
-        const int x_inc = (width - 6 * xsearch) / (nx + 3);
-        std::vector<int> x;
-        for (int i = 2; i <= nx + 1; ++i)
-            x.push_back(4 * xsearch + i * x_inc);
-        return x;
-    }
-    //! Strips whose windows (master rows y-npy/2 .. y+npy/2-1, aligned the same moved
-    //! by ashift) all lie within the first \p lines lines.
-    long long complete_strips(long long lines) const
-    {
-        long long k = 0;
-        while (strip_line(k) + std::max(0, ashift) + npy() / 2 <= lines)
-            ++k;
-        return k;
-    }
-
-    std::string describe(const std::string& extra = "") const
-    {
-        std::ostringstream s;
-        s << "patch_xcorr_cc(width " << width << ", nx " << nx << ", first_line "
-          << first_line << ", line_step " << line_step << ", xsearch " << xsearch
-          << ", ysearch " << ysearch << ", range_interp " << range_interp << ", interp "
-          << interp << ", rshift " << rshift << ", ashift " << ashift << ", " << device
-          << ")" << extra;
-        return s.str();
-    }
-};
-
-// ---------------------------------------------------------------------------------
-// Synthetic images
-// ---------------------------------------------------------------------------------
-
-using qa::fft;
-using qa::gaussian_source;
-using qa::pow2_at_least;
-
-/*! Band-limited complex speckle (spectrum flat inside |f| < 0.4 cycles/sample on both
- *  axes, zero outside) of rows x cols (powers of two), unit variance per component. */
-std::vector<cdouble> speckle_field(long rows, long cols, gaussian_source& g)
-{
-    std::vector<cdouble> z(rows * cols);
-    auto freq = [](long k, long n) { return double(k < n / 2 ? k : k - n) / double(n); };
-    for (long r = 0; r < rows; ++r)
-        for (long c = 0; c < cols; ++c)
-            z[r * cols + c] =
-                std::fabs(freq(r, rows)) < 0.4 && std::fabs(freq(c, cols)) < 0.4
-                    ? g.complex_normal()
-                    : 0.0;
-    for (long r = 0; r < rows; ++r)
-        fft(z.data() + r * cols, cols, true);
-    for (long c = 0; c < cols; ++c)
-        fft(z.data() + c, rows, true, cols);
-    double power = 0.0;
-    for (const auto& v : z)
-        power += std::norm(v);
-    const double k = 1.0 / std::sqrt(power / double(2 * z.size()));
-    for (auto& v : z)
-        v *= k;
-    return z;
-}
-
-//! Two images of width x height lines, row-major, one line a stream item.
-struct image_pair {
-    int width = 0, height = 0;
-    std::vector<gr_complex> master, aligned;
-
-    core::image_view view(bool is_aligned) const
-    {
-        return { is_aligned ? aligned.data() : master.data(),
-                 core::slc_sample_type::complex_float32,
-                 std::size_t(width),
-                 std::size_t(height) };
-    }
-    //! The first \p lines lines of an image.
-    std::vector<gr_complex> lines(bool is_aligned, long lines) const
-    {
-        const auto& img = is_aligned ? aligned : master;
-        return { img.begin(), img.begin() + lines * width };
-    }
-};
-
-/*!
- * A synthetic SLC pair like int16 data (integer I and Q, about 300 RMS per component;
- * no sample is 0): the aligned image's content is the master's moved by \p dy lines and
- * \p dx samples (an integer shift: aligned[r][c] = master[r - dy][c - dx] where both
- * exist), mixed with independent speckle to coherence \p coherence. Fixed seed.
- */
-image_pair
-make_images(int width, int height, int dy, int dx, double coherence, std::uint64_t seed)
-{
-    gaussian_source g(seed);
-    const long margin = 64;
-    const long rows = pow2_at_least(height + 2 * margin);
-    const long cols = pow2_at_least(width + 2 * margin);
-    const auto common = speckle_field(rows, cols, g);
-    const auto own = speckle_field(rows, cols, g);
-    const double scale = 300.0;
-    const double noise = std::sqrt(std::max(0.0, 1.0 - coherence * coherence));
-    auto quantise = [&](cdouble v) {
-        float re = float(std::round(scale * v.real()));
-        float im = float(std::round(scale * v.imag()));
-        re = std::max(-32767.0f, std::min(32767.0f, re));
-        im = std::max(-32767.0f, std::min(32767.0f, im));
-        if (re == 0.0f && im == 0.0f)
-            re = 1.0f; // never a zero sample (a zero is GMTSAR's no-data)
-        return gr_complex(re, im);
-    };
-    image_pair p;
-    p.width = width;
-    p.height = height;
-    p.master.resize(std::size_t(width) * height);
-    p.aligned.resize(p.master.size());
-    for (long r = 0; r < height; ++r)
-        for (long c = 0; c < width; ++c) {
-            const long m = (r + margin) * cols + c + margin;
-            const long a = (r + margin - dy) * cols + c + margin - dx;
-            p.master[r * width + c] = quantise(common[m]);
-            p.aligned[r * width + c] = quantise(coherence * common[a] + noise * own[a]);
-        }
-    return p;
-}
-
-// ---------------------------------------------------------------------------------
-// Expected records: the engine on the whole images
-// ---------------------------------------------------------------------------------
-
-struct expected_records {
-    std::vector<record> records;
-    std::vector<long long> strips; //!< strip of each record
-};
-
-//! correlate() on the whole images with the grid's pairs of strips 0 .. nstrips-1.
-expected_records engine_records(const params& p, const image_pair& img, long long nstrips)
-{
-    auto engine = core::patch_correlator::make(p.engine_config());
-    const std::vector<int> columns = p.columns();
-    std::vector<core::patch_pair> pairs;
-    expected_records e;
-    for (long long k = 0; k < nstrips; ++k) {
-        const long long y = p.strip_line(k);
-        for (int x : columns) {
-            pairs.push_back({ x - p.npx() / 2,
-                              y - p.npy() / 2,
-                              x + p.rshift - p.npx() / 2,
-                              y + p.ashift - p.npy() / 2 });
-            e.strips.push_back(k);
-        }
-    }
-    std::vector<core::patch_result> results(pairs.size());
-    if (!pairs.empty())
-        engine->correlate(
-            img.view(false), img.view(true), pairs.data(), pairs.size(), results.data());
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-        const core::patch_result& r = results[i];
-        const long long y = p.strip_line(e.strips[i]);
-        e.records.push_back({ float(columns[i % columns.size()]),
-                              core::patch_offset_dx(r, p.range_interp, p.rshift),
-                              float(y),
-                              core::patch_offset_dy(r, p.ashift, 0),
-                              r.corr });
-    }
-    return e;
-}
-
-// ---------------------------------------------------------------------------------
-// Test blocks and flowgraphs
-// ---------------------------------------------------------------------------------
-
+using patch_xcorr_qa::assert_same_records;
+using patch_xcorr_qa::block_output;
+using patch_xcorr_qa::engine_records;
+using patch_xcorr_qa::image_pair;
+using patch_xcorr_qa::make_images;
+using patch_xcorr_qa::params;
+using patch_xcorr_qa::record_text;
+using patch_xcorr_qa::run_block;
+using patch_xcorr_qa::run_options;
 using qa::message_collector;
-
-//! A consumer of records that takes at most \p per_call items a call and sleeps
-//! \p delay in each call: the block's output buffer fills and stays full.
-class slow_record_sink : public gr::sync_block
-{
-public:
-    using sptr = std::shared_ptr<slow_record_sink>;
-    static sptr make(int per_call, std::chrono::microseconds delay)
-    {
-        return gnuradio::make_block_sptr<slow_record_sink>(per_call, delay);
-    }
-
-    slow_record_sink(int per_call, std::chrono::microseconds delay)
-        : gr::sync_block("slow_record_sink",
-                         gr::io_signature::make(1, 1, sizeof(record)),
-                         gr::io_signature::make(0, 0, 0)),
-          d_per_call(per_call),
-          d_delay(delay)
-    {
-    }
-
-    int work(int noutput_items,
-             gr_vector_const_void_star& input_items,
-             gr_vector_void_star&) override
-    {
-        std::this_thread::sleep_for(d_delay);
-        const int n = std::min(noutput_items, d_per_call);
-        const auto* in = static_cast<const record*>(input_items[0]);
-        std::lock_guard<std::mutex> lock(d_mutex);
-        d_records.insert(d_records.end(), in, in + n);
-        return n;
-    }
-
-    std::vector<float> data()
-    {
-        std::lock_guard<std::mutex> lock(d_mutex);
-        std::vector<float> out;
-        for (const record& r : d_records)
-            out.insert(out.end(), r.begin(), r.end());
-        return out;
-    }
-
-private:
-    const int d_per_call;
-    const std::chrono::microseconds d_delay;
-    std::mutex d_mutex;
-    std::vector<record> d_records;
-};
-
-struct block_output {
-    std::vector<float> stream; //!< 5 floats a record
-    std::vector<pmt::pmt_t> messages;
-};
-
-//! How the test feeds the block and drains it.
-struct run_options {
-    long lines = -1;           //!< lines of each image to send; < 0: all
-    int max_noutput = 0;       //!< set_max_noutput_items on the block; 0: none
-    int slow_per_call = 0;     //!< > 0: a slow consumer taking this many records a call
-    bool whole_buffer = false; //!< the source's buffer holds every line at once
-};
-
-block_output run_block(const params& p,
-                       const image_pair& img,
-                       const run_options& o,
-                       const std::string& what = "")
-{
-    const long lines = o.lines < 0 ? img.height : o.lines;
-    auto tb = gr::make_top_block("patch_xcorr_cc");
-    auto src_m =
-        gr::blocks::vector_source_c::make(img.lines(false, lines), false, p.width);
-    auto src_a =
-        gr::blocks::vector_source_c::make(img.lines(true, lines), false, p.width);
-    if (o.whole_buffer) {
-        src_m->set_min_output_buffer(lines + 1);
-        src_a->set_min_output_buffer(lines + 1);
-    }
-    auto block = p.make_block();
-    if (o.max_noutput > 0)
-        block->set_max_noutput_items(o.max_noutput);
-    auto collector = message_collector::make();
-    tb->connect(src_m, 0, block, 0);
-    tb->connect(src_a, 0, block, 1);
-    tb->msg_connect(block, "patches", collector, "in");
-    gr::blocks::vector_sink_f::sptr sink;
-    slow_record_sink::sptr slow;
-    if (o.slow_per_call > 0) {
-        slow = slow_record_sink::make(o.slow_per_call, std::chrono::microseconds(300));
-        tb->connect(block, 0, slow, 0);
-    } else {
-        sink = gr::blocks::vector_sink_f::make(5);
-        tb->connect(block, 0, sink, 0);
-    }
-    run_or_die(tb, what.empty() ? p.describe() : what, 60.0);
-    block_output out;
-    out.stream = slow ? slow->data() : sink->data();
-    out.messages = collector->messages();
-    return out;
-}
-
-using qa::same_bits_or_nan;
-
-std::string record_text(const float* r)
-{
-    std::ostringstream s;
-    s.precision(9);
-    s << "(x " << r[0] << ", dx " << r[1] << ", y " << r[2] << ", dy " << r[3]
-      << ", corr " << r[4] << ")";
-    return s.str();
-}
-
-double number_in(const pmt::pmt_t& dict, const char* key, const std::string& what)
-{
-    const pmt::pmt_t k = pmt::intern(key);
-    CPPUNIT_ASSERT_MESSAGE(what + ": no key " + key, pmt::dict_has_key(dict, k));
-    const pmt::pmt_t v = pmt::dict_ref(dict, k, pmt::PMT_NIL);
-    CPPUNIT_ASSERT_MESSAGE(what + ": " + key + " not a number", pmt::is_number(v));
-    return pmt::to_double(v);
-}
-
-/*! The block's stream equals the expected records bit for bit (NaN matching NaN), in
- *  order, and its messages, one a record in the same order, carry the same values and
- *  the record's strip, with the keys x, dx, y, dy, corr, strip and no others. */
-void assert_same_records(const expected_records& e,
-                         const block_output& got,
-                         const std::string& what)
-{
-    CPPUNIT_ASSERT_EQUAL_MESSAGE(
-        what + ": whole records", std::size_t(0), got.stream.size() % 5);
-    CPPUNIT_ASSERT_EQUAL_MESSAGE(
-        what + ": records", e.records.size(), got.stream.size() / 5);
-    for (std::size_t i = 0; i < e.records.size(); ++i) {
-        const float* b = got.stream.data() + 5 * i;
-        for (int f = 0; f < 5; ++f)
-            if (!same_bits_or_nan(e.records[i][f], b[f]))
-                CPPUNIT_FAIL(what + ": record " + std::to_string(i) + " (strip " +
-                             std::to_string(e.strips[i]) + "): engine " +
-                             record_text(e.records[i].data()) + ", block " +
-                             record_text(b));
-    }
-    CPPUNIT_ASSERT_EQUAL_MESSAGE(
-        what + ": messages", e.records.size(), got.messages.size());
-    static const char* keys[] = { "x", "dx", "y", "dy", "corr" };
-    for (std::size_t i = 0; i < e.records.size(); ++i) {
-        const std::string m = what + ": message " + std::to_string(i);
-        const pmt::pmt_t& d = got.messages[i];
-        CPPUNIT_ASSERT_MESSAGE(m + ": not a dict", pmt::is_dict(d));
-        CPPUNIT_ASSERT_EQUAL_MESSAGE(
-            m + ": keys", std::size_t(6), pmt::length(pmt::dict_keys(d)));
-        for (int f = 0; f < 5; ++f) {
-            const double v = number_in(d, keys[f], m);
-            if (!same_bits_or_nan(e.records[i][f], float(v)) ||
-                (!std::isnan(v) && double(float(v)) != v))
-                CPPUNIT_FAIL(m + ": " + keys[f] + " " + std::to_string(v) + ", record " +
-                             record_text(e.records[i].data()));
-        }
-        const pmt::pmt_t strip = pmt::dict_ref(d, pmt::intern("strip"), pmt::PMT_NIL);
-        CPPUNIT_ASSERT_MESSAGE(m + ": strip not an integer", pmt::is_integer(strip));
-        CPPUNIT_ASSERT_EQUAL_MESSAGE(
-            m + ": strip", e.strips[i], (long long)pmt::to_long(strip));
-        CPPUNIT_ASSERT_MESSAGE(
-            m + ": x not an integer",
-            pmt::is_integer(pmt::dict_ref(d, pmt::intern("x"), pmt::PMT_NIL)));
-        CPPUNIT_ASSERT_MESSAGE(
-            m + ": y not an integer",
-            pmt::is_integer(pmt::dict_ref(d, pmt::intern("y"), pmt::PMT_NIL)));
-    }
-}
+using qa::run_or_die;
 
 } // namespace
 
