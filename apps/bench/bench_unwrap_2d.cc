@@ -11,7 +11,7 @@
 // its own transforms, the floor the issue sets) and weighted by the coherence, the CPU
 // backend's rows, and the copy floors of the same bytes. Then minimum-cost-flow (MCF)
 // rows on issue 24's kind of field (single look, coherence 0.7) at 1024 x 1024 and
-// at the section's side, against SNAPHU's time that issue cites.
+// at the section's side, against SNAPHU's time that issue cites (unwrap_2d_mcf_rows.cc).
 //
 // With CUDADSP_BENCH_UNWRAP2D_DIR=<folder> in the environment the section also writes
 // the field and the CUDA outputs there as raw files (wrapped.f32, true_phase.f64,
@@ -22,9 +22,8 @@
 #include "bench_harness.h"
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
-#include "runtime/parallel_ranges.h"
 #include "unwrap/least_squares_unwrap_cuda.h"
-#include "unwrap/mcf_tiled_unwrap.h"
+#include "unwrap_2d_mcf_rows.h"
 #include <gnuradio/cudadsp/core/interferogram_simulator.h>
 #include <gnuradio/cudadsp/core/phase_unwrap_2d.h>
 #include <algorithm>
@@ -40,7 +39,6 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace gr {
@@ -78,24 +76,6 @@ constexpr double least_squares_min_agreement = 0.999;
 // Weighted solves stop at a residual tolerance; iterates of two backends differ more
 // than direct solves do.
 constexpr double weighted_min_agreement = 0.99;
-
-// MCF rows: the field of docs/design/mcf_unwrapping.md ("Accuracy and time", "Large
-// scenes"): single look, land coherence 0.7, water and vegetation, steep peak off,
-// seed 1, the simulator's true coherence as weight and its water as mask.
-constexpr std::size_t mcf_reference_side = 1024;
-constexpr double mcf_coherence = 0.7;
-constexpr std::uint64_t mcf_seed = 1;
-// The design note measured 0.9732 at 1024 x 1024 and 0.9749 at 4096 x 4096 on this
-// field (automatic tiles); a row is ok at this or more.
-constexpr double mcf_min_right_fraction = 0.97;
-// Issue 24: SNAPHU 2.0.7 (smooth costs) took 17 to 34 s on one core at 1024 x 1024 on
-// a field of this kind, measured outside the project; the targets count from 17 s.
-constexpr double snaphu_seconds_1024 = 17.0;
-constexpr double target_mcf_cpu_x_snaphu = 10.0;
-constexpr double target_mcf_cuda_x_snaphu = 100.0;
-// Issue 24: a 4096 x 4096 scene in under 2 s on the GPU host.
-constexpr std::size_t mcf_large_side = 4096;
-constexpr double target_mcf_cuda_large_frames_per_s = 0.5;
 
 const std::string& row_d2d = floor_row_d2d;
 const std::string& row_h2d = floor_row_h2d;
@@ -628,262 +608,6 @@ void write_dump(const std::string& folder,
     progress(section_name, "wrote the field and the CUDA outputs to " + folder);
 }
 
-std::string side_name(std::size_t side)
-{
-    return std::to_string(side) + " x " + std::to_string(side);
-}
-
-std::string row_mcf_cpu(std::size_t side) { return "cpu mcf, " + side_name(side); }
-std::string row_mcf_cuda(std::size_t side) { return "cuda mcf, " + side_name(side); }
-const std::string row_snaphu = "SNAPHU 2.0.7 smooth, " + side_name(mcf_reference_side) +
-                               ", one core (cited, not run)";
-
-/*! The MCF rows' sides: 1024 and the section's side (4096 by default), or the
- *  section's side alone when it is not larger. */
-std::vector<std::size_t> mcf_sides(std::size_t side)
-{
-    if (side <= mcf_reference_side)
-        return { side };
-    return { mcf_reference_side, side };
-}
-
-core::interferogram_scene mcf_scene(std::size_t side)
-{
-    core::interferogram_scene_config config;
-    config.width = config.height = side;
-    config.coherence = mcf_coherence;
-    config.steep = false;
-    config.seed = mcf_seed;
-    return core::simulate_interferogram(config);
-}
-
-core::phase_unwrap_2d_config mcf_config(std::size_t side, const std::string& device)
-{
-    core::phase_unwrap_2d_config config;
-    config.width = config.height = side;
-    config.method = core::unwrap_2d_method::mcf;
-    config.device = device;
-    return config;
-}
-
-/*! The worker threads the tiled MCF solve of a frame of \p side uses: one tile at a
- *  time each, as many as tiles or the host's hardware threads. */
-std::string mcf_threads_note(std::size_t side)
-{
-    core::phase_unwrap_2d_config config = mcf_config(side, "cpu");
-    config.validate();
-    const std::size_t tiles_a_side =
-        core::mcf_tiles_of_axis(side, config.mcf_tile_size(), config.tile_overlap)
-            .start.size();
-    const std::size_t tiles = tiles_a_side * tiles_a_side;
-    return "tiles: " + std::to_string(tiles) + " of " +
-           std::to_string(config.mcf_tile_size()) + " a side, worker threads: " +
-           std::to_string(core::parallel_workers(tiles, tiles)) + " (of " +
-           std::to_string(std::thread::hardware_concurrency()) + " hardware threads)";
-}
-
-//! One MCF frame's outputs, as the tests score them.
-struct mcf_output {
-    std::vector<float> unwrapped;
-    std::vector<std::int32_t> components;
-};
-
-/*!
- * The right-cycle fraction of qa_mcf_unwrap and docs/design/mcf_unwrapping.md: of the
- * land pixels (mask) that are not aliased, those within half a period of the truth
- * after each component's most common whole number of periods is removed from it; a
- * NaN counts as wrong.
- */
-double right_cycle_fraction(const core::interferogram_scene& s, const mcf_output& o)
-{
-    auto judged = [&](std::size_t p) { return s.mask[p] && !s.aliased[p]; };
-    std::map<std::int32_t, std::map<long long, std::size_t>> votes;
-    for (std::size_t p = 0; p < s.true_phase.size(); ++p)
-        if (judged(p) && std::isfinite(o.unwrapped[p]))
-            ++votes[o.components[p]]
-                   [std::llround((double(o.unwrapped[p]) - s.true_phase[p]) / two_pi)];
-    std::map<std::int32_t, long long> offset;
-    for (const auto& [component, counts] : votes)
-        offset[component] = std::max_element(counts.begin(),
-                                             counts.end(),
-                                             [](const auto& a, const auto& b) {
-                                                 return a.second < b.second;
-                                             })
-                                ->first;
-    std::size_t right = 0;
-    std::size_t total = 0;
-    for (std::size_t p = 0; p < s.true_phase.size(); ++p) {
-        if (!judged(p))
-            continue;
-        ++total;
-        const double error = double(o.unwrapped[p]) - s.true_phase[p] -
-                             two_pi * double(offset[o.components[p]]);
-        right += std::isfinite(o.unwrapped[p]) && std::fabs(error) < 0.5 * two_pi;
-    }
-    return total ? double(right) / double(total) : 0.0;
-}
-
-void check_mcf(row& r, const core::interferogram_scene& s, const mcf_output& o)
-{
-    const double fraction = right_cycle_fraction(s, o);
-    r.status = fraction >= mcf_min_right_fraction ? row_status::ok : row_status::failed;
-    std::ostringstream note;
-    note << "right cycle " << std::fixed << std::setprecision(4) << fraction
-         << (r.status == row_status::ok ? " >= " : " < ") << mcf_min_right_fraction;
-    r.note = note.str();
-}
-
-void fill_mcf_row(row& r, std::size_t side, const timing& t)
-{
-    r.clock = "wall";
-    r.samples = double(side) * double(side);
-    // Read the wrapped frame, the coherence and the mask, write the unwrapped frame.
-    r.bytes = 13.0 * r.samples;
-    r.time = t;
-}
-
-void measure_mcf_cpu_row(section_report& report,
-                         const core::interferogram_scene& s,
-                         int repeats)
-{
-    const std::size_t side = s.width;
-    const std::string name = row_mcf_cpu(side);
-    progress(section_name, name);
-    report.measure(name, [&](row& r) {
-        auto engine = core::phase_unwrapper_2d::make(mcf_config(side, "cpu"));
-        mcf_output o;
-        o.unwrapped.resize(s.wrapped.size());
-        poison(o.unwrapped);
-        o.components.assign(s.wrapped.size(), -1);
-        core::unwrap_2d_buffers b;
-        b.wrapped = s.wrapped.data();
-        b.weight = s.coherence.data();
-        b.mask = s.mask.data();
-        b.unwrapped = o.unwrapped.data();
-        b.components = o.components.data();
-        const bool large = side >= mcf_large_side;
-        // The large frame runs once, checked and timed: its first frame, which pays
-        // for the first touch of the workspace (seconds of CPU a run).
-        if (!large)
-            engine->unwrap(b);
-        fill_mcf_row(
-            r, side, time_host(0, large ? 1 : repeats, [&] { engine->unwrap(b); }));
-        check_mcf(r, s, o);
-        r.note += "; " + mcf_threads_note(side);
-        if (large)
-            r.note += "; one run, the engine's first frame";
-    });
-}
-
-void measure_mcf_cuda_row(section_report& report,
-                          const core::interferogram_scene& s,
-                          const bench_device& device,
-                          int repeats)
-{
-    const std::size_t side = s.width;
-    const std::string name = row_mcf_cuda(side);
-    progress(section_name, name);
-    report.measure(name, [&](row& r) {
-        auto engine =
-            core::phase_unwrapper_2d::make(mcf_config(side, device.device_string));
-        const std::size_t n = s.wrapped.size();
-        core::device_buffer<float> wrapped(n), weight(n), unwrapped(n);
-        core::device_buffer<std::uint8_t> mask(n);
-        core::device_buffer<std::int32_t> components(n);
-        CUDADSP_CUDA(cudaMemcpy(
-            wrapped.get(), s.wrapped.data(), wrapped.bytes(), cudaMemcpyHostToDevice));
-        CUDADSP_CUDA(cudaMemcpy(
-            weight.get(), s.coherence.data(), weight.bytes(), cudaMemcpyHostToDevice));
-        CUDADSP_CUDA(
-            cudaMemcpy(mask.get(), s.mask.data(), mask.bytes(), cudaMemcpyHostToDevice));
-        // All-ones bytes: NaN and component -1, so that unwritten pixels fail.
-        CUDADSP_CUDA(cudaMemset(unwrapped.get(), 0xff, unwrapped.bytes()));
-        CUDADSP_CUDA(cudaMemset(components.get(), 0xff, components.bytes()));
-        core::unwrap_2d_buffers b;
-        b.wrapped = wrapped.get();
-        b.weight = weight.get();
-        b.mask = mask.get();
-        b.unwrapped = unwrapped.get();
-        b.components = components.get();
-        core::cuda_stream stream;
-        engine->unwrap_device(b, stream.get());
-        mcf_output o;
-        o.unwrapped.resize(n);
-        o.components.resize(n);
-        CUDADSP_CUDA(cudaMemcpy(o.unwrapped.data(),
-                                unwrapped.get(),
-                                unwrapped.bytes(),
-                                cudaMemcpyDeviceToHost));
-        CUDADSP_CUDA(cudaMemcpy(o.components.data(),
-                                components.get(),
-                                components.bytes(),
-                                cudaMemcpyDeviceToHost));
-        // unwrap_device() returns with the frame finished: wall time is the frame's.
-        fill_mcf_row(r, side, time_host(0, repeats, [&] {
-                         engine->unwrap_device(b, stream.get());
-                     }));
-        check_mcf(r, s, o);
-        r.note += "; device buffers; " + mcf_threads_note(side);
-    });
-}
-
-//! The cited time the MCF rows are compared with, as a row of its own.
-void add_snaphu_row(section_report& report)
-{
-    report.measure(row_snaphu, [&](row& r) {
-        r.clock = "cited";
-        r.samples = double(mcf_reference_side) * double(mcf_reference_side);
-        r.time.median_ms = r.time.min_ms = r.time.max_ms = 1000.0 * snaphu_seconds_1024;
-        r.time.repeats = 1;
-        r.note = "issue 24: 17 to 34 s on one core, measured outside the project";
-    });
-}
-
-void measure_mcf_rows(section_report& report,
-                      std::size_t side,
-                      const bench_device& device,
-                      int slow_repeats)
-{
-    add_snaphu_row(report);
-    for (std::size_t mcf_side : mcf_sides(side)) {
-        progress(section_name,
-                 "simulating a " + side_name(mcf_side) + " single-look interferogram");
-        const core::interferogram_scene s = mcf_scene(mcf_side);
-        measure_mcf_cpu_row(report, s, slow_repeats);
-        if (device.cuda)
-            measure_mcf_cuda_row(report, s, device, slow_repeats);
-        else
-            report.skip(row_mcf_cuda(mcf_side), device.skip_reason);
-    }
-    for (std::size_t mcf_side : mcf_sides(side))
-        report.speedup_over(
-            row_mcf_cuda(mcf_side), row_mcf_cpu(mcf_side), "speed-up vs cpu");
-    if (side >= mcf_reference_side) {
-        const std::string cpu = row_mcf_cpu(mcf_reference_side);
-        const std::string cuda = row_mcf_cuda(mcf_reference_side);
-        report.speedup_over(cpu, row_snaphu, "x SNAPHU");
-        report.speedup_over(cuda, row_snaphu, "x SNAPHU");
-        report.target_min_ratio(cpu, "x SNAPHU", target_mcf_cpu_x_snaphu);
-        report.target_min_ratio(cuda, "x SNAPHU", target_mcf_cuda_x_snaphu);
-    }
-    if (side == mcf_large_side)
-        report.target_min_rate(row_mcf_cuda(side),
-                               double(side) * double(side),
-                               target_mcf_cuda_large_frames_per_s,
-                               "frame");
-    std::ostringstream scene;
-    scene << "mcf rows: simulate_interferogram, single look, coherence " << mcf_coherence
-          << ", water and vegetation, steep off, seed " << mcf_seed
-          << "; the true coherence as weight, the water as mask; automatic tiles; "
-             "'right cycle' as qa_mcf_unwrap scores it (valid, non-aliased pixels, "
-             "each component's constant removed)";
-    report.add_parameter("mcf_input", scene.str());
-    report.add_note("'x SNAPHU': the time per pixel of SNAPHU 2.0.7 (smooth costs, one "
-                    "core, 17 s at 1024 x 1024, issue 24, measured outside the project) "
-                    "over the row's; issue 24's targets: cpu >= 10 x, cuda >= 100 x at "
-                    "1024 x 1024, cuda 4096 x 4096 in under 2 s (>= 0.5 frame/s)");
-}
-
 void run_unwrap_2d(const bench_options& options,
                    const bench_device& device,
                    section_report& report)
@@ -941,7 +665,7 @@ void run_unwrap_2d(const bench_options& options,
 
     add_ratios_and_targets(report);
     add_accuracy_notes(report, f, crop, o);
-    measure_mcf_rows(report, side, device, slow_repeats);
+    measure_unwrap_2d_mcf_rows(report, side, device, slow_repeats);
 
     if (const char* folder = std::getenv(dump_variable)) {
         if (device.cuda)

@@ -13,12 +13,15 @@
   names in its source-tree map, each resolved against the folder the map puts it in.
 - Every engine folder of lib/core, and every file of lib/core/runtime, is named in the map.
 - Nothing in lib/core/runtime includes a family's header: the runtime knows no field.
+- No function over 150 lines (Python, and C++/CUDA by tools/function-lengths) and no C++
+  or CUDA source file over 800 lines.
 """
 
 import ast
 import fnmatch
 import pathlib
 import re
+import subprocess
 import sys
 import unittest
 
@@ -33,6 +36,8 @@ SHORT_PATH_ROOTS = [REPO, REPO / "docs", CORE, REPO / "lib", REPO / "python" / "
 BUILT_PATHS = ("build/", "build-", "/", ".gpu/", "bin/", "generated/")
 #: The longest function the tree may hold (issue 22).
 MAX_FUNCTION_LINES = 150
+#: The longest C++ or CUDA source file (issue 22's "about 800 lines").
+MAX_FILE_LINES = 800
 SOURCE_SUFFIXES = r"(?:h|cc|cu|cuh|py|cmake|md|yml|txt|grc|json|sh)"
 
 
@@ -176,6 +181,17 @@ class LayoutTest(unittest.TestCase):
                     if lines > MAX_FUNCTION_LINES:
                         long.append("%s: %s, %d lines" % (relative, node.name, lines))
         self.assertEqual(long, [], "functions over %d lines" % MAX_FUNCTION_LINES)
+
+    def test_cpp_functions_and_files_are_short(self):
+        # Issue 22's bounds on the C++ and CUDA sources of every layer, measured by
+        # tools/function-lengths (a brace scanner: no function over MAX_FUNCTION_LINES,
+        # no file over MAX_FILE_LINES).
+        result = subprocess.run(
+            [sys.executable, str(REPO / "tools" / "function-lengths"),
+             "--max-function", str(MAX_FUNCTION_LINES), "--max-file", str(MAX_FILE_LINES),
+             "lib", "apps", "tests", "python", "include"],
+            capture_output=True, text=True)
+        self.assertEqual(result.returncode, 0, "too long:\n" + result.stdout + result.stderr)
 
 
 if __name__ == "__main__":
