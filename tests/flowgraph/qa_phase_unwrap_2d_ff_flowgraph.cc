@@ -646,39 +646,28 @@ public:
             phase_unwrap_2d_ff::make(
                 8, 8, "least_squares", two_pi, false, false, 5, true, 100, 1.0);
         });
+        // An 8 x 8 MCF block on the CPU with the given tiles (the defaults are 0 and
+        // 128).
+        const auto mcf_block = [](int tile_size, int tile_overlap) {
+            return phase_unwrap_2d_ff::make(8,
+                                            8,
+                                            "mcf",
+                                            two_pi,
+                                            false,
+                                            false,
+                                            7,
+                                            true,
+                                            100,
+                                            1e-5,
+                                            false,
+                                            "cpu",
+                                            tile_size,
+                                            tile_overlap);
+        };
         for (int tile_size : { -1, 63, 32769 })
-            throws_naming("tile_size", [tile_size] {
-                phase_unwrap_2d_ff::make(8,
-                                         8,
-                                         "mcf",
-                                         two_pi,
-                                         false,
-                                         false,
-                                         7,
-                                         true,
-                                         100,
-                                         1e-5,
-                                         false,
-                                         "cpu",
-                                         tile_size);
-            });
+            throws_naming("tile_size", [&] { mcf_block(tile_size, 128); });
         for (int tile_overlap : { -1, 15, 65 })
-            throws_naming("tile_overlap", [tile_overlap] {
-                phase_unwrap_2d_ff::make(8,
-                                         8,
-                                         "mcf",
-                                         two_pi,
-                                         false,
-                                         false,
-                                         7,
-                                         true,
-                                         100,
-                                         1e-5,
-                                         false,
-                                         "cpu",
-                                         128,
-                                         tile_overlap);
-            });
+            throws_naming("tile_overlap", [&] { mcf_block(128, tile_overlap); });
         throws_naming("device", [] {
             phase_unwrap_2d_ff::make(8,
                                      8,
