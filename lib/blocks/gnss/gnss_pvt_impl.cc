@@ -74,21 +74,6 @@ core::gnss_calendar_time machine_utc()
     return c;
 }
 
-std::string iso_utc(const core::gnss_calendar_time& c)
-{
-    char text[40];
-    std::snprintf(text,
-                  sizeof text,
-                  "%04d-%02d-%02dT%02d:%02d:%06.3fZ",
-                  c.year,
-                  c.month,
-                  c.day,
-                  c.hour,
-                  c.minute,
-                  c.second);
-    return text;
-}
-
 pmt::pmt_t f64(const double* v, std::size_t n) { return pmt::init_f64vector(n, v); }
 
 } // namespace
@@ -245,7 +230,7 @@ pmt::pmt_t gnss_pvt_impl::fix_message(const core::gps_receiver_epoch& e) const
     put("gps_time_of_week_s",
         pmt::from_double(f.valid ? t.seconds_of_week
                                  : std::numeric_limits<double>::quiet_NaN()));
-    put("utc", pmt::mp(iso_utc(core::utc_calendar(t, leap_seconds(), 1e-3))));
+    put("utc", pmt::mp(core::utc_iso8601(t, leap_seconds())));
     put("receiver_time_s", pmt::from_double(receiver_s));
     put("sample_index", pmt::from_double(e.observations.sample_index));
     return d;

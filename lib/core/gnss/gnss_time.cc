@@ -8,6 +8,7 @@
 #include "gnss/gnss_time.h"
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 
 namespace gr {
 namespace cudadsp {
@@ -81,6 +82,22 @@ gnss_calendar_time gps_calendar(const gps_time& t, double resolution_s)
 gnss_calendar_time utc_calendar(const gps_time& t, int leap_seconds, double resolution_s)
 {
     return calendar_of(t.week, t.seconds_of_week - leap_seconds, resolution_s);
+}
+
+std::string utc_iso8601(const gps_time& t, int leap_seconds)
+{
+    const gnss_calendar_time c = utc_calendar(t, leap_seconds, 1e-3);
+    char text[40];
+    std::snprintf(text,
+                  sizeof text,
+                  "%04d-%02d-%02dT%02d:%02d:%06.3fZ",
+                  c.year,
+                  c.month,
+                  c.day,
+                  c.hour,
+                  c.minute,
+                  c.second);
+    return text;
 }
 
 int day_of_year(const gnss_calendar_time& date)

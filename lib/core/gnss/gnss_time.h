@@ -14,6 +14,8 @@
 #ifndef INCLUDED_CUDADSP_CORE_GNSS_TIME_H
 #define INCLUDED_CUDADSP_CORE_GNSS_TIME_H
 
+#include <string>
+
 namespace gr {
 namespace cudadsp {
 namespace core {
@@ -48,6 +50,10 @@ gnss_calendar_time gps_calendar(const gps_time& t, double resolution_s);
 //! \brief The UTC date and time of \p t: GPS time minus \p leap_seconds (18 since
 //! 2017-01-01), then as gps_calendar().
 gnss_calendar_time utc_calendar(const gps_time& t, int leap_seconds, double resolution_s);
+
+//! \brief The UTC time of \p t in ISO 8601 to the millisecond, "2026-12-05T13:02:07.250Z"
+//! (the GeoJSON track's and the PVT block's time stamps).
+std::string utc_iso8601(const gps_time& t, int leap_seconds);
 
 //! Day of the year, 1 on 1 January.
 int day_of_year(const gnss_calendar_time& date);

@@ -30,22 +30,6 @@ std::string coordinates(const gnss_geodetic& p)
     return text;
 }
 
-std::string utc_text(const gps_time& t, int leap_seconds)
-{
-    const gnss_calendar_time c = utc_calendar(t, leap_seconds, 1e-3);
-    char text[40];
-    std::snprintf(text,
-                  sizeof text,
-                  "%04d-%02d-%02dT%02d:%02d:%06.3fZ",
-                  c.year,
-                  c.month,
-                  c.day,
-                  c.hour,
-                  c.minute,
-                  c.second);
-    return text;
-}
-
 } // namespace
 
 void write_geojson_track(std::ostream& out,
@@ -57,7 +41,7 @@ void write_geojson_track(std::ostream& out,
         out << (i ? "," : "")
             << "\n{\"type\":\"Feature\",\"geometry\":{\"type\":\"Point\","
             << "\"coordinates\":" << coordinates(track[i].position)
-            << "},\"properties\":{\"time\":\"" << utc_text(track[i].time, leap_seconds)
+            << "},\"properties\":{\"time\":\"" << utc_iso8601(track[i].time, leap_seconds)
             << "\"}}";
     if (track.size() >= 2) {
         out << ",\n{\"type\":\"Feature\",\"geometry\":{\"type\":\"LineString\","
