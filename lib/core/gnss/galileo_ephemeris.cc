@@ -1,0 +1,71 @@
+/* -*- c++ -*- */
+/*
+ * Copyright 2026 gr-cudadsp authors.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "gnss/galileo_ephemeris.h"
+#include "gnss/gnss_keplerian_orbit.h"
+#include <cmath>
+
+namespace gr {
+namespace cudadsp {
+namespace core {
+
+namespace {
+
+constexpr keplerian_constants galileo_orbit_constants{ galileo_mu,
+                                                       galileo_omega_e,
+                                                       galileo_pi };
+
+keplerian_elements orbit_elements(const galileo_ephemeris& eph)
+{
+    keplerian_elements k;
+    k.sqrt_a = eph.sqrt_a;
+    k.e = eph.e;
+    k.m0 = eph.m0;
+    k.delta_n = eph.delta_n;
+    k.omega0 = eph.omega0;
+    k.i0 = eph.i0;
+    k.omega = eph.omega;
+    k.omega_dot = eph.omega_dot;
+    k.idot = eph.idot;
+    k.cuc = eph.cuc;
+    k.cus = eph.cus;
+    k.crc = eph.crc;
+    k.crs = eph.crs;
+    k.cic = eph.cic;
+    k.cis = eph.cis;
+    k.toe = eph.t0e;
+    return k;
+}
+
+} // namespace
+
+galileo_satellite_state
+galileo_satellite_at(const galileo_ephemeris& eph, double t, double bgd_e1_e5b_s)
+{
+    const keplerian_state orbit = keplerian_orbit_at(
+        orbit_elements(eph), t, galileo_orbit_constants, "galileo_satellite_at");
+    galileo_satellite_state s;
+    for (int i = 0; i < 3; ++i) {
+        s.position[i] = orbit.position[i];
+        s.velocity[i] = orbit.velocity[i];
+    }
+    // 5.1.4: t_c wraps at the week crossover as t_k does.
+    const double tc = week_time_difference(t, eph.t0c);
+    const double sin_e = std::sin(orbit.eccentric_anomaly);
+    const double cos_e = std::cos(orbit.eccentric_anomaly);
+    s.relativistic = galileo_relativistic_f * eph.e * eph.sqrt_a * sin_e;
+    s.clock_bias =
+        eph.af0 + eph.af1 * tc + eph.af2 * tc * tc + s.relativistic - bgd_e1_e5b_s;
+    s.clock_drift =
+        eph.af1 + 2.0 * eph.af2 * tc +
+        galileo_relativistic_f * eph.e * eph.sqrt_a * cos_e * orbit.eccentric_anomaly_dot;
+    return s;
+}
+
+} // namespace core
+} // namespace cudadsp
+} // namespace gr
