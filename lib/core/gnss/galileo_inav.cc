@@ -282,6 +282,7 @@ void galileo_inav_decoder::use_word()
 {
     const int type = static_cast<int>(field_value(d_word, 0, 6));
     d_last_word_type = type;
+    d_last_page_stated_gst = false;
     if (type >= 1 && type <= 4) {
         hold_ephemeris_word(type);
     } else if (type == 5) {
@@ -289,6 +290,7 @@ void galileo_inav_decoder::use_word()
         d_has_iono_health = true;
         d_gst = { d_iono_health.wn, d_iono_health.tow };
         d_has_gst = true;
+        d_last_page_stated_gst = true;
     } else if (type == 6) {
         decode_fields(gst_utc_fields, 6, d_word, d_gst_utc);
         d_has_gst_utc = true;
@@ -296,6 +298,7 @@ void galileo_inav_decoder::use_word()
         d_gst.wn = static_cast<int>(field_value(d_word, word0_wn_at, 12));
         d_gst.tow = static_cast<int>(field_value(d_word, word0_tow_at, 20));
         d_has_gst = true;
+        d_last_page_stated_gst = true;
     }
 }
 

@@ -114,6 +114,9 @@ public:
     bool has_gst_utc() const { return d_has_gst_utc; }
     const galileo_gst_utc& gst_utc() const { return d_gst_utc; }
     bool has_gst() const { return d_has_gst; }
+    //! Whether the last good page stated the GST (word 5, or word 0 with its time
+    //! field valid): gst() is then that page's, the time mark of a channel.
+    bool last_page_stated_gst() const { return d_last_page_stated_gst; }
     const galileo_gst& gst() const { return d_gst; }
     //! +1 upright, -1 inverted, 0 before the first sync.
     int polarity() const { return d_polarity; }
@@ -147,6 +150,7 @@ private:
     bool d_has_gst_utc = false;
     galileo_gst_utc d_gst_utc;
     bool d_has_gst = false;
+    bool d_last_page_stated_gst = false;
     galileo_gst d_gst;
     galileo_inav_counters d_counters;
 };
