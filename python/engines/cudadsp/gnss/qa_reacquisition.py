@@ -25,6 +25,7 @@ About 85 s on this machine (2 cores shared): the recording takes about 60 s to
 make on one core, the receiver about 20 s. CPU only:
 the CUDA paths of acquisition and correlator are qa_receiver's."""
 
+import copy
 import json
 import os
 import tempfile
@@ -66,7 +67,8 @@ class qa_reacquisition(unittest.TestCase):
             recording, FS, input_format="ishort", device="cpu",
             klobuchar=cases.KLOBUCHAR, troposphere="none",
             reference_week=cases.REFERENCE_WEEK, reacquire_interval_s=SEARCH_INTERVAL_S,
-            output_folder=cls.output, progress=cls.statuses.append)
+            output_folder=cls.output,
+            progress=lambda status: cls.statuses.append(copy.deepcopy(status)))
 
     @classmethod
     def tearDownClass(cls):

@@ -71,8 +71,8 @@ class reception:
     detections: the acquisitions' detected satellites (satellite, doppler_hz,
         code_phase_chips, cn0_dbhz, start_sample), in the order found.
     events: the channels' changes after the first search, in signal order, each a
-        dict: event ("lost": the channel dropped; "reacquired": a satellite tracked
-        before found again; "acquired": one found for the first time), prn, channel,
+        dict: event ("lost": the channel dropped; "reacquired": a satellite once in
+        code lock found again; "acquired": one found for the first time), prn, channel,
         sample, signal_time_s and, for "lost", reason ("lock_lost": code lock off
         for lock_loss_s after being on; "never_locked": not on within lock_loss_s of
         the channel's start).
@@ -181,7 +181,7 @@ class _run:
         windows = math.ceil(lock_loss_s / LOCK_WINDOW_S - 1e-9)
         self.monitor = gnss_lock_monitor(windows, windows)
         self.epochs, self.detections, self.events = [], [], []
-        # Channel id: PRN. Ids are never reused: a satellite found again gets a fresh
+        # Channel id to PRN. Ids are never reused: a satellite found again gets a fresh
         # channel, its navigation decoded anew (the receiver keeps its ephemeris).
         self.prn_of, self.next_id = {}, 1
         # PRNs once in code lock: found again, "reacquired" (else "acquired").
@@ -253,7 +253,7 @@ class _run:
             if self.ephemeris_seen.get(prn, (None,))[0] != key:
                 self.ephemeris_seen[prn] = (key, None)
                 self.pending.add(prn)
-        for channel, reason, sample in sorted(lost, key=lambda lost: lost[2]):
+        for channel, reason, sample in sorted(lost, key=lambda verdict: verdict[2]):
             prn = self.prn_of.pop(channel)
             self.correlator.remove_channel(channel)
             self.receiver.release_channel(channel)
@@ -269,8 +269,8 @@ class _run:
 def receive(samples, sample_rate_hz, input_format=None, intermediate_frequency_hz=0.0,
             device="auto", satellites=None, klobuchar=None, troposphere="saastamoinen",
             elevation_mask_deg=10.0, interval_ms=1000, reacquire_interval_s=10.0,
-            lock_loss_s=1.0, reference_week=None, leap_seconds=None, output_folder=None, progress=None,
-            chunk_s=0.1):
+            lock_loss_s=1.0, reference_week=None, leap_seconds=None, output_folder=None,
+            progress=None, chunk_s=0.1):
     """Position fixes of a GPS L1 C/A recording, and optionally its RINEX, NMEA and
     GeoJSON files.
 
@@ -327,8 +327,8 @@ def receive(samples, sample_rate_hz, input_format=None, intermediate_frequency_h
         raise ValueError(f"sample_rate_hz: must be > 0, got {sample_rate_hz!r}")
     if reacquire_interval_s < 0:
         raise ValueError(f"reacquire_interval_s: must be >= 0, got {reacquire_interval_s!r}")
-    if not lock_loss_s >= 0:
-        raise ValueError(f"lock_loss_s: must be >= 0, got {lock_loss_s!r}")
+    if not (math.isfinite(lock_loss_s) and lock_loss_s >= 0):
+        raise ValueError(f"lock_loss_s: must be finite and >= 0, got {lock_loss_s!r}")
     prns = list(range(1, 33)) if satellites is None else [int(s) for s in satellites]
     settings = dict(intermediate_frequency_hz=float(intermediate_frequency_hz),
                     device=device, interval_ms=int(interval_ms),
@@ -341,6 +341,7 @@ def receive(samples, sample_rate_hz, input_format=None, intermediate_frequency_h
     next_search = 0.0
     for start in range(0, total, step):
         chunk = values[start * per:min(total, start + step) * per]
+        run.new_events = []
         if start / fs >= next_search:
             run.search(run.untracked(prns), start, chunk)
             next_search = (start / fs + reacquire_interval_s if reacquire_interval_s > 0
@@ -348,7 +349,6 @@ def receive(samples, sample_rate_hz, input_format=None, intermediate_frequency_h
         elif run.lost:
             run.search(run.untracked(sorted(run.lost)), start, chunk)
         run.lost.clear()
-        run.new_events = []
         run.feed(chunk)
         if progress is not None:
             timed = [c["prn"] for c in run.channels() if c["time_known"]]
