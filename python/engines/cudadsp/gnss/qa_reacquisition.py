@@ -17,8 +17,8 @@ until RISING_AT_S). With searches every second and the default lock_loss_s (1 s)
 - the rising satellite is found by the first periodic search after it rises, at its
   true Doppler, and tracked;
 - the other visible satellites keep their channels; a satellite that is not visible
-  may be found (a false alarm of the searches, one a few seconds here) but never
-  locks and is dropped (never_locked); the events, in signal order, reach the
+  may be found (a false alarm of the searches: 5 in the 38 here) but never locks
+  and is dropped (never_locked); the events, in signal order, reach the
   progress callback and the report (receiver.json).
 
 About 85 s on this machine (2 cores shared): the recording takes about 60 s to
