@@ -511,8 +511,8 @@ template <class Public>
 void multichannel_correlator_impl<Public>::find_lost_channels()
 {
     for (const core::gnss_epoch_record& r : d_results.records) {
-        const gnss_lock_monitor::verdict v = d_lock_monitor.observe(r);
-        if (v != gnss_lock_monitor::verdict::none)
+        const core::gnss_lock_monitor::verdict v = d_lock_monitor.observe(r);
+        if (v != core::gnss_lock_monitor::verdict::none)
             d_lost.push_back(
                 lost_channel{ r.channel_id, r.start_sample + r.sample_count, v });
     }
@@ -533,11 +533,12 @@ void multichannel_correlator_impl<Public>::publish_lost_channels()
             d,
             pmt::intern("system"),
             pmt::intern(system_name(info != d_info.end() ? info->second.system : 0)));
-        d = pmt::dict_add(
-            d, pmt::intern("reason"), pmt::intern(gnss_lock_monitor::reason(lost.why)));
+        d = pmt::dict_add(d,
+                          pmt::intern("reason"),
+                          pmt::intern(core::gnss_lock_monitor::reason(lost.why)));
         this->d_logger->info("channel {} lost ({}) at sample {}",
                              lost.id,
-                             gnss_lock_monitor::reason(lost.why),
+                             core::gnss_lock_monitor::reason(lost.why),
                              lost.sample);
         tag_event(d);
         this->message_port_pub(d_events_port, d);

@@ -13,7 +13,7 @@
 #include "blocks/common/registered_gr_buffers.h"
 #include "blocks/common/work_errors.h"
 #include "blocks/gnss/gnss_channel_pmt.h"
-#include "blocks/gnss/gnss_lock_monitor.h"
+#include "gnss/gnss_lock_monitor.h"
 #include <gnuradio/cudadsp/core/multichannel_correlator.h>
 #include <gnuradio/cudadsp/multichannel_correlator_cc.h>
 #include <unordered_map>
@@ -133,7 +133,7 @@ private:
     struct lost_channel {
         std::uint32_t id;
         std::uint64_t sample;
-        gnss_lock_monitor::verdict why;
+        core::gnss_lock_monitor::verdict why;
     };
 
     std::unique_ptr<core::multichannel_correlator> d_engine;
@@ -142,7 +142,7 @@ private:
     const std::size_t d_item_bytes;
     const std::size_t d_batch_samples;
     batch_gate d_batch;
-    gnss_lock_monitor d_lock_monitor; // work() thread
+    core::gnss_lock_monitor d_lock_monitor; // work() thread
     const bool d_remove_lost;
     std::vector<lost_channel> d_lost;
     registered_gr_buffers d_registered_buffers;

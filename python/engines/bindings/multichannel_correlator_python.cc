@@ -20,6 +20,7 @@
 
 #include "array_arguments.h"
 #include "engine_handle.h"
+#include "gnss/gnss_lock_monitor.h"
 #include "integer_argument.h"
 #include <gnuradio/cudadsp/core/gnss_channel_description.h>
 #include <gnuradio/cudadsp/core/multichannel_correlator.h>
@@ -183,6 +184,8 @@ public:
     const core::gnss_channel_defaults& defaults() const { return d_defaults; }
     //! Each channel's (system, prn), kept for the records.
     std::map<std::uint32_t, std::pair<core::gnss_signal_system, int>> signals;
+    //! Each channel as last added or re-initialised, for gnss_lock_monitor.watch.
+    std::map<std::uint32_t, core::gnss_channel> channels;
 
 private:
     const core::gnss_channel_defaults d_defaults;
@@ -215,6 +218,7 @@ void add_channel(correlator_handle& self,
     self.locked(
         [&](core::multichannel_correlator& e) { e.add_channel(request.channel); });
     self.signals[request.channel.id] = { request.system, request.prn };
+    self.channels[request.channel.id] = request.channel;
 }
 
 void reinit_channel(correlator_handle& self,
@@ -225,6 +229,7 @@ void reinit_channel(correlator_handle& self,
     self.locked(
         [&](core::multichannel_correlator& e) { e.reinit_channel(request.channel); });
     self.signals[request.channel.id] = { request.system, request.prn };
+    self.channels[request.channel.id] = request.channel;
 }
 
 void remove_channel(correlator_handle& self, integer_argument id)
@@ -232,6 +237,7 @@ void remove_channel(correlator_handle& self, integer_argument id)
     const auto channel = narrow<std::uint32_t>("id", id);
     self.locked([&](core::multichannel_correlator& e) { e.remove_channel(channel); });
     self.signals.erase(channel);
+    self.channels.erase(channel);
 }
 
 /*!
@@ -290,6 +296,81 @@ py::tuple process(correlator_handle& self, const py::array& samples)
               results.correlations.end(),
               correlations.mutable_data());
     return py::make_tuple(records, system, prn, correlations);
+}
+
+/*! The lock monitor's verdicts on \p records (process()'s structured array, in its
+ *  order): (channel_id, reason, sample after the deciding epoch) per channel lost. */
+py::list observe_records(core::gnss_lock_monitor& monitor, const py::array& records)
+{
+    const auto typed =
+        py::array_t<core::gnss_epoch_record, py::array::c_style>::ensure(records);
+    if (!typed || typed.ndim() != 1)
+        throw py::type_error("records: must be multichannel_correlator.process()'s "
+                             "records, got " +
+                             short_repr(records));
+    py::list lost;
+    for (py::ssize_t i = 0; i < typed.size(); ++i) {
+        const core::gnss_epoch_record& r = typed.at(i);
+        const core::gnss_lock_monitor::verdict v = monitor.observe(r);
+        if (v != core::gnss_lock_monitor::verdict::none)
+            lost.append(py::make_tuple(r.channel_id,
+                                       core::gnss_lock_monitor::reason(v),
+                                       r.start_sample + r.sample_count));
+    }
+    return lost;
+}
+
+void bind_lock_monitor(py::module& m)
+{
+    m.attr("gnss_default_cn0_epochs") = core::gnss_loop_parameters{}.cn0_epochs;
+    py::class_<core::gnss_lock_monitor>(
+        m,
+        "gnss_lock_monitor",
+        "Loss of lock of the correlator's tracking channels, from their records: the "
+        "rule of multichannel_correlator_cc's \"lost\" events (lib/core/gnss/"
+        "gnss_lock_monitor.h). A channel is lost when its code lock has been off "
+        "loss_windows C/N0 windows after having been on, or has not come on within "
+        "timeout_windows windows of its start; 0 turns a rule off. Reported once.")
+        .def(
+            py::init([](integer_argument loss_windows, integer_argument timeout_windows) {
+                return core::gnss_lock_monitor(
+                    narrow<unsigned>("loss_windows", loss_windows),
+                    narrow<unsigned>("timeout_windows", timeout_windows));
+            }),
+            py::arg("loss_windows"),
+            py::arg("timeout_windows"))
+        .def(
+            "watch",
+            [](core::gnss_lock_monitor& monitor,
+               const correlator_handle& correlator,
+               integer_argument id) {
+                const auto wanted = narrow<std::uint32_t>("id", id);
+                const auto channel = correlator.channels.find(wanted);
+                if (channel == correlator.channels.end())
+                    throw py::value_error("id: no channel " + std::to_string(wanted) +
+                                          " in the correlator");
+                monitor.watch(channel->second);
+            },
+            py::arg("correlator"),
+            py::arg("id"),
+            "Start (or restart) watching the correlator's channel id as it was last "
+            "added or re-initialised.")
+        .def(
+            "forget",
+            [](core::gnss_lock_monitor& monitor, integer_argument id) {
+                monitor.forget(narrow<std::uint32_t>("id", id));
+            },
+            py::arg("id"),
+            "Stop watching channel id (removed).")
+        .def("observe",
+             &observe_records,
+             py::arg("records"),
+             "The verdicts on multichannel_correlator.process()'s records: a list of "
+             "(channel_id, reason, sample) for each channel lost, reason \"lock_lost\" "
+             "or \"never_locked\", sample the one after the deciding epoch.")
+        .def_property_readonly("loss_windows", &core::gnss_lock_monitor::loss_windows)
+        .def_property_readonly("timeout_windows",
+                               &core::gnss_lock_monitor::timeout_windows);
 }
 
 } // namespace
@@ -424,4 +505,6 @@ Channels are described by the keys of docs/blocks/multichannel_correlator_cc.md,
         .def("backend",
              &correlator_handle::backend,
              "The device the engine runs on: \"cpu\" or \"cuda:N\".");
+
+    bind_lock_monitor(m);
 }

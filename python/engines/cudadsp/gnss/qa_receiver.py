@@ -85,6 +85,9 @@ class qa_receiver(unittest.TestCase):
             cudadsp.gnss.receive(np.zeros(2000), FS)
         with self.assertRaisesRegex(ValueError, "sample_rate_hz"):
             cudadsp.gnss.receive(self.iq[:2000], 0.0)
+        for bad in (-1.0, float("nan"), float("inf")):
+            with self.assertRaisesRegex(ValueError, "lock_loss_s"):
+                cudadsp.gnss.receive(self.iq[:2000], FS, lock_loss_s=bad)
         with tempfile.TemporaryDirectory() as folder:
             path = os.path.join(folder, "odd.ci16")
             self.iq[:2001].tofile(path)  # half a complex sample at the end

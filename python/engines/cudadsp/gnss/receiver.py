@@ -11,12 +11,14 @@ command-line tool cudadsp_gnss is this function (docs/apps/cudadsp_gnss.md)."""
 
 import dataclasses
 import datetime
+import math
 import os
 import re
 
 import numpy
 
-from .._engines import (gnss_record_flag_code_lock, gps_ephemeris_transmission_time_s,
+from .._engines import (gnss_default_cn0_epochs, gnss_lock_monitor,
+                        gnss_record_flag_code_lock, gps_ephemeris_transmission_time_s,
                         gps_geojson_track_text, gps_receiver,
                         gps_rinex_navigation_text, gps_rinex_observation_text,
                         multichannel_correlator, rinex_file_names)
@@ -40,6 +42,11 @@ DLL_BANDWIDTH_HZ = 0.25
 # satellites in the first fixes of cudadsp_bench receiver). With 10 Hz every channel
 # of that signal is in carrier lock within 0.3 s.
 FLL_BANDWIDTH_HZ = 10.0
+# One channel per GPS PRN: a search looks for the PRNs without one, which is as many
+# as the channels left.
+MAX_CHANNELS = 32
+# The C/N0 window of the channels (default loop), in which lock is decided: 1-ms epochs.
+LOCK_WINDOW_S = gnss_default_cn0_epochs * 1e-3
 
 GPS_EPOCH = datetime.datetime(1980, 1, 6, tzinfo=datetime.timezone.utc)
 WEEK_S = 604800
@@ -62,12 +69,19 @@ class reception:
         vdop, tdop), satellites_used (PRNs), satellites_not_used ((PRN, reason)),
         ionosphere_applied.
     detections: the acquisitions' detected satellites (satellite, doppler_hz,
-        code_phase_chips, cn0_dbhz, start_sample).
+        code_phase_chips, cn0_dbhz, start_sample), in the order found.
+    events: the channels' changes after the first search, in signal order, each a
+        dict: event ("lost": the channel dropped; "reacquired": a satellite once in
+        code lock found again; "acquired": one found for the first time), prn, channel,
+        sample, signal_time_s and, for "lost", reason ("lock_lost": code lock off
+        for lock_loss_s after being on; "never_locked": not on within lock_loss_s of
+        the channel's start).
     channels: per tracked PRN where its navigation stands (stage, counters).
     waiting_for: with no epoch, what each channel still waited for; else "".
     """
     fixes: list
     detections: list
+    events: list
     channels: list
     waiting_for: str
     backend: str
@@ -148,52 +162,84 @@ def _fix_record(epoch, sample_rate_hz, week, leap_seconds):
 class _run:
     """One recording through acquisition, correlator and receiver, chunk by chunk."""
 
-    def __init__(self, values, fmt, sample_rate_hz, settings):
+    def __init__(self, values, fmt, sample_rate_hz, settings, lock_loss_s):
         self.values, self.fmt, self.fs = values, fmt, float(sample_rate_hz)
         self.per_sample = SAMPLE_FORMATS[fmt][1]
         self.settings = settings
         self.correlator = multichannel_correlator(
             self.fs, input_format=fmt, tap_offsets_chips=list(TAP_OFFSETS_CHIPS),
-            max_channels=32, intermediate_frequency_hz=settings["intermediate_frequency_hz"],
+            max_channels=MAX_CHANNELS,
+            intermediate_frequency_hz=settings["intermediate_frequency_hz"],
             device=settings["device"])
         self.receiver = gps_receiver(
             self.fs, interval_ms=settings["interval_ms"],
             elevation_mask_deg=settings["elevation_mask_deg"],
             troposphere=settings["troposphere"], klobuchar=settings["klobuchar"],
             prompt_tap=TAP_OFFSETS_CHIPS.index(0.0))
-        self.epochs, self.detections = [], []
+        # The block's rule (multichannel_correlator_cc's "lost" events), loss and
+        # start-up timeout both lock_loss_s, in whole C/N0 windows; 0 turns it off.
+        windows = math.ceil(lock_loss_s / LOCK_WINDOW_S - 1e-9)
+        self.monitor = gnss_lock_monitor(windows, windows)
+        self.epochs, self.detections, self.events = [], [], []
+        # Channel id to PRN. Ids are never reused: a satellite found again gets a fresh
+        # channel, its navigation decoded anew (the receiver keeps its ephemeris).
+        self.prn_of, self.next_id = {}, 1
+        # PRNs once in code lock: found again, "reacquired" (else "acquired").
+        self.ever_tracked, self.searches = set(), 0
+        # PRNs whose channel was dropped in the last chunk: searched on the next one.
+        self.lost = set()
         # PRN: (IODE, toe) of its latest ephemeris and the receiver time (s) of the
         # first epoch of a later call (None until one comes): at most a chunk and an
         # epoch interval after the ephemeris arrived. pending: PRNs waiting for it.
         self.ephemeris_seen, self.pending = {}, set()
         self.tracked_now = set()
+        self.new_events = []
 
-    def search(self, satellites, first_sample, chunk):
-        missing = [s for s in satellites if s not in self.correlator.channel_ids()]
-        if not missing:
+    def untracked(self, satellites):
+        tracked = set(self.prn_of.values())
+        return [s for s in satellites if s not in tracked]
+
+    def search(self, prns, first_sample, chunk):
+        """Searches prns (without a channel) in chunk, a channel for each found."""
+        self.searches += 1
+        if not prns:
             return
-        found = acquire(_complex(chunk, self.fmt), self.fs, satellites=missing,
+        found = acquire(_complex(chunk, self.fmt), self.fs, satellites=prns,
                         first_sample=first_sample, device=self.settings["device"],
                         intermediate_frequency_hz=self.settings["intermediate_frequency_hz"])
         for d in found:
             if not d["detected"]:
                 continue
-            prn = int(d["satellite"])
-            # The channel id is the PRN: one channel per satellite.
+            prn, channel = int(d["satellite"]), self.next_id
+            self.next_id += 1
             self.correlator.add_channel(
-                id=prn, prn=prn, system="gps_l1ca", doppler_hz=float(d["doppler_hz"]),
+                id=channel, prn=prn, system="gps_l1ca", doppler_hz=float(d["doppler_hz"]),
                 code_phase_chips=float(d["code_phase_chips"]),
                 start_sample=int(d["start_sample"]), dll_bandwidth_hz=DLL_BANDWIDTH_HZ,
                 fll_bandwidth_hz=FLL_BANDWIDTH_HZ)
-            self.receiver.assign_channel(prn, prn)
+            self.monitor.watch(self.correlator, channel)
+            self.receiver.assign_channel(channel, prn)
+            self.prn_of[channel] = prn
             self.detections.append({k: d[k] for k in ("satellite", "doppler_hz",
                                                       "code_phase_chips", "cn0_dbhz",
                                                       "start_sample")})
+            if self.searches > 1:
+                self._event("reacquired" if prn in self.ever_tracked else "acquired",
+                            prn, channel, int(d["start_sample"]))
+
+    def _event(self, kind, prn, channel, sample, **more):
+        event = dict(event=kind, prn=prn, channel=channel, sample=sample,
+                     signal_time_s=sample / self.fs, **more)
+        self.events.append(event)
+        self.new_events.append(event)
 
     def feed(self, chunk):
         records, _, _, correlations = self.correlator.process(chunk)
         locked = (records["flags"] & gnss_record_flag_code_lock) != 0
-        self.tracked_now = set(int(c) for c in numpy.unique(records["channel_id"][locked]))
+        self.tracked_now = set(self.prn_of[int(c)]
+                               for c in numpy.unique(records["channel_id"][locked]))
+        self.ever_tracked |= self.tracked_now
+        lost = self.monitor.observe(records)
         epochs = self.receiver.process(records, correlations,
                                        self.correlator.samples_processed())
         for epoch in epochs:
@@ -207,6 +253,14 @@ class _run:
             if self.ephemeris_seen.get(prn, (None,))[0] != key:
                 self.ephemeris_seen[prn] = (key, None)
                 self.pending.add(prn)
+        for channel, reason, sample in sorted(lost, key=lambda verdict: verdict[2]):
+            prn = self.prn_of.pop(channel)
+            self.correlator.remove_channel(channel)
+            self.receiver.release_channel(channel)
+            self.monitor.forget(channel)
+            self.tracked_now.discard(prn)
+            self.lost.add(prn)
+            self._event("lost", prn, channel, int(sample), reason=reason)
 
     def channels(self):
         return [self.receiver.channel(i) for i in self.correlator.channel_ids()]
@@ -215,8 +269,8 @@ class _run:
 def receive(samples, sample_rate_hz, input_format=None, intermediate_frequency_hz=0.0,
             device="auto", satellites=None, klobuchar=None, troposphere="saastamoinen",
             elevation_mask_deg=10.0, interval_ms=1000, reacquire_interval_s=10.0,
-            reference_week=None, leap_seconds=None, output_folder=None, progress=None,
-            chunk_s=0.1):
+            lock_loss_s=1.0, reference_week=None, leap_seconds=None, output_folder=None,
+            progress=None, chunk_s=0.1):
     """Position fixes of a GPS L1 C/A recording, and optionally its RINEX, NMEA and
     GeoJSON files.
 
@@ -236,8 +290,14 @@ def receive(samples, sample_rate_hz, input_format=None, intermediate_frequency_h
         troposphere: "saastamoinen" or "none".
         elevation_mask_deg: satellites lower are not used.
         interval_ms: between observation epochs (1000: 1 Hz).
-        reacquire_interval_s: satellites not yet tracked are searched again this often
-            (signal time) on the samples about to be tracked; 0: only at the start.
+        reacquire_interval_s: the satellites without a channel (not found yet, or
+            lost) are searched again this often (signal time) on the samples about to
+            be tracked, with the first search's settings; 0: only at the start.
+        lock_loss_s: a channel whose code lock has been off this long after being on,
+            or has not come on this long after its start, is dropped (event "lost")
+            and its satellite searched again on the next chunk, then with the others
+            every reacquire_interval_s; found, it gets a new channel (its navigation
+            decoded anew, its ephemeris kept). 0: channels are never dropped.
         reference_week: a GPS week near the recording's, which resolves the message's
             10-bit week; default the machine clock's.
         leap_seconds: GPS - UTC; default the broadcast value once page 18 is decoded,
@@ -248,12 +308,14 @@ def receive(samples, sample_rate_hz, input_format=None, intermediate_frequency_h
             written when no fix was made.
         progress: called after each chunk with a dict: signal_time_s,
             satellites_tracked (PRNs in code lock), satellites_timed (PRNs whose
-            transmit time is known), fixes, last_fix (dict or None).
+            transmit time is known), fixes, last_fix (dict or None), events (those of
+            this chunk, as reception.events).
         chunk_s: signal per correlator call.
 
     Returns:
-        A reception: fixes (one dict per epoch), detections, channels, waiting_for,
-        backend, gps_week, leap_seconds, outputs (the paths written).
+        A reception: fixes (one dict per epoch), detections, events (channels lost
+        and satellites found again), channels (those tracking at the end),
+        waiting_for, backend, gps_week, leap_seconds, outputs (the paths written).
 
     Raises:
         ValueError naming the argument; TypeError for samples of another type;
@@ -265,22 +327,28 @@ def receive(samples, sample_rate_hz, input_format=None, intermediate_frequency_h
         raise ValueError(f"sample_rate_hz: must be > 0, got {sample_rate_hz!r}")
     if reacquire_interval_s < 0:
         raise ValueError(f"reacquire_interval_s: must be >= 0, got {reacquire_interval_s!r}")
+    if not (math.isfinite(lock_loss_s) and lock_loss_s >= 0):
+        raise ValueError(f"lock_loss_s: must be finite and >= 0, got {lock_loss_s!r}")
     prns = list(range(1, 33)) if satellites is None else [int(s) for s in satellites]
     settings = dict(intermediate_frequency_hz=float(intermediate_frequency_hz),
                     device=device, interval_ms=int(interval_ms),
                     elevation_mask_deg=float(elevation_mask_deg), troposphere=troposphere,
                     klobuchar=None if klobuchar is None else [float(k) for k in klobuchar])
-    run = _run(values, fmt, fs, settings)
+    run = _run(values, fmt, fs, settings, float(lock_loss_s))
     per = run.per_sample
     total = len(values) // per
     step = max(1, int(round(chunk_s * fs)))
     next_search = 0.0
     for start in range(0, total, step):
         chunk = values[start * per:min(total, start + step) * per]
+        run.new_events = []
         if start / fs >= next_search:
-            run.search(prns, start, chunk)
+            run.search(run.untracked(prns), start, chunk)
             next_search = (start / fs + reacquire_interval_s if reacquire_interval_s > 0
                            else float("inf"))
+        elif run.lost:
+            run.search(run.untracked(sorted(run.lost)), start, chunk)
+        run.lost.clear()
         run.feed(chunk)
         if progress is not None:
             timed = [c["prn"] for c in run.channels() if c["time_known"]]
@@ -288,7 +356,8 @@ def receive(samples, sample_rate_hz, input_format=None, intermediate_frequency_h
             progress({"signal_time_s": run.correlator.samples_processed() / fs,
                       "satellites_tracked": sorted(run.tracked_now),
                       "satellites_timed": sorted(timed), "fixes": len(fixes),
-                      "last_fix": fixes[-1].fix if fixes else None})
+                      "last_fix": fixes[-1].fix if fixes else None,
+                      "events": run.new_events})
 
     ephemerides = run.receiver.ephemerides()
     week = _resolve_week(next(iter(ephemerides.values())).week,
@@ -300,7 +369,8 @@ def receive(samples, sample_rate_hz, input_format=None, intermediate_frequency_h
     if leap_seconds is None:
         leap_seconds = iono_utc.dt_ls if broadcast else LEAP_SECONDS_SINCE_2017
     fixes = [_fix_record(e, fs, week, leap_seconds) for e in run.epochs]
-    result = reception(fixes=fixes, detections=run.detections, channels=channels,
+    result = reception(fixes=fixes, detections=run.detections, events=run.events,
+                       channels=channels,
                        waiting_for=run.receiver.waiting_for(),
                        backend=run.correlator.backend(), gps_week=week,
                        leap_seconds=int(leap_seconds), outputs=[])
@@ -365,7 +435,8 @@ def _write_outputs(folder, run, result, iono_utc, settings):
         files.write_json(REPORT_NAME, {
             "settings": settings, "backend": result.backend,
             "gps_week": result.gps_week, "leap_seconds": result.leap_seconds,
-            "detections": result.detections, "channels": result.channels,
+            "detections": result.detections, "events": result.events,
+            "channels": result.channels,
             "fixes": result.fixes, "outputs": paths,
             "created_utc": created.isoformat(timespec="seconds")})
     return paths

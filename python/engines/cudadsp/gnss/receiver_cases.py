@@ -12,7 +12,8 @@ troposphere; sample 0 falls 0.45 s before subframe 1 of a frame, so the ephemeri
 complete after about 18.5 s and the first fix comes at 19.45 s. Page 18 comes only at
 about 24.5 s: the receiver is given the Klobuchar parameters up front.
 
-Used by the package's and the tool's tests (qa_receiver, tests/apps/qa_gnss_tool.py).
+Used by the package's and the tool's tests (qa_receiver, qa_reacquisition,
+tests/apps/qa_gnss_tool.py).
 '''
 
 import numpy
@@ -49,15 +50,50 @@ def scenario(duration_s, sample_rate_hz=SAMPLE_RATE_HZ, seed=3):
         seed=seed)
 
 
-def write_ci16(path, case, duration_s, sample_rate_hz=SAMPLE_RATE_HZ, block_s=1.0):
+# Noise power of satellite_alone(): its noise, 60 dB below the scenario's, is left out.
+_ALONE_NOISE_POWER = 1e-6
+
+
+def satellite_alone(prn, duration_s, sample_rate_hz=SAMPLE_RATE_HZ, seed=3):
+    '''The scenario's signal of one satellite with (next to) no noise: its samples are
+    that satellite's contribution to scenario()'s, the same amplitude (C/N0 raised as
+    the noise is lowered) and the same geometry.'''
+    ephemerides = [e for e in gps_nominal_constellation(WEEK_10_BIT, TOE_S)
+                   if e.prn == prn]
+    return gps_constellation_scenario(
+        ephemerides, list(receiver_ecef()), START_TOW_S, duration_s, sample_rate_hz,
+        cn0_dbhz=CN0_DBHZ - 10.0 * numpy.log10(_ALONE_NOISE_POWER),
+        klobuchar=list(KLOBUCHAR), noise_power=_ALONE_NOISE_POWER, seed=seed)
+
+
+def write_ci16(path, case, duration_s, sample_rate_hz=SAMPLE_RATE_HZ, block_s=1.0,
+               absences=()):
     '''The first duration_s of the case's signal (made at sample_rate_hz) as
-    interleaved int16 I/Q (GNSS-SDR's ishort) in path, a block at a time.'''
+    interleaved int16 I/Q (GNSS-SDR's ishort) in path, a block at a time.
+
+    absences: (alone, start_s, end_s) each: the satellite_alone() scenario of a
+    satellite the case holds, whose contribution is taken out of the samples from
+    start_s to end_s (a satellite that fades, or rises late).'''
     fs = sample_rate_hz
     total = int(round(duration_s * fs))
     step = int(round(block_s * fs))
     with open(path, 'wb') as f:
         for start in range(0, total, step):
-            case.signal().generate_ci16(min(step, total - start), CI16_SCALE).tofile(f)
+            n = min(step, total - start)
+            if not absences:
+                case.signal().generate_ci16(n, CI16_SCALE).tofile(f)
+                continue
+            samples = case.signal().generate(n)
+            index = numpy.arange(start, start + n)
+            for alone, start_s, end_s in absences:
+                absent = (index >= start_s * fs) & (index < end_s * fs)
+                if start < end_s * fs:  # its signal made in step while needed
+                    samples[absent] -= alone.signal().generate(n)[absent]
+            # As generate_ci16: scaled, rounded to nearest and saturated.
+            values = numpy.empty(2 * n, dtype=numpy.float64)
+            values[0::2], values[1::2] = samples.real, samples.imag
+            numpy.clip(numpy.rint(values * CI16_SCALE), -32768, 32767).astype(
+                numpy.int16).tofile(f)
 
 
 def position_errors(ecef_m):

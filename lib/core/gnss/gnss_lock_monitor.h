@@ -5,15 +5,17 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#ifndef INCLUDED_CUDADSP_GNSS_LOCK_MONITOR_H
-#define INCLUDED_CUDADSP_GNSS_LOCK_MONITOR_H
+#ifndef INCLUDED_CUDADSP_CORE_GNSS_LOCK_MONITOR_H
+#define INCLUDED_CUDADSP_CORE_GNSS_LOCK_MONITOR_H
 
+#include <gnuradio/cudadsp/core/api.h>
 #include <gnuradio/cudadsp/core/multichannel_correlator.h>
 #include <unordered_map>
 #include <cstdint>
 
 namespace gr {
 namespace cudadsp {
+namespace core {
 
 /*!
  * \brief Loss of lock of the multichannel correlator's tracking channels, decided from
@@ -29,9 +31,10 @@ namespace cudadsp {
  * turns the rule off.
  *
  * A channel is reported once; it is watched again only when it is added again
- * (re-initialised).
+ * (re-initialised). Shared by multichannel_correlator_cc (its "lost" events) and
+ * cudadsp.gnss.receive() (its re-acquisition).
  */
-class gnss_lock_monitor
+class CUDADSP_CORE_API gnss_lock_monitor
 {
 public:
     enum class verdict {
@@ -46,11 +49,11 @@ public:
     }
 
     //! Starts (or restarts, for a re-initialised channel) watching \p channel.
-    void watch(const core::gnss_channel& channel);
+    void watch(const gnss_channel& channel);
     //! Stops watching channel \p id (removed).
     void forget(std::uint32_t id) { d_channels.erase(id); }
     //! The verdict on one record, in the channel's epoch order.
-    verdict observe(const core::gnss_epoch_record& record);
+    verdict observe(const gnss_epoch_record& record);
 
     unsigned loss_windows() const { return d_loss_windows; }
     unsigned timeout_windows() const { return d_timeout_windows; }
@@ -72,7 +75,8 @@ private:
     std::unordered_map<std::uint32_t, watched> d_channels;
 };
 
+} // namespace core
 } // namespace cudadsp
 } // namespace gr
 
-#endif /* INCLUDED_CUDADSP_GNSS_LOCK_MONITOR_H */
+#endif /* INCLUDED_CUDADSP_CORE_GNSS_LOCK_MONITOR_H */

@@ -5,14 +5,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-#include "blocks/gnss/gnss_lock_monitor.h"
+#include "gnss/gnss_lock_monitor.h"
 
 namespace gr {
 namespace cudadsp {
+namespace core {
 
-void gnss_lock_monitor::watch(const core::gnss_channel& channel)
+void gnss_lock_monitor::watch(const gnss_channel& channel)
 {
-    if (channel.mode != core::gnss_channel_mode::tracking) {
+    if (channel.mode != gnss_channel_mode::tracking) {
         d_channels.erase(channel.id);
         return;
     }
@@ -23,13 +24,13 @@ void gnss_lock_monitor::watch(const core::gnss_channel& channel)
     d_channels[channel.id] = w;
 }
 
-gnss_lock_monitor::verdict gnss_lock_monitor::observe(const core::gnss_epoch_record& r)
+gnss_lock_monitor::verdict gnss_lock_monitor::observe(const gnss_epoch_record& r)
 {
     const auto it = d_channels.find(r.channel_id);
     if (it == d_channels.end() || it->second.reported)
         return verdict::none;
     watched& w = it->second;
-    if (r.flags & core::gnss_flag_code_lock) {
+    if (r.flags & gnss_flag_code_lock) {
         w.locked_once = true;
         w.unlocked_epochs = 0;
         return verdict::none;
@@ -51,5 +52,6 @@ const char* gnss_lock_monitor::reason(verdict v)
     return v == verdict::lock_lost ? "lock_lost" : "never_locked";
 }
 
+} // namespace core
 } // namespace cudadsp
 } // namespace gr
