@@ -18,8 +18,12 @@ bits_t word(int type, std::initializer_list<field> fields)
 {
     bits_t w;
     const auto put = [&](int width, long long v) {
+        // Bits 64 and up of a 64-bit value are 0 (the 88 spare bits of word 0); shifting
+        // by 64 or more is undefined.
         for (int i = width - 1; i >= 0; --i) {
-            w.push_back(static_cast<int>((static_cast<unsigned long long>(v) >> i) & 1u));
+            w.push_back(
+                i < 64 ? static_cast<int>((static_cast<unsigned long long>(v) >> i) & 1u)
+                       : 0);
         }
     };
     put(6, type);
