@@ -19,35 +19,15 @@ constexpr keplerian_constants galileo_orbit_constants{ galileo_mu,
                                                        galileo_omega_e,
                                                        galileo_pi };
 
-keplerian_elements orbit_elements(const galileo_ephemeris& eph)
-{
-    keplerian_elements k;
-    k.sqrt_a = eph.sqrt_a;
-    k.e = eph.e;
-    k.m0 = eph.m0;
-    k.delta_n = eph.delta_n;
-    k.omega0 = eph.omega0;
-    k.i0 = eph.i0;
-    k.omega = eph.omega;
-    k.omega_dot = eph.omega_dot;
-    k.idot = eph.idot;
-    k.cuc = eph.cuc;
-    k.cus = eph.cus;
-    k.crc = eph.crc;
-    k.crs = eph.crs;
-    k.cic = eph.cic;
-    k.cis = eph.cis;
-    k.toe = eph.t0e;
-    return k;
-}
-
 } // namespace
 
 galileo_satellite_state
 galileo_satellite_at(const galileo_ephemeris& eph, double t, double bgd_e1_e5b_s)
 {
-    const keplerian_state orbit = keplerian_orbit_at(
-        orbit_elements(eph), t, galileo_orbit_constants, "galileo_satellite_at");
+    const keplerian_state orbit = keplerian_orbit_at(keplerian_elements_of(eph, eph.t0e),
+                                                     t,
+                                                     galileo_orbit_constants,
+                                                     "galileo_satellite_at");
     galileo_satellite_state s;
     for (int i = 0; i < 3; ++i) {
         s.position[i] = orbit.position[i];

@@ -39,6 +39,33 @@ struct keplerian_elements {
 };
 
 //! The constants a system's ICD prescribes for its orbit formulas.
+/*!
+ * The Keplerian elements of a broadcast ephemeris (GPS LNAV, Galileo I/NAV: the same
+ * field names), with \p toe_s its reference time, which the two ICDs name differently.
+ */
+template <class Ephemeris>
+keplerian_elements keplerian_elements_of(const Ephemeris& eph, double toe_s)
+{
+    keplerian_elements k;
+    k.sqrt_a = eph.sqrt_a;
+    k.e = eph.e;
+    k.m0 = eph.m0;
+    k.delta_n = eph.delta_n;
+    k.omega0 = eph.omega0;
+    k.i0 = eph.i0;
+    k.omega = eph.omega;
+    k.omega_dot = eph.omega_dot;
+    k.idot = eph.idot;
+    k.cuc = eph.cuc;
+    k.cus = eph.cus;
+    k.crc = eph.crc;
+    k.crs = eph.crs;
+    k.cic = eph.cic;
+    k.cis = eph.cis;
+    k.toe = toe_s;
+    return k;
+}
+
 struct keplerian_constants {
     double mu;      //!< m^3/s^2
     double omega_e; //!< rad/s

@@ -17,28 +17,6 @@ namespace {
 
 constexpr keplerian_constants gps_orbit_constants{ gps_mu, gps_omega_e, gps_pi };
 
-keplerian_elements orbit_elements(const gps_ephemeris& eph)
-{
-    keplerian_elements k;
-    k.sqrt_a = eph.sqrt_a;
-    k.e = eph.e;
-    k.m0 = eph.m0;
-    k.delta_n = eph.delta_n;
-    k.omega0 = eph.omega0;
-    k.i0 = eph.i0;
-    k.omega = eph.omega;
-    k.omega_dot = eph.omega_dot;
-    k.idot = eph.idot;
-    k.cuc = eph.cuc;
-    k.cus = eph.cus;
-    k.crc = eph.crc;
-    k.crs = eph.crs;
-    k.cic = eph.cic;
-    k.cis = eph.cis;
-    k.toe = eph.toe;
-    return k;
-}
-
 } // namespace
 
 double gps_time_difference(double t, double t_ref)
@@ -49,7 +27,7 @@ double gps_time_difference(double t, double t_ref)
 gps_satellite_state gps_satellite_at(const gps_ephemeris& eph, double t)
 {
     const keplerian_state orbit = keplerian_orbit_at(
-        orbit_elements(eph), t, gps_orbit_constants, "gps_satellite_at");
+        keplerian_elements_of(eph, eph.toe), t, gps_orbit_constants, "gps_satellite_at");
     gps_satellite_state s;
     for (int i = 0; i < 3; ++i) {
         s.position[i] = orbit.position[i];
