@@ -124,23 +124,12 @@ bool galileo_navigation_channel::push(const gnss_epoch_record& record,
     if (!d_mark_confirmed || !(record.flags & gnss_flag_code_lock)) {
         return false;
     }
-    state = gnss_channel_epoch{};
-    state.system = gnss_system::galileo;
-    state.prn = d_prn;
-    state.sample_index = record.start_sample + record.sample_count;
-    state.subframe_start_tow_s = d_mark_tow_s;
-    // The record's numbers hold after its code period, in the next one: record.epoch +
-    // 1 - d_mark_epoch whole periods since the marked page started, plus the code phase
-    // into the one in progress.
-    state.code_periods_since_subframe_start = record.epoch + 1 - d_mark_epoch;
-    state.code_phase_chips = record.code_phase_chips;
-    state.carrier_cycles = record.carrier_cycles;
-    state.doppler_hz = record.doppler_hz;
-    state.cn0_dbhz = (record.flags & gnss_flag_cn0_valid)
-                         ? static_cast<double>(record.cn0_dbhz)
-                         : std::numeric_limits<double>::quiet_NaN();
-    state.carrier_lock = (record.flags & gnss_flag_carrier_lock) != 0;
-    state.bit_polarity = d_decoder.polarity();
+    state = channel_epoch_of(record,
+                             gnss_system::galileo,
+                             d_prn,
+                             d_mark_tow_s,
+                             d_mark_epoch,
+                             d_decoder.polarity());
     return true;
 }
 

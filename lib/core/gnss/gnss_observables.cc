@@ -9,12 +9,37 @@
 #include "gnss/gnss_observables.h"
 #include "runtime/parameter_checks.h"
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
 namespace gr {
 namespace cudadsp {
 namespace core {
+
+gnss_channel_epoch channel_epoch_of(const gnss_epoch_record& record,
+                                    gnss_system system,
+                                    int prn,
+                                    int mark_tow_s,
+                                    std::uint64_t mark_epoch,
+                                    int bit_polarity)
+{
+    gnss_channel_epoch state;
+    state.system = system;
+    state.prn = prn;
+    state.sample_index = record.start_sample + record.sample_count;
+    state.subframe_start_tow_s = mark_tow_s;
+    state.code_periods_since_subframe_start = record.epoch + 1 - mark_epoch;
+    state.code_phase_chips = record.code_phase_chips;
+    state.carrier_cycles = record.carrier_cycles;
+    state.doppler_hz = record.doppler_hz;
+    state.cn0_dbhz = (record.flags & gnss_flag_cn0_valid)
+                         ? static_cast<double>(record.cn0_dbhz)
+                         : std::numeric_limits<double>::quiet_NaN();
+    state.carrier_lock = (record.flags & gnss_flag_carrier_lock) != 0;
+    state.bit_polarity = bit_polarity;
+    return state;
+}
 
 namespace {
 

@@ -17,6 +17,7 @@
 #define INCLUDED_CUDADSP_CORE_GNSS_OBSERVABLES_H
 
 #include "gnss/gnss_pvt.h"
+#include <gnuradio/cudadsp/core/multichannel_correlator.h>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -62,6 +63,21 @@ struct gnss_channel_epoch {
     //! arrive upright, -1 inverted (the phase is half a cycle off), 0 not known yet.
     int bit_polarity = 0;
 };
+
+/*!
+ * \brief A navigation channel's gnss_channel_epoch of \p record: the record's numbers
+ * with the time mark (the message start sent at \p mark_tow_s, tracked from epoch
+ * \p mark_epoch) and the decoder's \p bit_polarity. The record's numbers hold after its
+ * code period, in the next one: record.epoch + 1 - mark_epoch whole periods since the
+ * marked start, plus the code phase into the one in progress. GPS and Galileo channels
+ * both give their states through it.
+ */
+gnss_channel_epoch channel_epoch_of(const gnss_epoch_record& record,
+                                    gnss_system system,
+                                    int prn,
+                                    int mark_tow_s,
+                                    std::uint64_t mark_epoch,
+                                    int bit_polarity);
 
 //! RINEX loss-of-lock indicator bits (RINEX 3.04 5.3, Table A3).
 enum gnss_lli_bit : int {
