@@ -9,7 +9,6 @@
 #include "runtime/parameter_checks.h"
 #include <gnuradio/cudadsp/core/gnss_codes.h>
 #include <cstdio>
-#include <limits>
 
 namespace gr {
 namespace cudadsp {

@@ -8,7 +8,6 @@
 #include "gnss/gps_navigation_channel.h"
 #include "runtime/parameter_checks.h"
 #include <cstdio>
-#include <limits>
 #include <stdexcept>
 #include <string>
 
