@@ -239,7 +239,7 @@ class qa_gnss_navigation_flowgraph : public CppUnit::TestCase
 {
     CPPUNIT_TEST_SUITE(qa_gnss_navigation_flowgraph);
     CPPUNIT_TEST(perfect_records_fix_the_truth_and_write_rinex);
-    CPPUNIT_TEST(samples_through_the_correlator_fix_the_truth);
+    QA_BACKEND_TEST(samples_through_the_correlator_fix_the_truth);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -356,7 +356,7 @@ public:
                   << wall_s << " s\n";
     }
 
-    void samples_through_the_correlator_fix_the_truth()
+    void samples_through_the_correlator_fix_the_truth(const std::string& device)
     {
         const double fs = 1.024e6, duration_s = 22.6;
         gps_constellation_scenario scenario(scenario_config(duration_s, fs));
@@ -383,7 +383,7 @@ public:
         auto source = gnuradio::make_block_sptr<scenario_source>(
             sim, static_cast<std::uint64_t>(duration_s * fs));
         auto correlator = multichannel_correlator_cc::make(
-            fs, { -0.25, 0.0, 0.25 }, 16, channels, 0.0, 10.0, "cpu", 0, 0, false);
+            fs, { -0.25, 0.0, 0.25 }, 16, channels, 0.0, 10.0, device, 0, 0, false);
         // The ionosphere known from an earlier run: page 18 comes after this recording.
         const gnss_klobuchar_coefficients& k = broadcast_klobuchar();
         navigation_chain chain(tb,
@@ -418,7 +418,8 @@ public:
         CPPUNIT_ASSERT(median(horizontal) < 1.0);
         CPPUNIT_ASSERT(median(three_d) < 2.0);
         CPPUNIT_ASSERT_EQUAL(std::uint64_t(0), chain.decoder->parity_failures());
-        std::cout << "\nsamples through correlator, decoder, observables, PVT: first fix "
+        std::cout << "\nsamples through correlator (" << device
+                  << "), decoder, observables, PVT: first fix "
                   << number(valid.front(), "sample_index") / fs << " s; " << valid.size()
                   << " fixes, median horizontal " << median(horizontal) << " m, 3-D "
                   << median(three_d) << " m; " << wall_s << " s for " << duration_s

@@ -88,7 +88,9 @@ py::dict process(correlator_handle& self,
                            correlation ? correlations.mutable_data() : nullptr);
         });
     }
-    py::array_t<float> lag(rows), magnitude(rows), phase(rows);
+    auto lag = cudadsp_engines::new_vector<float>(rows);
+    auto magnitude = cudadsp_engines::new_vector<float>(rows);
+    auto phase = cudadsp_engines::new_vector<float>(rows);
     for (std::size_t k = 0; k < nframes; ++k) {
         lag.mutable_at(k) = peaks[k].lag;
         magnitude.mutable_at(k) = peaks[k].magnitude;

@@ -20,6 +20,7 @@
 
 namespace py = pybind11;
 
+#include "array_arguments.h"
 #include "engine_handle.h"
 #include <gnuradio/cudadsp/core/dense_offsets.h>
 // pydoc.h is automatically generated in the build directory
@@ -162,7 +163,7 @@ held_image image_of(const py::handle& object, const char* name)
         throw py::type_error(std::string(name) + ": must be a NumPy array");
     held_image image;
     const char kind = array.dtype().kind();
-    const auto itemsize = array.dtype().itemsize();
+    const auto itemsize = cudadsp_engines::item_size(array.dtype());
     if (kind == 'c' && itemsize == 8 && array.ndim() == 2) {
         image.array =
             py::array_t<std::complex<float>,

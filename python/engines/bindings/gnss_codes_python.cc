@@ -24,6 +24,8 @@ namespace py = pybind11;
 // pydoc.h is automatically generated in the build directory
 #include <gnss_codes_pydoc.h>
 
+#include "array_arguments.h"
+
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -31,22 +33,6 @@ namespace py = pybind11;
 namespace {
 
 namespace core = gr::cudadsp::core;
-
-py::array_t<std::int8_t> to_array(const std::vector<std::int8_t>& table)
-{
-    py::array_t<std::int8_t> out(static_cast<py::ssize_t>(table.size()));
-    std::copy(table.begin(), table.end(), out.mutable_data());
-    return out;
-}
-
-std::vector<std::int8_t>
-from_array(const py::array_t<std::int8_t, py::array::forcecast>& a)
-{
-    if (a.ndim() != 1)
-        throw py::value_error("chips: must be one-dimensional, got " +
-                              std::to_string(a.ndim()) + " dimensions");
-    return std::vector<std::int8_t>(a.data(), a.data() + a.size());
-}
 
 core::galileo_e1_component component_of(py::handle component)
 {
@@ -85,17 +71,18 @@ void bind_gnss_codes(py::module& m)
 
     m.def(
         "gps_l1ca_code",
-        [](int prn) { return to_array(core::gps_l1ca_code(prn)); },
+        [](int prn) { return cudadsp_engines::array_of(core::gps_l1ca_code(prn)); },
         py::arg("prn"),
         D(core, gps_l1ca_code));
     m.def(
         "glonass_l1of_code",
-        []() { return to_array(core::glonass_l1of_code()); },
+        []() { return cudadsp_engines::array_of(core::glonass_l1of_code()); },
         D(core, glonass_l1of_code));
     m.def(
         "galileo_e1_code",
         [](int prn, py::object component) {
-            return to_array(core::galileo_e1_code(prn, component_of(component)));
+            return cudadsp_engines::array_of(
+                core::galileo_e1_code(prn, component_of(component)));
         },
         py::arg("prn"),
         py::arg("component") = "c",
@@ -103,7 +90,8 @@ void bind_gnss_codes(py::module& m)
     m.def(
         "boc11_expand",
         [](const py::array_t<std::int8_t, py::array::forcecast>& chips) {
-            return to_array(core::boc11_expand(from_array(chips)));
+            return cudadsp_engines::array_of(
+                core::boc11_expand(cudadsp_engines::vector_of(chips, "chips")));
         },
         py::arg("chips"),
         D(core, boc11_expand));

@@ -25,6 +25,8 @@ namespace py = pybind11;
 // pydoc.h is automatically generated in the build directory
 #include <gnss_signal_simulator_pydoc.h>
 
+#include "array_arguments.h"
+
 #include <string>
 #include <vector>
 
@@ -32,21 +34,6 @@ namespace {
 
 namespace core = gr::cudadsp::core;
 using simulator = core::gnss_signal_simulator;
-
-std::vector<std::int8_t> table_of(const py::array_t<std::int8_t, py::array::forcecast>& a,
-                                  const char* name)
-{
-    if (a.ndim() != 1)
-        throw py::value_error(std::string(name) + ": must be one-dimensional");
-    return std::vector<std::int8_t>(a.data(), a.data() + a.size());
-}
-
-py::array_t<std::int8_t> array_of(const std::vector<std::int8_t>& v)
-{
-    py::array_t<std::int8_t> out(static_cast<py::ssize_t>(v.size()));
-    std::copy(v.begin(), v.end(), out.mutable_data());
-    return out;
-}
 
 std::size_t count_of(long long n)
 {
@@ -83,19 +70,21 @@ void bind_simulated_satellite(py::module& m)
         .def(py::init<>())
         .def_property(
             "code",
-            [](const core::gnss_simulated_satellite& s) { return array_of(s.code); },
+            [](const core::gnss_simulated_satellite& s) {
+                return cudadsp_engines::array_of(s.code);
+            },
             [](core::gnss_simulated_satellite& s,
                const py::array_t<std::int8_t, py::array::forcecast>& a) {
-                s.code = table_of(a, "code");
+                s.code = cudadsp_engines::vector_of(a, "code");
             })
         .def_property(
             "pilot_code",
             [](const core::gnss_simulated_satellite& s) {
-                return array_of(s.pilot_code);
+                return cudadsp_engines::array_of(s.pilot_code);
             },
             [](core::gnss_simulated_satellite& s,
                const py::array_t<std::int8_t, py::array::forcecast>& a) {
-                s.pilot_code = table_of(a, "pilot_code");
+                s.pilot_code = cudadsp_engines::vector_of(a, "pilot_code");
             })
         .def_readwrite("code_entries_per_chip",
                        &core::gnss_simulated_satellite::code_entries_per_chip)
@@ -114,10 +103,12 @@ void bind_simulated_satellite(py::module& m)
                        &core::gnss_simulated_satellite::code_periods_per_bit)
         .def_property(
             "bits",
-            [](const core::gnss_simulated_satellite& s) { return array_of(s.bits); },
+            [](const core::gnss_simulated_satellite& s) {
+                return cudadsp_engines::array_of(s.bits);
+            },
             [](core::gnss_simulated_satellite& s,
                const py::array_t<std::int8_t, py::array::forcecast>& a) {
-                s.bits = table_of(a, "bits");
+                s.bits = cudadsp_engines::vector_of(a, "bits");
             });
 }
 
@@ -144,7 +135,7 @@ void bind_simulator(py::module& m)
         .def(
             "generate",
             [](simulator& self, long long n) {
-                py::array_t<std::complex<float>> out(
+                auto out = cudadsp_engines::new_vector<std::complex<float>>(
                     static_cast<py::ssize_t>(count_of(n)));
                 std::complex<float>* data = out.mutable_data();
                 {
@@ -158,7 +149,8 @@ void bind_simulator(py::module& m)
         .def(
             "generate_ci16",
             [](simulator& self, long long n, double scale) {
-                py::array_t<std::int16_t> out(static_cast<py::ssize_t>(2 * count_of(n)));
+                auto out = cudadsp_engines::new_vector<std::int16_t>(
+                    static_cast<py::ssize_t>(2 * count_of(n)));
                 std::int16_t* data = out.mutable_data();
                 {
                     py::gil_scoped_release release;
@@ -172,7 +164,8 @@ void bind_simulator(py::module& m)
         .def(
             "generate_ci8",
             [](simulator& self, long long n, double scale) {
-                py::array_t<std::int8_t> out(static_cast<py::ssize_t>(2 * count_of(n)));
+                auto out = cudadsp_engines::new_vector<std::int8_t>(
+                    static_cast<py::ssize_t>(2 * count_of(n)));
                 std::int8_t* data = out.mutable_data();
                 {
                     py::gil_scoped_release release;

@@ -254,7 +254,8 @@ input_of(const py::array& samples, core::gnss_sample_format format, std::size_t&
         return std::move(converted);
     }
     const bool int16 = format == core::gnss_sample_format::ci16;
-    if (samples.dtype().kind() != 'i' || samples.dtype().itemsize() != (int16 ? 2 : 1))
+    if (samples.dtype().kind() != 'i' ||
+        cudadsp_engines::item_size(samples.dtype()) != (int16 ? 2 : 1))
         throw py::type_error(
             std::string("samples: input_format ") + core::to_string(format) + " takes " +
             (int16 ? "int16" : "int8") + " interleaved I/Q values, got dtype " +
@@ -282,9 +283,9 @@ py::tuple process(correlator_handle& self, const py::array& samples)
         });
     }
     const auto n = static_cast<py::ssize_t>(results.records.size());
-    py::array_t<core::gnss_epoch_record> records(n, results.records.data());
-    py::array_t<std::int32_t> system(n);
-    py::array_t<std::int32_t> prn(n);
+    auto records = cudadsp_engines::new_vector(n, results.records.data());
+    auto system = cudadsp_engines::new_vector<std::int32_t>(n);
+    auto prn = cudadsp_engines::new_vector<std::int32_t>(n);
     for (py::ssize_t i = 0; i < n; ++i) {
         const auto& signal = self.signals.at(results.records[i].channel_id);
         system.mutable_at(i) = signal.first;

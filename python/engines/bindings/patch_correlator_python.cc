@@ -46,7 +46,7 @@ core::image_view image_of(const py::array& image, const char* name, py::array& k
 {
     core::image_view view;
     if (image.ndim() == 3 && image.shape(2) == 2 && image.dtype().kind() == 'i' &&
-        image.dtype().itemsize() == 2) {
+        cudadsp_engines::item_size(image.dtype()) == 2) {
         keep = py::array::ensure(image, py::array::c_style);
         view.type = core::slc_sample_type::complex_int16;
     } else if (image.ndim() == 2) {
@@ -114,14 +114,15 @@ py::tuple correlate(patch_handle& self,
         pairs.push_back(core::gmtsar_patch_pair(
             xs[k], ys[k], config.xsearch, config.ysearch, rshift, ashift, stretch));
     const auto n = static_cast<py::ssize_t>(pairs.size());
-    py::array_t<core::patch_result> results(n);
+    auto results = cudadsp_engines::new_vector<core::patch_result>(n);
     {
         py::gil_scoped_release release;
         self.locked([&](core::patch_correlator& engine) {
             engine.correlate(m, a, pairs.data(), pairs.size(), results.mutable_data());
         });
     }
-    py::array_t<float> dx(n), dy(n);
+    auto dx = cudadsp_engines::new_vector<float>(n);
+    auto dy = cudadsp_engines::new_vector<float>(n);
     for (py::ssize_t k = 0; k < n; ++k) {
         const core::patch_result& r = results.at(k);
         dx.mutable_at(k) = core::patch_offset_dx(r, config.range_interp, rshift);

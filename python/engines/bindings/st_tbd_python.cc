@@ -68,8 +68,7 @@ py::tuple process(tbd_handle& self, const py::array& frames)
     }
     // One copy into a structured array of the engine's own records (PYBIND11_NUMPY_DTYPE
     // below: fields frame, x, y, vx, vy, value).
-    py::array_t<core::tbd_detection> found(static_cast<py::ssize_t>(detections.size()),
-                                           detections.data());
+    auto found = cudadsp_engines::array_of(detections);
     return py::make_tuple(detection_map, argmax, found);
 }
 
