@@ -55,6 +55,11 @@ def shifted_pair(shape, shift, seed, band=0.5):
             np.fft.ifft2(spectrum * ramp).astype(np.complex64))
 
 
+def byte_swapped(image):
+    """The same values in the other byte order (ndarray.newbyteorder is gone in NumPy 2)."""
+    return image.byteswap().view(image.dtype.newbyteorder())
+
+
 class qa_dense_offsets_api(unittest.TestCase):
 
     def assert_matches_oracle(self, result, oracle, fine_step):
@@ -166,7 +171,7 @@ class qa_dense_offsets_api(unittest.TestCase):
         expected = cudadsp.dense_offsets(reference, secondary, **SMALL, device="cpu")
         wide = np.zeros((200, 464), np.complex64)
         wide[:, ::2] = reference
-        strided = cudadsp.dense_offsets(wide[:, ::2], secondary.byteswap().newbyteorder(),
+        strided = cudadsp.dense_offsets(wide[:, ::2], byte_swapped(secondary),
                                         **SMALL, device="cpu")
         with tempfile.TemporaryDirectory() as folder:
             raster_io.write_raster(f"{folder}/r.slc", reference)
@@ -193,7 +198,7 @@ class qa_dense_offsets_api(unittest.TestCase):
                          gross_offset_down=gross_down, gross_offset_across=-gross_down.T,
                          merge_gross_offset=True, device="cpu")
         expected = cudadsp.dense_offsets(reference, secondary, **arguments)
-        swapped = [image.byteswap().newbyteorder() for image in (reference, secondary)]
+        swapped = [byte_swapped(image) for image in (reference, secondary)]
         results = {"byte-swapped arrays": cudadsp.dense_offsets(*swapped, **arguments)}
         with tempfile.TemporaryDirectory() as folder:
             rasters = []
