@@ -476,8 +476,9 @@ public:
      * each, the water given as weight 0) through the block with MCF in 3 x 2 tiles,
      * one frame per work() call: each output frame equals, bit for bit, what the
      * engine configured with the same tiles gives for it, and its tag reports the
-     * engine's valid pixels and components. The same frames solved whole differ from
-     * the tiled ones, so a block that dropped the tile parameters would fail.
+     * engine's valid pixels and components. The frames are taken as of 4 looks. The same
+     * frames solved whole, or as single-look ones, differ from these, so a block that
+     * dropped the tile parameters or the looks would fail.
      */
     void tiled_mcf_frames_equal_the_engines(const std::string& device)
     {
@@ -485,6 +486,7 @@ public:
         const int mcf_height = 180;
         const int tile_size = 112;
         const int tile_overlap = 32;
+        const int looks = 4;
         const std::size_t n = std::size_t(mcf_width) * mcf_height;
         std::vector<float> wrapped, weights;
         for (std::uint64_t seed : { 11, 12, 13 }) {
@@ -516,9 +518,11 @@ public:
                                               true,
                                               device,
                                               tile_size,
-                                              tile_overlap);
+                                              tile_overlap,
+                                              looks);
         CPPUNIT_ASSERT_EQUAL(tile_size, block->tile_size());
         CPPUNIT_ASSERT_EQUAL(tile_overlap, block->tile_overlap());
+        CPPUNIT_ASSERT_EQUAL(looks, block->looks());
         block->set_max_noutput_items(1);
         auto sink = gr::blocks::vector_sink_f::make(n);
         tb->connect(gr::blocks::vector_source_f::make(wrapped, false, n), 0, block, 0);
@@ -537,10 +541,14 @@ public:
         config.device = device;
         config.tile_size = tile_size;
         config.tile_overlap = tile_overlap;
+        config.looks = looks;
         auto tiled = core::phase_unwrapper_2d::make(config);
+        config.looks = 1;
+        auto single_look = core::phase_unwrapper_2d::make(config);
+        config.looks = looks;
         config.tile_size = 0;
         auto whole = core::phase_unwrapper_2d::make(config);
-        std::size_t frames_tiles_changed = 0;
+        std::size_t frames_tiles_changed = 0, frames_looks_changed = 0;
         for (std::size_t i = 0; i < frames; ++i) {
             const std::string what = device + ", frame " + std::to_string(i);
             std::vector<float> expected(n, nan_value), untiled(n, nan_value);
@@ -551,6 +559,11 @@ public:
             const core::unwrap_2d_report report = tiled->unwrap(b);
             b.unwrapped = untiled.data();
             whole->unwrap(b);
+            std::vector<float> one_look(n, nan_value);
+            b.unwrapped = one_look.data();
+            single_look->unwrap(b);
+            frames_looks_changed +=
+                std::memcmp(expected.data(), one_look.data(), n * sizeof(float)) != 0;
             CPPUNIT_ASSERT_MESSAGE(
                 what + ": differs from the engine's tiled frame",
                 std::memcmp(out.data() + i * n, expected.data(), n * sizeof(float)) == 0);
@@ -563,6 +576,8 @@ public:
         }
         CPPUNIT_ASSERT_MESSAGE("the tiles changed none of the frames",
                                frames_tiles_changed > 0);
+        CPPUNIT_ASSERT_MESSAGE("the looks changed none of the frames",
+                               frames_looks_changed > 0);
     }
 
     void memory_checked_before_allocation()
@@ -668,6 +683,24 @@ public:
             throws_naming("tile_size", [&] { mcf_block(tile_size, 128); });
         for (int tile_overlap : { -1, 15, 65 })
             throws_naming("tile_overlap", [&] { mcf_block(128, tile_overlap); });
+        for (int looks : { -1, 0, 1001 })
+            throws_naming("looks", [&] {
+                phase_unwrap_2d_ff::make(8,
+                                         8,
+                                         "mcf",
+                                         two_pi,
+                                         false,
+                                         false,
+                                         7,
+                                         true,
+                                         100,
+                                         1e-5,
+                                         false,
+                                         "cpu",
+                                         0,
+                                         128,
+                                         looks);
+            });
         throws_naming("device", [] {
             phase_unwrap_2d_ff::make(8,
                                      8,
@@ -740,6 +773,7 @@ public:
         CPPUNIT_ASSERT(!defaults->weight_input());
         CPPUNIT_ASSERT_EQUAL(0, defaults->tile_size());
         CPPUNIT_ASSERT_EQUAL(128, defaults->tile_overlap());
+        CPPUNIT_ASSERT_EQUAL(1, defaults->looks());
         CPPUNIT_ASSERT_EQUAL(1, defaults->input_signature()->max_streams());
     }
 };

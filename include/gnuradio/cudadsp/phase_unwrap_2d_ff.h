@@ -90,6 +90,9 @@ public:
      * 16 to tile_size / 2 (to 256 with tile_size 0). 64 lost up to 0.012 of the
      * right-cycle fraction at coherence 0.5, 128 none (docs/design/mcf_unwrapping.md,
      * "Tiles").
+     * \param looks MCF only: looks (independent samples) averaged into each pixel of
+     * the interferogram, 1 to 1000; with the coherence (input 1) it sets the spread of
+     * the phase noise in the arc costs (1: single-look data).
      */
     static sptr make(int width,
                      int height,
@@ -104,7 +107,8 @@ public:
                      bool weight_input = false,
                      const std::string& device = "auto",
                      int tile_size = 0,
-                     int tile_overlap = 128);
+                     int tile_overlap = 128,
+                     int looks = 1);
 
     virtual int width() const = 0;
     virtual int height() const = 0;
@@ -123,6 +127,8 @@ public:
     virtual int tile_size() const = 0;
     //! MCF: pixels that neighbouring tiles share, at least.
     virtual int tile_overlap() const = 0;
+    //! MCF: looks averaged into each pixel.
+    virtual int looks() const = 0;
 
     //! The backend in use: "cpu" or "cuda:N".
     virtual std::string backend() const = 0;

@@ -30,7 +30,8 @@ core::phase_unwrap_2d_config make_config(int width,
                                          double tolerance,
                                          const std::string& device,
                                          int tile_size,
-                                         int tile_overlap)
+                                         int tile_overlap,
+                                         int looks)
 {
     if (width < 1)
         throw std::invalid_argument("width: must be >= 1, got " + std::to_string(width));
@@ -61,6 +62,9 @@ core::phase_unwrap_2d_config make_config(int width,
     if (tile_overlap < 0)
         throw std::invalid_argument("tile_overlap: must be >= 16, got " +
                                     std::to_string(tile_overlap));
+    if (looks < 1)
+        throw std::invalid_argument("looks: must be in [1, 1000], got " +
+                                    std::to_string(looks));
     core::phase_unwrap_2d_config config;
     config.width = static_cast<std::size_t>(width);
     config.height = static_cast<std::size_t>(height);
@@ -75,6 +79,7 @@ core::phase_unwrap_2d_config make_config(int width,
     config.device = device;
     config.tile_size = static_cast<std::size_t>(tile_size);
     config.tile_overlap = static_cast<std::size_t>(tile_overlap);
+    config.looks = static_cast<std::size_t>(looks);
     config.validate();
     return config;
 }
@@ -94,7 +99,8 @@ phase_unwrap_2d_ff::sptr phase_unwrap_2d_ff::make(int width,
                                                   bool weight_input,
                                                   const std::string& device,
                                                   int tile_size,
-                                                  int tile_overlap)
+                                                  int tile_overlap,
+                                                  int looks)
 {
     // Validated before the item size of the io signatures is formed from it.
     const core::phase_unwrap_2d_config config = make_config(width,
@@ -109,7 +115,8 @@ phase_unwrap_2d_ff::sptr phase_unwrap_2d_ff::make(int width,
                                                             tolerance,
                                                             device,
                                                             tile_size,
-                                                            tile_overlap);
+                                                            tile_overlap,
+                                                            looks);
     return gnuradio::make_block_sptr<phase_unwrap_2d_ff_impl>(config, weight_input);
 }
 
@@ -198,6 +205,11 @@ int phase_unwrap_2d_ff_impl::tile_size() const
 int phase_unwrap_2d_ff_impl::tile_overlap() const
 {
     return static_cast<int>(d_engine->config().tile_overlap);
+}
+
+int phase_unwrap_2d_ff_impl::looks() const
+{
+    return static_cast<int>(d_engine->config().looks);
 }
 
 std::string phase_unwrap_2d_ff_impl::backend() const

@@ -37,6 +37,7 @@ public:
     bool weight_input() const override;
     int tile_size() const override;
     int tile_overlap() const override;
+    int looks() const override;
     std::string backend() const override;
     bool start() override;
     bool stop() override;

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(phase_unwrap_2d_ff.h)                                      */
-/* BINDTOOL_HEADER_FILE_HASH(3bc2d97e110df557f3dcbad9f1f19fe0)                     */
+/* BINDTOOL_HEADER_FILE_HASH(c2e18b694e637ce3b4348040f32f5f4b)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -43,7 +43,8 @@ void bind_phase_unwrap_2d_ff(py::module& m)
                                        "gradient_window",
                                        "max_iterations",
                                        "tile_size",
-                                       "tile_overlap")),
+                                       "tile_overlap",
+                                       "looks")),
              py::arg("width"),
              py::arg("height"),
              py::arg("method") = "reliability",
@@ -58,6 +59,7 @@ void bind_phase_unwrap_2d_ff(py::module& m)
              py::arg("device") = "auto",
              py::arg("tile_size") = 0,
              py::arg("tile_overlap") = 128,
+             py::arg("looks") = 1,
              D(phase_unwrap_2d_ff, make))
 
         .def("width", &phase_unwrap_2d_ff::width, D(phase_unwrap_2d_ff, width))
@@ -88,5 +90,6 @@ void bind_phase_unwrap_2d_ff(py::module& m)
         .def("tile_overlap",
              &phase_unwrap_2d_ff::tile_overlap,
              D(phase_unwrap_2d_ff, tile_overlap))
+        .def("looks", &phase_unwrap_2d_ff::looks, D(phase_unwrap_2d_ff, looks))
         .def("backend", &phase_unwrap_2d_ff::backend, D(phase_unwrap_2d_ff, backend));
 }

@@ -195,7 +195,7 @@ class qa_phase_unwrap_2d_ff(unwrap_2d_case):
         self.assertEqual(blk.max_iterations(), 100)
         self.assertEqual(blk.tolerance(), 1e-5)
         self.assertFalse(blk.weight_input())
-        self.assertEqual((blk.tile_size(), blk.tile_overlap()), (0, 128))
+        self.assertEqual((blk.tile_size(), blk.tile_overlap(), blk.looks()), (0, 128, 1))
         self.assertEqual(blk.backend(), "cpu")
         blk = cudadsp.phase_unwrap_2d_ff(8, 9, "least_squares", 360.0, gradient_window=3,
                                          congruent=False, max_iterations=7, tolerance=1e-3,
@@ -207,9 +207,9 @@ class qa_phase_unwrap_2d_ff(unwrap_2d_case):
                          (7, 1e-3, True))
         self.assertEqual(blk.input_signature().min_streams(), 2)
         blk = cudadsp.phase_unwrap_2d_ff(600, 400, "mcf", tile_size=256, tile_overlap=64,
-                                         device="cpu")
-        self.assertEqual((blk.method(), blk.tile_size(), blk.tile_overlap()),
-                         ("mcf", 256, 64))
+                                         looks=4, device="cpu")
+        self.assertEqual((blk.method(), blk.tile_size(), blk.tile_overlap(), blk.looks()),
+                         ("mcf", 256, 64, 4))
 
     def test_005_bad_parameters_name_themselves(self):
         cases = [
@@ -240,6 +240,9 @@ class qa_phase_unwrap_2d_ff(unwrap_2d_case):
             ("tile_overlap", dict(width=5, height=5, method="mcf", tile_size=128,
                                   tile_overlap=65)),
             ("tile_overlap", dict(width=5, height=5, method="mcf", tile_overlap=15)),
+            ("looks", dict(width=5, height=5, method="mcf", looks=0)),
+            ("looks", dict(width=5, height=5, method="mcf", looks=1001)),
+            ("looks", dict(width=5, height=5, method="mcf", looks=2**31)),
         ]
         for name, kwargs in cases:
             with self.subTest(parameter=name, kwargs=kwargs):

@@ -63,6 +63,8 @@ Args:
         longer side whole, larger ones in tiles of about 512; else 64 to 32768.
     tile_overlap: MCF only: pixels that neighbouring tiles share, at least; 16 to
         tile_size / 2 (to 256 with tile_size 0).
+    looks: MCF only: looks averaged into each pixel, 1 to 1000; with the coherence
+        (input 1) it sets the spread of the phase noise in the arc costs.
 
 Raises:
     ValueError: a parameter is out of range (the message names it).
@@ -75,7 +77,7 @@ static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_width = R"doc(Columns of 
 static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_height = R"doc(Rows of a frame.)doc";
 
 
-static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_method = R"doc("reliability" or "least_squares".)doc";
+static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_method = R"doc("reliability", "least_squares" or "mcf".)doc";
 
 
 static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_period = R"doc(The period of the phase.)doc";
@@ -87,7 +89,7 @@ static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_wrap_around_x = R"doc(Whe
 static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_wrap_around_y = R"doc(Whether the first and last rows are neighbours.)doc";
 
 
-static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_gradient_window = R"doc(Reliability: side of the window whose mean phase gradient decides each edge.)doc";
+static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_gradient_window = R"doc(Reliability and MCF: side of the window whose mean phase gradient decides each edge.)doc";
 
 
 static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_congruent = R"doc(Least squares: whether the output is congruent to the input.)doc";
@@ -106,6 +108,9 @@ static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_tile_size = R"doc(MCF: si
 
 
 static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_tile_overlap = R"doc(MCF: pixels that neighbouring tiles share, at least.)doc";
+
+
+static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_looks = R"doc(MCF: looks averaged into each pixel.)doc";
 
 
 static const char* __doc_gr_cudadsp_phase_unwrap_2d_ff_backend = R"doc(The backend in use: "cpu" or "cuda:N".)doc";
