@@ -36,6 +36,21 @@ namespace cudadsp {
 namespace {
 
 const double two_pi = 6.283185307179586476925286766559;
+
+//! The block's configuration of a width x height frame with \p method on \p device,
+//! the other fields at their defaults for the caller to change.
+phase_unwrap_2d_ff_config frame_config(std::size_t width,
+                                       std::size_t height,
+                                       const std::string& method,
+                                       const std::string& device)
+{
+    phase_unwrap_2d_ff_config c;
+    c.unwrapping.width = width;
+    c.unwrapping.height = height;
+    c.unwrapping.method = core::parse_unwrap_2d_method(method);
+    c.unwrapping.device = device;
+    return c;
+}
 const float nan_value = std::numeric_limits<float>::quiet_NaN();
 
 // Odd sizes, width != height: a transposed or padded frame cannot pass.
@@ -249,18 +264,12 @@ class qa_phase_unwrap_2d_ff_flowgraph : public CppUnit::TestFixture
         auto tb = gr::make_top_block("unwrap_2d");
         auto src = gr::blocks::vector_source_f::make(
             concatenated(frames), false, pixels, { passing });
-        auto block = phase_unwrap_2d_ff::make(width,
-                                              height,
-                                              method,
-                                              two_pi,
-                                              false,
-                                              false,
-                                              gradient_window,
-                                              true,
-                                              max_iterations,
-                                              tolerance,
-                                              weighted,
-                                              device);
+        phase_unwrap_2d_ff_config config = frame_config(width, height, method, device);
+        config.unwrapping.gradient_window = gradient_window;
+        config.unwrapping.max_iterations = max_iterations;
+        config.unwrapping.tolerance = tolerance;
+        config.weight_input = weighted;
+        auto block = phase_unwrap_2d_ff::make(config);
         if (max_items > 0)
             block->set_max_noutput_items(max_items);
         auto sink = gr::blocks::vector_sink_f::make(pixels);
@@ -505,21 +514,13 @@ public:
         const std::size_t frames = wrapped.size() / n;
 
         auto tb = gr::make_top_block("unwrap_2d_mcf");
-        auto block = phase_unwrap_2d_ff::make(mcf_width,
-                                              mcf_height,
-                                              "mcf",
-                                              two_pi,
-                                              false,
-                                              false,
-                                              7,
-                                              true,
-                                              100,
-                                              1e-5,
-                                              true,
-                                              device,
-                                              tile_size,
-                                              tile_overlap,
-                                              looks);
+        phase_unwrap_2d_ff_config block_config =
+            frame_config(mcf_width, mcf_height, "mcf", device);
+        block_config.unwrapping.tile_size = tile_size;
+        block_config.unwrapping.tile_overlap = tile_overlap;
+        block_config.unwrapping.looks = looks;
+        block_config.weight_input = true;
+        auto block = phase_unwrap_2d_ff::make(block_config);
         CPPUNIT_ASSERT_EQUAL(tile_size, block->tile_size());
         CPPUNIT_ASSERT_EQUAL(tile_overlap, block->tile_overlap());
         CPPUNIT_ASSERT_EQUAL(looks, block->looks());
@@ -587,18 +588,7 @@ public:
         // 256 MiB of address space to spare is refused by name.
         qa::address_space_limit limit(std::size_t(256) << 20);
         try {
-            phase_unwrap_2d_ff::make(8192,
-                                     8192,
-                                     "reliability",
-                                     two_pi,
-                                     false,
-                                     false,
-                                     7,
-                                     true,
-                                     100,
-                                     1e-5,
-                                     false,
-                                     "cpu");
+            phase_unwrap_2d_ff::make(frame_config(8192, 8192, "reliability", "cpu"));
             CPPUNIT_FAIL("made a block beyond the memory limit");
         } catch (const std::runtime_error& e) {
             const std::string message = e.what();
@@ -622,132 +612,100 @@ public:
             }
             CPPUNIT_FAIL("no std::invalid_argument naming " + parameter);
         };
-        throws_naming("width", [] { phase_unwrap_2d_ff::make(0, 8); });
-        throws_naming("width", [] { phase_unwrap_2d_ff::make(-5, 8); });
-        throws_naming("height", [] { phase_unwrap_2d_ff::make(8, 0); });
-        throws_naming("height", [] { phase_unwrap_2d_ff::make(8, -1); });
+        // The block made from an 8 x 8 reliability configuration on the CPU, with its
+        // engine fields changed by \p change.
+        const auto made_with = [](auto change) {
+            phase_unwrap_2d_ff_config c = frame_config(8, 8, "reliability", "cpu");
+            change(c.unwrapping);
+            return phase_unwrap_2d_ff::make(c);
+        };
+        using fields = core::phase_unwrap_2d_config;
+        throws_naming("width", [&] { made_with([](fields& f) { f.width = 0; }); });
+        throws_naming("width", [&] {
+            made_with([](fields& f) { f.width = std::size_t(1) << 31; });
+        });
+        throws_naming("height", [&] { made_with([](fields& f) { f.height = 0; }); });
+        throws_naming("height", [&] {
+            made_with([](fields& f) { f.height = std::size_t(1) << 40; });
+        });
         // Products beyond what an int item size holds (and beyond 2^30, and beyond
         // 2^31 where an int product would overflow).
-        throws_naming("width, height", [] { phase_unwrap_2d_ff::make(65536, 65536); });
-        throws_naming("width, height",
-                      [] { phase_unwrap_2d_ff::make(1 << 15, 1 << 15); });
-        throws_naming("width, height", [] { phase_unwrap_2d_ff::make(46341, 46341); });
-        throws_naming("method", [] { phase_unwrap_2d_ff::make(8, 8, "goldstein"); });
+        for (std::size_t side : { 65536, 1 << 15, 46341 })
+            throws_naming("width, height", [&] {
+                made_with([side](fields& f) { f.width = f.height = side; });
+            });
+        throws_naming("period", [&] { made_with([](fields& f) { f.period = 0.0; }); });
         throws_naming("period",
-                      [] { phase_unwrap_2d_ff::make(8, 8, "reliability", 0.0); });
-        throws_naming("period", [] {
-            phase_unwrap_2d_ff::make(8, 8, "reliability", std::nan(""));
-        });
-        throws_naming("wrap_around_x", [] {
-            phase_unwrap_2d_ff::make(8, 8, "least_squares", two_pi, true);
-        });
-        throws_naming("wrap_around_y", [] {
-            phase_unwrap_2d_ff::make(8, 2, "reliability", two_pi, false, true);
-        });
-        for (int gradient_window : { 0, 2, 17, -1 })
-            throws_naming("gradient_window", [gradient_window] {
-                phase_unwrap_2d_ff::make(
-                    8, 8, "reliability", two_pi, false, false, gradient_window);
+                      [&] { made_with([](fields& f) { f.period = std::nan(""); }); });
+        throws_naming("wrap_around_x", [&] {
+            made_with([](fields& f) {
+                f.method = core::unwrap_2d_method::least_squares;
+                f.wrap_around_x = true;
             });
-        throws_naming("max_iterations", [] {
-            phase_unwrap_2d_ff::make(
-                8, 8, "least_squares", two_pi, false, false, 5, true, 0);
         });
-        throws_naming("max_iterations", [] {
-            phase_unwrap_2d_ff::make(
-                8, 8, "least_squares", two_pi, false, false, 5, true, -3);
-        });
-        throws_naming("tolerance", [] {
-            phase_unwrap_2d_ff::make(
-                8, 8, "least_squares", two_pi, false, false, 5, true, 100, 1.0);
-        });
-        // An 8 x 8 MCF block on the CPU with the given tiles (the defaults are 0 and
-        // 128).
-        const auto mcf_block = [](int tile_size, int tile_overlap) {
-            return phase_unwrap_2d_ff::make(8,
-                                            8,
-                                            "mcf",
-                                            two_pi,
-                                            false,
-                                            false,
-                                            7,
-                                            true,
-                                            100,
-                                            1e-5,
-                                            false,
-                                            "cpu",
-                                            tile_size,
-                                            tile_overlap);
-        };
-        for (int tile_size : { -1, 63, 32769 })
-            throws_naming("tile_size", [&] { mcf_block(tile_size, 128); });
-        for (int tile_overlap : { -1, 15, 65 })
-            throws_naming("tile_overlap", [&] { mcf_block(128, tile_overlap); });
-        for (int looks : { -1, 0, 1001 })
-            throws_naming("looks", [&] {
-                phase_unwrap_2d_ff::make(8,
-                                         8,
-                                         "mcf",
-                                         two_pi,
-                                         false,
-                                         false,
-                                         7,
-                                         true,
-                                         100,
-                                         1e-5,
-                                         false,
-                                         "cpu",
-                                         0,
-                                         128,
-                                         looks);
+        throws_naming("wrap_around_y", [&] {
+            made_with([](fields& f) {
+                f.height = 2;
+                f.wrap_around_y = true;
             });
-        throws_naming("device", [] {
-            phase_unwrap_2d_ff::make(8,
-                                     8,
-                                     "reliability",
-                                     two_pi,
-                                     false,
-                                     false,
-                                     5,
-                                     true,
-                                     100,
-                                     1e-5,
-                                     false,
-                                     "gpu");
         });
+        for (std::size_t gradient_window : { 0, 2, 17 })
+            throws_naming("gradient_window", [&] {
+                made_with([gradient_window](fields& f) {
+                    f.gradient_window = gradient_window;
+                });
+            });
+        throws_naming("max_iterations", [&] {
+            made_with([](fields& f) {
+                f.method = core::unwrap_2d_method::least_squares;
+                f.max_iterations = 0;
+            });
+        });
+        throws_naming("tolerance", [&] {
+            made_with([](fields& f) {
+                f.method = core::unwrap_2d_method::least_squares;
+                f.tolerance = 1.0;
+            });
+        });
+        // MCF with the given tiles (the defaults are 0 and 128) or looks.
+        const auto mcf_with =
+            [&](std::size_t tile_size, std::size_t tile_overlap, std::size_t looks) {
+                made_with([=](fields& f) {
+                    f.method = core::unwrap_2d_method::mcf;
+                    f.tile_size = tile_size;
+                    f.tile_overlap = tile_overlap;
+                    f.looks = looks;
+                });
+            };
+        for (std::size_t tile_size : { 63, 32769 })
+            throws_naming("tile_size", [&] { mcf_with(tile_size, 128, 1); });
+        for (std::size_t tile_overlap : { 15, 65 })
+            throws_naming("tile_overlap", [&] { mcf_with(128, tile_overlap, 1); });
+        for (std::size_t looks : { 0, 1001 })
+            throws_naming("looks", [&] { mcf_with(0, 128, looks); });
+        throws_naming("device", [&] { made_with([](fields& f) { f.device = "gpu"; }); });
     }
 
     void getters()
     {
-        auto tiled = phase_unwrap_2d_ff::make(600,
-                                              500,
-                                              "mcf",
-                                              two_pi,
-                                              false,
-                                              false,
-                                              7,
-                                              true,
-                                              100,
-                                              1e-5,
-                                              false,
-                                              "cpu",
-                                              256,
-                                              64);
+        phase_unwrap_2d_ff_config mcf = frame_config(600, 500, "mcf", "cpu");
+        mcf.unwrapping.tile_size = 256;
+        mcf.unwrapping.tile_overlap = 64;
+        mcf.unwrapping.looks = 9;
+        auto tiled = phase_unwrap_2d_ff::make(mcf);
         CPPUNIT_ASSERT_EQUAL(256, tiled->tile_size());
         CPPUNIT_ASSERT_EQUAL(64, tiled->tile_overlap());
+        CPPUNIT_ASSERT_EQUAL(9, tiled->looks());
 
-        auto block = phase_unwrap_2d_ff::make(31,
-                                              17,
-                                              "least_squares",
-                                              360.0,
-                                              false,
-                                              false,
-                                              9,
-                                              false,
-                                              250,
-                                              1e-4,
-                                              true,
-                                              "cpu");
+        phase_unwrap_2d_ff_config least_squares =
+            frame_config(31, 17, "least_squares", "cpu");
+        least_squares.unwrapping.period = 360.0;
+        least_squares.unwrapping.gradient_window = 9;
+        least_squares.unwrapping.congruent = false;
+        least_squares.unwrapping.max_iterations = 250;
+        least_squares.unwrapping.tolerance = 1e-4;
+        least_squares.weight_input = true;
+        auto block = phase_unwrap_2d_ff::make(least_squares);
         CPPUNIT_ASSERT_EQUAL(31, block->width());
         CPPUNIT_ASSERT_EQUAL(17, block->height());
         CPPUNIT_ASSERT_EQUAL(std::string("least_squares"), block->method());
@@ -762,7 +720,10 @@ public:
         CPPUNIT_ASSERT_EQUAL(int(sizeof(float)) * 31 * 17,
                              block->input_signature()->sizeof_stream_item(0));
 
-        auto defaults = phase_unwrap_2d_ff::make(5, 4);
+        phase_unwrap_2d_ff_config only_the_frame;
+        only_the_frame.unwrapping.width = 5;
+        only_the_frame.unwrapping.height = 4;
+        auto defaults = phase_unwrap_2d_ff::make(only_the_frame);
         CPPUNIT_ASSERT_EQUAL(std::string("reliability"), defaults->method());
         CPPUNIT_ASSERT_EQUAL(two_pi, defaults->period());
         CPPUNIT_ASSERT(!defaults->wrap_around_x() && !defaults->wrap_around_y());

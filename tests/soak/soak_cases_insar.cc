@@ -62,18 +62,11 @@ soak_flowgraph phase_unwrap_2d_ff_soak(const std::string& device, double seconds
         return bad;
     };
     auto source = counted_source::make({ sizeof(float) * pixels }, seconds, fill, tag);
-    auto blk = phase_unwrap_2d_ff::make(width,
-                                        height,
-                                        "reliability",
-                                        two_pi,
-                                        false,
-                                        false,
-                                        7,
-                                        true,
-                                        100,
-                                        1e-5,
-                                        false,
-                                        device);
+    phase_unwrap_2d_ff_config config;
+    config.unwrapping.width = width;
+    config.unwrapping.height = height;
+    config.unwrapping.device = device;
+    auto blk = phase_unwrap_2d_ff::make(config);
     auto sink = counted_sink::make({ sizeof(float) * pixels }, check);
     auto tb = gr::make_top_block("soak_phase_unwrap_2d_ff");
     tb->connect(source, 0, blk, 0);

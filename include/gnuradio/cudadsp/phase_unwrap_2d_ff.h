@@ -9,11 +9,36 @@
 #define INCLUDED_CUDADSP_PHASE_UNWRAP_2D_FF_H
 
 #include <gnuradio/cudadsp/api.h>
+#include <gnuradio/cudadsp/core/phase_unwrap_2d.h>
 #include <gnuradio/sync_block.h>
 #include <string>
 
 namespace gr {
 namespace cudadsp {
+
+/*!
+ * \brief The parameters of phase_unwrap_2d_ff: the engine's, with its defaults, and
+ * the weight input.
+ * \ingroup cudadsp
+ *
+ * \details Python and GRC take the same values as keyword arguments (width, height,
+ * method, period, wrap_around_x, wrap_around_y, gradient_window, congruent,
+ * max_iterations, tolerance, weight_input, device, tile_size, tile_overlap, looks),
+ * each the field of the same name: docs/blocks/phase_unwrap_2d_ff.md.
+ */
+struct CUDADSP_API phase_unwrap_2d_ff_config {
+    /*!
+     * Frame size (width, height >= 1, required; width * height at most 536870911, the
+     * largest frame whose item size in bytes fits GNU Radio's int), method
+     * (reliability, least squares or MCF), period, wrap-around (reliability), gradient
+     * window, congruence, iterations and tolerance (least squares), tiles and looks
+     * (MCF) and device: see core::phase_unwrap_2d_config.
+     */
+    core::phase_unwrap_2d_config unwrapping;
+    //! Adds input 1, a weight frame per item (e.g. coherence): MCF takes it as the
+    //! coherence of its noise model, least squares as weights.
+    bool weight_input = false;
+};
 
 /*!
  * \brief Unwrap the phase of two-dimensional frames (interferograms, phase images).
@@ -44,6 +69,11 @@ namespace cudadsp {
  * residual has fallen by tolerance). congruent: the output is the input plus the whole
  * periods nearest to the solution; else the smooth solution itself.
  *
+ * method "mcf": minimum-cost flow with statistical costs (Costantini 1998, after Chen
+ * and Zebker's smooth model), for single-look and noisy frames: the weight input is the
+ * coherence, looks the looks averaged into each pixel; large frames are solved in
+ * overlapping tiles (tile_size, tile_overlap) on the host's threads.
+ *
  * Every output item carries a tag "unwrap_2d" whose value is a dict: valid_pixels,
  * components (reliability and MCF: groups of connected valid pixels; least squares: 0),
  * iterations (conjugate-gradient iterations; 0 for the direct solve and for
@@ -60,55 +90,12 @@ public:
     typedef std::shared_ptr<phase_unwrap_2d_ff> sptr;
 
     /*!
-     * \param width, height frame size in pixels (>= 1 each; width * height at most
-     * 536870911, the largest frame whose item size in bytes fits GNU Radio's int).
-     * \param method "reliability", "least_squares" or "mcf" (minimum-cost flow with
-     * statistical costs, for single-look and noisy frames; the weight input is its
-     * coherence, and the block's frames count as single-look).
-     * \param period period of the phase (2*pi radians, 360 degrees, 1 cycle); 1e-30
-     * to 1e30 (float32 samples resolve no phase outside).
-     * \param wrap_around_x, wrap_around_y reliability only: the first and last column
-     * (row) are neighbours; needs width (height) >= 3.
-     * \param gradient_window reliability: side of the window whose mean phase
-     * gradient decides the whole periods between two neighbours; odd, 1 to 15 (1: the
-     * two neighbours alone, Herraez's and scikit-image's rule). MCF: side of the
-     * phase filter and of the window whose mean filtered gradient is each
-     * difference's expected value in its cost.
-     * \param congruent least squares: output congruent to the input (true) or the
-     * smooth solution (false).
-     * \param max_iterations least squares with weights or invalid pixels: most
-     * conjugate-gradient iterations per frame, 1 to 100000.
-     * \param tolerance least squares: stop when the residual norm has fallen by this
-     * factor, in (0, 1).
-     * \param weight_input adds input 1, a weight frame per item (e.g. coherence).
-     * \param device "auto", "cpu", "cuda" or "cuda:N".
-     * \param tile_size MCF only: side of the square tiles a frame is solved in,
-     * independently and in parallel, then joined through their overlaps; 0
-     * (automatic): frames up to 512 on their longer side whole, larger ones in tiles
-     * of about 512; otherwise 64 to 32768.
-     * \param tile_overlap MCF only: pixels that neighbouring tiles share, at least;
-     * 16 to tile_size / 2 (to 256 with tile_size 0). 64 lost up to 0.012 of the
-     * right-cycle fraction at coherence 0.5, 128 none (docs/design/mcf_unwrapping.md,
-     * "Tiles").
-     * \param looks MCF only: looks (independent samples) averaged into each pixel of
-     * the interferogram, 1 to 1000; with the coherence (input 1) it sets the spread of
-     * the phase noise in the arc costs (1: single-look data).
+     * Validates \p config (std::invalid_argument naming the field by its keyword
+     * name) and selects the backend. Python and GRC:
+     * phase_unwrap_2d_ff(width, height, method="reliability", ...), keyword for
+     * keyword the fields of phase_unwrap_2d_ff_config.
      */
-    static sptr make(int width,
-                     int height,
-                     const std::string& method = "reliability",
-                     double period = 6.283185307179586476925286766559,
-                     bool wrap_around_x = false,
-                     bool wrap_around_y = false,
-                     int gradient_window = 7,
-                     bool congruent = true,
-                     int max_iterations = 100,
-                     double tolerance = 1e-5,
-                     bool weight_input = false,
-                     const std::string& device = "auto",
-                     int tile_size = 0,
-                     int tile_overlap = 128,
-                     int looks = 1);
+    static sptr make(const phase_unwrap_2d_ff_config& config);
 
     virtual int width() const = 0;
     virtual int height() const = 0;

@@ -18,106 +18,43 @@ namespace cudadsp {
 
 namespace {
 
-core::phase_unwrap_2d_config make_config(int width,
-                                         int height,
-                                         const std::string& method,
-                                         double period,
-                                         bool wrap_around_x,
-                                         bool wrap_around_y,
-                                         int gradient_window,
-                                         bool congruent,
-                                         int max_iterations,
-                                         double tolerance,
-                                         const std::string& device,
-                                         int tile_size,
-                                         int tile_overlap,
-                                         int looks)
+/*!
+ * \p config's engine configuration, validated: the frame within GNU Radio's item size
+ * (an int of bytes), then the engine's own rules, each error naming the field.
+ */
+const core::phase_unwrap_2d_config& validated(const phase_unwrap_2d_ff_config& config)
 {
-    if (width < 1)
-        throw std::invalid_argument("width: must be >= 1, got " + std::to_string(width));
-    if (height < 1)
-        throw std::invalid_argument("height: must be >= 1, got " +
-                                    std::to_string(height));
-    // In 64 bits: the product of two ints cannot overflow it.
-    const std::int64_t pixels = std::int64_t(width) * std::int64_t(height);
-    // GNU Radio's int item size allows fewer pixels than the engine's limit of 2^30.
-    const std::int64_t max_frame_pixels = max_item_elements(sizeof(float));
+    const core::phase_unwrap_2d_config& c = config.unwrapping;
+    const auto max_side = static_cast<std::size_t>(std::numeric_limits<int>::max());
+    if (c.width < 1 || c.width > max_side)
+        throw std::invalid_argument("width: must be >= 1 (a C++ int), got " +
+                                    std::to_string(c.width));
+    if (c.height < 1 || c.height > max_side)
+        throw std::invalid_argument("height: must be >= 1 (a C++ int), got " +
+                                    std::to_string(c.height));
+    // GNU Radio's int item size allows fewer pixels than the engine's limit of 2^30;
+    // both sides fit an int, so their product fits 64 bits.
+    const std::uint64_t pixels = std::uint64_t(c.width) * std::uint64_t(c.height);
+    const auto max_frame_pixels =
+        static_cast<std::uint64_t>(max_item_elements(sizeof(float)));
     if (pixels > max_frame_pixels)
         throw std::invalid_argument(
             "width, height: a frame may have at most " +
             std::to_string(max_frame_pixels) +
             " pixels (its size in bytes must fit GNU Radio's item size, an int), got " +
-            std::to_string(width) + " x " + std::to_string(height) + " = " +
+            std::to_string(c.width) + " x " + std::to_string(c.height) + " = " +
             std::to_string(pixels));
-    // Negative values would turn into huge unsigned ones in the engine's messages.
-    if (gradient_window < 1 || gradient_window > 15 || gradient_window % 2 == 0)
-        throw std::invalid_argument("gradient_window: must be odd, from 1 to 15, got " +
-                                    std::to_string(gradient_window));
-    if (max_iterations < 1)
-        throw std::invalid_argument("max_iterations: must be in [1, 100000], got " +
-                                    std::to_string(max_iterations));
-    if (tile_size < 0)
-        throw std::invalid_argument("tile_size: must be 0 or in [64, 32768], got " +
-                                    std::to_string(tile_size));
-    if (tile_overlap < 0)
-        throw std::invalid_argument("tile_overlap: must be >= 16, got " +
-                                    std::to_string(tile_overlap));
-    if (looks < 1)
-        throw std::invalid_argument("looks: must be in [1, 1000], got " +
-                                    std::to_string(looks));
-    core::phase_unwrap_2d_config config;
-    config.width = static_cast<std::size_t>(width);
-    config.height = static_cast<std::size_t>(height);
-    config.method = core::parse_unwrap_2d_method(method, "method");
-    config.period = period;
-    config.wrap_around_x = wrap_around_x;
-    config.wrap_around_y = wrap_around_y;
-    config.gradient_window = static_cast<std::size_t>(gradient_window);
-    config.congruent = congruent;
-    config.max_iterations = static_cast<std::size_t>(max_iterations);
-    config.tolerance = tolerance;
-    config.device = device;
-    config.tile_size = static_cast<std::size_t>(tile_size);
-    config.tile_overlap = static_cast<std::size_t>(tile_overlap);
-    config.looks = static_cast<std::size_t>(looks);
-    config.validate();
-    return config;
+    c.validate();
+    return c;
 }
 
 } // namespace
 
-phase_unwrap_2d_ff::sptr phase_unwrap_2d_ff::make(int width,
-                                                  int height,
-                                                  const std::string& method,
-                                                  double period,
-                                                  bool wrap_around_x,
-                                                  bool wrap_around_y,
-                                                  int gradient_window,
-                                                  bool congruent,
-                                                  int max_iterations,
-                                                  double tolerance,
-                                                  bool weight_input,
-                                                  const std::string& device,
-                                                  int tile_size,
-                                                  int tile_overlap,
-                                                  int looks)
+phase_unwrap_2d_ff::sptr phase_unwrap_2d_ff::make(const phase_unwrap_2d_ff_config& config)
 {
     // Validated before the item size of the io signatures is formed from it.
-    const core::phase_unwrap_2d_config config = make_config(width,
-                                                            height,
-                                                            method,
-                                                            period,
-                                                            wrap_around_x,
-                                                            wrap_around_y,
-                                                            gradient_window,
-                                                            congruent,
-                                                            max_iterations,
-                                                            tolerance,
-                                                            device,
-                                                            tile_size,
-                                                            tile_overlap,
-                                                            looks);
-    return gnuradio::make_block_sptr<phase_unwrap_2d_ff_impl>(config, weight_input);
+    return gnuradio::make_block_sptr<phase_unwrap_2d_ff_impl>(validated(config),
+                                                              config.weight_input);
 }
 
 phase_unwrap_2d_ff_impl::phase_unwrap_2d_ff_impl(

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(phase_unwrap_2d_ff.h)                                      */
-/* BINDTOOL_HEADER_FILE_HASH(c2e18b694e637ce3b4348040f32f5f4b)                     */
+/* BINDTOOL_HEADER_FILE_HASH(3fbb9835799c7843b7335d649b47f142)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -25,10 +25,69 @@ namespace py = pybind11;
 // pydoc.h is automatically generated in the build directory
 #include <phase_unwrap_2d_ff_pydoc.h>
 
+#include <cstddef>
+#include <string>
+
+namespace {
+
+using gr::cudadsp::bindings::integer_argument;
+using gr::cudadsp::bindings::narrow;
+
+//! A non-negative count as the configuration holds it, a C++ int as the block's
+//! getters return it; a negative or larger value is a ValueError naming \p name.
+std::size_t count_of(const char* name, const integer_argument& value)
+{
+    const int count = narrow<int>(name, value);
+    return narrow<std::size_t>(name, integer_argument{ py::int_(count) });
+}
+
+/*!
+ * The block's configuration from the Python keyword arguments: the one place where
+ * they become phase_unwrap_2d_ff_config fields (qa_block_defaults reads these
+ * assignments to compare each keyword's default with its field's).
+ */
+gr::cudadsp::phase_unwrap_2d_ff::sptr
+make_from_keywords(const integer_argument& width,
+                   const integer_argument& height,
+                   const std::string& method,
+                   double period,
+                   bool wrap_around_x,
+                   bool wrap_around_y,
+                   const integer_argument& gradient_window,
+                   bool congruent,
+                   const integer_argument& max_iterations,
+                   double tolerance,
+                   bool weight_input,
+                   const std::string& device,
+                   const integer_argument& tile_size,
+                   const integer_argument& tile_overlap,
+                   const integer_argument& looks)
+{
+    namespace core = gr::cudadsp::core;
+    gr::cudadsp::phase_unwrap_2d_ff_config config;
+    config.unwrapping.width = count_of("width", width);
+    config.unwrapping.height = count_of("height", height);
+    config.unwrapping.method = core::parse_unwrap_2d_method(method, "method");
+    config.unwrapping.period = period;
+    config.unwrapping.wrap_around_x = wrap_around_x;
+    config.unwrapping.wrap_around_y = wrap_around_y;
+    config.unwrapping.gradient_window = count_of("gradient_window", gradient_window);
+    config.unwrapping.congruent = congruent;
+    config.unwrapping.max_iterations = count_of("max_iterations", max_iterations);
+    config.unwrapping.tolerance = tolerance;
+    config.weight_input = weight_input;
+    config.unwrapping.device = device;
+    config.unwrapping.tile_size = count_of("tile_size", tile_size);
+    config.unwrapping.tile_overlap = count_of("tile_overlap", tile_overlap);
+    config.unwrapping.looks = count_of("looks", looks);
+    return gr::cudadsp::phase_unwrap_2d_ff::make(config);
+}
+
+} // namespace
+
 void bind_phase_unwrap_2d_ff(py::module& m)
 {
     using phase_unwrap_2d_ff = gr::cudadsp::phase_unwrap_2d_ff;
-    using gr::cudadsp::bindings::checked_integers;
 
     py::class_<phase_unwrap_2d_ff,
                gr::sync_block,
@@ -37,14 +96,7 @@ void bind_phase_unwrap_2d_ff(py::module& m)
                std::shared_ptr<phase_unwrap_2d_ff>>(
         m, "phase_unwrap_2d_ff", D(phase_unwrap_2d_ff))
 
-        .def(py::init(checked_integers(&phase_unwrap_2d_ff::make,
-                                       "width",
-                                       "height",
-                                       "gradient_window",
-                                       "max_iterations",
-                                       "tile_size",
-                                       "tile_overlap",
-                                       "looks")),
+        .def(py::init(&make_from_keywords),
              py::arg("width"),
              py::arg("height"),
              py::arg("method") = "reliability",

@@ -241,6 +241,12 @@ class qa_phase_unwrap_2d_ff(unwrap_2d_case):
                                   tile_overlap=65)),
             ("tile_overlap", dict(width=5, height=5, method="mcf", tile_overlap=15)),
             ("looks", dict(width=5, height=5, method="mcf", looks=0)),
+            # Negative counts: refused by the binding, by name, before the block's
+            # configuration (unsigned there) is formed.
+            ("width", dict(width=-5, height=8)),
+            ("max_iterations", dict(width=5, height=5, max_iterations=-3)),
+            ("tile_overlap", dict(width=5, height=5, method="mcf", tile_overlap=-1)),
+            ("looks", dict(width=5, height=5, method="mcf", looks=-1)),
             ("looks", dict(width=5, height=5, method="mcf", looks=1001)),
             ("looks", dict(width=5, height=5, method="mcf", looks=2**31)),
         ]

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(core/phase_unwrap_2d.h)                                    */
-/* BINDTOOL_HEADER_FILE_HASH(e8e7e94635e37f649befe534a9952b16)                     */
+/* BINDTOOL_HEADER_FILE_HASH(210dfea56d8fff1d1530dc5efab8429f)                     */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

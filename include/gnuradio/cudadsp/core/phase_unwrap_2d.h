@@ -40,8 +40,8 @@ enum class unwrap_2d_method {
 
 /*! "reliability", "least_squares" or "mcf"; throws std::invalid_argument naming
  *  \p parameter and the accepted names otherwise. */
-CUDADSP_CORE_API unwrap_2d_method parse_unwrap_2d_method(const std::string& name,
-                                                         const std::string& parameter);
+CUDADSP_CORE_API unwrap_2d_method
+parse_unwrap_2d_method(const std::string& name, const std::string& parameter = "method");
 CUDADSP_CORE_API std::string to_string(unwrap_2d_method method);
 
 /*!
