@@ -30,16 +30,8 @@ namespace py = pybind11;
 
 namespace {
 
+using gr::cudadsp::bindings::int_count;
 using gr::cudadsp::bindings::integer_argument;
-using gr::cudadsp::bindings::narrow;
-
-//! A non-negative count as the configuration holds it, a C++ int as the block's
-//! getters return it; a negative or larger value is a ValueError naming \p name.
-std::size_t count_of(const char* name, const integer_argument& value)
-{
-    const int count = narrow<int>(name, value);
-    return narrow<std::size_t>(name, integer_argument{ py::int_(count) });
-}
 
 /*!
  * The block's configuration from the Python keyword arguments: the one place where
@@ -65,21 +57,21 @@ make_from_keywords(const integer_argument& width,
 {
     namespace core = gr::cudadsp::core;
     gr::cudadsp::phase_unwrap_2d_ff_config config;
-    config.unwrapping.width = count_of("width", width);
-    config.unwrapping.height = count_of("height", height);
+    config.unwrapping.width = int_count("width", width);
+    config.unwrapping.height = int_count("height", height);
     config.unwrapping.method = core::parse_unwrap_2d_method(method, "method");
     config.unwrapping.period = period;
     config.unwrapping.wrap_around_x = wrap_around_x;
     config.unwrapping.wrap_around_y = wrap_around_y;
-    config.unwrapping.gradient_window = count_of("gradient_window", gradient_window);
+    config.unwrapping.gradient_window = int_count("gradient_window", gradient_window);
     config.unwrapping.congruent = congruent;
-    config.unwrapping.max_iterations = count_of("max_iterations", max_iterations);
+    config.unwrapping.max_iterations = int_count("max_iterations", max_iterations);
     config.unwrapping.tolerance = tolerance;
     config.weight_input = weight_input;
     config.unwrapping.device = device;
-    config.unwrapping.tile_size = count_of("tile_size", tile_size);
-    config.unwrapping.tile_overlap = count_of("tile_overlap", tile_overlap);
-    config.unwrapping.looks = count_of("looks", looks);
+    config.unwrapping.tile_size = int_count("tile_size", tile_size);
+    config.unwrapping.tile_overlap = int_count("tile_overlap", tile_overlap);
+    config.unwrapping.looks = int_count("looks", looks);
     return gr::cudadsp::phase_unwrap_2d_ff::make(config);
 }
 

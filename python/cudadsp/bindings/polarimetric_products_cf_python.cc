@@ -30,19 +30,8 @@ namespace py = pybind11;
 
 namespace {
 
+using gr::cudadsp::bindings::int_count;
 using gr::cudadsp::bindings::integer_argument;
-using gr::cudadsp::bindings::narrow;
-
-/*!
- * A count of GNU Radio items (ngates, pulses_per_radial): a C++ int, as the block's
- * item size and decimation are, and not negative, each refused by name; the
- * configuration's rule (>= 1, >= 2) follows in make().
- */
-std::size_t item_count(const char* name, const integer_argument& value)
-{
-    const int count = narrow<int>(name, value);
-    return narrow<std::size_t>(name, integer_argument{ py::int_(count) });
-}
 
 /*!
  * The block's configuration from the Python keyword arguments: the one place where
@@ -76,9 +65,9 @@ make_from_keywords(const integer_argument& ngates,
 {
     namespace core = gr::cudadsp::core;
     gr::cudadsp::polarimetric_products_cf_config config;
-    config.processing.ngates = item_count("ngates", ngates);
+    config.processing.ngates = int_count("ngates", ngates);
     config.processing.pulses_per_radial =
-        item_count("pulses_per_radial", pulses_per_radial);
+        int_count("pulses_per_radial", pulses_per_radial);
     config.processing.wavelength_m = wavelength_m;
     config.processing.prt_s = prt_s;
     config.processing.first_gate_m = first_gate_m;

@@ -71,6 +71,18 @@ T narrow(const std::string& name, const integer_argument& argument)
     return argument.value.cast<T>();
 }
 
+/*!
+ * \p argument as a count of a block's configuration (a std::size_t) that is also a
+ * C++ int, as the block's item sizes and getters are, and not negative: ValueError
+ * naming \p name otherwise. The configuration's own rule (>= 1, a range) follows in
+ * make().
+ */
+inline std::size_t int_count(const std::string& name, const integer_argument& argument)
+{
+    const int count = narrow<int>(name, argument);
+    return narrow<std::size_t>(name, integer_argument{ pybind11::int_(count) });
+}
+
 namespace detail {
 
 //! Parameters taken as integer_argument: integers other than bool.
