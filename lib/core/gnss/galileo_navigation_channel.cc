@@ -100,20 +100,15 @@ bool galileo_navigation_channel::push(const gnss_epoch_record& record,
                                       gnss_channel_epoch& state)
 {
     ++d_counters.records;
-    if (d_have_epoch && record.epoch != d_last_epoch + 1) {
-        // Epoch numbers are the code period count the symbols and the time mark rest
-        // on: after a gap or a reinit nothing known about the pages or the time holds.
+    if (!d_epochs.continues(record.epoch)) {
+        // After a gap or a reinit nothing known about the pages or the time holds.
         ++d_counters.restarts;
         restart();
     }
-    d_have_epoch = true;
-    d_last_epoch = record.epoch;
 
     // Logic 1 is sent as -1 (OS SIS ICD 2.3): the negated prompt is the decoder's soft
-    // symbol; a held epoch (non-finite sums) carries no sign and becomes an erasure.
-    const double symbol = (record.flags & gnss_flag_invalid_sums)
-                              ? 0.0
-                              : -static_cast<double>(prompt.real());
+    // symbol; a held epoch (0) is an erasure.
+    const double symbol = -navigation_prompt(record, prompt);
     if (d_decoder.push(symbol) && d_decoder.last_page_stated_gst()) {
         // Past its first sync the decoder takes each part on the part's last symbol,
         // so a page completes on the record of its odd part's last symbol.

@@ -109,8 +109,7 @@ private:
     galileo_inav_counters
         d_past_inav_counters; //!< of the decoders before the last restart
     galileo_navigation_counters d_counters;
-    bool d_have_epoch = false;
-    std::uint64_t d_last_epoch = 0;
+    gnss_epoch_sequence d_epochs;
     //! The mark: the page whose even part started at epoch d_mark_epoch was sent from
     //! GST week d_mark_wn, time of week d_mark_tow_s.
     bool d_have_mark = false;

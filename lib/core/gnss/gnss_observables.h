@@ -18,6 +18,7 @@
 
 #include "gnss/gnss_pvt.h"
 #include <gnuradio/cudadsp/core/multichannel_correlator.h>
+#include <complex>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -78,6 +79,37 @@ gnss_channel_epoch channel_epoch_of(const gnss_epoch_record& record,
                                     int mark_tow_s,
                                     std::uint64_t mark_epoch,
                                     int bit_polarity);
+
+/*!
+ * \brief A navigation channel's record epochs, checked to follow one another: its
+ * symbols and time mark rest on consecutive code periods, so a gap or a reinit makes
+ * it start anew. GPS and Galileo channels both keep one.
+ */
+class gnss_epoch_sequence
+{
+public:
+    //! Notes \p epoch; false when it does not follow the one noted before.
+    bool continues(std::uint64_t epoch)
+    {
+        const bool follows = !d_started || epoch == d_last + 1;
+        d_started = true;
+        d_last = epoch;
+        return follows;
+    }
+
+private:
+    bool d_started = false;
+    std::uint64_t d_last = 0;
+};
+
+/*! The prompt's in-phase value of \p record as a navigation channel's soft value: 0
+ *  for a held epoch (non-finite sums), which carries no sign. */
+inline double navigation_prompt(const gnss_epoch_record& record,
+                                std::complex<float> prompt)
+{
+    return (record.flags & gnss_flag_invalid_sums) ? 0.0
+                                                   : static_cast<double>(prompt.real());
+}
 
 //! RINEX loss-of-lock indicator bits (RINEX 3.04 5.3, Table A3).
 enum gnss_lli_bit : int {

@@ -115,19 +115,14 @@ bool gps_navigation_channel::push(const gnss_epoch_record& record,
                                   gnss_channel_epoch& state)
 {
     ++d_counters.records;
-    if (d_have_epoch && record.epoch != d_last_epoch + 1) {
-        // Epoch numbers are the code period count the time mark rests on: after a gap
-        // or a reinit nothing known about the bits or the time holds any more.
+    if (!d_epochs.continues(record.epoch)) {
+        // After a gap or a reinit nothing known about the bits or the time holds.
         ++d_counters.restarts;
         restart();
     }
-    d_have_epoch = true;
-    d_last_epoch = record.epoch;
 
-    // A held epoch (non-finite sums) carries no sign: it adds nothing to a bit.
-    const double prompt_i = (record.flags & gnss_flag_invalid_sums)
-                                ? 0.0
-                                : static_cast<double>(prompt.real());
+    // A held epoch (0) adds nothing to a bit.
+    const double prompt_i = navigation_prompt(record, prompt);
     if (d_bit_edge < 0) {
         if (d_prompts.empty()) {
             d_first_epoch = record.epoch;

@@ -120,8 +120,7 @@ private:
     gps_lnav_decoder d_decoder;
     gps_lnav_counters d_past_lnav_counters; //!< of the decoders before the last restart
     gps_navigation_counters d_counters;
-    bool d_have_epoch = false;
-    std::uint64_t d_last_epoch = 0;
+    gnss_epoch_sequence d_epochs;
     //! Bit search: in-phase prompts from epoch d_first_epoch on.
     std::vector<double> d_prompts;
     std::uint64_t d_first_epoch = 0;
