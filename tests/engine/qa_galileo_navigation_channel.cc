@@ -429,7 +429,8 @@ public:
                 CPPUNIT_ASSERT(std::string(x.what()).find("prn") != std::string::npos);
             }
         }
-        CPPUNIT_ASSERT_EQUAL(std::string("E05"), galileo_satellite_id(5));
+        CPPUNIT_ASSERT_EQUAL(std::string("E05"),
+                             gnss_satellite_id(gnss_system::galileo, 5));
     }
 };
 

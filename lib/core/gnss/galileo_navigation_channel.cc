@@ -8,7 +8,6 @@
 #include "gnss/galileo_navigation_channel.h"
 #include "runtime/parameter_checks.h"
 #include <gnuradio/cudadsp/core/gnss_codes.h>
-#include <cstdio>
 
 namespace gr {
 namespace cudadsp {
@@ -48,13 +47,6 @@ void add_counters(galileo_inav_counters& sum, const galileo_inav_counters& c)
 }
 
 } // namespace
-
-std::string galileo_satellite_id(int prn)
-{
-    char text[8];
-    std::snprintf(text, sizeof text, "E%02d", prn);
-    return text;
-}
 
 const char* to_string(galileo_navigation_stage stage)
 {

@@ -39,8 +39,6 @@ enum class galileo_navigation_stage {
 //! "page synchronisation", "waiting for a page with the GST", ...
 CUDADSP_CORE_API const char* to_string(galileo_navigation_stage stage);
 
-//! The satellite's RINEX name, "E11" for PRN 11.
-CUDADSP_CORE_API std::string galileo_satellite_id(int prn);
 
 //! The channel's counters beyond the decoder's (which it also reports).
 struct galileo_navigation_counters {

@@ -16,6 +16,18 @@ namespace gr {
 namespace cudadsp {
 namespace core {
 
+char gnss_system_letter(gnss_system system)
+{
+    return system == gnss_system::galileo ? 'E' : 'G';
+}
+
+std::string gnss_satellite_id(gnss_system system, int prn)
+{
+    char text[8];
+    std::snprintf(text, sizeof text, "%c%02d", gnss_system_letter(system), prn);
+    return text;
+}
+
 namespace {
 
 const double pi = 3.14159265358979323846;

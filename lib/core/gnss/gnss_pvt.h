@@ -18,6 +18,7 @@
 
 #include "gnss/gnss_atmosphere.h"
 #include "gnss/gnss_geodesy.h"
+#include <gnuradio/cudadsp/core/api.h>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,12 @@ namespace core {
 
 enum class gnss_system { gps = 0, galileo = 1 };
 constexpr int gnss_system_count = 2;
+
+//! The system's RINEX letter: 'G' GPS, 'E' Galileo.
+CUDADSP_CORE_API char gnss_system_letter(gnss_system system);
+//! The satellite's RINEX name, "G05" for GPS PRN 5, "E11" for Galileo PRN 11, as the
+//! receiver's messages name it.
+CUDADSP_CORE_API std::string gnss_satellite_id(gnss_system system, int prn);
 
 //! One tracked satellite at the receive epoch.
 struct gnss_pvt_observation {

@@ -47,11 +47,6 @@ std::string fortran_d(double value, int width, int decimals)
     return s;
 }
 
-char system_letter(gnss_system system)
-{
-    return system == gnss_system::galileo ? 'E' : 'G';
-}
-
 char systems_letter(const std::vector<gnss_system>& systems)
 {
     const bool gps =
@@ -202,7 +197,7 @@ void write_rinex_observation_header(std::ostream& out,
     for (gnss_system s : { gnss_system::gps, gnss_system::galileo })
         if (std::find(h.systems.begin(), h.systems.end(), s) != h.systems.end())
             header_line(out,
-                        printf_text("%c  %3d C1C L1C D1C S1C", system_letter(s), 4),
+                        printf_text("%c  %3d C1C L1C D1C S1C", gnss_system_letter(s), 4),
                         "SYS / # / OBS TYPES");
     header_line(out, "DBHZ", "SIGNAL STRENGTH UNIT");
     if (h.interval_ms > 0)
@@ -221,7 +216,7 @@ void write_rinex_observation_header(std::ostream& out,
     for (gnss_system s : { gnss_system::gps, gnss_system::galileo })
         if (std::find(h.systems.begin(), h.systems.end(), s) != h.systems.end())
             header_line(out,
-                        printf_text("%c L1C %8.5f", system_letter(s), 0.0),
+                        printf_text("%c L1C %8.5f", gnss_system_letter(s), 0.0),
                         "SYS / PHASE SHIFT");
     header_line(out, "", "END OF HEADER");
 }
@@ -244,7 +239,7 @@ void write_rinex_observation_epoch(std::ostream& out,
         << '\n';
     for (const gnss_observation& o : epoch.observations) {
         const int ssi = signal_strength_indicator(o.cn0_dbhz);
-        out << printf_text("%c%02d", system_letter(o.system), o.prn)
+        out << gnss_satellite_id(o.system, o.prn)
             << observation_field(o.pseudorange_m, 0, ssi)
             << observation_field(o.carrier_phase_cycles, o.lli, ssi)
             << observation_field(o.doppler_hz, 0, 0)

@@ -113,7 +113,8 @@ gps_receiver_epoch gps_fix_solver::solve(gnss_observation_epoch observations) co
         out.gps_time_of_week_s = std::numeric_limits<double>::quiet_NaN();
         if (inputs.size() < static_cast<std::size_t>(min_satellites)) {
             for (const gps_receiver_exclusion& x : out.excluded) {
-                out.fix.reason += "; " + gps_satellite_id(x.prn) + ": " + x.reason;
+                out.fix.reason +=
+                    "; " + gnss_satellite_id(gnss_system::gps, x.prn) + ": " + x.reason;
             }
         }
     }

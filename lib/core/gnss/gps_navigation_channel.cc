@@ -7,7 +7,6 @@
 
 #include "gnss/gps_navigation_channel.h"
 #include "runtime/parameter_checks.h"
-#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -49,13 +48,6 @@ void gps_navigation_channel_config::validate() const
     if (bit_sync_min_changes < 1) {
         parameter_error("bit_sync_min_changes", "at least 1", bit_sync_min_changes);
     }
-}
-
-std::string gps_satellite_id(int prn)
-{
-    char text[8];
-    std::snprintf(text, sizeof text, "G%02d", prn);
-    return text;
 }
 
 const char* to_string(gps_navigation_stage stage)

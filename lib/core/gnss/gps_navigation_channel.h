@@ -53,8 +53,6 @@ enum class gps_navigation_stage {
 //! "bit synchronisation", "subframe synchronisation", ...
 CUDADSP_CORE_API const char* to_string(gps_navigation_stage stage);
 
-//! The satellite's RINEX name, "G05" for PRN 5, as the receiver's messages name it.
-CUDADSP_CORE_API std::string gps_satellite_id(int prn);
 
 //! The channel's counters beyond the decoder's (which it also reports).
 struct gps_navigation_counters {

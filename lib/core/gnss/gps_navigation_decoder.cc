@@ -77,7 +77,8 @@ std::string gps_navigation_decoder::stages() const
     }
     std::string text;
     for (const auto& entry : d_channels) {
-        text += (text.empty() ? "" : "; ") + gps_satellite_id(entry.second.prn()) + ": " +
+        text += (text.empty() ? "" : "; ") +
+                gnss_satellite_id(gnss_system::gps, entry.second.prn()) + ": " +
                 to_string(entry.second.stage());
     }
     return text;
