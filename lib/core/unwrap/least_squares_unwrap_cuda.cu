@@ -135,7 +135,7 @@ struct least_squares_unwrap_cuda::workspace {
         inverse.set_stream(stream);
     }
 
-    //! Enqueue the reduction of the last kernel's partials into scalars[slot].
+    //! Enqueue the sum of the last kernel's partials into scalars[slot].
     void reduce(cudaStream_t stream,
                 int slot,
                 reduction_finish finish = reduction_finish::store_sum) const
@@ -152,20 +152,19 @@ struct least_squares_unwrap_cuda::workspace {
     /*! The finish both solves share: the circular offset c of \p solution against the
      *  wrapped phase (Reordered: \p solution is still in the transform's order), then
      *  the outputs from solution + c; \p abandoned as output_kernel's. */
-    template <bool Reordered>
-    void enqueue_offset_and_output(const frame_inputs& in,
+    template <class Inputs>
+    void enqueue_offset_and_output(const Inputs& in,
                                    bool congruent,
                                    const float* solution,
                                    const int* abandoned,
                                    const unwrap_2d_buffers& device,
                                    cudaStream_t stream) const
     {
-        phase_difference_sum_kernel<Reordered>
-            <<<pixel_blocks, block_threads, 0, stream>>>(
-                in, frame, period, solution, partials.get());
+        phase_difference_sum_kernel<Inputs><<<pixel_blocks, block_threads, 0, stream>>>(
+            in, frame, period, solution, partials.get());
         CUDADSP_CUDA_LAUNCHED("phase_difference_sum_kernel");
         reduce(stream, slot_offset, reduction_finish::store_circular_offset);
-        output_kernel<Reordered>
+        output_kernel<Inputs>
             <<<pixel_blocks, block_threads, 0, stream>>>(in,
                                                          frame,
                                                          period,
@@ -178,16 +177,16 @@ struct least_squares_unwrap_cuda::workspace {
         CUDADSP_CUDA_LAUNCHED("output_kernel");
     }
 
-    //! The largest weight of a valid pixel of \p in (which has weights); waits for the
-    //! stream.
-    float largest_valid_weight(const frame_inputs& in, cudaStream_t stream) const
+    //! Enqueue the largest weight of a valid pixel of \p in (which has weights) into
+    //! scalars[slot_largest_weight], where in.largest_weight points.
+    void enqueue_largest_valid_weight(const frame_inputs& in, cudaStream_t stream) const
     {
         largest_weight_kernel<<<pixel_blocks, block_threads, 0, stream>>>(
             in, frame, partials.get());
         CUDADSP_CUDA_LAUNCHED("largest_weight_kernel");
-        reduce(stream, slot_largest_weight, reduction_finish::store_largest);
-        // A float32 weight, exact in float64 and back.
-        return static_cast<float>(read_scalar(stream, slot_largest_weight).x);
+        reduce_largest_kernel<<<1, block_threads, 0, stream>>>(
+            partials.get(), int(pixel_blocks), scalars.get(), slot_largest_weight);
+        CUDADSP_CUDA_LAUNCHED("reduce_largest_kernel");
     }
 
     //! Copy scalars[slot] to the host; waits for the stream.
@@ -223,17 +222,17 @@ least_squares_unwrap_cuda::least_squares_unwrap_cuda(const phase_unwrap_2d_confi
     // Grid-stride kernels run one wave of resident blocks; the per-pixel kernels share
     // one grid (their partial sums go through one reduction), sized by the one with the
     // lowest occupancy.
-    const int pixel_blocks_per_multiprocessor =
-        std::min({ blocks_per_multiprocessor(divergence_kernel),
-                   blocks_per_multiprocessor(weighted_setup_kernel),
-                   blocks_per_multiprocessor(largest_weight_kernel),
-                   blocks_per_multiprocessor(preconditioned_residual_kernel),
-                   blocks_per_multiprocessor(search_direction_kernel),
-                   blocks_per_multiprocessor(solution_update_kernel),
-                   blocks_per_multiprocessor(phase_difference_sum_kernel<true>),
-                   blocks_per_multiprocessor(phase_difference_sum_kernel<false>),
-                   blocks_per_multiprocessor(output_kernel<true>),
-                   blocks_per_multiprocessor(output_kernel<false>) });
+    const int pixel_blocks_per_multiprocessor = std::min(
+        { blocks_per_multiprocessor(divergence_kernel),
+          blocks_per_multiprocessor(weighted_setup_kernel),
+          blocks_per_multiprocessor(largest_weight_kernel),
+          blocks_per_multiprocessor(preconditioned_residual_kernel),
+          blocks_per_multiprocessor(search_direction_kernel),
+          blocks_per_multiprocessor(solution_update_kernel),
+          blocks_per_multiprocessor(phase_difference_sum_kernel<phase_only_inputs>),
+          blocks_per_multiprocessor(phase_difference_sum_kernel<frame_inputs>),
+          blocks_per_multiprocessor(output_kernel<phase_only_inputs>),
+          blocks_per_multiprocessor(output_kernel<frame_inputs>) });
     ws.pixel_blocks =
         grid_blocks(config.pixels(), multiprocessors * pixel_blocks_per_multiprocessor);
     ws.group_blocks =
@@ -354,18 +353,18 @@ bool least_squares_unwrap_cuda::solve_unweighted(const unwrap_2d_buffers& device
                                                  unwrap_2d_report& report)
 {
     workspace& ws = *d_ws;
-    const frame_inputs in{ device.wrapped, nullptr, nullptr, 1.0f };
+    const phase_only_inputs in{ device.wrapped };
     CUDADSP_CUDA(cudaMemsetAsync(ws.non_finite.get(), 0, sizeof(int), stream));
     divergence_kernel<<<ws.pixel_blocks, block_threads, 0, stream>>>(
         in, ws.frame, ws.period, ws.transformed.get(), ws.non_finite.get());
     CUDADSP_CUDA_LAUNCHED("divergence_kernel");
     enqueue_poisson_solve(stream);
-    ws.enqueue_offset_and_output<true>(in,
-                                       d_config.congruent,
-                                       ws.transformed.get(),
-                                       ws.non_finite.get(),
-                                       device,
-                                       stream);
+    ws.enqueue_offset_and_output(in,
+                                 d_config.congruent,
+                                 ws.transformed.get(),
+                                 ws.non_finite.get(),
+                                 device,
+                                 stream);
     CUDADSP_CUDA(cudaMemcpyAsync(ws.host_flag.get(),
                                  ws.non_finite.get(),
                                  sizeof(int),
@@ -384,9 +383,11 @@ least_squares_unwrap_cuda::solve_weighted(const unwrap_2d_buffers& device,
                                           cudaStream_t stream)
 {
     workspace& ws = *d_ws;
-    frame_inputs in{ device.wrapped, device.weight, device.mask, 1.0f };
+    const frame_inputs in{
+        device.wrapped, device.weight, device.mask, ws.scalars.get() + slot_largest_weight
+    };
     if (in.weight != nullptr)
-        in.largest_weight = ws.largest_valid_weight(in, stream);
+        ws.enqueue_largest_valid_weight(in, stream);
     weighted_setup_kernel<<<ws.pixel_blocks, block_threads, 0, stream>>>(
         in,
         ws.frame,
@@ -459,7 +460,7 @@ least_squares_unwrap_cuda::solve_weighted(const unwrap_2d_buffers& device,
             break;
     }
 
-    ws.enqueue_offset_and_output<false>(
+    ws.enqueue_offset_and_output(
         in, d_config.congruent, ws.solution.get(), nullptr, device, stream);
     CUDADSP_CUDA(cudaStreamSynchronize(stream));
     return report;

@@ -46,13 +46,26 @@ struct transform_shape {
     std::int32_t half_cols; //!< cols / 2 + 1: columns of the R2C half spectrum
 };
 
-//! The input buffers of a frame (weight and mask may be null).
+/*! The unweighted solve's input: the wrapped phase alone (no weight, no mask), so a
+ *  pixel is valid where its phase is finite. Its kernels are compiled for it apart from
+ *  the weighted ones, without the weight and mask branches those carry. The unweighted
+ *  solution is read in the transform's (reordered) order. */
+struct phase_only_inputs {
+    static constexpr bool reordered_solution = true;
+    const float* wrapped;
+};
+
+/*! The weighted solve's inputs (weight and mask may be null); its solution is read in
+ *  natural order. */
 struct frame_inputs {
+    static constexpr bool reordered_solution = false;
     const float* wrapped;
     const float* weight;
     const std::uint8_t* mask;
-    //! edge_weight()'s largest weight of a valid pixel; 1 without weights.
-    float largest_weight;
+    /*! edge_weight()'s largest weight of a valid pixel, in .x, reduced on the device
+     *  (largest_weight_kernel) so the host need not wait for it; read only where
+     *  weight is given. */
+    const double2* largest_weight;
 };
 
 /*! Slots of the float64 scalars the kernels reduce into and read from. Each holds a
@@ -67,8 +80,8 @@ enum scalar_slot : int {
     scalar_slot_count = 7    //!< slots in all
 };
 
-//! What the final reduction does: store the sum, its circular offset, or the largest.
-enum class reduction_finish { store_sum, store_circular_offset, store_largest };
+//! What the final sum does: store the sum, or its circular offset.
+enum class reduction_finish { store_sum, store_circular_offset };
 
 //! Position of sample \p i after Makhoul's reorder of \p n samples.
 __device__ __forceinline__ std::int32_t makhoul_position(std::int32_t i, std::int32_t n)
@@ -88,13 +101,29 @@ __device__ __forceinline__ bool pixel_valid(const frame_inputs& in, std::int32_t
     return unwrap_2d_pixel_valid(in.wrapped, in.weight, in.mask, p);
 }
 
+//! The rule's validity without weight and mask: a finite phase.
+__device__ __forceinline__ bool pixel_valid(const phase_only_inputs& in, std::int32_t p)
+{
+    return isfinite(in.wrapped[p]);
+}
+
 //! Weight U of the difference between pixels \p a and \p b: 0 unless both are valid.
 __device__ __forceinline__ float
 difference_weight(const frame_inputs& in, std::int32_t a, std::int32_t b)
 {
     if (!pixel_valid(in, a) || !pixel_valid(in, b))
         return 0.0f;
-    return in.weight ? edge_weight(in.weight[a], in.weight[b], in.largest_weight) : 1.0f;
+    return in.weight ? edge_weight(in.weight[a],
+                                   in.weight[b],
+                                   static_cast<float>(in.largest_weight->x))
+                     : 1.0f;
+}
+
+//! Weight U without weights: 1 between valid pixels.
+__device__ __forceinline__ float
+difference_weight(const phase_only_inputs& in, std::int32_t a, std::int32_t b)
+{
+    return pixel_valid(in, a) && pixel_valid(in, b) ? 1.0f : 0.0f;
 }
 
 //! Wrapped difference from pixel \p a to pixel \p b, in float64.
@@ -135,10 +164,11 @@ __device__ __forceinline__ void store_block_reduction(double2 v, double2* partia
  * The weighted divergence rho at (row, col): sum over its four differences of U * g,
  * outgoing differences (right, lower) added and incoming ones subtracted, g the wrapped
  * difference. A difference off the frame or with an invalid end has U = 0 and is not
- * evaluated (its wrapped values may be NaN). Without weight and mask, U = 1 between
+ * evaluated (its wrapped values may be NaN). With phase_only_inputs, U = 1 between
  * finite pixels: the unweighted divergence. Also gives the outgoing weights.
  */
-__device__ __forceinline__ double divergence_at(const frame_inputs& in,
+template <class Inputs>
+__device__ __forceinline__ double divergence_at(const Inputs& in,
                                                 std::int32_t row,
                                                 std::int32_t col,
                                                 const frame_shape& s,
@@ -172,9 +202,9 @@ __device__ __forceinline__ double divergence_at(const frame_inputs& in,
  * Unweighted case, first pass: the divergence of every pixel, written at its reordered
  * place in \p transformed (the R2C input). Sets *non_finite when a wrapped value is
  * not finite (the frame then goes to the weighted solve; the flag is cleared before).
- * \p in has no weight and no mask; \p transformed must not overlap it.
+ * \p transformed must not overlap the input.
  */
-__global__ void divergence_kernel(frame_inputs in,
+__global__ void divergence_kernel(phase_only_inputs in,
                                   frame_shape s,
                                   unwrap_period period,
                                   float* __restrict__ transformed,
@@ -229,7 +259,8 @@ __global__ void weighted_setup_kernel(frame_inputs in,
 
 /*!
  * Weighted case, before the setup: per block { the largest weight of a valid pixel (0
- * where the block has none), 0 } into \p partials. \p in.weight is not null.
+ * where the block has none), 0 } into \p partials (reduce_largest_kernel finishes it).
+ * \p in.weight is not null.
  */
 __global__ void
 largest_weight_kernel(frame_inputs in, frame_shape s, double2* __restrict__ partials)
@@ -449,11 +480,10 @@ __global__ void solution_update_kernel(frame_shape s,
 
 /*!
  * Per block { sum cos, sum sin } of 2 pi / period * (wrapped - solution) over the
- * valid pixels, the solution read reordered (the unweighted transform output) or in
- * natural order.
+ * valid pixels, the solution read as Inputs::reordered_solution says.
  */
-template <bool Reordered>
-__global__ void phase_difference_sum_kernel(frame_inputs in,
+template <class Inputs>
+__global__ void phase_difference_sum_kernel(Inputs in,
                                             frame_shape s,
                                             unwrap_period period,
                                             const float* __restrict__ solution,
@@ -466,7 +496,8 @@ __global__ void phase_difference_sum_kernel(frame_inputs in,
             continue;
         const std::int32_t row = p / s.width;
         const std::int32_t col = p - row * s.width;
-        const float phi = solution[Reordered ? reordered_index(row, col, s) : p];
+        const float phi =
+            solution[Inputs::reordered_solution ? reordered_index(row, col, s) : p];
         // The turns reduced to [-1/2, 1/2] in float64 (no loss for solutions of many
         // periods), the sine and cosine in float32: float64 transcendentals would cost
         // as much as the pass's memory traffic, and float32 terms summed in float64 fix
@@ -486,8 +517,9 @@ __global__ void phase_difference_sum_kernel(frame_inputs in,
 /*!
  * One block: the sum of \p count partial pairs in a fixed order, stored in
  * scalars[slot], or (store_circular_offset) turned into the constant c = period / 2pi *
- * arg(sum cos + i sum sin) stored in scalars[slot].x; store_largest: their largest
- * components instead of the sum, stored.
+ * arg(sum cos + i sum sin) stored in scalars[slot].x. The conjugate gradients run it
+ * three times an iteration: it does nothing else (a maximum beside the sum in one
+ * kernel made it and the weighted solve slower).
  */
 __global__ void reduce_partials_kernel(const double2* __restrict__ partials,
                                        int count,
@@ -496,21 +528,34 @@ __global__ void reduce_partials_kernel(const double2* __restrict__ partials,
                                        double2* __restrict__ scalars,
                                        int slot)
 {
-    // The same choice in every thread: both branches reduce the whole block.
-    const bool largest = finish == reduction_finish::store_largest;
     double2 sums = make_double2(0.0, 0.0);
     for (int i = threadIdx.x; i < count; i += blockDim.x)
-        sums = largest ? max_pairs{}(sums, partials[i]) : sum_pairs{}(sums, partials[i]);
+        sums = sum_pairs{}(sums, partials[i]);
     __shared__ typename pair_reduce::TempStorage storage;
-    const double2 total = largest ? pair_reduce(storage).Reduce(sums, max_pairs{})
-                                  : pair_reduce(storage).Reduce(sums, sum_pairs{});
+    const double2 total = pair_reduce(storage).Reduce(sums, sum_pairs{});
     if (threadIdx.x != 0)
         return;
-    if (finish != reduction_finish::store_circular_offset)
+    if (finish == reduction_finish::store_sum)
         scalars[slot] = total;
     else
         scalars[slot] =
             make_double2(period * atan2(total.y, total.x) / (2.0 * CUDART_PI), 0.0);
+}
+
+//! One block: the largest components of \p count partial pairs, stored in
+//! scalars[slot].
+__global__ void reduce_largest_kernel(const double2* __restrict__ partials,
+                                      int count,
+                                      double2* __restrict__ scalars,
+                                      int slot)
+{
+    double2 largest = make_double2(0.0, 0.0);
+    for (int i = threadIdx.x; i < count; i += blockDim.x)
+        largest = max_pairs{}(largest, partials[i]);
+    __shared__ typename pair_reduce::TempStorage storage;
+    const double2 total = pair_reduce(storage).Reduce(largest, max_pairs{});
+    if (threadIdx.x == 0)
+        scalars[slot] = total;
 }
 
 /*!
@@ -520,8 +565,8 @@ __global__ void reduce_partials_kernel(const double2* __restrict__ partials,
  * met a non-finite value; the weighted one will write the outputs). \p unwrapped may
  * alias in.wrapped: each pixel reads its input before it writes.
  */
-template <bool Reordered>
-__global__ void output_kernel(frame_inputs in,
+template <class Inputs>
+__global__ void output_kernel(Inputs in,
                               frame_shape s,
                               unwrap_period period,
                               bool congruent,
@@ -546,7 +591,9 @@ __global__ void output_kernel(frame_inputs in,
         const std::int32_t col = p - row * s.width;
         const float x = in.wrapped[p];
         const double phi =
-            double(solution[Reordered ? reordered_index(row, col, s) : p]) + offset;
+            double(
+                solution[Inputs::reordered_solution ? reordered_index(row, col, s) : p]) +
+            offset;
         const std::int32_t k = congruent_cycles(phi, x, period);
         unwrapped[p] = congruent ? apply_cycles(x, k, period) : static_cast<float>(phi);
         if (cycles)
