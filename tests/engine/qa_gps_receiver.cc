@@ -25,6 +25,7 @@
 #include "gnss/gps_lnav.h"
 #include "gnss/gps_nominal_constellation.h"
 #include "gnss/gps_receiver.h"
+#include "qa_gps_receiver_run.h"
 #include "qa_gps_receiver_truth.h"
 #include "qa_gps_scenario.h"
 #include <gnuradio/cudadsp/core/gnss_codes.h>

@@ -22,6 +22,7 @@
 #include "gnss/galileo_nominal_constellation.h"
 #include "gnss/gps_constellation_scenario.h"
 #include "gnss/gps_receiver.h"
+#include "qa_gps_receiver_run.h"
 #include "qa_gps_receiver_truth.h"
 #include <cppunit/extensions/HelperMacros.h>
 #include <algorithm>

@@ -13,12 +13,11 @@
 // Vienna with one satellite marked unhealthy, Klobuchar on, no troposphere; sample 0
 // falls 0.45 s before subframe 1 of a frame whose subframe 4 is page 18. A perfect
 // tracker's records, the fix errors, the truth geometry's DOPs, and when the fourth
-// healthy ephemeris is in; the perfect trackers run through a receiver (GPS and
-// Galileo satellites alike).
+// healthy ephemeris is in (GPS and Galileo satellites alike for the tracker and the
+// truth; qa_gps_receiver_run.h runs the trackers through a receiver).
 
 #include "gnss/gnss_geodesy.h"
 #include "gnss/gps_constellation_scenario.h"
-#include "gnss/gps_receiver.h"
 #include "qa_gps_scenario.h"
 #include <gnuradio/cudadsp/core/multichannel_correlator.h>
 #include <cppunit/TestAssert.h>
@@ -273,40 +272,6 @@ inline std::size_t slot_of(const gps_constellation_scenario& scenario,
             return sat;
     CPPUNIT_FAIL(gnss_satellite_id(system, prn) + " is not in the scenario");
     return 0;
-}
-
-//! Runs perfect trackers of satellites \p sats (of either system) through a receiver,
-//! 10 ms a call; \p levels overrides data bits (Galileo: symbols) by satellite.
-inline std::vector<gps_receiver_epoch>
-run_perfect(const gps_constellation_scenario& scenario,
-            gps_receiver& receiver,
-            const std::vector<std::size_t>& sats,
-            double duration_s,
-            const std::map<std::size_t, std::map<std::int64_t, int>>& levels = {})
-{
-    std::vector<perfect_tracker> trackers;
-    for (std::size_t sat : sats) {
-        const auto it = levels.find(sat);
-        trackers.emplace_back(scenario,
-                              sat,
-                              static_cast<std::uint32_t>(sat),
-                              it == levels.end() ? std::map<std::int64_t, int>{}
-                                                 : it->second);
-        receiver.assign_channel(
-            static_cast<std::uint32_t>(sat), scenario.system(sat), scenario.prn(sat));
-    }
-    const double fs = scenario.signal().config().sample_rate_hz;
-    std::vector<gps_receiver_epoch> epochs;
-    const std::uint64_t step = static_cast<std::uint64_t>(0.01 * fs);
-    for (std::uint64_t through = step; through <= duration_s * fs; through += step) {
-        gnss_correlator_results results;
-        results.taps = 3;
-        for (perfect_tracker& t : trackers)
-            t.run_to(through, results);
-        for (gps_receiver_epoch& e : receiver.process(results, through))
-            epochs.push_back(std::move(e));
-    }
-    return epochs;
 }
 
 } // namespace qa
