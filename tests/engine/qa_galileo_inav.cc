@@ -6,14 +6,15 @@
  */
 
 // The Galileo E1-B I/NAV decoder and the Galileo orbit against facts stated outside the
-// code under test: an encoder written from the OS SIS ICD Issue 2.0
-// (tests/support/qa_galileo_inav_encoder.h), the CRC-24Q check value of "123456789"
+// code under test: the library's encoder, written from the OS SIS ICD Issue 2.0 apart
+// from the decoder (gnss/galileo_inav_encoder.h; the words' values in
+// tests/support/qa_galileo_inav_words.h), the CRC-24Q check value of "123456789"
 // (0xCDE703, the catalogued value of this polynomial with a zero start), and the orbit by
 // a second formulation (Newton's method, the half-angle true anomaly, rotation matrices).
 
 #include "gnss/galileo_ephemeris.h"
 #include "gnss/galileo_inav.h"
-#include "qa_galileo_inav_encoder.h"
+#include "qa_galileo_inav_words.h"
 #include <cppunit/extensions/HelperMacros.h>
 #include <initializer_list>
 #include <algorithm>

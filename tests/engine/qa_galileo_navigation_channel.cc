@@ -7,7 +7,8 @@
 
 // The Galileo E1 navigation channel against the truth of a simulated signal: a Galileo
 // E1 B+C satellite of the signal simulator whose E1-B component carries the I/NAV pages
-// of the independent encoder (tests/support/qa_galileo_inav_encoder.h), symbol 0 sent
+// of the encoder written apart from the decoder (gnss/galileo_inav_encoder.h, through
+// tests/support/qa_galileo_inav_words.h), symbol 0 sent
 // at a known GST. The records are those a perfect tracker with 4-ms epochs would report
 // (code phase and carrier from the simulator's truth, the prompt the symbol's level),
 // as qa_gps_receiver does for GPS: their code phases are exact, so the channel's
@@ -17,7 +18,7 @@
 // since / chip rate.
 
 #include "gnss/galileo_navigation_channel.h"
-#include "qa_galileo_inav_encoder.h"
+#include "qa_galileo_inav_words.h"
 #include "qa_gnss_reference.h"
 #include <gnuradio/cudadsp/core/gnss_codes.h>
 #include <gnuradio/cudadsp/core/gnss_signal_simulator.h>

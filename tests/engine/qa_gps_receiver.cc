@@ -25,6 +25,7 @@
 #include "gnss/gps_lnav.h"
 #include "gnss/gps_nominal_constellation.h"
 #include "gnss/gps_receiver.h"
+#include "qa_gps_receiver_run.h"
 #include "qa_gps_receiver_truth.h"
 #include "qa_gps_scenario.h"
 #include <gnuradio/cudadsp/core/gnss_codes.h>
@@ -56,39 +57,6 @@ gps_receiver_config receiver_config(double sample_rate_hz)
     config.pvt.troposphere = gnss_troposphere_model::none;
     config.pvt.elevation_mask_rad = 5.0 * pi / 180; // below the scenario's 10 deg
     return config;
-}
-
-//! Runs perfect trackers of satellites \p sats through a receiver, 10 ms a call.
-std::vector<gps_receiver_epoch>
-run_perfect(const gps_constellation_scenario& scenario,
-            gps_receiver& receiver,
-            const std::vector<std::size_t>& sats,
-            double duration_s,
-            const std::map<std::size_t, std::map<std::int64_t, int>>& levels = {})
-{
-    std::vector<perfect_tracker> trackers;
-    for (std::size_t sat : sats) {
-        const auto it = levels.find(sat);
-        trackers.emplace_back(scenario,
-                              sat,
-                              static_cast<std::uint32_t>(sat),
-                              it == levels.end() ? std::map<std::int64_t, int>{}
-                                                 : it->second);
-        receiver.assign_channel(static_cast<std::uint32_t>(sat),
-                                scenario.satellite(sat).ephemeris.prn);
-    }
-    const double fs = scenario.signal().config().sample_rate_hz;
-    std::vector<gps_receiver_epoch> epochs;
-    const std::uint64_t step = static_cast<std::uint64_t>(0.01 * fs);
-    for (std::uint64_t through = step; through <= duration_s * fs; through += step) {
-        gnss_correlator_results results;
-        results.taps = 3;
-        for (perfect_tracker& t : trackers)
-            t.run_to(through, results);
-        for (gps_receiver_epoch& e : receiver.process(results, through))
-            epochs.push_back(std::move(e));
-    }
-    return epochs;
 }
 
 fix_errors errors_of(const gps_receiver_epoch& e)

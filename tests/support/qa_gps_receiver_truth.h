@@ -13,7 +13,8 @@
 // Vienna with one satellite marked unhealthy, Klobuchar on, no troposphere; sample 0
 // falls 0.45 s before subframe 1 of a frame whose subframe 4 is page 18. A perfect
 // tracker's records, the fix errors, the truth geometry's DOPs, and when the fourth
-// healthy ephemeris is in.
+// healthy ephemeris is in (GPS and Galileo satellites alike for the tracker and the
+// truth; qa_gps_receiver_run.h runs the trackers through a receiver).
 
 #include "gnss/gnss_geodesy.h"
 #include "gnss/gps_constellation_scenario.h"
@@ -82,10 +83,11 @@ arrival_sample(const gps_constellation_scenario& scenario, std::size_t sat, doub
 }
 
 /*!
- * The records a perfect tracker with 1-ms epochs would report: each epoch ends at the
- * first sample past a code period's end, the code phase and the carrier are the
- * truth's there, the prompt is the data bit's level (upright carrier). \p levels
- * overrides the data bits by index where it has them.
+ * The records a perfect tracker would report: each epoch (GPS: 1 ms of the C/A code;
+ * Galileo: 4 ms of the E1-B code) ends at the first sample past a code period's end,
+ * the code phase and the carrier are the truth's there, the prompt is the data bit's
+ * (Galileo: the symbol's) level (upright carrier). \p levels overrides the data bits by
+ * index where it has them.
  */
 class perfect_tracker
 {
@@ -96,7 +98,12 @@ public:
                     std::map<std::int64_t, int> levels = {})
         : d_sim(scenario.signal()), d_sat(sat), d_id(id), d_levels(std::move(levels))
     {
-        d_period = std::floor(d_sim.code_phase_total_chips(sat, 0.0) / 1023.0);
+        const bool galileo = scenario.system(sat) == gnss_system::galileo;
+        d_chips_per_period = galileo ? 4092.0 : 1023.0;
+        d_periods_per_bit = galileo ? 1.0 : 20.0;
+        d_period_s = galileo ? 4e-3 : 1e-3;
+        d_period =
+            std::floor(d_sim.code_phase_total_chips(sat, 0.0) / d_chips_per_period);
     }
 
     //! Appends the epochs that end before sample \p through.
@@ -104,8 +111,8 @@ public:
     {
         const double fs = d_sim.config().sample_rate_hz;
         for (;;) {
-            const double end_chips = (d_period + 1.0) * 1023.0;
-            double n = static_cast<double>(d_start) + 1e-3 * fs;
+            const double end_chips = (d_period + 1.0) * d_chips_per_period;
+            double n = static_cast<double>(d_start) + d_period_s * fs;
             for (int k = 0; k < 4; ++k)
                 n += (end_chips - d_sim.code_phase_total_chips(d_sat, n)) /
                      d_sim.code_rate_cps(d_sat, n) * fs;
@@ -128,7 +135,7 @@ public:
                                (2 * pi);
             r.cn0_dbhz = 45.0f;
             const std::int64_t bit =
-                static_cast<std::int64_t>(std::floor(d_period / 20.0));
+                static_cast<std::int64_t>(std::floor(d_period / d_periods_per_bit));
             const auto level = d_levels.find(bit);
             const int value =
                 level != d_levels.end() ? level->second : d_sim.bit(d_sat, bit);
@@ -147,6 +154,9 @@ private:
     std::size_t d_sat;
     std::uint32_t d_id;
     std::map<std::int64_t, int> d_levels;
+    double d_chips_per_period;
+    double d_periods_per_bit;
+    double d_period_s;
     double d_period;
     std::uint64_t d_start = 0;
     std::uint64_t d_epoch = 0;
@@ -166,7 +176,7 @@ inline std::vector<double> truth_dops(const gps_constellation_scenario& scenario
     double m[4][4] = {};
     for (int prn : used) {
         for (std::size_t sat = 0; sat < scenario.satellite_count(); ++sat) {
-            if (scenario.satellite(sat).ephemeris.prn != prn)
+            if (scenario.system(sat) != gnss_system::gps || scenario.prn(sat) != prn)
                 continue;
             const gps_scenario_truth t = scenario.truth(sat, sample_index);
             gnss_vec3 d;
@@ -253,12 +263,14 @@ inline std::vector<std::size_t> all_of(const gps_constellation_scenario& scenari
     return sats;
 }
 
-inline std::size_t slot_of(const gps_constellation_scenario& scenario, int prn)
+inline std::size_t slot_of(const gps_constellation_scenario& scenario,
+                           int prn,
+                           gnss_system system = gnss_system::gps)
 {
     for (std::size_t sat = 0; sat < scenario.satellite_count(); ++sat)
-        if (scenario.satellite(sat).ephemeris.prn == prn)
+        if (scenario.system(sat) == system && scenario.prn(sat) == prn)
             return sat;
-    CPPUNIT_FAIL("PRN " + std::to_string(prn) + " is not in the scenario");
+    CPPUNIT_FAIL(gnss_satellite_id(system, prn) + " is not in the scenario");
     return 0;
 }
 

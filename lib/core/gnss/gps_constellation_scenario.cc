@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "gnss/galileo_ephemeris.h"
 #include "gnss/gps_constellation_scenario.h"
 #include "gnss/gps_lnav.h"
 #include "runtime/quoted_text.h"
@@ -13,6 +14,7 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace gr {
 namespace cudadsp {
@@ -40,6 +42,39 @@ void require(bool ok, const std::string& field, const std::string& rule, double 
     if (!ok)
         throw std::invalid_argument("gps_constellation_scenario: " + field +
                                     ": must be " + rule + ", got " + number_text(value));
+}
+
+void validate_galileo(const gps_scenario_config& config)
+{
+    require(config.galileo_week >= 0 && config.galileo_week <= 4095,
+            "galileo_week",
+            "in 0..4095",
+            config.galileo_week);
+    require(std::isfinite(config.gst_minus_gps_s) &&
+                std::fabs(config.gst_minus_gps_s) < 1e-3,
+            "gst_minus_gps_s",
+            "finite and below 1 ms in magnitude",
+            config.gst_minus_gps_s);
+    std::set<int> prns;
+    for (std::size_t i = 0; i < config.galileo_satellites.size(); ++i) {
+        const galileo_scenario_satellite& s = config.galileo_satellites[i];
+        const galileo_ephemeris& e = s.message.ephemeris;
+        const std::string name = "galileo_satellites[" + std::to_string(i) + "].";
+        require(e.svid >= 1 && e.svid <= galileo_e1_prn_count &&
+                    prns.insert(e.svid).second,
+                name + "message.ephemeris.svid",
+                "in 1..50 and not repeated",
+                e.svid);
+        require(std::isfinite(e.sqrt_a) && e.sqrt_a > 0.0,
+                name + "message.ephemeris.sqrt_a",
+                "finite and > 0",
+                e.sqrt_a);
+        require(e.e >= 0.0 && e.e < 1.0, name + "message.ephemeris.e", "in [0, 1)", e.e);
+        require(std::isfinite(s.cn0_dbhz) && s.cn0_dbhz <= 120.0,
+                name + "cn0_dbhz",
+                "finite and <= 120",
+                s.cn0_dbhz);
+    }
 }
 
 void validate(const gps_scenario_config& config)
@@ -96,6 +131,7 @@ void validate(const gps_scenario_config& config)
                 "finite and <= 120",
                 s.cn0_dbhz);
     }
+    validate_galileo(config);
 }
 
 } // namespace
@@ -104,29 +140,55 @@ gps_constellation_scenario::gps_constellation_scenario(const gps_scenario_config
     : d_config((validate(config), config)),
       d_code_reference_tow_s(
           6.0 * std::floor((config.start_tow_s - longest_signal_age_s) / 6.0)),
-      d_satellites(visible_satellites()),
+      d_sources(visible_sources()),
       d_simulator(config.signal, simulated_satellites())
 {
 }
 
-const gps_scenario_satellite& gps_constellation_scenario::satellite(std::size_t sat) const
+int gps_constellation_scenario::prn(std::size_t sat) const
 {
-    return d_satellites.at(sat);
+    return system(sat) == gnss_system::galileo
+               ? galileo_satellite(sat).message.ephemeris.svid
+               : satellite(sat).ephemeris.prn;
 }
 
-std::vector<gps_scenario_satellite> gps_constellation_scenario::visible_satellites() const
+const gps_scenario_satellite& gps_constellation_scenario::satellite(std::size_t sat) const
 {
-    std::vector<gps_scenario_satellite> in_view;
+    const source& s = d_sources.at(sat);
+    if (s.system != gnss_system::gps)
+        throw std::out_of_range("gps_constellation_scenario: satellite " +
+                                std::to_string(sat) + " is a Galileo satellite");
+    return d_config.satellites[s.index];
+}
+
+const galileo_scenario_satellite&
+gps_constellation_scenario::galileo_satellite(std::size_t sat) const
+{
+    const source& s = d_sources.at(sat);
+    if (s.system != gnss_system::galileo)
+        throw std::out_of_range("gps_constellation_scenario: satellite " +
+                                std::to_string(sat) + " is a GPS satellite");
+    return d_config.galileo_satellites[s.index];
+}
+
+std::vector<gps_constellation_scenario::source>
+gps_constellation_scenario::visible_sources() const
+{
+    std::vector<source> in_view;
     const double mask_rad = d_config.elevation_mask_deg * two_pi / 360.0;
-    for (const gps_scenario_satellite& s : d_config.satellites)
+    std::vector<source> all;
+    for (std::size_t i = 0; i < d_config.satellites.size(); ++i)
+        all.push_back({ gnss_system::gps, i });
+    for (std::size_t i = 0; i < d_config.galileo_satellites.size(); ++i)
+        all.push_back({ gnss_system::galileo, i });
+    for (const source& s : all)
         if (solve(s, 0.0).direction.elevation_rad >= mask_rad)
             in_view.push_back(s);
     return in_view;
 }
 
-gps_scenario_truth
-gps_constellation_scenario::solve(const gps_scenario_satellite& satellite,
-                                  double receive_offset_s) const
+gps_scenario_truth gps_constellation_scenario::solve(const source& satellite,
+                                                     double receive_offset_s) const
 {
     gps_scenario_truth truth{};
     truth.receive_offset_s = receive_offset_s;
@@ -139,13 +201,25 @@ gps_constellation_scenario::solve(const gps_scenario_satellite& satellite,
     const gnss_geodetic receiver = ecef_to_geodetic(truth.receiver_position_m);
     const double receive_tow_s = d_config.start_tow_s + receive_offset_s;
     const bool klobuchar = d_config.ionosphere == gnss_ionosphere_model::klobuchar;
+    // A Galileo satellite's orbit and clock are given in GST: t_tx + GGTO.
+    const bool galileo = satellite.system == gnss_system::galileo;
+    const double system_offset_s = galileo ? d_config.gst_minus_gps_s : 0.0;
+    const auto state_at = [&](double transmit_tow_s) {
+        if (!galileo)
+            return gps_satellite_at(d_config.satellites[satellite.index].ephemeris,
+                                    transmit_tow_s);
+        const galileo_inav_message& m =
+            d_config.galileo_satellites[satellite.index].message;
+        return galileo_satellite_at(
+            m.ephemeris, transmit_tow_s + system_offset_s, m.iono_health.bgd_e1_e5b);
+    };
 
     // Light time by fixed-point iteration: each step shrinks the error by the range
     // rate over c (< 1e-5), so five steps from 75 ms reach the rounding of a double.
     double transit_s = 0.075;
     gps_satellite_state state{};
     for (int step = 0; step < 5; ++step) {
-        state = gps_satellite_at(satellite.ephemeris, receive_tow_s - transit_s);
+        state = state_at(receive_tow_s - transit_s);
         double position[3] = { state.position[0], state.position[1], state.position[2] };
         gps_earth_rotation_correction(position, transit_s);
         double squared = 0.0;
@@ -166,7 +240,7 @@ gps_constellation_scenario::solve(const gps_scenario_satellite& satellite,
     truth.transit_s = transit_s;
     truth.transmit_tow_s = receive_tow_s - transit_s;
     truth.satellite_clock_s = state.clock_bias;
-    const double clock_m = gps_speed_of_light * state.clock_bias;
+    const double clock_m = gps_speed_of_light * (state.clock_bias + system_offset_s);
     truth.pseudorange_m = truth.geometric_range_m + truth.ionosphere_m - clock_m;
     // The carrier is advanced by the ionosphere as much as the code is delayed; it is
     // evaluated at the code's t_tx, which differs from the carrier's by 2 I / c (under
@@ -175,14 +249,15 @@ gps_constellation_scenario::solve(const gps_scenario_satellite& satellite,
     // Differences of small numbers first: t_sv - reference would lose 0.1 ns (3 cm) if
     // formed from seconds of the week.
     truth.code_phase_chips =
-        gps_l1ca_chip_rate_cps * ((d_config.start_tow_s - d_code_reference_tow_s) +
-                                  receive_offset_s - transit_s + state.clock_bias);
+        gps_l1ca_chip_rate_cps *
+        ((d_config.start_tow_s - d_code_reference_tow_s) + receive_offset_s - transit_s +
+         state.clock_bias + system_offset_s);
     return truth;
 }
 
 gps_scenario_truth gps_constellation_scenario::truth(std::size_t sat, double n) const
 {
-    const gps_scenario_satellite& s = d_satellites.at(sat);
+    const source& s = d_sources.at(sat);
     const double offset_s = n / d_config.signal.sample_rate_hz;
     gps_scenario_truth truth = solve(s, offset_s);
     truth.range_rate_m_s = (solve(s, offset_s + range_rate_step_s).carrier_range_m -
@@ -192,32 +267,61 @@ gps_scenario_truth gps_constellation_scenario::truth(std::size_t sat, double n) 
     return truth;
 }
 
-std::vector<gnss_simulated_satellite>
-gps_constellation_scenario::simulated_satellites() const
+gnss_simulated_satellite
+gps_constellation_scenario::simulated(const source& satellite) const
 {
     const double last_signal_tow_s = d_config.start_tow_s + d_config.duration_s;
+    gnss_simulated_satellite out;
+    if (satellite.system == gnss_system::galileo) {
+        const galileo_scenario_satellite& s =
+            d_config.galileo_satellites[satellite.index];
+        const int prn = s.message.ephemeris.svid;
+        out.code = boc11_expand(galileo_e1_code(prn, galileo_e1_component::b));
+        out.pilot_code = boc11_expand(galileo_e1_code(prn, galileo_e1_component::c));
+        out.code_entries_per_chip = 2;
+        out.chip_rate_cps = galileo_e1_chip_rate_cps;
+        out.cn0_dbhz = s.cn0_dbhz;
+        out.code_periods_per_bit = 1;
+        // Pages of 2 s from the reference (a multiple of 6 s, so a page start), one
+        // past the last GST the signal reaches.
+        const int n_pages = static_cast<int>(std::floor(
+                                (last_signal_tow_s - d_code_reference_tow_s) / 2.0)) +
+                            2;
+        const galileo_gst start{ d_config.galileo_week,
+                                 static_cast<int>(d_code_reference_tow_s) };
+        for (std::uint8_t symbol : galileo_inav_encode(s.message, start, n_pages))
+            out.bits.push_back(symbol ? -1 : 1);
+        return out;
+    }
+    const gps_scenario_satellite& s = d_config.satellites[satellite.index];
     const int n_subframes =
         static_cast<int>(std::floor((last_signal_tow_s - d_code_reference_tow_s) / 6.0)) +
         2;
+    out.code = gps_l1ca_code(s.ephemeris.prn);
+    out.cn0_dbhz = s.cn0_dbhz;
+    out.code_periods_per_bit = 20;
+    gps_lnav_message message;
+    message.ephemeris = s.ephemeris;
+    for (int k = 0; k < 4; ++k) {
+        message.iono_utc.alpha[k] = d_config.klobuchar.alpha[k];
+        message.iono_utc.beta[k] = d_config.klobuchar.beta[k];
+    }
+    for (std::uint8_t bit :
+         gps_lnav_encode(message, static_cast<int>(d_code_reference_tow_s), n_subframes))
+        out.bits.push_back(bit ? -1 : 1);
+    return out;
+}
+
+std::vector<gnss_simulated_satellite>
+gps_constellation_scenario::simulated_satellites() const
+{
     // Entries past the last sample so that its cubic has neighbours on both sides.
     const std::size_t entries =
         static_cast<std::size_t>(std::ceil(d_config.duration_s / track_interval_s)) + 3;
 
-    std::vector<gnss_simulated_satellite> simulated;
-    for (const gps_scenario_satellite& s : d_satellites) {
-        gnss_simulated_satellite out;
-        out.code = gps_l1ca_code(s.ephemeris.prn);
-        out.cn0_dbhz = s.cn0_dbhz;
-        out.code_periods_per_bit = 20;
-        gps_lnav_message message;
-        message.ephemeris = s.ephemeris;
-        for (int k = 0; k < 4; ++k) {
-            message.iono_utc.alpha[k] = d_config.klobuchar.alpha[k];
-            message.iono_utc.beta[k] = d_config.klobuchar.beta[k];
-        }
-        for (std::uint8_t bit : gps_lnav_encode(
-                 message, static_cast<int>(d_code_reference_tow_s), n_subframes))
-            out.bits.push_back(bit ? -1 : 1);
+    std::vector<gnss_simulated_satellite> all;
+    for (const source& s : d_sources) {
+        gnss_simulated_satellite out = simulated(s);
         out.track.interval_s = track_interval_s;
         const double carrier_range_0_m = solve(s, 0.0).carrier_range_m;
         for (std::size_t k = 0; k < entries; ++k) {
@@ -226,9 +330,9 @@ gps_constellation_scenario::simulated_satellites() const
             out.track.carrier_phase_rad.push_back(
                 -two_pi * (truth.carrier_range_m - carrier_range_0_m) / l1_wavelength_m);
         }
-        simulated.push_back(std::move(out));
+        all.push_back(std::move(out));
     }
-    return simulated;
+    return all;
 }
 
 } // namespace core

@@ -7,6 +7,7 @@
 
 #include "gnss/gps_navigation_decoder.h"
 #include <stdexcept>
+#include <utility>
 
 namespace gr {
 namespace cudadsp {
@@ -19,15 +20,31 @@ gps_navigation_decoder::gps_navigation_decoder(
     config.validate();
 }
 
-void gps_navigation_decoder::assign_channel(std::uint32_t channel_id, int prn)
+void gps_navigation_decoder::assign_channel(std::uint32_t channel_id,
+                                            gnss_system system,
+                                            int prn)
 {
-    d_channels.erase(channel_id);
-    d_channels.emplace(channel_id, gps_navigation_channel(prn, d_config));
+    // Built first: a PRN the channel refuses leaves what the id had.
+    if (system == gnss_system::galileo) {
+        galileo_navigation_channel navigation(prn);
+        release_channel(channel_id);
+        d_galileo_channels.emplace(channel_id, std::move(navigation));
+    } else {
+        gps_navigation_channel navigation(prn, d_config);
+        release_channel(channel_id);
+        d_channels.emplace(channel_id, std::move(navigation));
+    }
 }
 
 void gps_navigation_decoder::release_channel(std::uint32_t channel_id)
 {
     d_channels.erase(channel_id);
+    d_galileo_channels.erase(channel_id);
+}
+
+bool gps_navigation_decoder::has_channel(std::uint32_t channel_id) const
+{
+    return d_channels.count(channel_id) != 0 || d_galileo_channels.count(channel_id) != 0;
 }
 
 const gps_navigation_channel*
@@ -37,9 +54,20 @@ gps_navigation_decoder::channel(std::uint32_t channel_id) const
     return it == d_channels.end() ? nullptr : &it->second;
 }
 
+const galileo_navigation_channel*
+gps_navigation_decoder::galileo_channel(std::uint32_t channel_id) const
+{
+    const auto it = d_galileo_channels.find(channel_id);
+    return it == d_galileo_channels.end() ? nullptr : &it->second;
+}
+
 gps_navigation_update gps_navigation_decoder::push(const gnss_epoch_record& record,
                                                    std::complex<float> prompt)
 {
+    const auto galileo = d_galileo_channels.find(record.channel_id);
+    if (galileo != d_galileo_channels.end()) {
+        return push_galileo(galileo->second, record, prompt);
+    }
     const auto it = d_channels.find(record.channel_id);
     if (it == d_channels.end()) {
         throw std::invalid_argument("a record of channel " +
@@ -70,15 +98,44 @@ gps_navigation_update gps_navigation_decoder::push(const gnss_epoch_record& reco
     return update;
 }
 
+gps_navigation_update
+gps_navigation_decoder::push_galileo(galileo_navigation_channel& navigation,
+                                     const gnss_epoch_record& record,
+                                     std::complex<float> prompt)
+{
+    // As for GPS, the summed counters only grow: a change is what this record brought.
+    const galileo_inav_counters before = navigation.inav_counters();
+    gps_navigation_update update;
+    update.system = gnss_system::galileo;
+    update.prn = navigation.prn();
+    update.has_state = navigation.push(record, prompt, update.state);
+    const galileo_inav_counters after = navigation.inav_counters();
+    const galileo_inav_decoder& decoder = navigation.decoder();
+    if (after.ephemerides != before.ephemerides) {
+        update.has_galileo_ephemeris = true;
+        update.galileo_ephemeris_data = decoder.ephemeris();
+    }
+    if (after.pages != before.pages && decoder.last_word_type() == 5) {
+        update.has_galileo_iono_health = true;
+        update.galileo_iono_health_data = decoder.iono_health();
+    }
+    return update;
+}
+
 std::string gps_navigation_decoder::stages() const
 {
-    if (d_channels.empty()) {
+    if (d_channels.empty() && d_galileo_channels.empty()) {
         return "no channel assigned";
     }
     std::string text;
     for (const auto& entry : d_channels) {
         text += (text.empty() ? "" : "; ") +
                 gnss_satellite_id(gnss_system::gps, entry.second.prn()) + ": " +
+                to_string(entry.second.stage());
+    }
+    for (const auto& entry : d_galileo_channels) {
+        text += (text.empty() ? "" : "; ") +
+                gnss_satellite_id(gnss_system::galileo, entry.second.prn()) + ": " +
                 to_string(entry.second.stage());
     }
     return text;

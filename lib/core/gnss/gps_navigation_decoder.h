@@ -5,16 +5,19 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// The first stage of the GPS receiver (gps_receiver): the navigation channels of all
-// tracking channels, one gps_navigation_channel per channel id. A record in gives the
-// channel's state for the observables once its transmit time is known, and the
-// navigation data the record completed (a subframe, an ephemeris, an ionosphere/UTC
-// page). The GNU Radio telemetry decoder block runs it alone; gps_receiver chains it
+// The first stage of the GPS + Galileo receiver (gps_receiver): the navigation channels
+// of all tracking channels, one per channel id: a gps_navigation_channel for a GPS L1
+// C/A channel, a galileo_navigation_channel for a Galileo E1-B channel. A record in
+// gives the channel's state for the observables once its transmit time is known, and
+// the navigation data the record completed (a GPS subframe, ephemeris or
+// ionosphere/UTC page; a Galileo ephemeris or word 5: health, group delays). The GNU
+// Radio telemetry decoder block runs it alone (GPS channels); gps_receiver chains it
 // with gnss_observables and gps_fix_solver. docs/design/gps_receiver.md.
 
 #ifndef INCLUDED_CUDADSP_CORE_GPS_NAVIGATION_DECODER_H
 #define INCLUDED_CUDADSP_CORE_GPS_NAVIGATION_DECODER_H
 
+#include "gnss/galileo_navigation_channel.h"
 #include "gnss/gnss_observables.h"
 #include "gnss/gps_lnav.h"
 #include "gnss/gps_navigation_channel.h"
@@ -31,6 +34,7 @@ namespace core {
 
 //! What one record of a channel brought.
 struct gps_navigation_update {
+    gnss_system system = gnss_system::gps;
     int prn = 0;
     //! The record's state (transmit time known), for gnss_observables.
     bool has_state = false;
@@ -43,6 +47,12 @@ struct gps_navigation_update {
     gps_ephemeris ephemeris;
     bool has_iono_utc = false;
     gps_iono_utc iono_utc;
+    //! A Galileo channel's record completed an ephemeris (words 1 to 4 of one IODnav)
+    //! or a word 5 (health, data validity, group delays, ionosphere, GST).
+    bool has_galileo_ephemeris = false;
+    galileo_ephemeris galileo_ephemeris_data;
+    bool has_galileo_iono_health = false;
+    galileo_iono_health galileo_iono_health_data;
 };
 
 class CUDADSP_CORE_API gps_navigation_decoder
@@ -51,9 +61,16 @@ public:
     //! Throws std::invalid_argument naming the field of an invalid configuration.
     explicit gps_navigation_decoder(const gps_navigation_channel_config& config = {});
 
-    /*! Gives channel \p channel_id to \p prn (1..32) with a fresh navigation channel
-     *  (bit sync and time anew), replacing what the id had. */
-    void assign_channel(std::uint32_t channel_id, int prn);
+    /*! Gives channel \p channel_id to \p prn of \p system (GPS 1..32, Galileo 1..50)
+     *  with a fresh navigation channel (bit or page sync and time anew), replacing what
+     *  the id had, of either system. A Galileo channel takes the E1-B code's 4-ms
+     *  records. Throws std::invalid_argument for a PRN outside the system's range. */
+    void assign_channel(std::uint32_t channel_id, gnss_system system, int prn);
+    //! A GPS channel: assign_channel(channel_id, gnss_system::gps, prn).
+    void assign_channel(std::uint32_t channel_id, int prn)
+    {
+        assign_channel(channel_id, gnss_system::gps, prn);
+    }
     //! Forgets the channel. No-op for an unknown id.
     void release_channel(std::uint32_t channel_id);
 
@@ -62,19 +79,34 @@ public:
     gps_navigation_update push(const gnss_epoch_record& record,
                                std::complex<float> prompt);
 
-    //! The navigation channel of \p channel_id, or nullptr.
+    //! Whether \p channel_id has a channel of either system.
+    bool has_channel(std::uint32_t channel_id) const;
+    //! The GPS navigation channel of \p channel_id, or nullptr.
     const gps_navigation_channel* channel(std::uint32_t channel_id) const;
-    //! Channel ids and their navigation channels, by id.
+    //! The Galileo navigation channel of \p channel_id, or nullptr.
+    const galileo_navigation_channel* galileo_channel(std::uint32_t channel_id) const;
+    //! GPS channel ids and their navigation channels, by id.
     const std::map<std::uint32_t, gps_navigation_channel>& channels() const
     {
         return d_channels;
     }
-    //! Where each channel is ("G05: bit synchronisation; ..."), "no channel assigned".
+    //! Galileo channel ids and their navigation channels, by id.
+    const std::map<std::uint32_t, galileo_navigation_channel>& galileo_channels() const
+    {
+        return d_galileo_channels;
+    }
+    //! Where each channel is ("G05: bit synchronisation; E11: page synchronisation"),
+    //! GPS channels first; "no channel assigned".
     std::string stages() const;
 
 private:
+    gps_navigation_update push_galileo(galileo_navigation_channel& navigation,
+                                       const gnss_epoch_record& record,
+                                       std::complex<float> prompt);
+
     gps_navigation_channel_config d_config;
     std::map<std::uint32_t, gps_navigation_channel> d_channels;
+    std::map<std::uint32_t, galileo_navigation_channel> d_galileo_channels;
 };
 
 } // namespace core

@@ -49,9 +49,9 @@ gps_receiver::gps_receiver(const gps_receiver_config& config)
     config.validate();
 }
 
-void gps_receiver::assign_channel(std::uint32_t channel_id, int prn)
+void gps_receiver::assign_channel(std::uint32_t channel_id, gnss_system system, int prn)
 {
-    d_decoder.assign_channel(channel_id, prn);
+    d_decoder.assign_channel(channel_id, system, prn);
 }
 
 void gps_receiver::release_channel(std::uint32_t channel_id)
@@ -94,7 +94,7 @@ gps_receiver::process(const gnss_correlator_results& results,
     };
     for (std::size_t i : order) {
         const gnss_epoch_record& record = results.records[i];
-        if (!d_decoder.channel(record.channel_id)) {
+        if (!d_decoder.has_channel(record.channel_id)) {
             throw std::invalid_argument("gps_receiver: a record of channel " +
                                         std::to_string(record.channel_id) +
                                         ", which has no PRN assigned");
@@ -109,6 +109,13 @@ gps_receiver::process(const gnss_correlator_results& results,
         }
         if (update.has_iono_utc) {
             d_solver.take_iono_utc(update.iono_utc);
+        }
+        if (update.has_galileo_ephemeris) {
+            d_solver.take_galileo_ephemeris(update.prn, update.galileo_ephemeris_data);
+        }
+        if (update.has_galileo_iono_health) {
+            d_solver.take_galileo_iono_health(update.prn,
+                                              update.galileo_iono_health_data);
         }
         form_epochs(end_of(i));
     }

@@ -5,13 +5,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// The host side of a GPS L1 C/A receiver, from the multichannel correlator's records to
-// position fixes, in three stages: gps_navigation_decoder (one gps_navigation_channel
-// per tracking channel), gnss_observables (common epochs) and gps_fix_solver (the latest
-// broadcast ephemerides and ionosphere/UTC parameters, gnss_solve_pvt at each epoch).
-// The GNU Radio blocks run the stages one a block. The correlator (CPU or GPU) stays the
-// caller's. The pipeline, its timing conventions and what the tests check:
-// docs/design/gps_receiver.md.
+// The host side of a GPS L1 C/A + Galileo E1 receiver, from the multichannel
+// correlator's records to position fixes, in three stages: gps_navigation_decoder (a
+// gps_navigation_channel or galileo_navigation_channel per tracking channel),
+// gnss_observables (common epochs of both systems) and gps_fix_solver (the latest
+// broadcast ephemerides, Galileo health words and GPS ionosphere/UTC parameters,
+// gnss_solve_pvt at each epoch with one receiver clock per system). The names keep
+// "gps" from when GPS was the only system. The GNU Radio blocks run the stages one a
+// block (GPS channels). The correlator (CPU or GPU) stays the caller's. The pipeline,
+// its timing conventions and what the tests check: docs/design/gps_receiver.md.
 
 #ifndef INCLUDED_CUDADSP_CORE_GPS_RECEIVER_H
 #define INCLUDED_CUDADSP_CORE_GPS_RECEIVER_H
@@ -57,22 +59,33 @@ struct gps_receiver_config {
 /*!
  * \brief Correlator records in, observation epochs and fixes out.
  *
- * Each tracking channel is assigned a PRN; its records (1-ms epochs, 3 or more taps
- * with the prompt at config.prompt_tap) go to that PRN's navigation channel in time
- * order across channels. An ephemeris or iono/UTC page serves from the first epoch
- * formed after the record that completed it; the newest replaces the older one (the
- * decoder has already refused a set whose IODs disagree). At each epoch the satellites
- * with a transmit time, an ephemeris, health 0 and a time within the ephemeris's fit
- * interval go to gnss_solve_pvt; the others are listed with the reason. Host only.
+ * Each tracking channel is assigned a system and PRN; its records (GPS: 1-ms epochs of
+ * the C/A code; Galileo: 4-ms epochs of the E1-B code, one I/NAV symbol each; 3 or more
+ * taps with the prompt at config.prompt_tap) go to that satellite's navigation channel
+ * in time order across channels. Galileo channels state GST transmit times; the
+ * observables' receiver time and the fixes' time stay GPS time, and the solver's
+ * Galileo clock absorbs the GST-GPS offset (GGTO) in the inter-system bias
+ * (fix.inter_system_bias_s = -GGTO, GGTO = GST - GPS time). An ephemeris or iono/UTC page
+ * serves from the first epoch formed after the record that completed it; the newest
+ * replaces the older one (the decoder has already refused a set whose IODs disagree). At
+ * each epoch the satellites with a transmit time, an ephemeris, health 0 and a time
+ * within the ephemeris's fit interval go to gnss_solve_pvt; the others are listed with
+ * the reason. Host only.
  */
 class CUDADSP_CORE_API gps_receiver
 {
 public:
     explicit gps_receiver(const gps_receiver_config& config);
 
-    /*! Gives tracking channel \p channel_id to \p prn (1..32) with a fresh navigation
-     *  channel (bit sync and time anew), replacing what the id had. */
-    void assign_channel(std::uint32_t channel_id, int prn);
+    /*! Gives tracking channel \p channel_id to \p prn of \p system (GPS 1..32,
+     *  Galileo 1..50) with a fresh navigation channel (bit or page sync and time
+     *  anew), replacing what the id had. */
+    void assign_channel(std::uint32_t channel_id, gnss_system system, int prn);
+    //! A GPS channel: assign_channel(channel_id, gnss_system::gps, prn).
+    void assign_channel(std::uint32_t channel_id, int prn)
+    {
+        assign_channel(channel_id, gnss_system::gps, prn);
+    }
     //! Forgets the channel; its PRN's ephemeris stays. No-op for an unknown id.
     void release_channel(std::uint32_t channel_id);
 
@@ -85,17 +98,28 @@ public:
     std::vector<gps_receiver_epoch> process(const gnss_correlator_results& results,
                                             std::uint64_t complete_through_sample);
 
-    //! The navigation channel of \p channel_id, or nullptr.
+    //! The GPS navigation channel of \p channel_id, or nullptr.
     const gps_navigation_channel* channel(std::uint32_t channel_id) const;
-    //! The latest ephemeris per PRN.
+    //! The Galileo navigation channel of \p channel_id, or nullptr.
+    const galileo_navigation_channel* galileo_channel(std::uint32_t channel_id) const
+    {
+        return d_decoder.galileo_channel(channel_id);
+    }
+    //! The latest GPS ephemeris per PRN.
     const std::map<int, gps_ephemeris>& ephemerides() const
     {
         return d_solver.ephemerides();
     }
+    //! The latest Galileo ephemeris per PRN.
+    const std::map<int, galileo_ephemeris>& galileo_ephemerides() const
+    {
+        return d_solver.galileo_ephemerides();
+    }
     bool has_iono_utc() const { return d_solver.has_iono_utc(); }
     const gps_iono_utc& iono_utc() const { return d_solver.iono_utc(); }
-    //! Before the first epoch: what each channel waits for ("PRN 5: bit
-    //! synchronisation; ..."); "" once epochs have been formed.
+    //! Before the first epoch: what each channel waits for ("G05: bit
+    //! synchronisation; E11: page synchronisation; ..."); "" once epochs have been
+    //! formed.
     std::string waiting_for() const;
 
 private:
