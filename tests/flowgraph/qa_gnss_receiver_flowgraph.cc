@@ -176,6 +176,17 @@ struct receiver {
     lock_watch::sptr watch;
 };
 
+//! The receiver's search in these tests: +-5 kHz, K = 4 (the other fields' defaults).
+pcps_acquisition_block_config acquisition_config(double fs, const std::string& device)
+{
+    pcps_acquisition_block_config config;
+    config.acquisition.sample_rate_hz = fs;
+    config.acquisition.doppler_max_hz = 5e3;
+    config.acquisition.noncoherent_dwells = 4;
+    config.acquisition.device = device;
+    return config;
+}
+
 receiver connect_receiver(gr::top_block_sptr tb,
                           gr::basic_block_sptr source,
                           double fs,
@@ -184,22 +195,9 @@ receiver connect_receiver(gr::top_block_sptr tb,
                           const std::string& device)
 {
     receiver rx;
-    rx.acquisition = pcps_acquisition_cc::make(fs,
-                                               "gps_l1ca",
-                                               {},
-                                               5e3,
-                                               500.0,
-                                               1,
-                                               4,
-                                               1e-3,
-                                               max_channels,
-                                               8,
-                                               pmt::PMT_NIL,
-                                               0,
-                                               0.0,
-                                               0.0,
-                                               false,
-                                               device);
+    pcps_acquisition_block_config search = acquisition_config(fs, device);
+    search.max_channels = static_cast<std::size_t>(max_channels);
+    rx.acquisition = pcps_acquisition_cc::make(search);
     rx.correlator = multichannel_correlator_cc::make(
         fs, { -0.5, 0.0, 0.5 }, max_channels, pmt::PMT_NIL, 0.0, 10.0, device);
     rx.watch = lock_watch::make(truth, 3);
@@ -304,23 +302,11 @@ public:
             auto tb = gr::make_top_block("qa_gnss_receiver_recording");
             auto src = simulator_source::make(sim, 20000);
             auto head = gr::blocks::head::make(sizeof(gr_complex), 16000);
-            auto acq = pcps_acquisition_cc::make(fs,
-                                                 "gps_l1ca",
-                                                 searched,
-                                                 5e3,
-                                                 500.0,
-                                                 1,
-                                                 4,
-                                                 1e-9,
-                                                 12,
-                                                 8,
-                                                 pmt::PMT_NIL,
-                                                 0,
-                                                 0.0,
-                                                 0.0,
-                                                 false,
-                                                 device,
-                                                 "recording");
+            pcps_acquisition_block_config search = acquisition_config(fs, device);
+            search.satellites = searched;
+            search.acquisition.false_alarm = 1e-9;
+            search.stream_mode = "recording";
+            auto acq = pcps_acquisition_cc::make(search);
             auto sink = gr::blocks::message_debug::make();
             tb->connect(src, 0, head, 0);
             tb->connect(head, 0, acq, 0);

@@ -202,22 +202,15 @@ soak_flowgraph pcps_acquisition_cc_soak(const std::string& device, double second
 {
     auto sky = gnss_sky();
     auto source = gnss_source(sky, seconds);
-    auto blk = pcps_acquisition_cc::make(gnss_rate,
-                                         "gps_l1ca",
-                                         { 2, 7, 12, 17 },
-                                         5000.0,
-                                         500.0,
-                                         1,
-                                         4,
-                                         1e-3,
-                                         4,
-                                         2,
-                                         pmt::PMT_NIL,
-                                         0,
-                                         0.0,
-                                         0.0,
-                                         false,
-                                         device);
+    pcps_acquisition_block_config config;
+    config.acquisition.sample_rate_hz = gnss_rate;
+    config.acquisition.doppler_max_hz = 5000.0;
+    config.acquisition.noncoherent_dwells = 4;
+    config.acquisition.device = device;
+    config.satellites = { 2, 7, 12, 17 };
+    config.max_channels = 4;
+    config.satellites_per_search = 2;
+    auto blk = pcps_acquisition_cc::make(config);
     auto truth = [sky](const pmt::pmt_t& msg) {
         const double prn = pmt_number(pmt::dict_ref(msg, pmt::mp("prn"), pmt::PMT_NIL));
         const double at =

@@ -9,10 +9,12 @@
 #define INCLUDED_CUDADSP_PCPS_ACQUISITION_CC_H
 
 #include <gnuradio/cudadsp/api.h>
+#include <gnuradio/cudadsp/core/pcps_acquisition.h>
 #include <gnuradio/gr_complex.h>
 #include <gnuradio/sync_block.h>
 #include <pmt/pmt.h>
 #include <complex>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -20,6 +22,56 @@
 
 namespace gr {
 namespace cudadsp {
+
+/*!
+ * \brief The parameters of pcps_acquisition_cc and _sc: the engine's search, with its
+ * defaults, and the block's hand-off to the correlator.
+ * \ingroup cudadsp
+ *
+ * \details Python and GRC take the same values as keyword arguments (sample_rate_hz,
+ * signal, satellites, ..., stream_mode): docs/blocks/pcps_acquisition_cc.md names the
+ * field each one sets.
+ */
+struct CUDADSP_API pcps_acquisition_block_config {
+    /*!
+     * Signal, sample rate (required: at least twice the chip rate, at most 100 MHz),
+     * intermediate frequency, Doppler window (centre, max, step), coherent periods,
+     * non-coherent dwells (K), false-alarm probability, Galileo pilot and device: see
+     * core::pcps_acquisition_config. batch_transforms is passed on as it is (Python
+     * and GRC leave it 0: chosen by the engine).
+     */
+    core::pcps_acquisition_config acquisition;
+    /*!
+     * PRNs to search (GPS 1..32, Galileo 1..50) or GLONASS frequency numbers (-7..6),
+     * each once, whose carrier (GLONASS k: IF + k 562.5 kHz) with the Doppler window
+     * lies inside +-sample_rate_hz / 2; empty: all of the signal's that do (the others
+     * are logged at construction).
+     */
+    std::vector<int> satellites = {};
+    //! Most satellites tracked at once (>= 1): with this many handed off, the block
+    //! stops searching until one returns.
+    std::size_t max_channels = 12;
+    //! Satellites in one search (>= 1); the search list is walked round robin.
+    std::size_t satellites_per_search = 8;
+    /*!
+     * Tracking parameters added to every detection dict: a dict of the correlator's
+     * loop and tap keys (pll_bandwidth_hz, dll_bandwidth_hz, fll_bandwidth_hz,
+     * tap_offsets_chips, cn0_epochs, ...), or PMT_NIL. Keys the block sets itself (id,
+     * system, prn, code_phase_chips, ...) are refused. Without fll_bandwidth_hz the
+     * detections carry fll_bandwidth_hz = 10 (FLL-assisted pull-in from the
+     * acquisition's Doppler).
+     */
+    pmt::pmt_t channel_parameters = pmt::PMT_NIL;
+    //! The first channel id the block allocates (ids count up from it): give two
+    //! acquisition blocks that feed one correlator disjoint ranges.
+    std::uint32_t first_channel_id = 0;
+    /*!
+     * "live" (an SDR: never hold the stream back, drop the samples that arrive while
+     * a search runs) or "recording" (a file or any finite stream: search every
+     * sample, the stream waits for each search).
+     */
+    std::string stream_mode = "live";
+};
 
 /*!
  * \brief Common interface of the continuous GNSS acquisition blocks
@@ -106,61 +158,12 @@ public:
     typedef std::shared_ptr<pcps_acquisition<Item>> sptr;
 
     /*!
-     * \param sample_rate_hz input sample rate: at least twice the chip rate (GPS and
-     * Galileo 2.046 MHz, GLONASS 1.022 MHz), at most 100 MHz.
-     * \param signal "gps_l1ca", "galileo_e1" or "glonass_l1of".
-     * \param satellites PRNs to search (GPS 1..32, Galileo 1..50) or GLONASS frequency
-     * numbers (-7..6), each once, whose carrier (GLONASS k: IF + k 562.5 kHz) with the
-     * Doppler window lies inside +-sample_rate_hz / 2; empty: all of the signal's that
-     * do (the others are logged at construction).
-     * \param doppler_max_hz Doppler window: doppler_center_hz +- this (>= 0).
-     * \param doppler_step_hz Doppler bin spacing (> 0).
-     * \param coherent_periods code periods per coherent integration (the coherent time
-     * is a whole number of code periods): GPS 1..20, GLONASS 1..10, Galileo 1 (or up to
-     * 25 with galileo_pilot).
-     * \param noncoherent_dwells K, coherent integrations summed in power (1..1000).
-     * \param false_alarm probability that noise alone is detected somewhere in one
-     * satellite's grid, in (0, 1).
-     * \param max_channels most satellites tracked at once (>= 1): with this many
-     * handed off, the block stops searching until one returns.
-     * \param satellites_per_search satellites in one search (>= 1); the search list is
-     * walked round robin.
-     * \param channel_parameters tracking parameters added to every detection dict: a
-     * dict of the correlator's loop and tap keys (pll_bandwidth_hz, dll_bandwidth_hz,
-     * fll_bandwidth_hz, tap_offsets_chips, cn0_epochs, ...), or PMT_NIL. Keys the block
-     * sets itself (id, system, prn, code_phase_chips, ...) are refused. Without
-     * fll_bandwidth_hz the detections carry fll_bandwidth_hz = 10 (FLL-assisted
-     * pull-in from the acquisition's Doppler).
-     * \param first_channel_id the first channel id the block allocates (ids count up
-     * from it): give two acquisition blocks that feed one correlator disjoint ranges.
-     * \param doppler_center_hz centre of the Doppler window (a front end's known
-     * frequency offset).
-     * \param intermediate_frequency_hz where the carrier lies in the stream (GLONASS:
-     * frequency number 0's), |IF| < fs / 2; the detections carry it.
-     * \param galileo_pilot Galileo: search the E1-C pilot alone (needed for
-     * coherent_periods > 1) instead of E1-B and E1-C together.
-     * \param device "auto", "cpu", "cuda" or "cuda:N".
-     * \param stream_mode "live" (an SDR: never hold the stream back, drop the samples
-     * that arrive while a search runs) or "recording" (a file or any finite stream:
-     * search every sample, the stream waits for each search).
+     * Validates \p config (std::invalid_argument naming the field by its keyword
+     * name), selects the backend and the satellites to search. Python and GRC:
+     * pcps_acquisition_cc(sample_rate_hz, signal="gps_l1ca", ...), keyword for keyword
+     * the fields of pcps_acquisition_block_config.
      */
-    static sptr make(double sample_rate_hz,
-                     const std::string& signal = "gps_l1ca",
-                     const std::vector<int>& satellites = {},
-                     double doppler_max_hz = 10e3,
-                     double doppler_step_hz = 500.0,
-                     int coherent_periods = 1,
-                     int noncoherent_dwells = 10,
-                     double false_alarm = 1e-3,
-                     int max_channels = 12,
-                     int satellites_per_search = 8,
-                     const pmt::pmt_t& channel_parameters = pmt::PMT_NIL,
-                     int first_channel_id = 0,
-                     double doppler_center_hz = 0.0,
-                     double intermediate_frequency_hz = 0.0,
-                     bool galileo_pilot = false,
-                     const std::string& device = "auto",
-                     const std::string& stream_mode = "live");
+    static sptr make(const pcps_acquisition_block_config& config);
 };
 
 typedef pcps_acquisition<gr_complex> pcps_acquisition_cc;

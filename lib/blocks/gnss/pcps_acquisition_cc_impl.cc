@@ -108,7 +108,7 @@ bool holds_stream(const std::string& stream_mode)
     return false;
 }
 
-int positive(int value, const char* name)
+std::size_t positive(std::size_t value, const char* name)
 {
     if (value < 1)
         throw std::invalid_argument(std::string(name) + ": must be >= 1, got " +
@@ -173,51 +173,24 @@ checked_channel_parameters(const pmt::pmt_t& parameters,
     return entries;
 }
 
-pcps_acquisition_setup make_setup(double sample_rate_hz,
-                                  const std::string& signal,
-                                  const std::vector<int>& satellites,
-                                  double doppler_max_hz,
-                                  double doppler_step_hz,
-                                  int coherent_periods,
-                                  int noncoherent_dwells,
-                                  double false_alarm,
-                                  int max_channels,
-                                  int satellites_per_search,
-                                  const pmt::pmt_t& channel_parameters,
-                                  int first_channel_id,
-                                  double doppler_center_hz,
-                                  double intermediate_frequency_hz,
-                                  bool galileo_pilot,
-                                  const std::string& device,
-                                  const std::string& stream_mode)
+/*!
+ * \p config validated (each error naming the field by its keyword name), with what
+ * follows from it: the satellites to search, the stream mode, the detections' keys.
+ */
+pcps_acquisition_setup make_setup(const pcps_acquisition_block_config& config)
 {
     pcps_acquisition_setup s;
-    core::pcps_acquisition_config& c = s.config;
-    c.signal = core::parse_acquisition_signal(signal, "signal");
-    c.sample_rate_hz = sample_rate_hz;
-    c.intermediate_frequency_hz = intermediate_frequency_hz;
-    c.doppler_center_hz = doppler_center_hz;
-    c.doppler_max_hz = doppler_max_hz;
-    c.doppler_step_hz = doppler_step_hz;
-    c.coherent_periods = static_cast<std::size_t>(
-        std::max(0, positive(coherent_periods, "coherent_periods")));
-    c.noncoherent_dwells = static_cast<std::size_t>(
-        std::max(0, positive(noncoherent_dwells, "noncoherent_dwells")));
-    c.false_alarm = false_alarm;
-    c.galileo_pilot = galileo_pilot;
-    c.device = device;
+    s.config = config.acquisition;
+    const core::pcps_acquisition_config& c = s.config;
     c.validate();
-    s.satellites = searched_satellites(satellites, c, s.left_out);
-    s.hold_stream = holds_stream(stream_mode);
-    s.max_channels = static_cast<std::size_t>(positive(max_channels, "max_channels"));
-    s.satellites_per_search = static_cast<std::size_t>(
-        positive(satellites_per_search, "satellites_per_search"));
-    if (first_channel_id < 0)
-        throw std::invalid_argument("first_channel_id: must be >= 0, got " +
-                                    std::to_string(first_channel_id));
-    s.first_channel_id = static_cast<std::uint32_t>(first_channel_id);
+    s.satellites = searched_satellites(config.satellites, c, s.left_out);
+    s.hold_stream = holds_stream(config.stream_mode);
+    s.max_channels = positive(config.max_channels, "max_channels");
+    s.satellites_per_search =
+        positive(config.satellites_per_search, "satellites_per_search");
+    s.first_channel_id = config.first_channel_id;
     s.channel_parameters =
-        checked_channel_parameters(channel_parameters, c, s.satellites.front());
+        checked_channel_parameters(config.channel_parameters, c, s.satellites.front());
     // The refined Doppler is a few tens of Hz off at 1 ms coherent time: beyond what a
     // PLL alone pulls in, so the FLL assists until carrier lock unless told otherwise.
     const bool fll_given =
@@ -258,43 +231,10 @@ bool event_id(const pmt::pmt_t& value, std::uint32_t& id)
 
 template <class Item>
 typename pcps_acquisition<Item>::sptr
-pcps_acquisition<Item>::make(double sample_rate_hz,
-                             const std::string& signal,
-                             const std::vector<int>& satellites,
-                             double doppler_max_hz,
-                             double doppler_step_hz,
-                             int coherent_periods,
-                             int noncoherent_dwells,
-                             double false_alarm,
-                             int max_channels,
-                             int satellites_per_search,
-                             const pmt::pmt_t& channel_parameters,
-                             int first_channel_id,
-                             double doppler_center_hz,
-                             double intermediate_frequency_hz,
-                             bool galileo_pilot,
-                             const std::string& device,
-                             const std::string& stream_mode)
+pcps_acquisition<Item>::make(const pcps_acquisition_block_config& config)
 {
     return gnuradio::make_block_sptr<pcps_acquisition_impl<pcps_acquisition<Item>>>(
-        make_setup(sample_rate_hz,
-                   signal,
-                   satellites,
-                   doppler_max_hz,
-                   doppler_step_hz,
-                   coherent_periods,
-                   noncoherent_dwells,
-                   false_alarm,
-                   max_channels,
-                   satellites_per_search,
-                   channel_parameters,
-                   first_channel_id,
-                   doppler_center_hz,
-                   intermediate_frequency_hz,
-                   galileo_pilot,
-                   device,
-                   stream_mode),
-        pcps_acquisition_input<pcps_acquisition<Item>>::block_name);
+        make_setup(config), pcps_acquisition_input<pcps_acquisition<Item>>::block_name);
 }
 
 template class pcps_acquisition<gr_complex>;

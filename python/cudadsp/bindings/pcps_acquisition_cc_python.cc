@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(pcps_acquisition_cc.h)                                     */
-/* BINDTOOL_HEADER_FILE_HASH(03479dc8d09430753c9025a48fe3bbf1)                     */
+/* BINDTOOL_HEADER_FILE_HASH(3f4e7bd9726427764738adb15fd2966d)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -26,15 +26,78 @@ namespace py = pybind11;
 #include "integer_argument.h"
 #include "pmt_from_python.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace {
 
 using gr::cudadsp::pcps_acquisition_base;
+using gr::cudadsp::bindings::int_count;
 using gr::cudadsp::bindings::integer_argument;
 using gr::cudadsp::bindings::narrow;
 using gr::cudadsp::bindings::to_pmt;
+
+//! The satellites as C++ ints; ValueError naming "satellites[i]" otherwise.
+std::vector<int> satellite_numbers(const std::vector<integer_argument>& satellites)
+{
+    std::vector<int> numbers;
+    for (std::size_t i = 0; i < satellites.size(); ++i)
+        numbers.push_back(
+            narrow<int>("satellites[" + std::to_string(i) + "]", satellites[i]));
+    return numbers;
+}
+
+/*!
+ * The block's configuration from the Python keyword arguments: the one place where
+ * they become pcps_acquisition_block_config fields (qa_block_defaults reads these
+ * assignments to compare each keyword's default with its field's).
+ */
+template <class Block>
+typename Block::sptr make_from_keywords(double sample_rate_hz,
+                                        const std::string& signal,
+                                        const std::vector<integer_argument>& satellites,
+                                        double doppler_max_hz,
+                                        double doppler_step_hz,
+                                        const integer_argument& coherent_periods,
+                                        const integer_argument& noncoherent_dwells,
+                                        double false_alarm,
+                                        const integer_argument& max_channels,
+                                        const integer_argument& satellites_per_search,
+                                        const py::object& channel_parameters,
+                                        const integer_argument& first_channel_id,
+                                        double doppler_center_hz,
+                                        double intermediate_frequency_hz,
+                                        bool galileo_pilot,
+                                        const std::string& device,
+                                        const std::string& stream_mode)
+{
+    namespace core = gr::cudadsp::core;
+    gr::cudadsp::pcps_acquisition_block_config config;
+    config.acquisition.sample_rate_hz = sample_rate_hz;
+    config.acquisition.signal = core::parse_acquisition_signal(signal, "signal");
+    config.satellites = satellite_numbers(satellites);
+    config.acquisition.doppler_max_hz = doppler_max_hz;
+    config.acquisition.doppler_step_hz = doppler_step_hz;
+    config.acquisition.coherent_periods = int_count("coherent_periods", coherent_periods);
+    config.acquisition.noncoherent_dwells =
+        int_count("noncoherent_dwells", noncoherent_dwells);
+    config.acquisition.false_alarm = false_alarm;
+    config.max_channels = int_count("max_channels", max_channels);
+    config.satellites_per_search =
+        int_count("satellites_per_search", satellites_per_search);
+    config.channel_parameters = to_pmt(channel_parameters, "channel_parameters");
+    // A C++ int, as before the configuration: ids from 2^31 on stay C++ only.
+    config.first_channel_id =
+        static_cast<std::uint32_t>(int_count("first_channel_id", first_channel_id));
+    config.acquisition.doppler_center_hz = doppler_center_hz;
+    config.acquisition.intermediate_frequency_hz = intermediate_frequency_hz;
+    config.acquisition.galileo_pilot = galileo_pilot;
+    config.acquisition.device = device;
+    config.stream_mode = stream_mode;
+    return Block::make(config);
+}
 
 template <class Block>
 void bind_variant(py::module& m, const char* name, const char* doc, const char* make_doc)
@@ -45,46 +108,7 @@ void bind_variant(py::module& m, const char* name, const char* doc, const char* 
                gr::block,
                gr::basic_block,
                std::shared_ptr<Block>>(m, name, doc)
-        .def(py::init([](double sample_rate_hz,
-                         const std::string& signal,
-                         const std::vector<integer_argument>& satellites,
-                         double doppler_max_hz,
-                         double doppler_step_hz,
-                         const integer_argument& coherent_periods,
-                         const integer_argument& noncoherent_dwells,
-                         double false_alarm,
-                         const integer_argument& max_channels,
-                         const integer_argument& satellites_per_search,
-                         py::object channel_parameters,
-                         const integer_argument& first_channel_id,
-                         double doppler_center_hz,
-                         double intermediate_frequency_hz,
-                         bool galileo_pilot,
-                         const std::string& device,
-                         const std::string& stream_mode) {
-                 std::vector<int> prns;
-                 for (std::size_t i = 0; i < satellites.size(); ++i)
-                     prns.push_back(narrow<int>("satellites[" + std::to_string(i) + "]",
-                                                satellites[i]));
-                 return Block::make(
-                     sample_rate_hz,
-                     signal,
-                     prns,
-                     doppler_max_hz,
-                     doppler_step_hz,
-                     narrow<int>("coherent_periods", coherent_periods),
-                     narrow<int>("noncoherent_dwells", noncoherent_dwells),
-                     false_alarm,
-                     narrow<int>("max_channels", max_channels),
-                     narrow<int>("satellites_per_search", satellites_per_search),
-                     to_pmt(channel_parameters, "channel_parameters"),
-                     narrow<int>("first_channel_id", first_channel_id),
-                     doppler_center_hz,
-                     intermediate_frequency_hz,
-                     galileo_pilot,
-                     device,
-                     stream_mode);
-             }),
+        .def(py::init(&make_from_keywords<Block>),
              py::arg("sample_rate_hz"),
              py::arg("signal") = "gps_l1ca",
              py::arg("satellites") = std::vector<int>{},

@@ -237,6 +237,12 @@ class qa_pcps_acquisition_cc(gr_unittest.TestCase):
             # Found by qa_properties: integers beyond int gave pybind11's TypeError.
             (dict(first_channel_id=2**32 - 1), "first_channel_id: must be at most 2147483647"),
             (dict(coherent_periods=2**63), "coherent_periods: must be at most"),
+            # Negative counts: refused by the binding, by name, before the block's
+            # configuration (unsigned there) is formed.
+            (dict(coherent_periods=-1), "coherent_periods"),
+            (dict(noncoherent_dwells=-4), "noncoherent_dwells"),
+            (dict(max_channels=-1), "max_channels"),
+            (dict(satellites_per_search=-8), "satellites_per_search"),
             (dict(satellites=[1, 2**40]), "satellites[1]: must be at most"),
             (dict(intermediate_frequency_hz=3e6), "intermediate_frequency_hz"),
             (dict(channel_parameters={"prn": 4}), "channel_parameters.prn"),
