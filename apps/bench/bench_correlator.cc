@@ -238,18 +238,16 @@ void measure_block_flowgraph(row& r,
             std::vector<std::vector<unsigned char>>{ pattern_source::bytes_of(pattern) },
             sizeof(gr_complex),
             items);
-        auto block =
-            multichannel_correlator_cc::make(sample_rate_hz,
-                                             tap_offsets,
-                                             int(flowgraph_channels),
-                                             channel_dicts(plan, flowgraph_channels),
-                                             0.0,
-                                             10.0,
-                                             device,
-                                             // A constant channel set: most channels
-                                             // follow no satellite and would time out.
-                                             0,
-                                             0);
+        multichannel_correlator_block_config config;
+        config.sample_rate_hz = sample_rate_hz;
+        config.tap_offsets_chips = tap_offsets;
+        config.max_channels = flowgraph_channels;
+        config.channels = channel_dicts(plan, flowgraph_channels);
+        config.device = device;
+        // A constant channel set: most channels follow no satellite and would time out.
+        config.lock_loss_windows = 0;
+        config.lock_timeout_windows = 0;
+        auto block = multichannel_correlator_cc::make(config);
         // Room for two of the block's 10 ms batches upstream.
         source->set_min_output_buffer(int(2 * 0.010 * sample_rate_hz));
         tb->connect(source, 0, block, 0);

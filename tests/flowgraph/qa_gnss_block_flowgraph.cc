@@ -90,6 +90,25 @@ pmt::pmt_t channel_dict(const channel_spec& s)
     return d;
 }
 
+//! The block's configuration in these tests: the IF and the loss-of-lock rules left at
+//! their defaults.
+multichannel_correlator_block_config correlator_config(double fs,
+                                                       const std::vector<double>& taps,
+                                                       std::size_t max_channels,
+                                                       const pmt::pmt_t& channels,
+                                                       double batch_ms,
+                                                       const std::string& device)
+{
+    multichannel_correlator_block_config config;
+    config.sample_rate_hz = fs;
+    config.tap_offsets_chips = taps;
+    config.max_channels = max_channels;
+    config.channels = channels;
+    config.batch_ms = batch_ms;
+    config.device = device;
+    return config;
+}
+
 pmt::pmt_t channel_list(const std::vector<channel_spec>& specs)
 {
     pmt::pmt_t v = pmt::make_vector(specs.size(), pmt::PMT_NIL);
@@ -271,7 +290,7 @@ public:
         const record_map expected = engine_records(
             device, core::gnss_sample_format::cf32, fs, taps, specs, x.data(), n);
         auto blk = multichannel_correlator_cc::make(
-            fs, taps, int(specs.size()), channel_list(specs), 0.0, 2.0, device);
+            correlator_config(fs, taps, specs.size(), channel_list(specs), 2.0, device));
         CPPUNIT_ASSERT_EQUAL(device == "cpu" ? std::string("cpu") : std::string("cuda:0"),
                              blk->backend());
         // At most 7 records per call: the block caps its input and keeps overflow.
@@ -305,7 +324,7 @@ public:
             const record_map expected = engine_records(
                 device, core::gnss_sample_format::ci16, fs, taps, specs, x16.data(), n);
             auto blk = multichannel_correlator_sc::make(
-                fs, taps, 16, channel_list(specs), 0.0, 1.0, device);
+                correlator_config(fs, taps, 16, channel_list(specs), 1.0, device));
             CPPUNIT_ASSERT_EQUAL(std::string("ci16"), blk->input_format());
             auto tb = gr::make_top_block("qa_gnss_block_flowgraph_sc");
             auto src = gr::blocks::vector_source_s::make(
@@ -327,7 +346,7 @@ public:
             const record_map expected = engine_records(
                 device, core::gnss_sample_format::ci8, fs, taps, specs, x8.data(), n);
             auto blk = multichannel_correlator_bc::make(
-                fs, taps, 16, pmt::PMT_NIL, 0.0, 1.0, device);
+                correlator_config(fs, taps, 16, pmt::PMT_NIL, 1.0, device));
             blk->_post(pmt::intern("add"), channel_list(specs));
             CPPUNIT_ASSERT_EQUAL(std::size_t(0), blk->channel_ids().size());
             auto tb = gr::make_top_block("qa_gnss_block_flowgraph_bc");
@@ -362,18 +381,12 @@ public:
         auto specs = channels(1024, sky(fs, 11));
         for (auto& s : specs)
             s.tracking = true;
-        auto blk =
-            multichannel_correlator_cc::make(fs,
-                                             taps,
-                                             int(specs.size()),
-                                             channel_list(specs),
-                                             0.0,
-                                             10.0,
-                                             "cuda",
-                                             // A constant channel set: most channels
-                                             // follow no satellite and would time out.
-                                             0,
-                                             0);
+        multichannel_correlator_block_config config =
+            correlator_config(fs, taps, specs.size(), channel_list(specs), 10.0, "cuda");
+        // A constant channel set: most channels follow no satellite and would time out.
+        config.lock_loss_windows = 0;
+        config.lock_timeout_windows = 0;
+        auto blk = multichannel_correlator_cc::make(config);
         auto tb = gr::make_top_block("qa_gnss_block_flowgraph_rt");
         auto src = gr::blocks::vector_source_c::make(x);
         src->set_min_output_buffer(2 * 97500);

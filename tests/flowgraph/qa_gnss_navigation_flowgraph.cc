@@ -382,8 +382,16 @@ public:
         auto tb = gr::make_top_block("samples");
         auto source = gnuradio::make_block_sptr<scenario_source>(
             sim, static_cast<std::uint64_t>(duration_s * fs));
-        auto correlator = multichannel_correlator_cc::make(
-            fs, { -0.25, 0.0, 0.25 }, 16, channels, 0.0, 10.0, device, 0, 0, false);
+        multichannel_correlator_block_config tracking;
+        tracking.sample_rate_hz = fs;
+        tracking.tap_offsets_chips = { -0.25, 0.0, 0.25 };
+        tracking.max_channels = 16;
+        tracking.channels = channels;
+        tracking.device = device;
+        tracking.lock_loss_windows = 0;
+        tracking.lock_timeout_windows = 0;
+        tracking.remove_lost = false;
+        auto correlator = multichannel_correlator_cc::make(tracking);
         // The ionosphere known from an earlier run: page 18 comes after this recording.
         const gnss_klobuchar_coefficients& k = broadcast_klobuchar();
         navigation_chain chain(tb,

@@ -198,8 +198,11 @@ receiver connect_receiver(gr::top_block_sptr tb,
     pcps_acquisition_block_config search = acquisition_config(fs, device);
     search.max_channels = static_cast<std::size_t>(max_channels);
     rx.acquisition = pcps_acquisition_cc::make(search);
-    rx.correlator = multichannel_correlator_cc::make(
-        fs, { -0.5, 0.0, 0.5 }, max_channels, pmt::PMT_NIL, 0.0, 10.0, device);
+    multichannel_correlator_block_config tracking;
+    tracking.sample_rate_hz = fs;
+    tracking.max_channels = static_cast<std::size_t>(max_channels);
+    tracking.device = device;
+    rx.correlator = multichannel_correlator_cc::make(tracking);
     rx.watch = lock_watch::make(truth, 3);
     tb->connect(source, 0, rx.acquisition, 0);
     tb->connect(source, 0, rx.correlator, 0);

@@ -36,7 +36,19 @@ namespace cudadsp {
 
 namespace {
 
-const std::vector<double> offsets = { -0.5, 0.0, 0.5 };
+//! The correlator these tests send messages to: 4 Msps, the default three taps (early,
+//! prompt, late), 1 ms batches, on the CPU.
+multichannel_correlator_cc::sptr cpu_correlator(std::size_t max_channels,
+                                                const pmt::pmt_t& channels)
+{
+    multichannel_correlator_block_config config;
+    config.sample_rate_hz = 4e6;
+    config.max_channels = max_channels;
+    config.channels = channels;
+    config.batch_ms = 1.0;
+    config.device = "cpu";
+    return multichannel_correlator_cc::make(config);
+}
 
 pmt::pmt_t channel(std::int64_t id, std::int64_t prn)
 {
@@ -173,8 +185,7 @@ struct running_block {
 
     running_block(bool connect_events, int max_channels)
     {
-        blk = multichannel_correlator_cc::make(
-            4e6, offsets, max_channels, pmt::PMT_NIL, 0.0, 1.0, "cpu");
+        blk = cpu_correlator(max_channels, pmt::PMT_NIL);
         blk->set_log_level("off"); // thousands of refusals, each an error log line
         tb = gr::make_top_block("qa_multichannel_correlator_messages_flowgraph");
         auto src = gr::blocks::vector_source_c::make(
@@ -256,10 +267,7 @@ public:
     {
         const pmt::pmt_t deep = nested(100000);
         const pmt::pmt_t nine = nested(9); // list in ... list around a dict: too deep
-        assert_contains(refusal_of([&] {
-                            multichannel_correlator_cc::make(
-                                4e6, offsets, 8, deep, 0.0, 1.0, "cpu");
-                        }),
+        assert_contains(refusal_of([&] { cpu_correlator(8, deep); }),
                         "channels: nested deeper than 8 levels");
         running_block rb(true, 8);
         assert_contains(refusal_of([&] { rb.blk->add_channels(deep); }),
@@ -290,8 +298,7 @@ public:
      */
     void partial_lists_are_refused_whole()
     {
-        auto blk = multichannel_correlator_cc::make(
-            4e6, offsets, 4, list_of({ channel(1, 1), channel(2, 2) }), 0.0, 1.0, "cpu");
+        auto blk = cpu_correlator(4, list_of({ channel(1, 1), channel(2, 2) }));
         using method = void (multichannel_correlator_base::*)(const pmt::pmt_t&);
         const method add = &multichannel_correlator_base::add_channels;
         const method reinit = &multichannel_correlator_base::reinit_channels;
@@ -345,8 +352,7 @@ public:
      */
     void names_in_errors_are_quoted_and_cut()
     {
-        auto blk = multichannel_correlator_cc::make(
-            4e6, offsets, 4, pmt::PMT_NIL, 0.0, 1.0, "cpu");
+        auto blk = cpu_correlator(4, pmt::PMT_NIL);
         const std::string hostile = "\x1b]0;owned\x07" + std::string(100000, 'g');
         for (const char* key : { "system", "mode" }) {
             pmt::pmt_t d = channel(1, 1);

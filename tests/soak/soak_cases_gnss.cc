@@ -89,8 +89,11 @@ soak_flowgraph multichannel_correlator_cc_soak(const std::string& device, double
     constexpr int max_channels = 16, taps = 3;
     auto sky = gnss_sky();
     auto source = gnss_source(sky, seconds);
-    auto blk = multichannel_correlator_cc::make(
-        gnss_rate, { -0.5, 0.0, 0.5 }, max_channels, pmt::PMT_NIL, 0.0, 10.0, device);
+    multichannel_correlator_block_config config;
+    config.sample_rate_hz = gnss_rate;
+    config.max_channels = max_channels;
+    config.device = device;
+    auto blk = multichannel_correlator_cc::make(config);
     struct epoch_end {
         std::uint64_t epoch, end, seen_at;
     };

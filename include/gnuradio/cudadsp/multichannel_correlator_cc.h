@@ -14,6 +14,7 @@
 #include <gnuradio/gr_complex.h>
 #include <pmt/pmt.h>
 #include <complex>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -59,6 +60,60 @@ using core::gnss_system_galileo_e1b;
 using core::gnss_system_galileo_e1c;
 using core::gnss_system_glonass_l1of;
 using core::gnss_system_gps_l1ca;
+
+/*!
+ * \brief The parameters of multichannel_correlator_cc, _sc and _bc.
+ * \ingroup cudadsp
+ *
+ * \details Python and GRC take the same values as keyword arguments (sample_rate_hz,
+ * tap_offsets_chips, max_channels, channels, intermediate_frequency_hz, batch_ms,
+ * device, lock_loss_windows, lock_timeout_windows, remove_lost), each the field of the
+ * same name: docs/blocks/multichannel_correlator_cc.md.
+ *
+ * Flat rather than holding the engine's core::multichannel_correlator_config: the
+ * block derives that one's taps (tap_offsets_chips.size()) and input_format (the
+ * block's item) itself, and its max_channels default (4096) is not the block's (1024,
+ * which sizes the output buffers).
+ */
+struct CUDADSP_API multichannel_correlator_block_config {
+    //! Input sample rate (required: > 0, at most 2^32 Hz; 0, unset, is refused).
+    double sample_rate_hz = 0.0;
+    /*!
+     * The channels' default tap offsets, code delays relative to the prompt in chips
+     * (negative: early; below 2^30 in magnitude here, below one code period in each
+     * channel); their number is the tap count T (1 to 64), the same for every channel.
+     * A channel's early, prompt and late taps default to the offset nearest 0 and its
+     * nearest neighbours below and above.
+     */
+    std::vector<double> tap_offsets_chips = { -0.5, 0.0, 0.5 };
+    //! Channel capacity (1 to 2^31 - 1, as max_channels() returns an int); also sizes
+    //! the output buffers.
+    std::size_t max_channels = 1024;
+    //! Initial channels: PMT_NIL, a dict, or a list of dicts (Python:
+    //! cudadsp.gnss_channels_pmt([...])). A bad one raises ValueError.
+    pmt::pmt_t channels = pmt::PMT_NIL;
+    //! The channels' default IF (|IF| < fs / 2).
+    double intermediate_frequency_hz = 0.0;
+    /*!
+     * On the CUDA backend, input a work() call gathers before it launches
+     * (milliseconds of samples, > 0): larger batches, more latency. The CPU backend
+     * takes what arrives, up to the same amount per call.
+     */
+    double batch_ms = 10.0;
+    //! "auto", "cpu", "cuda" or "cuda:N".
+    std::string device = "auto";
+    /*!
+     * A tracking channel whose code lock has been off for this many C/N0 windows
+     * (cn0_epochs epochs each) after having been on is lost: a "lost" event {event, id,
+     * sample, prn, system, reason} goes out on "events"; 0: never.
+     */
+    unsigned lock_loss_windows = 4;
+    //! ... or whose code lock has not come on within this many windows of its start
+    //! (reason "never_locked"); 0: no timeout.
+    unsigned lock_timeout_windows = 20;
+    //! Remove a lost channel at once (a "remove" event follows).
+    bool remove_lost = true;
+};
 
 /*!
  * \brief Common interface of the multichannel GNSS correlator blocks
@@ -153,38 +208,7 @@ class CUDADSP_API multichannel_correlator : virtual public multichannel_correlat
 public:
     typedef std::shared_ptr<multichannel_correlator<Item>> sptr;
 
-    /*!
-     * \param sample_rate_hz input sample rate (> 0, at most 2^32 Hz).
-     * \param tap_offsets_chips the channels' default tap offsets, code delays relative
-     * to the prompt in chips (negative: early; below 2^30 in magnitude here, below one
-     * code period in each channel); their number is the tap count T (1 to
-     * 64), the same for every channel. A channel's early, prompt and late taps default
-     * to the offset nearest 0 and its nearest neighbours below and above.
-     * \param max_channels channel capacity (>= 1); also sizes the output buffers.
-     * \param channels initial channels: PMT_NIL, a dict, or a list of dicts (Python:
-     * cudadsp.gnss_channels_pmt([...])). A bad one raises ValueError.
-     * \param intermediate_frequency_hz the channels' default IF (|IF| < fs / 2).
-     * \param batch_ms on the CUDA backend, input a work() call gathers before it
-     * launches (milliseconds of samples, > 0): larger batches, more latency. The CPU
-     * backend takes what arrives, up to the same amount per call.
-     * \param device "auto", "cpu", "cuda" or "cuda:N".
-     * \param lock_loss_windows a tracking channel whose code lock has been off for this
-     * many C/N0 windows (cn0_epochs epochs each) after having been on is lost: a "lost"
-     * event {event, id, sample, prn, system, reason} goes out on "events"; 0: never.
-     * \param lock_timeout_windows ... or whose code lock has not come on within this
-     * many windows of its start (reason "never_locked"); 0: no timeout.
-     * \param remove_lost remove a lost channel at once (a "remove" event follows).
-     */
-    static sptr make(double sample_rate_hz,
-                     const std::vector<double>& tap_offsets_chips = { -0.5, 0.0, 0.5 },
-                     int max_channels = 1024,
-                     const pmt::pmt_t& channels = pmt::PMT_NIL,
-                     double intermediate_frequency_hz = 0.0,
-                     double batch_ms = 10.0,
-                     const std::string& device = "auto",
-                     int lock_loss_windows = 4,
-                     int lock_timeout_windows = 20,
-                     bool remove_lost = true);
+    static sptr make(const multichannel_correlator_block_config& config);
 };
 
 typedef multichannel_correlator<gr_complex> multichannel_correlator_cc;

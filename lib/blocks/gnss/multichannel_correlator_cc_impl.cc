@@ -29,59 +29,48 @@ constexpr double max_output_buffer_bytes = 64.0 * 1024 * 1024;
 //! Most samples one work() call hands the engine (a batch longer than this is capped).
 constexpr double max_batch_samples = double(1 << 26);
 
-multichannel_correlator_setup make_setup(double sample_rate_hz,
-                                         const std::vector<double>& tap_offsets_chips,
-                                         int max_channels,
-                                         const pmt::pmt_t& channels,
-                                         double intermediate_frequency_hz,
-                                         double batch_ms,
-                                         const std::string& device,
-                                         int lock_loss_windows,
-                                         int lock_timeout_windows,
-                                         bool remove_lost,
-                                         core::gnss_sample_format format)
+/*!
+ * \p config validated for input items of \p format (each error naming the field by its
+ * keyword name), with what follows from it: the engine's configuration, the batch, the
+ * initial channels.
+ */
+multichannel_correlator_setup
+make_setup(const multichannel_correlator_block_config& config,
+           core::gnss_sample_format format)
 {
     multichannel_correlator_setup s;
-    if (max_channels < 1)
-        throw std::invalid_argument("max_channels: must be >= 1, got " +
-                                    std::to_string(max_channels));
-    s.defaults.tap_offsets_chips = tap_offsets_chips;
-    s.defaults.intermediate_frequency_hz = intermediate_frequency_hz;
-    s.config = core::make_correlator_config(sample_rate_hz,
-                                            format,
-                                            static_cast<std::size_t>(max_channels),
-                                            device,
-                                            s.defaults);
-    const core::multichannel_correlator_config& config = s.config;
+    if (config.max_channels < 1 ||
+        config.max_channels > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+        throw std::invalid_argument("max_channels: must be 1 to " +
+                                    std::to_string(std::numeric_limits<int>::max()) +
+                                    " (max_channels() is an int), got " +
+                                    std::to_string(config.max_channels));
+    s.defaults.tap_offsets_chips = config.tap_offsets_chips;
+    s.defaults.intermediate_frequency_hz = config.intermediate_frequency_hz;
+    s.config = core::make_correlator_config(
+        config.sample_rate_hz, format, config.max_channels, config.device, s.defaults);
+    const double batch_ms = config.batch_ms;
     if (!std::isfinite(batch_ms) || !(batch_ms > 0.0))
         throw std::invalid_argument("batch_ms: must be finite and > 0, got " +
                                     gnss_number_text(batch_ms));
-    const double batch = std::ceil(batch_ms * 1e-3 * sample_rate_hz);
+    const double batch = std::ceil(batch_ms * 1e-3 * config.sample_rate_hz);
     if (batch > max_batch_samples)
         throw std::invalid_argument(
             "batch_ms: must be at most 2^26 samples at "
             "sample_rate_hz, " +
-            gnss_number_text(max_batch_samples / sample_rate_hz * 1e3) + " ms, got " +
-            gnss_number_text(batch_ms));
+            gnss_number_text(max_batch_samples / config.sample_rate_hz * 1e3) +
+            " ms, got " + gnss_number_text(batch_ms));
     s.batch_samples = static_cast<std::size_t>(std::max(1.0, batch));
-    if (lock_loss_windows < 0)
-        throw std::invalid_argument(
-            "lock_loss_windows: must be >= 0 (0: never declare a loss), got " +
-            std::to_string(lock_loss_windows));
-    if (lock_timeout_windows < 0)
-        throw std::invalid_argument(
-            "lock_timeout_windows: must be >= 0 (0: no timeout), got " +
-            std::to_string(lock_timeout_windows));
-    s.lock_loss_windows = static_cast<unsigned>(lock_loss_windows);
-    s.lock_timeout_windows = static_cast<unsigned>(lock_timeout_windows);
-    s.remove_lost = remove_lost;
+    s.lock_loss_windows = config.lock_loss_windows;
+    s.lock_timeout_windows = config.lock_timeout_windows;
+    s.remove_lost = config.remove_lost;
 
-    const std::vector<pmt::pmt_t> items = gnss_channel_items(channels, "channels");
+    const std::vector<pmt::pmt_t> items = gnss_channel_items(config.channels, "channels");
     std::set<std::uint32_t> ids;
     for (std::size_t i = 0; i < items.size(); ++i) {
         try {
             s.initial_channels.push_back(
-                parse_gnss_channel(items[i], s.defaults, config));
+                parse_gnss_channel(items[i], s.defaults, s.config));
         } catch (const std::invalid_argument& e) {
             throw std::invalid_argument("channels[" + std::to_string(i) + "]." +
                                         e.what());
@@ -94,7 +83,7 @@ multichannel_correlator_setup make_setup(double sample_rate_hz,
     if (items.size() > config.max_channels)
         throw std::invalid_argument(
             "channels: " + std::to_string(items.size()) +
-            " channels exceed max_channels = " + std::to_string(max_channels));
+            " channels exceed max_channels = " + std::to_string(config.max_channels));
     return s;
 }
 
@@ -129,30 +118,11 @@ struct correlator_item<std::complex<std::int8_t>> {
 
 template <class Item>
 typename multichannel_correlator<Item>::sptr
-multichannel_correlator<Item>::make(double sample_rate_hz,
-                                    const std::vector<double>& tap_offsets_chips,
-                                    int max_channels,
-                                    const pmt::pmt_t& channels,
-                                    double intermediate_frequency_hz,
-                                    double batch_ms,
-                                    const std::string& device,
-                                    int lock_loss_windows,
-                                    int lock_timeout_windows,
-                                    bool remove_lost)
+multichannel_correlator<Item>::make(const multichannel_correlator_block_config& config)
 {
     return gnuradio::make_block_sptr<
         multichannel_correlator_impl<multichannel_correlator<Item>>>(
-        make_setup(sample_rate_hz,
-                   tap_offsets_chips,
-                   max_channels,
-                   channels,
-                   intermediate_frequency_hz,
-                   batch_ms,
-                   device,
-                   lock_loss_windows,
-                   lock_timeout_windows,
-                   remove_lost,
-                   correlator_item<Item>::format),
+        make_setup(config, correlator_item<Item>::format),
         correlator_item<Item>::block_name);
 }
 

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(multichannel_correlator_cc.h)                              */
-/* BINDTOOL_HEADER_FILE_HASH(4d64ba9fe2991d782b382100ac0c1f38)                     */
+/* BINDTOOL_HEADER_FILE_HASH(9b35920f448ed65c1894c7e552d19759)                     */
 /***********************************************************************************/
 
 #include <pybind11/complex.h>
@@ -28,6 +28,7 @@ namespace py = pybind11;
 #include "integer_argument.h"
 #include "pmt_from_python.h"
 
+#include <cstddef>
 #include <limits>
 #include <string>
 #include <vector>
@@ -37,8 +38,8 @@ namespace {
 using gr::cudadsp::multichannel_correlator_base;
 
 using gr::cudadsp::bindings::describe;
+using gr::cudadsp::bindings::int_count;
 using gr::cudadsp::bindings::integer_argument;
-using gr::cudadsp::bindings::narrow;
 using gr::cudadsp::bindings::to_pmt;
 
 /*!
@@ -59,6 +60,39 @@ int max_channels_of(py::handle value)
     return static_cast<int>(v);
 }
 
+/*!
+ * The block's configuration from the Python keyword arguments: the one place where
+ * they become multichannel_correlator_block_config fields (qa_block_defaults reads
+ * these assignments to compare each keyword's default with its field's).
+ */
+template <class Block>
+typename Block::sptr make_from_keywords(double sample_rate_hz,
+                                        const std::vector<double>& tap_offsets_chips,
+                                        const py::object& max_channels,
+                                        const py::object& channels,
+                                        double intermediate_frequency_hz,
+                                        double batch_ms,
+                                        const std::string& device,
+                                        const integer_argument& lock_loss_windows,
+                                        const integer_argument& lock_timeout_windows,
+                                        bool remove_lost)
+{
+    gr::cudadsp::multichannel_correlator_block_config config;
+    config.sample_rate_hz = sample_rate_hz;
+    config.tap_offsets_chips = tap_offsets_chips;
+    config.max_channels = static_cast<std::size_t>(max_channels_of(max_channels));
+    config.channels = to_pmt(channels, "channels");
+    config.intermediate_frequency_hz = intermediate_frequency_hz;
+    config.batch_ms = batch_ms;
+    config.device = device;
+    config.lock_loss_windows =
+        static_cast<unsigned>(int_count("lock_loss_windows", lock_loss_windows));
+    config.lock_timeout_windows =
+        static_cast<unsigned>(int_count("lock_timeout_windows", lock_timeout_windows));
+    config.remove_lost = remove_lost;
+    return Block::make(config);
+}
+
 template <class Block>
 void bind_variant(py::module& m, const char* name, const char* doc, const char* make_doc)
 {
@@ -67,28 +101,7 @@ void bind_variant(py::module& m, const char* name, const char* doc, const char* 
                gr::block,
                gr::basic_block,
                std::shared_ptr<Block>>(m, name, doc)
-        .def(py::init([](double sample_rate_hz,
-                         const std::vector<double>& tap_offsets_chips,
-                         py::object max_channels,
-                         py::object channels,
-                         double intermediate_frequency_hz,
-                         double batch_ms,
-                         const std::string& device,
-                         const integer_argument& lock_loss_windows,
-                         const integer_argument& lock_timeout_windows,
-                         bool remove_lost) {
-                 return Block::make(
-                     sample_rate_hz,
-                     tap_offsets_chips,
-                     max_channels_of(max_channels),
-                     to_pmt(channels, "channels"),
-                     intermediate_frequency_hz,
-                     batch_ms,
-                     device,
-                     narrow<int>("lock_loss_windows", lock_loss_windows),
-                     narrow<int>("lock_timeout_windows", lock_timeout_windows),
-                     remove_lost);
-             }),
+        .def(py::init(&make_from_keywords<Block>),
              py::arg("sample_rate_hz"),
              py::arg("tap_offsets_chips") = std::vector<double>{ -0.5, 0.0, 0.5 },
              py::arg("max_channels") = 1024,
