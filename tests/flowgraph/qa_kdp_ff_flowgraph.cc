@@ -100,6 +100,23 @@ engine_outputs engine_run(std::size_t ngates,
     return out;
 }
 
+//! The block's configuration in these tests: spacing, gap and thresholds left at their
+//! defaults (the engine_run() reference's).
+kdp_ff_config block_config(std::size_t ngates,
+                           double window_km,
+                           bool use_rhohv,
+                           bool use_snr,
+                           const std::string& device)
+{
+    kdp_ff_config config;
+    config.kdp.ngates = ngates;
+    config.kdp.window_km = window_km;
+    config.kdp.device = device;
+    config.use_rhohv = use_rhohv;
+    config.use_snr = use_snr;
+    return config;
+}
+
 struct graph {
     gr::top_block_sptr tb;
     kdp_ff::sptr block;
@@ -154,8 +171,8 @@ public:
         tags.push_back({ 2, 700, pmt::intern("azimuth_deg"), pmt::from_double(13.0) });
 
         auto source = radial_source::make(G, { x.phidp, x.rhohv, x.snr }, tags);
-        graph g = connect(
-            G, source, 3, kdp_ff::make(G, 150.0, 3.0, 1.0, true, true, 0.8, 3.0, device));
+        graph g =
+            connect(G, source, 3, kdp_ff::make(block_config(G, 3.0, true, true, device)));
         run_or_die(g.tb, "kdp_ff " + device);
         CPPUNIT_ASSERT_EQUAL(device == "cpu" ? std::string("cpu") : std::string("cuda:0"),
                              g.block->backend());
@@ -200,11 +217,10 @@ public:
                 streams.push_back(x.snr);
             const int inputs = static_cast<int>(streams.size());
             auto source = radial_source::make(G, streams);
-            graph g = connect(
-                G,
-                source,
-                inputs,
-                kdp_ff::make(G, 150.0, 2.0, 1.0, c.rhohv, c.snr, 0.8, 3.0, device));
+            graph g = connect(G,
+                              source,
+                              inputs,
+                              kdp_ff::make(block_config(G, 2.0, c.rhohv, c.snr, device)));
             run_or_die(g.tb, "kdp_ff ports " + device);
             const engine_outputs expected = engine_run(G, x, c.rhohv, c.snr, 2.0);
             const std::string what =
@@ -229,7 +245,7 @@ public:
         auto tb = gr::make_top_block("kdp_throttled");
         auto source = radial_source::make(G, { x.phidp });
         auto throttle = gr::blocks::throttle::make(sizeof(float) * G, 20000.0);
-        auto block = kdp_ff::make(G, 150.0, 3.0, 1.0, false, false, 0.8, 3.0, device);
+        auto block = kdp_ff::make(block_config(G, 3.0, false, false, device));
         auto phidp_sink = gr::blocks::vector_sink_f::make(G);
         auto kdp_sink = gr::blocks::vector_sink_f::make(G);
         tb->connect(source, 0, throttle, 0);
@@ -254,9 +270,12 @@ public:
 
     void bad_parameters_are_named()
     {
-        auto expect = [](const std::string& field, auto make) {
+        // Each case changes one field of a valid configuration of 100 gates.
+        auto expect = [](const std::string& field, auto change) {
+            kdp_ff_config config = block_config(100, 3.0, false, false, "cpu");
+            change(config);
             try {
-                make();
+                kdp_ff::make(config);
             } catch (const std::invalid_argument& e) {
                 const std::string message = e.what();
                 CPPUNIT_ASSERT_MESSAGE(message, message.rfind(field + ":", 0) == 0);
@@ -264,20 +283,21 @@ public:
             }
             CPPUNIT_FAIL(field + ": accepted");
         };
-        expect("ngates", [] { kdp_ff::make(0); });
+        expect("ngates", [](kdp_ff_config& c) { c.kdp.ngates = 0; });
         // Within the rule's bound but 2^31 bytes an item: beyond GNU Radio's item size.
-        expect("ngates", [] {
-            kdp_ff::make(1 << 29, 150.0, 3.0, 1.0, false, false, 0.8, 3.0, "cpu");
+        expect("ngates", [](kdp_ff_config& c) { c.kdp.ngates = 1 << 29; });
+        expect("gate_spacing_m", [](kdp_ff_config& c) { c.kdp.gate_spacing_m = -150.0; });
+        expect("window_km", [](kdp_ff_config& c) { c.kdp.window_km = 0.1; });
+        expect("max_gap_km", [](kdp_ff_config& c) { c.kdp.max_gap_km = -1.0; });
+        expect("min_rhohv", [](kdp_ff_config& c) {
+            c.use_rhohv = true;
+            c.kdp.min_rhohv = 2.0;
         });
-        expect("gate_spacing_m", [] { kdp_ff::make(100, -150.0); });
-        expect("window_km", [] { kdp_ff::make(100, 150.0, 0.1); });
-        expect("max_gap_km", [] { kdp_ff::make(100, 150.0, 3.0, -1.0); });
-        expect("min_rhohv", [] { kdp_ff::make(100, 150.0, 3.0, 1.0, true, false, 2.0); });
-        expect("min_snr_db", [] {
-            kdp_ff::make(100, 150.0, 3.0, 1.0, false, true, 0.8, std::nan(""));
+        expect("min_snr_db", [](kdp_ff_config& c) {
+            c.use_snr = true;
+            c.kdp.min_snr_db = std::nan("");
         });
-        expect("device",
-               [] { kdp_ff::make(100, 150.0, 3.0, 1.0, false, false, 0.8, 3.0, "gpu"); });
+        expect("device", [](kdp_ff_config& c) { c.kdp.device = "gpu"; });
     }
 };
 

@@ -119,8 +119,11 @@ soak_flowgraph kdp_ff_soak(const std::string& device, double seconds)
         for (int i = 0; i < n; ++i)
             s.tag(first + i, azimuth, pmt::from_double(azimuth_of(first + i)));
     };
-    auto blk = kdp_ff::make(
-        ngates, spacing_km * 1000.0, 3.0, 1.0, false, false, 0.8, 3.0, device);
+    kdp_ff_config config;
+    config.kdp.ngates = ngates;
+    config.kdp.gate_spacing_m = spacing_km * 1000.0;
+    config.kdp.device = device;
+    auto blk = kdp_ff::make(config);
     const int h = blk->half_window_gates();
     auto check = [slope, azimuth, azimuth_of, h](std::uint64_t first,
                                                  int n,

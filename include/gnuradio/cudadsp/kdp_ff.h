@@ -9,11 +9,38 @@
 #define INCLUDED_CUDADSP_KDP_FF_H
 
 #include <gnuradio/cudadsp/api.h>
+#include <gnuradio/cudadsp/core/kdp.h>
 #include <gnuradio/sync_block.h>
 #include <string>
 
 namespace gr {
 namespace cudadsp {
+
+/*!
+ * \brief The parameters of kdp_ff: the engine's, with its defaults, and the block's
+ * optional quality inputs.
+ * \ingroup cudadsp
+ *
+ * \details Python and GRC take the same values as keyword arguments (ngates,
+ * gate_spacing_m, window_km, max_gap_km, use_rhohv, use_snr, min_rhohv, min_snr_db,
+ * device): docs/blocks/kdp_ff.md names the field each one sets.
+ *
+ * The engine's core::kdp_config nested: each of the block's filter parameters is the
+ * engine's field of the same name with the same default.
+ */
+struct CUDADSP_API kdp_ff_config {
+    /*!
+     * Gates per radial (required: >= 1), gate spacing, filter window, longest filled
+     * gap, RhoHV and SNR thresholds and device: see core::kdp_config. chunk_radials 0
+     * (Python and GRC): a quarter of the block's CUDA batch; another value is passed
+     * on to the engine.
+     */
+    core::kdp_config kdp;
+    //! An RhoHV input follows PhiDP.
+    bool use_rhohv = false;
+    //! An SNR input (dB) follows (after RhoHV when both are used).
+    bool use_snr = false;
+};
 
 /*!
  * \brief Specific differential phase (KDP) and processed PhiDP along radials.
@@ -42,26 +69,11 @@ public:
     typedef std::shared_ptr<kdp_ff> sptr;
 
     /*!
-     * \param ngates range gates per radial (>= 1).
-     * \param gate_spacing_m gate spacing, metres (> 0).
-     * \param window_km length of the range filter, km: the least-squares window spans
-     * round(window_km / (2 gate spacing)) gates on each side of a gate (>= 1 of them).
-     * \param max_gap_km longest run of masked gates interpolated over, km (>= 0).
-     * \param use_rhohv true: an RhoHV input follows PhiDP.
-     * \param use_snr true: an SNR input (dB) follows (after RhoHV when both are used).
-     * \param min_rhohv gates with RhoHV below this are masked, [0, 1].
-     * \param min_snr_db gates with SNR below this are masked, dB.
-     * \param device "auto", "cpu", "cuda" or "cuda:N".
+     * Validates \p config (std::invalid_argument naming the field by its keyword
+     * name) and selects the backend. Python and GRC: kdp_ff(ngates,
+     * gate_spacing_m=150.0, ...), keyword for keyword the fields of kdp_ff_config.
      */
-    static sptr make(int ngates,
-                     double gate_spacing_m = 150.0,
-                     double window_km = 3.0,
-                     double max_gap_km = 1.0,
-                     bool use_rhohv = false,
-                     bool use_snr = false,
-                     double min_rhohv = 0.8,
-                     double min_snr_db = 3.0,
-                     const std::string& device = "auto");
+    static sptr make(const kdp_ff_config& config);
 
     //! Gates on each side of a gate in the least-squares window (h; 2h + 1 in all).
     virtual int half_window_gates() const = 0;

@@ -39,58 +39,31 @@ int batch_radials(const core::kdp_config& config, int inputs)
         std::clamp<std::size_t>(batch_input_bytes / radial_bytes, 1, max_batch_radials));
 }
 
-core::kdp_config make_config(int ngates,
-                             double gate_spacing_m,
-                             double window_km,
-                             double max_gap_km,
-                             bool use_rhohv,
-                             bool use_snr,
-                             double min_rhohv,
-                             double min_snr_db,
-                             const std::string& device)
+/*!
+ * The engine's part of \p config validated (each error naming the field by its keyword
+ * name), with its chunk_radials chosen where left 0: a quarter of the block's batch.
+ */
+core::kdp_config make_config(const kdp_ff_config& config)
 {
-    if (ngates < 1)
-        throw std::invalid_argument("ngates: must be >= 1, got " +
-                                    std::to_string(ngates));
-    core::kdp_config config;
-    config.ngates = static_cast<std::size_t>(ngates);
-    config.gate_spacing_m = gate_spacing_m;
-    config.window_km = window_km;
-    config.max_gap_km = max_gap_km;
-    config.min_rhohv = min_rhohv;
-    config.min_snr_db = min_snr_db;
-    config.device = device;
-    config.chunk_radials = std::max<std::size_t>(
-        1,
-        static_cast<std::size_t>(batch_radials(config, input_count(use_rhohv, use_snr))) /
-            chunks_per_batch);
-    config.validate();
-    return config;
+    core::kdp_config engine = config.kdp;
+    // Before the batch, which divides by the radial's size.
+    engine.validate();
+    if (engine.chunk_radials == 0)
+        engine.chunk_radials = std::max<std::size_t>(
+            1,
+            static_cast<std::size_t>(
+                batch_radials(engine, input_count(config.use_rhohv, config.use_snr))) /
+                chunks_per_batch);
+    return engine;
 }
 
 } // namespace
 
-kdp_ff::sptr kdp_ff::make(int ngates,
-                          double gate_spacing_m,
-                          double window_km,
-                          double max_gap_km,
-                          bool use_rhohv,
-                          bool use_snr,
-                          double min_rhohv,
-                          double min_snr_db,
-                          const std::string& device)
+kdp_ff::sptr kdp_ff::make(const kdp_ff_config& config)
 {
     // Validated before any GNU Radio object is built from it.
-    const core::kdp_config config = make_config(ngates,
-                                                gate_spacing_m,
-                                                window_km,
-                                                max_gap_km,
-                                                use_rhohv,
-                                                use_snr,
-                                                min_rhohv,
-                                                min_snr_db,
-                                                device);
-    return gnuradio::make_block_sptr<kdp_ff_impl>(config, use_rhohv, use_snr);
+    return gnuradio::make_block_sptr<kdp_ff_impl>(
+        make_config(config), config.use_rhohv, config.use_snr);
 }
 
 kdp_ff_impl::kdp_ff_impl(const core::kdp_config& config, bool use_rhohv, bool use_snr)

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(kdp_ff.h)                                                  */
-/* BINDTOOL_HEADER_FILE_HASH(ed84de78618aad3b4d837f67c280ff25)                     */
+/* BINDTOOL_HEADER_FILE_HASH(50694125c712f82be0d2b105c04e69f0)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -25,10 +25,46 @@ namespace py = pybind11;
 // pydoc.h is automatically generated in the build directory
 #include <kdp_ff_pydoc.h>
 
+#include <string>
+
+namespace {
+
+using gr::cudadsp::bindings::int_count;
+using gr::cudadsp::bindings::integer_argument;
+
+/*!
+ * The block's configuration from the Python keyword arguments: the one place where
+ * they become kdp_ff_config fields (qa_block_defaults reads these assignments to
+ * compare each keyword's default with its field's).
+ */
+gr::cudadsp::kdp_ff::sptr make_from_keywords(const integer_argument& ngates,
+                                             double gate_spacing_m,
+                                             double window_km,
+                                             double max_gap_km,
+                                             bool use_rhohv,
+                                             bool use_snr,
+                                             double min_rhohv,
+                                             double min_snr_db,
+                                             const std::string& device)
+{
+    gr::cudadsp::kdp_ff_config config;
+    config.kdp.ngates = int_count("ngates", ngates);
+    config.kdp.gate_spacing_m = gate_spacing_m;
+    config.kdp.window_km = window_km;
+    config.kdp.max_gap_km = max_gap_km;
+    config.use_rhohv = use_rhohv;
+    config.use_snr = use_snr;
+    config.kdp.min_rhohv = min_rhohv;
+    config.kdp.min_snr_db = min_snr_db;
+    config.kdp.device = device;
+    return gr::cudadsp::kdp_ff::make(config);
+}
+
+} // namespace
+
 void bind_kdp_ff(py::module& m)
 {
     using kdp_ff = gr::cudadsp::kdp_ff;
-    using gr::cudadsp::bindings::checked_integers;
 
     py::class_<kdp_ff,
                gr::sync_block,
@@ -36,7 +72,7 @@ void bind_kdp_ff(py::module& m)
                gr::basic_block,
                std::shared_ptr<kdp_ff>>(m, "kdp_ff", D(kdp_ff))
 
-        .def(py::init(checked_integers(&kdp_ff::make, "ngates")),
+        .def(py::init(&make_from_keywords),
              py::arg("ngates"),
              py::arg("gate_spacing_m") = 150.0,
              py::arg("window_km") = 3.0,

@@ -225,6 +225,9 @@ class qa_kdp_ff(gr_unittest.TestCase):
             # Beyond a C++ int (issue 16 item 8): named, not pybind11's TypeError.
             (dict(ngates=2**31), "ngates"),
             (dict(ngates=-2**63), "ngates"),
+            # Negative: refused by the binding, by name, before the block's
+            # configuration (unsigned there) is formed.
+            (dict(ngates=-1), "ngates"),
         ):
             with self.subTest(name=name):
                 with self.assertRaises(ValueError) as context:
