@@ -28,34 +28,20 @@ namespace patch_xcorr_qa {
 
 using record = std::array<float, 5>; // x, dx, y, dy, corr
 
-//! The block's parameters, in make()'s order (small patches: the tests run anywhere).
-struct params {
-    int width = 256;
-    int nx = 4;
-    int first_line = -1;
-    int line_step = 20;
-    int xsearch = 16;
-    int ysearch = 8;
-    int range_interp = 2;
-    int interp = 16;
-    int rshift = 0;
-    int ashift = 0;
-    std::string device = "cpu";
-
-    patch_xcorr_cc::sptr make_block() const
+//! The block's configuration with small patches (the tests run anywhere), and what
+//! follows from it by the header's definition.
+struct params : patch_xcorr_cc_config {
+    params()
     {
-        return patch_xcorr_cc::make(width,
-                                    nx,
-                                    first_line,
-                                    line_step,
-                                    xsearch,
-                                    ysearch,
-                                    range_interp,
-                                    interp,
-                                    rshift,
-                                    ashift,
-                                    device);
+        width = 256;
+        nx = 4;
+        line_step = 20;
+        xsearch = 16;
+        ysearch = 8;
+        device = "cpu";
     }
+
+    patch_xcorr_cc::sptr make_block() const { return patch_xcorr_cc::make(*this); }
 
     core::patch_correlator_config engine_config() const
     {

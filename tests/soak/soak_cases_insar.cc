@@ -122,8 +122,14 @@ soak_flowgraph patch_xcorr_cc_soak(const std::string& device, double seconds)
             }
         }
     };
-    auto blk = patch_xcorr_cc::make(
-        width, nx, -1, line_step, search, search, 2, 16, 0, 0, device);
+    patch_xcorr_cc_config block_config;
+    block_config.width = width;
+    block_config.nx = nx;
+    block_config.line_step = line_step;
+    block_config.xsearch = search;
+    block_config.ysearch = search;
+    block_config.device = device;
+    auto blk = patch_xcorr_cc::make(block_config);
     core::patch_correlator_config config;
     config.xsearch = search;
     config.ysearch = search;

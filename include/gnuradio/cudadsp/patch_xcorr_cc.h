@@ -16,6 +16,49 @@ namespace gr {
 namespace cudadsp {
 
 /*!
+ * \brief The parameters of patch_xcorr_cc.
+ * \ingroup cudadsp
+ *
+ * \details Python and GRC take the same values as keyword arguments (width, nx,
+ * first_line, line_step, xsearch, ysearch, range_interp, interp, rshift, ashift,
+ * device), each the field of the same name: docs/blocks/patch_xcorr_cc.md.
+ *
+ * Flat rather than holding the engine's core::patch_correlator_config: the block's
+ * interp folds that one's highres and interp into one count (0: the high-resolution
+ * step off, which the engine's interp refuses), and the patch grid (width, nx,
+ * first_line, line_step) and the shifts (rshift, ashift) are the block's own. The
+ * integers stay C++ ints, as the engine and the grid hold them: first_line, rshift and
+ * ashift are signed, and make() names a count below its bound as before.
+ */
+struct CUDADSP_API patch_xcorr_cc_config {
+    //! Samples a line (required: >= the patch read width plus the range shift; 0,
+    //! unset, is refused).
+    int width = 0;
+    //! Patches per strip (>= 1).
+    int nx = 16;
+    //! Centre line of strip 0; < 0: the first line where every window fits
+    //! (npy/2 + max(0, -ashift)).
+    int first_line = -1;
+    //! Lines between strips (>= 1).
+    int line_step = 256;
+    //! Range search half-width (power of two, 8 .. 1024).
+    int xsearch = 64;
+    //! Azimuth search half-width (power of two, 8 .. 1024).
+    int ysearch = 64;
+    //! Range interpolation factor (power of two, 1 .. 16).
+    int range_interp = 2;
+    //! High-resolution factor (power of two, 1 .. 64); 0 turns the high-resolution
+    //! step off (GMTSAR's -nointerp).
+    int interp = 16;
+    //! Integer range shift of the aligned image, samples.
+    int rshift = 0;
+    //! Integer azimuth shift of the aligned image, lines.
+    int ashift = 0;
+    //! "auto", "cpu", "cuda" or "cuda:N".
+    std::string device = "auto";
+};
+
+/*!
  * \brief InSAR coregistration offsets (GMTSAR xcorr's frequency method) on streams of
  * image lines.
  * \ingroup cudadsp
@@ -44,31 +87,11 @@ public:
     typedef std::shared_ptr<patch_xcorr_cc> sptr;
 
     /*!
-     * \param width samples a line (>= the patch read width plus the range shift).
-     * \param nx patches per strip (>= 1).
-     * \param first_line centre line of strip 0; < 0: the first line where every window
-     * fits (npy/2 + max(0, -ashift)).
-     * \param line_step lines between strips (>= 1).
-     * \param xsearch range search half-width (power of two, 8 .. 1024).
-     * \param ysearch azimuth search half-width (power of two, 8 .. 1024).
-     * \param range_interp range interpolation factor (power of two, 1 .. 16).
-     * \param interp high-resolution factor (power of two, 1 .. 64); 0 turns the
-     * high-resolution step off (GMTSAR's -nointerp).
-     * \param rshift integer range shift of the aligned image, samples.
-     * \param ashift integer azimuth shift of the aligned image, lines.
-     * \param device "auto", "cpu", "cuda" or "cuda:N".
+     * Validates \p config (std::invalid_argument naming the field by its keyword
+     * name) and selects the backend. Python and GRC: patch_xcorr_cc(width, nx=16,
+     * ...), keyword for keyword the fields of patch_xcorr_cc_config.
      */
-    static sptr make(int width,
-                     int nx = 16,
-                     int first_line = -1,
-                     int line_step = 256,
-                     int xsearch = 64,
-                     int ysearch = 64,
-                     int range_interp = 2,
-                     int interp = 16,
-                     int rshift = 0,
-                     int ashift = 0,
-                     const std::string& device = "auto");
+    static sptr make(const patch_xcorr_cc_config& config);
 
     //! Centre column of patch \p i of every strip (0 .. nx-1).
     virtual int patch_column(int i) const = 0;

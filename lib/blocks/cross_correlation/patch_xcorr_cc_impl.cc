@@ -17,14 +17,11 @@ namespace cudadsp {
 
 namespace {
 
-patch_strip_geometry make_geometry(int width,
-                                   int nx,
-                                   int first_line,
-                                   int line_step,
-                                   int rshift,
-                                   int ashift,
+patch_strip_geometry make_geometry(const patch_xcorr_cc_config& block,
                                    const core::patch_correlator_config& config)
 {
+    const int width = block.width, nx = block.nx, first_line = block.first_line;
+    const int line_step = block.line_step, rshift = block.rshift, ashift = block.ashift;
     if (nx < 1)
         throw std::invalid_argument("nx: must be >= 1, got " + std::to_string(nx));
     if (line_step < 1)
@@ -71,20 +68,21 @@ patch_strip_geometry make_geometry(int width,
     return g;
 }
 
-core::patch_correlator_config make_config(
-    int xsearch, int ysearch, int range_interp, int interp, const std::string& device)
+//! The engine's configuration from the block's: interp 0 is highres off.
+core::patch_correlator_config make_config(const patch_xcorr_cc_config& block)
 {
+    const int interp = block.interp;
     if (interp < 0)
         throw std::invalid_argument("interp: must be >= 0 (0: no high-resolution step), "
                                     "got " +
                                     std::to_string(interp));
     core::patch_correlator_config config;
-    config.xsearch = xsearch;
-    config.ysearch = ysearch;
-    config.range_interp = range_interp;
+    config.xsearch = block.xsearch;
+    config.ysearch = block.ysearch;
+    config.range_interp = block.range_interp;
     config.highres = interp > 0;
     config.interp = interp > 0 ? interp : 1;
-    config.device = device;
+    config.device = block.device;
     config.validate();
     return config;
 }
@@ -101,24 +99,12 @@ long long patch_strip_geometry::end_needed_line(long long strip) const
     return centre_line(strip) + std::max(0, ashift) + npy / 2;
 }
 
-patch_xcorr_cc::sptr patch_xcorr_cc::make(int width,
-                                          int nx,
-                                          int first_line,
-                                          int line_step,
-                                          int xsearch,
-                                          int ysearch,
-                                          int range_interp,
-                                          int interp,
-                                          int rshift,
-                                          int ashift,
-                                          const std::string& device)
+patch_xcorr_cc::sptr patch_xcorr_cc::make(const patch_xcorr_cc_config& block)
 {
     // First: the geometry's int arithmetic relies on a line that fits an item.
-    checked_item_size("width", width, sizeof(gr_complex));
-    const core::patch_correlator_config config =
-        make_config(xsearch, ysearch, range_interp, interp, device);
-    const patch_strip_geometry geometry =
-        make_geometry(width, nx, first_line, line_step, rshift, ashift, config);
+    checked_item_size("width", block.width, sizeof(gr_complex));
+    const core::patch_correlator_config config = make_config(block);
+    const patch_strip_geometry geometry = make_geometry(block, config);
     return gnuradio::make_block_sptr<patch_xcorr_cc_impl>(config, geometry);
 }
 
