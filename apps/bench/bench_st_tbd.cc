@@ -315,12 +315,9 @@ void measure_flowgraph(row& r,
     const auto config = make_config(device, "auto", "auto");
     const std::size_t cells = config.cells();
     auto make_block = [&] {
-        return st_tbd_ff::make(int(grid_width),
-                               int(grid_height),
-                               config.hypotheses,
-                               alpha,
-                               threshold,
-                               device);
+        st_tbd_ff_config block_config;
+        block_config.tbd = config;
+        return st_tbd_ff::make(block_config);
     };
     {
         auto tb = gr::make_top_block("tbd_check");

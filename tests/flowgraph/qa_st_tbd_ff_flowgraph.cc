@@ -86,20 +86,13 @@ st_tbd_ff::sptr make_block(std::size_t w,
                            std::size_t h,
                            const std::string& device,
                            float threshold,
-                           int batch_frames,
+                           std::size_t batch_frames,
                            const std::vector<core::tbd_hypothesis>& hyps = hypotheses())
 {
-    return st_tbd_ff::make(static_cast<int>(w),
-                           static_cast<int>(h),
-                           hyps,
-                           0.85f,
-                           threshold,
-                           device,
-                           "generic",
-                           "software",
-                           false,
-                           1024,
-                           batch_frames);
+    st_tbd_ff_config config;
+    config.tbd = engine_config(w, h, device, threshold, hyps);
+    config.batch_frames = batch_frames;
+    return st_tbd_ff::make(config);
 }
 
 //! What one engine call on all the frames gives; resets before the frames listed.
@@ -464,38 +457,58 @@ public:
     void bad_parameters()
     {
         const auto hyps = hypotheses();
-        CPPUNIT_ASSERT_THROW(st_tbd_ff::make(0, 8, hyps), std::invalid_argument);
-        CPPUNIT_ASSERT_THROW(st_tbd_ff::make(8, 8, {}), std::invalid_argument);
-        CPPUNIT_ASSERT_THROW(st_tbd_ff::make(8, 8, hyps, 1.0f), std::invalid_argument);
-        CPPUNIT_ASSERT_THROW(st_tbd_ff::make(8, 8, hyps, 0.9f, std::nanf("")),
-                             std::invalid_argument);
-        CPPUNIT_ASSERT_THROW(st_tbd_ff::make(8, 8, hyps, 0.9f, 1.0f, "gpu"),
-                             std::invalid_argument);
-        CPPUNIT_ASSERT_THROW(
-            st_tbd_ff::make(8, 8, hyps, 0.9f, 1.0f, "cpu", "auto", "auto", false, 0),
-            std::invalid_argument);
-        CPPUNIT_ASSERT_THROW(
-            st_tbd_ff::make(8, 8, hyps, 0.9f, 1.0f, "cpu", "auto", "auto", false, 16, -1),
-            std::invalid_argument);
-        try {
-            // 2^30 cells, within the engine's bounds, but 2^32 bytes an item.
-            st_tbd_ff::make(1 << 15, 1 << 15, hyps, 0.9f, 1.0f, "cpu");
-            CPPUNIT_FAIL("2^30 cells accepted");
-        } catch (const std::invalid_argument& e) {
-            CPPUNIT_ASSERT_MESSAGE(
-                e.what(), std::string(e.what()).rfind("width * height: ", 0) == 0);
-        }
+        // A valid 8 x 8 configuration on the CPU.
+        const auto valid = [](const std::vector<core::tbd_hypothesis>& h) {
+            st_tbd_ff_config config;
+            config.tbd.width = 8;
+            config.tbd.height = 8;
+            config.tbd.hypotheses = h;
+            config.tbd.device = "cpu";
+            return config;
+        };
+        // Each case changes one field of the valid configuration; the error names it.
+        auto expect = [&](const std::string& field,
+                          const std::function<void(st_tbd_ff_config&)>& change) {
+            st_tbd_ff_config config = valid(hyps);
+            change(config);
+            try {
+                st_tbd_ff::make(config);
+            } catch (const std::invalid_argument& e) {
+                CPPUNIT_ASSERT_MESSAGE(e.what(),
+                                       std::string(e.what()).rfind(field + ": ", 0) == 0);
+                return;
+            }
+            CPPUNIT_FAIL(field + ": accepted");
+        };
+        expect("width", [](st_tbd_ff_config& c) { c.tbd.width = 0; });
+        expect("hypotheses", [](st_tbd_ff_config& c) { c.tbd.hypotheses.clear(); });
+        expect("alpha", [](st_tbd_ff_config& c) { c.tbd.alpha = 1.0f; });
+        expect("threshold", [](st_tbd_ff_config& c) { c.tbd.threshold = std::nanf(""); });
+        expect("device", [](st_tbd_ff_config& c) { c.tbd.device = "gpu"; });
+        expect("max_detections_per_frame",
+               [](st_tbd_ff_config& c) { c.tbd.max_detections_per_frame = 0; });
+        // Beyond the int that the getters return.
+        expect("max_detections_per_frame", [](st_tbd_ff_config& c) {
+            c.tbd.max_detections_per_frame = std::size_t(1) << 31;
+        });
+        expect("batch_frames",
+               [](st_tbd_ff_config& c) { c.batch_frames = std::size_t(1) << 31; });
+        // 2^30 cells, within the engine's bounds, but 2^32 bytes an item.
+        expect("width * height", [](st_tbd_ff_config& c) {
+            c.tbd.width = std::size_t(1) << 15;
+            c.tbd.height = std::size_t(1) << 15;
+        });
         auto bad = hyps;
         bad[3].transitions[0].source = 99;
         try {
-            st_tbd_ff::make(8, 8, bad, 0.9f, 1.0f, "cpu");
+            st_tbd_ff::make(valid(bad));
             CPPUNIT_FAIL("source out of range accepted");
         } catch (const std::invalid_argument& e) {
             CPPUNIT_ASSERT(
                 std::string(e.what()).find("hypotheses[3].transitions[0].source") !=
                 std::string::npos);
         }
-        auto block = st_tbd_ff::make(8, 8, hyps, 0.9f, 1.0f, "cpu");
+        auto block = st_tbd_ff::make(valid(hyps));
         CPPUNIT_ASSERT_THROW(block->set_alpha(1.5f), std::invalid_argument);
         CPPUNIT_ASSERT_THROW(block->set_threshold(INFINITY), std::invalid_argument);
         CPPUNIT_ASSERT_EQUAL(0.9f, block->alpha());

@@ -293,15 +293,22 @@ def short_name(cpp_type):
     return re.sub(r"^(const\s+)?(.*::)?", "", cpp_type.strip())
 
 
-def field_default(structs, enums, struct, path):
-    """The default of struct's field at path ("processing.calibration.zcal_db"): a
-    Python value, or an enum_value."""
+def field_declaration(structs, struct, path):
+    """(C++ type, default text or None) of struct's field at path
+    ("processing.calibration.zcal_db"); Unreadable when there is no such field."""
     cpp_type, default = None, None
     for member in path.split("."):
         if struct not in structs or member not in structs[struct]:
             raise Unreadable(f"no field {path} in {struct}")
         cpp_type, default = structs[struct][member]
         struct = short_name(cpp_type)
+    return cpp_type, default
+
+
+def field_default(structs, enums, struct, path):
+    """The default of struct's field at path ("processing.calibration.zcal_db"): a
+    Python value, or an enum_value."""
+    _, default = field_declaration(structs, struct, path)
     if default is None:
         raise Unreadable(f"{path}: no default in its struct")
     enumerator = re.fullmatch(r"(?:\w+::)*(\w+)::(\w+)", default)
@@ -481,12 +488,17 @@ def configuration_source(header_name, struct, binding_path, arguments, structs, 
         if name not in fields or fields[name][0] != struct:
             problems.append(f"{binding_path.name}: argument {name} sets no field of {struct}")
             continue
+        if text is None:
+            # A required argument: its field need only exist (it may have no default,
+            # as core::st_tbd_config's hypotheses).
+            field_declaration(structs, *fields[name])
+            parameters.append((name, None, None, None))
+            continue
         value = field_default(structs, enums, *fields[name])
-        if text is not None and isinstance(value, enum_value):
+        if isinstance(value, enum_value):
             value = value.as_python(binding_default_value(text, variables, structs, enums))
         parameters.append(
-            (name, None,
-             None if text is None else f"{struct}.{fields[name][1]} = {value!r}",
+            (name, None, f"{struct}.{fields[name][1]} = {value!r}",
              lambda _, value=value: value)
         )
     return (f"{header_name} {struct}", parameters)

@@ -64,8 +64,14 @@ soak_flowgraph st_tbd_ff_soak(const std::string& device, double seconds)
     core::tbd_hypothesis still;
     still.transitions.push_back(core::tbd_transition{});
     auto source = counted_source::make({ sizeof(float) * pixels }, seconds, fill, tag);
-    auto blk = st_tbd_ff::make(
-        width, height, { still }, 0.9f, 1.5f, device, "auto", "auto", false, 2);
+    st_tbd_ff_config config;
+    config.tbd.width = width;
+    config.tbd.height = height;
+    config.tbd.hypotheses = { still };
+    config.tbd.threshold = 1.5f;
+    config.tbd.device = device;
+    config.tbd.max_detections_per_frame = 2;
+    auto blk = st_tbd_ff::make(config);
     auto sink =
         counted_sink::make({ sizeof(float) * pixels, sizeof(float) * pixels }, check);
     auto detections = message_counter::make();

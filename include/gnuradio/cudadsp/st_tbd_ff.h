@@ -11,12 +11,46 @@
 #include <gnuradio/cudadsp/api.h>
 #include <gnuradio/cudadsp/core/st_tbd.h>
 #include <gnuradio/sync_block.h>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace gr {
 namespace cudadsp {
+
+/*!
+ * \brief The parameters of st_tbd_ff: the engine's, with its defaults, and the batch.
+ * \ingroup cudadsp
+ *
+ * \details Python and GRC take the same values as keyword arguments (width, height,
+ * hypotheses, alpha, threshold, device, kernel, bilinear, autotune,
+ * max_detections_per_frame, batch_frames): docs/blocks/st_tbd_ff.md names the field
+ * each one sets.
+ *
+ * The engine's core::st_tbd_config nested: each of the block's filter parameters is the
+ * engine's field of the same name with the same default.
+ */
+struct CUDADSP_API st_tbd_ff_config {
+    /*!
+     * Grid size (width, height: required, >= 1), the M motion hypotheses (required,
+     * each with its velocity, reported with detections, and its transitions (source,
+     * dx, dy, weight): |vx|, |vy|, |dx|, |dy| <= 64 pixels per frame, each hypothesis'
+     * |weight|s summing to at most 1; core::st_tbd_config::velocity_grid() generates a
+     * set), forgetting factor alpha (about 3 / (1 - alpha) frames to settle on a new
+     * target), threshold, device, CUDA kernel and bilinear choice, autotune and
+     * max_detections_per_frame (at most 2^31 - 1 here: max_detections_per_frame()
+     * returns an int): see core::st_tbd_config. The autotuner's budget, cache
+     * directory and progress callback, C++ only, are passed on as they are.
+     */
+    core::st_tbd_config tbd;
+    /*!
+     * Frames handed to the engine at once (the GPU batch and the latency the block
+     * adds), at most 2^31 - 1; 0: about 32 MiB of frames, 1 to 256
+     * (default_batch_frames()).
+     */
+    std::size_t batch_frames = 0;
+};
 
 /*!
  * \brief Spatio-temporal track-before-detect filter over image frames (Mazurek 2012).
@@ -60,36 +94,13 @@ public:
     typedef std::shared_ptr<st_tbd_ff> sptr;
 
     /*!
-     * \param width, height grid size in pixels (>= 1 each).
-     * \param hypotheses the M motion hypotheses, each with its velocity (reported with
-     * detections) and its transitions (source, dx, dy, weight): |vx|, |vy|, |dx|, |dy|
-     * <= 64 pixels per frame, each hypothesis' |weight|s summing to at most 1; see
-     * core::st_tbd_config::velocity_grid() for a generated set.
-     * \param alpha forgetting factor, 0 < alpha < 1: about 3 / (1 - alpha) frames to
-     * settle on a new target.
-     * \param threshold detection threshold on D (finite).
-     * \param device "auto", "cpu", "cuda" or "cuda:N".
-     * \param kernel CUDA kernel: "auto", "generic" or "generated" (NVRTC).
-     * \param bilinear CUDA interpolation: "auto", "texture" or "software".
-     * \param autotune run the LREI autotuner on the generated kernel's line order when
-     * no order is cached for this device and configuration.
-     * \param max_detections_per_frame most detections per frame (>= 1).
-     * \param batch_frames frames handed to the engine at once (the GPU batch and the
-     * latency the block adds); 0: about 32 MiB of frames, 1 to 256.
+     * Validates \p config (std::invalid_argument naming the field by its keyword
+     * name) and selects the backend. Python and GRC: st_tbd_ff(width, height,
+     * hypotheses, alpha=0.9, ...), keyword for keyword the fields of st_tbd_ff_config.
      */
-    static sptr make(int width,
-                     int height,
-                     const std::vector<core::tbd_hypothesis>& hypotheses,
-                     float alpha = 0.9f,
-                     float threshold = 1.0f,
-                     const std::string& device = "auto",
-                     const std::string& kernel = "auto",
-                     const std::string& bilinear = "auto",
-                     bool autotune = false,
-                     int max_detections_per_frame = 1024,
-                     int batch_frames = 0);
+    static sptr make(const st_tbd_ff_config& config);
 
-    //! The frames per batch that make(batch_frames = 0) picks for this frame size.
+    //! The frames per batch that make() picks, with batch_frames 0, for this frame size.
     static int default_batch_frames(int width, int height);
 
     //! Forgetting factor from the next frame processed; 0 < alpha < 1.

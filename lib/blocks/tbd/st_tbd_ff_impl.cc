@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 namespace gr {
@@ -40,44 +41,16 @@ void validate_threshold(float threshold)
                                     core::number_text(threshold));
 }
 
-core::st_tbd_config make_config(int width,
-                                int height,
-                                const std::vector<core::tbd_hypothesis>& hypotheses,
-                                float alpha,
-                                float threshold,
-                                const std::string& device,
-                                const std::string& kernel,
-                                const std::string& bilinear,
-                                bool autotune,
-                                int max_detections_per_frame,
-                                int batch_frames)
+//! \p value if it is at most INT_MAX, as the block's int getter returns it; else
+//! std::invalid_argument naming \p name.
+int int_field(std::size_t value, const char* name, const char* getter)
 {
-    if (width < 1)
-        throw std::invalid_argument("width: must be >= 1, got " + std::to_string(width));
-    if (height < 1)
-        throw std::invalid_argument("height: must be >= 1, got " +
-                                    std::to_string(height));
-    if (max_detections_per_frame < 1)
-        throw std::invalid_argument("max_detections_per_frame: must be >= 1, got " +
-                                    std::to_string(max_detections_per_frame));
-    if (batch_frames < 0)
-        throw std::invalid_argument("batch_frames: must be >= 0 (0: automatic), got " +
-                                    std::to_string(batch_frames));
-    validate_alpha(alpha);
-    validate_threshold(threshold);
-    core::st_tbd_config config;
-    config.width = static_cast<std::size_t>(width);
-    config.height = static_cast<std::size_t>(height);
-    config.hypotheses = hypotheses;
-    config.alpha = alpha;
-    config.threshold = threshold;
-    config.max_detections_per_frame = static_cast<std::size_t>(max_detections_per_frame);
-    config.device = device;
-    config.kernel = kernel;
-    config.bilinear = bilinear;
-    config.autotune = autotune;
-    config.validate();
-    return config;
+    if (value > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+        throw std::invalid_argument(std::string(name) + ": must be at most " +
+                                    std::to_string(std::numeric_limits<int>::max()) +
+                                    " (" + getter + " is an int), got " +
+                                    std::to_string(value));
+    return static_cast<int>(value);
 }
 
 } // namespace
@@ -91,32 +64,20 @@ int st_tbd_ff::default_batch_frames(int width, int height)
         batch_input_bytes / frame_bytes, 1, static_cast<std::size_t>(max_batch_frames)));
 }
 
-st_tbd_ff::sptr st_tbd_ff::make(int width,
-                                int height,
-                                const std::vector<core::tbd_hypothesis>& hypotheses,
-                                float alpha,
-                                float threshold,
-                                const std::string& device,
-                                const std::string& kernel,
-                                const std::string& bilinear,
-                                bool autotune,
-                                int max_detections_per_frame,
-                                int batch_frames)
+st_tbd_ff::sptr st_tbd_ff::make(const st_tbd_ff_config& config)
 {
     // Validated before any GNU Radio object is built from it.
-    const core::st_tbd_config config = make_config(width,
-                                                   height,
-                                                   hypotheses,
-                                                   alpha,
-                                                   threshold,
-                                                   device,
-                                                   kernel,
-                                                   bilinear,
-                                                   autotune,
-                                                   max_detections_per_frame,
-                                                   batch_frames);
+    config.tbd.validate();
+    int_field(config.tbd.max_detections_per_frame,
+              "max_detections_per_frame",
+              "max_detections_per_frame()");
+    const int batch_frames =
+        int_field(config.batch_frames, "batch_frames", "batch_frames()");
     return gnuradio::make_block_sptr<st_tbd_ff_impl>(
-        config, batch_frames > 0 ? batch_frames : default_batch_frames(width, height));
+        config.tbd,
+        batch_frames > 0 ? batch_frames
+                         : default_batch_frames(static_cast<int>(config.tbd.width),
+                                                static_cast<int>(config.tbd.height)));
 }
 
 st_tbd_ff_impl::st_tbd_ff_impl(const core::st_tbd_config& config, int batch_frames)

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(st_tbd_ff.h)                                               */
-/* BINDTOOL_HEADER_FILE_HASH(6ae315e7df00df9464cd0336afee12cd)                     */
+/* BINDTOOL_HEADER_FILE_HASH(acf1182ee6552a54ead6eac5a1d63a3b)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -38,8 +38,42 @@ namespace {
 using gr::cudadsp::bindings::checked_integers;
 using gr::cudadsp::bindings::hypotheses_from_python;
 using gr::cudadsp::bindings::hypotheses_to_python;
+using gr::cudadsp::bindings::int_count;
 using gr::cudadsp::bindings::integer_argument;
-using gr::cudadsp::bindings::narrow;
+
+/*!
+ * The block's configuration from the Python keyword arguments: the one place where
+ * they become st_tbd_ff_config fields (qa_block_defaults reads these assignments to
+ * compare each keyword's default with its field's).
+ */
+gr::cudadsp::st_tbd_ff::sptr
+make_from_keywords(const integer_argument& width,
+                   const integer_argument& height,
+                   const py::object& hypotheses,
+                   float alpha,
+                   float threshold,
+                   const std::string& device,
+                   const std::string& kernel,
+                   const std::string& bilinear,
+                   bool autotune,
+                   const integer_argument& max_detections_per_frame,
+                   const integer_argument& batch_frames)
+{
+    gr::cudadsp::st_tbd_ff_config config;
+    config.tbd.width = int_count("width", width);
+    config.tbd.height = int_count("height", height);
+    config.tbd.hypotheses = hypotheses_from_python(hypotheses);
+    config.tbd.alpha = alpha;
+    config.tbd.threshold = threshold;
+    config.tbd.device = device;
+    config.tbd.kernel = kernel;
+    config.tbd.bilinear = bilinear;
+    config.tbd.autotune = autotune;
+    config.tbd.max_detections_per_frame =
+        int_count("max_detections_per_frame", max_detections_per_frame);
+    config.batch_frames = int_count("batch_frames", batch_frames);
+    return gr::cudadsp::st_tbd_ff::make(config);
+}
 
 } // namespace
 
@@ -53,30 +87,7 @@ void bind_st_tbd_ff(py::module& m)
                gr::basic_block,
                std::shared_ptr<st_tbd_ff>>(m, "st_tbd_ff", D(st_tbd_ff))
 
-        .def(py::init([](integer_argument width,
-                         integer_argument height,
-                         py::object hypotheses,
-                         float alpha,
-                         float threshold,
-                         const std::string& device,
-                         const std::string& kernel,
-                         const std::string& bilinear,
-                         bool autotune,
-                         integer_argument max_detections_per_frame,
-                         integer_argument batch_frames) {
-                 return st_tbd_ff::make(
-                     narrow<int>("width", width),
-                     narrow<int>("height", height),
-                     hypotheses_from_python(hypotheses),
-                     alpha,
-                     threshold,
-                     device,
-                     kernel,
-                     bilinear,
-                     autotune,
-                     narrow<int>("max_detections_per_frame", max_detections_per_frame),
-                     narrow<int>("batch_frames", batch_frames));
-             }),
+        .def(py::init(&make_from_keywords),
              py::arg("width"),
              py::arg("height"),
              py::arg("hypotheses"),

@@ -507,6 +507,10 @@ class qa_st_tbd_ff(gr_unittest.TestCase):
             (dict(threshold=float("inf")), "threshold"),
             (dict(max_detections_per_frame=0), "max_detections_per_frame"),
             (dict(batch_frames=-1), "batch_frames"),
+            # Negative counts: refused by the binding, by name, before the block's
+            # configuration (unsigned there) is formed.
+            (dict(width=-1), "width"),
+            (dict(max_detections_per_frame=-5), "max_detections_per_frame"),
             (dict(device="gpu"), "device"),
             (dict(kernel="fast"), "kernel"),
             (dict(bilinear="cubic"), "bilinear"),
