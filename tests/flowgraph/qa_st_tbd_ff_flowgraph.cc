@@ -491,6 +491,10 @@ public:
         expect("max_detections_per_frame", [](st_tbd_ff_config& c) {
             c.tbd.max_detections_per_frame = std::size_t(1) << 31;
         });
+        // An int, but the detection queue's bound (twice it) is not.
+        expect("max_detections_per_frame", [](st_tbd_ff_config& c) {
+            c.tbd.max_detections_per_frame = std::size_t(1) << 30;
+        });
         expect("batch_frames",
                [](st_tbd_ff_config& c) { c.batch_frames = std::size_t(1) << 31; });
         // 2^30 cells, within the engine's bounds, but 2^32 bytes an item.

@@ -9,9 +9,9 @@
 #include "blocks/common/item_size.h"
 #include "blocks/tbd/st_tbd_ff_impl.h"
 #include "runtime/quoted_text.h"
+#include "tbd/st_tbd_internal.h"
 #include <gnuradio/io_signature.h>
 #include <algorithm>
-#include <cmath>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -27,19 +27,11 @@ constexpr std::size_t batch_input_bytes = std::size_t(32) << 20;
 //! Bound on a batch of small frames, which keeps the block's latency and buffers small.
 constexpr int max_batch_frames = 256;
 
-void validate_alpha(float alpha)
-{
-    if (!(alpha > 0.0f && alpha < 1.0f))
-        throw std::invalid_argument("alpha: must be in (0, 1), got " +
-                                    core::number_text(alpha));
-}
-
-void validate_threshold(float threshold)
-{
-    if (!std::isfinite(threshold))
-        throw std::invalid_argument("threshold: must be finite, got " +
-                                    core::number_text(threshold));
-}
+/*! The most detections a frame may have: the detection port holds twice a frame's
+ *  worth (st_tbd_ff_impl's d_detections_out), and detection_queue_limit() returns that
+ *  bound as an int. */
+constexpr std::size_t most_detections_per_frame =
+    static_cast<std::size_t>(std::numeric_limits<int>::max()) / 2;
 
 //! \p value if it is at most INT_MAX, as the block's int getter returns it; else
 //! std::invalid_argument naming \p name.
@@ -68,9 +60,13 @@ st_tbd_ff::sptr st_tbd_ff::make(const st_tbd_ff_config& config)
 {
     // Validated before any GNU Radio object is built from it.
     config.tbd.validate();
-    int_field(config.tbd.max_detections_per_frame,
-              "max_detections_per_frame",
-              "max_detections_per_frame()");
+    if (config.tbd.max_detections_per_frame > most_detections_per_frame)
+        throw std::invalid_argument(
+            "max_detections_per_frame: must be at most " +
+            std::to_string(most_detections_per_frame) +
+            " (the detection queue holds twice as many and detection_queue_limit() is "
+            "an int), got " +
+            std::to_string(config.tbd.max_detections_per_frame));
     const int batch_frames =
         int_field(config.batch_frames, "batch_frames", "batch_frames()");
     return gnuradio::make_block_sptr<st_tbd_ff_impl>(
@@ -169,7 +165,7 @@ bool st_tbd_ff_impl::stop()
 
 void st_tbd_ff_impl::set_alpha(float alpha)
 {
-    validate_alpha(alpha);
+    core::validate_tbd_alpha(alpha);
     std::lock_guard<std::mutex> lock(d_settings_mutex);
     d_alpha = alpha;
     d_alpha_changed = true;
@@ -183,7 +179,7 @@ float st_tbd_ff_impl::alpha() const
 
 void st_tbd_ff_impl::set_threshold(float threshold)
 {
-    validate_threshold(threshold);
+    core::validate_tbd_threshold(threshold);
     std::lock_guard<std::mutex> lock(d_settings_mutex);
     d_threshold = threshold;
     d_threshold_changed = true;
