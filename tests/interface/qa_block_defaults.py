@@ -9,8 +9,11 @@ make() (C++ users), the pybind11 binding's py::arg(...) = ... (Python users) and
 GRC YAML (flowgraph users); a Python block has its __init__ instead of the first two.
 This test reads all of them from the sources and fails on any parameter whose default
 differs between them, or that one of them lacks. A make() that takes one configuration
-struct (polarimetric_products_cf_config) has the defaults of the struct's fields: the
-binding's assignments (config.a.b = keyword) say which field each keyword sets.
+struct (kdp_ff_config, multichannel_correlator_block_config, patch_xcorr_cc_config,
+pcps_acquisition_block_config, phase_unwrap_2d_ff_config,
+polarimetric_products_cf_config, st_tbd_ff_config) has the defaults of the struct's
+fields: the binding's assignments (config.a.b = keyword) say which field each keyword
+sets.
 
 The engine APIs likewise: each engine binding's py::arg defaults (python/engines/
 bindings) against the fields of the C++ configuration its constructor fills
