@@ -34,7 +34,10 @@ public:
 
 private:
     void handle_observables(const pmt::pmt_t& message);
-    //! The continuous GPS week of the signal: the first ephemeris's, resolved.
+    //! Takes a navigation data message into the solver; false for another type.
+    bool take_navigation(const std::string& type, const pmt::pmt_t& message);
+    /*! The continuous GPS week of the signal: the first GPS ephemeris's, resolved;
+     *  without one, the first Galileo word 5's GST week (GPS week - 1024), resolved. */
     int week() const;
     //! GPS - UTC: the broadcast page's, else 18 (since 2017-01-01).
     int leap_seconds() const;
@@ -50,6 +53,8 @@ private:
     bool d_iono_broadcast = false;
     bool d_have_week = false;
     int d_first_ephemeris_week = 0; //!< 10 bits
+    bool d_have_gst_week = false;
+    int d_first_gst_week = 0; //!< 12 bits
     //! The latest ephemeris per PRN and the receiver time (s of week) of the first
     //! epoch solved with it (NaN until then): its RINEX transmission time.
     std::map<int, std::pair<core::gps_ephemeris, double>> d_navigation;

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(gnss_pvt.h)                                                */
-/* BINDTOOL_HEADER_FILE_HASH(237f80147b79e186549b022226b05bdd)                     */
+/* BINDTOOL_HEADER_FILE_HASH(970659c8f5b0846ca859876808f36f4c)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
