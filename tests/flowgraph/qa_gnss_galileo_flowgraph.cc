@@ -21,12 +21,14 @@
 //    health 1)", "Enn: unhealthy (E1-B HS 1)"), and the inter-system bias is -GGTO;
 //  - no CRC or parity failure, one ephemeris per satellite, no state refused;
 //  - the RINEX observation file is mixed ("M", E records), its pseudoranges the truth's
-//    (GGTO included) up to one clock bias per epoch; the NMEA talker is GN exactly at
-//    the epochs whose fix used Galileo. The flowgraph takes about 20 s on this 2-core
-//    machine (the perfect trackers' truth dominates).
+//    (GGTO included) up to one clock bias per epoch; the navigation file is mixed, a
+//    record per satellite, each Galileo record's IODnav, sqrt(A), week and health bits
+//    the broadcast's; the NMEA talker is GN exactly at the epochs whose fix used
+//    Galileo. The case takes about 2 s on this 2-core machine.
 
 #include "qa_galileo_scenario.h"
 #include "qa_gnss_navigation_chain.h"
+#include "qa_rinex_text.h"
 #include "qa_run_flowgraph.h"
 #include <cppunit/extensions/HelperMacros.h>
 #include <algorithm>
@@ -47,6 +49,62 @@ using namespace qa;
 constexpr double fs = 2.048e6;
 constexpr double duration_s = 29.0;
 constexpr std::uint32_t decoy_channel = 1000;
+
+//! Field \p field (0 to 3) of a BROADCAST ORBIT line (4X,4D19.12).
+double orbit_field(const std::string& line, int field)
+{
+    return fortran_number(line.substr(4 + 19 * static_cast<std::size_t>(field), 19));
+}
+
+/*!
+ * The mixed navigation file: a GPS record per GPS satellite, a Galileo record per
+ * Galileo satellite (Table A8) with the broadcast IODnav and sqrt(A), SV health
+ * bits 1-2 the E1-B HS (2 for the satellite marked out of service), the GST week
+ * + 1024; the GAL ionospheric record word 5's ai0..ai2.
+ */
+void check_navigation_file(const gps_constellation_scenario& scenario,
+                           const std::string& path,
+                           int out_of_service)
+{
+    CPPUNIT_ASSERT(path.size() > 7 && path.compare(path.size() - 7, 7, "_MN.rnx") == 0);
+    const std::vector<std::string> lines = lines_of(read_text(path));
+    CPPUNIT_ASSERT(lines.at(0).find("N: GNSS NAV DATA    M: MIXED") != std::string::npos);
+    std::size_t records = 0;
+    for (std::size_t sat = 0; sat < scenario.satellite_count(); ++sat) {
+        const std::string id = gnss_satellite_id(scenario.system(sat), scenario.prn(sat));
+        const auto first = std::find_if(lines.begin(), lines.end(), [&id](const auto& l) {
+            return l.rfind(id + " ", 0) == 0;
+        });
+        CPPUNIT_ASSERT_MESSAGE(id, first != lines.end());
+        ++records;
+        if (scenario.system(sat) != core::gnss_system::galileo)
+            continue;
+        const galileo_inav_message& sent = scenario.galileo_satellite(sat).message;
+        CPPUNIT_ASSERT_EQUAL(double(galileo_iodnav), orbit_field(first[1], 0));
+        CPPUNIT_ASSERT_DOUBLES_EQUAL(sent.ephemeris.sqrt_a,
+                                     orbit_field(first[2], 3),
+                                     1e-11 * sent.ephemeris.sqrt_a);
+        CPPUNIT_ASSERT_EQUAL(double(galileo_gst_week + 1024), orbit_field(first[5], 2));
+        CPPUNIT_ASSERT_EQUAL(scenario.prn(sat) == out_of_service ? 2.0 : 0.0,
+                             orbit_field(first[6], 1));
+    }
+    CPPUNIT_ASSERT_EQUAL(scenario.satellite_count(), records);
+    const galileo_iono_health& word_5 =
+        scenario
+            .galileo_satellite(static_cast<std::size_t>(scenario.satellite_count() - 1))
+            .message.iono_health;
+    bool gal_found = false;
+    for (const std::string& line : lines)
+        if (line.rfind("GAL ", 0) == 0 && line.size() > 60 &&
+            line.substr(60) == "IONOSPHERIC CORR") {
+            gal_found = true;
+            CPPUNIT_ASSERT_DOUBLES_EQUAL(
+                word_5.ai0, fortran_number(line.substr(5, 12)), 1e-3);
+            CPPUNIT_ASSERT_DOUBLES_EQUAL(
+                word_5.ai1, fortran_number(line.substr(17, 12)), 1e-5);
+        }
+    CPPUNIT_ASSERT(gal_found);
+}
 
 std::set<std::string> as_set(const std::vector<std::string>& v)
 {
@@ -191,6 +249,7 @@ public:
                              chain.decoder->ephemerides());
         CPPUNIT_ASSERT_EQUAL(std::uint64_t(0), chain.observables->refused_states());
         check_files(scenario, chain, both);
+        check_navigation_file(scenario, chain.pvt->output_files().at(1), out_of_service);
         std::filesystem::remove_all(folder);
         std::cout << "\nGPS + Galileo records through the blocks: "
                   << chain.fixes->messages().size() << " epochs, " << valid.size()

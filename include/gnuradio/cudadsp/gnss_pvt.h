@@ -38,8 +38,8 @@ namespace cudadsp {
  * unless both are used), ionosphere_applied, gps_week, gps_time_of_week_s (GST with
  * Galileo alone), utc, receiver_time_s, sample_index (docs/blocks/gnss_pvt.md).
  *
- * With an \p output_folder, stop() writes there the RINEX 3.04 observation file (GPS,
- * Galileo or mixed) and the GPS navigation file (long names from the signal's time),
+ * With an \p output_folder, stop() writes there the RINEX 3.04 observation and
+ * navigation files (GPS, Galileo or mixed; long names from the signal's time),
  * fixes.nmea (GGA, RMC, GSA, GSV per epoch; talker GN when Galileo is used) and
  * track.geojson, once a fix has been made.
  */

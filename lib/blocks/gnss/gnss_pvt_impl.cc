@@ -79,6 +79,16 @@ core::gnss_calendar_time machine_utc()
 
 pmt::pmt_t f64(const double* v, std::size_t n) { return pmt::init_f64vector(n, v); }
 
+//! The receiver time \p receiver_s in the entries that no epoch has used yet (NaN).
+template <class Ephemeris>
+void stamp_first_use(std::map<int, std::pair<Ephemeris, double>>& navigation,
+                     double receiver_s)
+{
+    for (auto& entry : navigation)
+        if (std::isnan(entry.second.second))
+            entry.second.second = receiver_s;
+}
+
 //! A PMT vector of symbols: Python reads it as a list of str.
 pmt::pmt_t symbols(const std::vector<std::string>& texts)
 {
@@ -180,6 +190,7 @@ bool gnss_pvt_impl::take_navigation(const std::string& type, const pmt::pmt_t& m
     } else if (type == gnss_message_type::galileo_ephemeris) {
         const core::galileo_ephemeris e = galileo_ephemeris_of(message, prn);
         d_solver.take_galileo_ephemeris(prn, e);
+        d_galileo_navigation[prn] = { e, std::numeric_limits<double>::quiet_NaN() };
     } else if (type == gnss_message_type::galileo_iono_health) {
         const core::galileo_iono_health h = galileo_iono_health_of(message, prn);
         d_solver.take_galileo_iono_health(prn, h);
@@ -202,9 +213,9 @@ void gnss_pvt_impl::handle_observables(const pmt::pmt_t& message)
         if (take_navigation(type, message) || type != gnss_message_type::epoch)
             return;
         core::gps_receiver_epoch e = d_solver.solve(epoch_of(message));
-        for (auto& entry : d_navigation)
-            if (std::isnan(entry.second.second))
-                entry.second.second = e.observations.receiver_time_ms / 1e3;
+        const double receiver_s = e.observations.receiver_time_ms / 1e3;
+        stamp_first_use(d_navigation, receiver_s);
+        stamp_first_use(d_galileo_navigation, receiver_s);
         ++d_epoch_count;
         d_fix_count += e.fix.valid ? 1 : 0;
         fix = fix_message(e);
@@ -327,30 +338,7 @@ void gnss_pvt_impl::write_outputs()
         site, first_time, span_s, interval_ms, obs.systems));
     core::write_rinex_observation_file(obs_path, obs, w, observations);
 
-    core::gnss_rinex_navigation_header nav;
-    nav.program.created_utc = created;
-    nav.reference_week = w;
-    nav.has_iono_utc = d_solver.has_iono_utc();
-    nav.iono_utc = d_solver.iono_utc();
-    if (d_iono_given && !d_iono_broadcast) {
-        // Klobuchar given up front, no page decoded: the UTC terms stay 0 and the leap
-        // seconds are the ones in use, with no change announced.
-        nav.iono_utc.dt_ls = nav.iono_utc.dt_lsf = leap;
-        nav.iono_utc.wnt = nav.iono_utc.wn_lsf = w % 256;
-        nav.iono_utc.dn = 1;
-    }
-    std::vector<core::gnss_rinex_gps_ephemeris> records;
-    for (const auto& entry : d_navigation) {
-        if (std::isnan(entry.second.second))
-            continue; // arrived after the last epoch: no observation used it
-        records.push_back(
-            { entry.second.first,
-              core::gps_resolve_week(entry.second.first.week, 1024, w),
-              core::gps_ephemeris_transmission_time_s(entry.second.second) });
-    }
-    const std::string nav_path =
-        path(core::rinex_gps_navigation_file_name(site, first_time, span_s));
-    core::write_rinex_gps_navigation_file(nav_path, nav, records);
+    const std::string nav_path = write_navigation_file(site, first_time, span_s, created);
 
     std::string nmea;
     std::vector<core::gnss_track_point> track;
@@ -366,6 +354,60 @@ void gnss_pvt_impl::write_outputs()
     const std::string track_path = path("track.geojson");
     core::write_geojson_track(track_path, track, leap);
     d_outputs = { obs_path, nav_path, nmea_path, track_path };
+}
+
+std::string gnss_pvt_impl::write_navigation_file(const core::gnss_rinex_site& site,
+                                                 const core::gps_time& first_time,
+                                                 double span_s,
+                                                 const core::gnss_calendar_time& created)
+{
+    const int w = week();
+    core::gnss_rinex_navigation_header nav;
+    nav.program.created_utc = created;
+    nav.reference_week = w;
+    nav.has_iono_utc = d_solver.has_iono_utc();
+    nav.iono_utc = d_solver.iono_utc();
+    if (d_iono_given && !d_iono_broadcast) {
+        // Klobuchar given up front, no page decoded: the UTC terms stay 0 and the leap
+        // seconds are the ones in use, with no change announced.
+        nav.iono_utc.dt_ls = nav.iono_utc.dt_lsf = leap_seconds();
+        nav.iono_utc.wnt = nav.iono_utc.wn_lsf = w % 256;
+        nav.iono_utc.dn = 1;
+    }
+    // An ephemeris that arrived after the last epoch (NaN) no observation used.
+    std::vector<core::gnss_rinex_gps_ephemeris> gps;
+    for (const auto& entry : d_navigation)
+        if (!std::isnan(entry.second.second))
+            gps.push_back(
+                { entry.second.first,
+                  core::gps_resolve_week(entry.second.first.week, 1024, w),
+                  core::gps_ephemeris_transmission_time_s(entry.second.second) });
+    std::vector<core::gnss_rinex_galileo_ephemeris> galileo;
+    const auto& words_5 = d_solver.galileo_iono_health_words();
+    for (const auto& entry : d_galileo_navigation) {
+        const auto word_5 = words_5.find(entry.first);
+        if (std::isnan(entry.second.second) || word_5 == words_5.end())
+            continue; // never usable: the solver needs word 5 too
+        galileo.push_back(
+            { entry.second.first,
+              word_5->second,
+              core::gps_resolve_week(word_5->second.wn + gst_week_zero, 4096, w),
+              core::galileo_ephemeris_transmission_time_s(entry.second.second) });
+    }
+    if (!gps.empty() && !galileo.empty())
+        nav.systems = { core::gnss_system::gps, core::gnss_system::galileo };
+    else if (!galileo.empty())
+        nav.systems = { core::gnss_system::galileo };
+    // Word 5's NeQuick-G coefficients are the same from every satellite at a time.
+    nav.has_galileo_iono = !galileo.empty();
+    if (nav.has_galileo_iono)
+        nav.galileo_iono = galileo.back().iono_health;
+    const std::string nav_path =
+        (std::filesystem::path(d_output_folder) /
+         core::rinex_navigation_file_name(site, first_time, span_s, nav.systems))
+            .string();
+    core::write_rinex_navigation_file(nav_path, nav, gps, galileo);
+    return nav_path;
 }
 
 } // namespace cudadsp

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_CUDADSP_GNSS_PVT_IMPL_H
 #define INCLUDED_CUDADSP_GNSS_PVT_IMPL_H
 
+#include "gnss/gnss_rinex.h"
 #include "gnss/gps_fix_solver.h"
 #include <gnuradio/cudadsp/gnss_pvt.h>
 #include <map>
@@ -43,6 +44,11 @@ private:
     int leap_seconds() const;
     pmt::pmt_t fix_message(const core::gps_receiver_epoch& e) const;
     void write_outputs();
+    //! The RINEX navigation file (GPS, Galileo or mixed by the records): its path.
+    std::string write_navigation_file(const core::gnss_rinex_site& site,
+                                      const core::gps_time& first_time,
+                                      double span_s,
+                                      const core::gnss_calendar_time& created);
 
     const std::string d_output_folder;
     const bool d_iono_given;
@@ -58,6 +64,8 @@ private:
     //! The latest ephemeris per PRN and the receiver time (s of week) of the first
     //! epoch solved with it (NaN until then): its RINEX transmission time.
     std::map<int, std::pair<core::gps_ephemeris, double>> d_navigation;
+    //! The same for Galileo.
+    std::map<int, std::pair<core::galileo_ephemeris, double>> d_galileo_navigation;
     std::vector<core::gps_receiver_epoch> d_epochs; //!< kept for the files
     std::uint64_t d_epoch_count = 0;
     std::uint64_t d_fix_count = 0;

@@ -16,8 +16,8 @@ messages in, one fix dict per epoch out on "fix" (valid, reason, latitude_deg,
 longitude_deg, height_m, ecef_m, velocity_m_s, satellites_used, satellites (ids used,
 "G05", "E11"), excluded and excluded_reasons, gdop, pdop, hdop, vdop, tdop,
 inter_system_bias_s, gps_week, gps_time_of_week_s, utc, ...). With an output folder,
-stop() writes the RINEX 3.04 observation and navigation files, fixes.nmea and
-track.geojson there.
+stop() writes the RINEX 3.04 observation and navigation files (GPS, Galileo or mixed),
+fixes.nmea and track.geojson there.
 See docs/blocks/gnss_pvt.md.)doc";
 
 
