@@ -20,6 +20,7 @@
 #include "gnss/gnss_track_geojson.h"
 #include "qa_gnss_channel_states.h"
 #include "qa_gps_sample_ephemeris.h"
+#include "qa_rinex_text.h"
 #include "qa_support.h"
 #include <cppunit/extensions/HelperMacros.h>
 #include <unistd.h>
@@ -45,34 +46,9 @@ const double c_light = 299792458.0;
 const double l1_wavelength_m = c_light / 1575.42e6;
 const double nan = std::numeric_limits<double>::quiet_NaN();
 
-std::vector<std::string> lines_of(const std::string& text)
-{
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);)
-        lines.push_back(line);
-    return lines;
-}
-
-//! A Fortran D or E number as C reads it.
-double fortran_number(const std::string& text)
-{
-    std::string t = text;
-    for (char& c : t)
-        if (c == 'D')
-            c = 'E';
-    return std::strtod(t.c_str(), nullptr);
-}
-
-//! The header line whose label (columns 61-80) is \p label.
-std::string header_record(const std::vector<std::string>& lines, const std::string& label)
-{
-    for (const auto& line : lines)
-        if (line.size() > 60 && line.substr(60) == label)
-            return line;
-    CPPUNIT_FAIL("no header line " + label);
-    return "";
-}
+using qa::fortran_number;
+using qa::header_record;
+using qa::lines_of;
 
 //! A fix at 48 07.038 N, 11 31.000 E, 545.4 m: the position of the published examples.
 gnss_pvt_result example_fix()
@@ -486,10 +462,7 @@ public:
             header_record(lines, "TIME SYSTEM CORR").substr(0, 50));
         CPPUNIT_ASSERT_EQUAL(std::string("    18    18  1929     7"),
                              header_record(lines, "LEAP SECONDS").substr(0, 24));
-        std::size_t first = 0;
-        while (lines[first].substr(60, 13) != "END OF HEADER")
-            ++first;
-        ++first;
+        const std::size_t first = qa::first_record_line(lines);
         CPPUNIT_ASSERT_EQUAL(first + 8, lines.size());
         // A1,I2.2,1X,I4,5(1X,I2.2),3D19.12: toc 7200 s into week 2048 = Sun 02:00:00.
         const std::string& sv = lines[first];

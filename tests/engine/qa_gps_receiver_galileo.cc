@@ -19,9 +19,9 @@
 // (the Galileo pseudoranges are short by c GGTO).
 
 #include "gnss/galileo_inav_encoder.h"
-#include "gnss/galileo_nominal_constellation.h"
 #include "gnss/gps_constellation_scenario.h"
 #include "gnss/gps_receiver.h"
+#include "qa_galileo_scenario.h"
 #include "qa_gps_receiver_run.h"
 #include "qa_gps_receiver_truth.h"
 #include <cppunit/extensions/HelperMacros.h>
@@ -45,28 +45,16 @@ using namespace qa;
 
 constexpr double fs = 2.048e6;
 constexpr double duration_s = 29.0;
-constexpr double ggto_s = 30e-9; // GST - GPS time
-constexpr int gst_week = 1300;
-constexpr int iodnav = 77;
+constexpr double ggto_s = galileo_ggto_s;
+constexpr int gst_week = galileo_gst_week;
+constexpr int iodnav = galileo_iodnav;
 
 //! The GPS satellites of qa_gps_receiver's scenario (unless \p with_gps is false) and
 //! the visible Galileo satellites; \p mark changes Galileo messages by PRN.
-gps_scenario_config
-mixed_config(bool with_gps,
-             const std::map<int, void (*)(galileo_inav_message&)>& mark = {})
+gps_scenario_config mixed_config(bool with_gps,
+                                 const std::map<int, galileo_message_change>& mark = {})
 {
-    gps_scenario_config config = scenario_config(duration_s, fs);
-    if (!with_gps)
-        config.satellites.clear();
-    for (galileo_inav_message m : galileo_nominal_constellation(toe, iodnav)) {
-        const auto it = mark.find(m.ephemeris.svid);
-        if (it != mark.end())
-            it->second(m);
-        config.galileo_satellites.push_back({ m, 45.0 });
-    }
-    config.galileo_week = gst_week;
-    config.gst_minus_gps_s = ggto_s;
-    return config;
+    return galileo_scenario_config(duration_s, fs, with_gps, mark);
 }
 
 gps_receiver_config receiver_config()
@@ -263,7 +251,7 @@ public:
         const gps_constellation_scenario seen(mixed_config(false));
         CPPUNIT_ASSERT(seen.satellite_count() >= 6);
         const int out_of_service = seen.prn(0), no_guarantee = seen.prn(1);
-        std::map<int, void (*)(galileo_inav_message&)> mark;
+        std::map<int, galileo_message_change> mark;
         mark[out_of_service] = [](galileo_inav_message& m) { m.iono_health.e1b_hs = 1; };
         mark[no_guarantee] = [](galileo_inav_message& m) { m.iono_health.e1b_dvs = 1; };
         const gps_constellation_scenario scenario(mixed_config(false, mark));

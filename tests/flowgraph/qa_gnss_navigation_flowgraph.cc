@@ -23,13 +23,9 @@
 //    about 45 s on this shared 2-core machine (the simulator's exact carrier per sample
 //    dominates, as in qa_gps_receiver); the perfect-record case about 15 s.
 
+#include "qa_gnss_navigation_chain.h"
 #include "qa_gps_receiver_truth.h"
-#include "qa_message_collector.h"
 #include "qa_run_flowgraph.h"
-#include <gnuradio/blocks/vector_source.h>
-#include <gnuradio/cudadsp/gnss_observables.h>
-#include <gnuradio/cudadsp/gnss_pvt.h>
-#include <gnuradio/cudadsp/gps_telemetry_decoder.h>
 #include <gnuradio/cudadsp/multichannel_correlator_cc.h>
 #include <gnuradio/io_signature.h>
 #include <gnuradio/sync_block.h>
@@ -76,45 +72,14 @@ private:
     std::uint64_t d_left;
 };
 
-//! A record as the correlator's "state" output writes it.
-std::vector<double> state_fields(const core::gnss_epoch_record& r, int prn)
-{
-    std::vector<double> s(gnss_state_field_count, 0.0);
-    s[gnss_state_channel_id] = r.channel_id;
-    s[gnss_state_epoch] = static_cast<double>(r.epoch);
-    s[gnss_state_start_sample] = static_cast<double>(r.start_sample);
-    s[gnss_state_sample_count] = r.sample_count;
-    s[gnss_state_flags] = r.flags;
-    s[gnss_state_prompt_sign] = r.prompt_sign;
-    s[gnss_state_code_phase_chips] = r.code_phase_chips;
-    s[gnss_state_code_rate_cps] = r.code_rate_cps;
-    s[gnss_state_doppler_hz] = r.doppler_hz;
-    s[gnss_state_carrier_phase_rad] = r.carrier_phase_rad;
-    s[gnss_state_carrier_cycles] = r.carrier_cycles;
-    s[gnss_state_cn0_dbhz] = r.cn0_dbhz;
-    s[gnss_state_carrier_lock] = 1.0;
-    s[gnss_state_prn] = prn;
-    s[gnss_state_system] = gnss_system_gps_l1ca;
-    return s;
-}
-
-double number(const pmt::pmt_t& dict, const char* key)
-{
-    return pmt::to_double(pmt::dict_ref(dict, pmt::mp(key), pmt::PMT_NIL));
-}
-
-gnss_vec3 vec3(const pmt::pmt_t& dict, const char* key)
-{
-    const std::vector<double> v =
-        pmt::f64vector_elements(pmt::dict_ref(dict, pmt::mp(key), pmt::PMT_NIL));
-    return { v[0], v[1], v[2] };
-}
-
 std::vector<int> prns(const pmt::pmt_t& dict, const char* key)
 {
-    const std::vector<std::int32_t> v =
-        pmt::s32vector_elements(pmt::dict_ref(dict, pmt::mp(key), pmt::PMT_NIL));
-    return { v.begin(), v.end() };
+    std::vector<int> out;
+    for (const std::string& id : texts(dict, key)) {
+        CPPUNIT_ASSERT_EQUAL('G', id[0]);
+        out.push_back(std::stoi(id.substr(1)));
+    }
+    return out;
 }
 
 //! The checks of qa_gps_receiver's check_fix on a fix dict.
@@ -156,81 +121,8 @@ void check_fix(const gps_constellation_scenario& scenario,
     CPPUNIT_ASSERT_EQUAL(static_cast<std::size_t>(scenario.satellite_count()) - 1,
                          used.size());
     CPPUNIT_ASSERT(std::vector<int>{ unhealthy } == prns(fix, "excluded"));
-}
-
-//! The PVT chain after a record stream: decoder -> observables -> PVT -> collector.
-struct navigation_chain {
-    gps_telemetry_decoder::sptr decoder;
-    gnss_observables::sptr observables;
-    gnss_pvt::sptr pvt;
-    qa::message_collector::sptr fixes;
-
-    navigation_chain(gr::top_block_sptr tb,
-                     double fs,
-                     const std::string& folder,
-                     const std::vector<double>& klobuchar)
-        : decoder(gps_telemetry_decoder::make(3, 1)),
-          observables(gnss_observables::make(fs, 1.0)),
-          // Troposphere off, as in the signal; a 5 deg mask below the scenario's 10.
-          pvt(gnss_pvt::make(folder, 5.0, true, false, klobuchar, 2348)),
-          fixes(qa::message_collector::make())
-    {
-        tb->msg_connect(decoder, "navigation", observables, "navigation");
-        tb->msg_connect(observables, "observables", pvt, "observables");
-        tb->msg_connect(pvt, "fix", fixes, "in");
-    }
-
-    //! The valid fixes, after the epochs without one (which must say why).
-    std::vector<pmt::pmt_t> valid_fixes() const
-    {
-        std::vector<pmt::pmt_t> valid;
-        for (const pmt::pmt_t& f : fixes->messages()) {
-            if (pmt::to_bool(pmt::dict_ref(f, pmt::mp("valid"), pmt::PMT_F))) {
-                valid.push_back(f);
-            } else {
-                CPPUNIT_ASSERT(valid.empty());
-                const std::string reason = pmt::symbol_to_string(
-                    pmt::dict_ref(f, pmt::mp("reason"), pmt::PMT_NIL));
-                CPPUNIT_ASSERT_MESSAGE(
-                    reason, reason.find("no ephemeris yet") != std::string::npos);
-            }
-        }
-        return valid;
-    }
-};
-
-std::string read_text(const std::string& path)
-{
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-/*!
- * Reads the RINEX 3.04 observation file back: per epoch (its "> " line's seconds) the
- * C1C pseudorange of each satellite line ("Gnn" and F14.3 fields, C1C first).
- */
-std::vector<std::map<int, double>> rinex_pseudoranges(const std::string& text,
-                                                      std::vector<double>& seconds)
-{
-    std::istringstream in(text);
-    std::string line;
-    bool header = true;
-    std::vector<std::map<int, double>> epochs;
-    while (std::getline(in, line)) {
-        if (header) {
-            header = line.find("END OF HEADER") == std::string::npos;
-            continue;
-        }
-        if (line.rfind("> ", 0) == 0) {
-            seconds.push_back(std::stod(line.substr(19, 11)));
-            epochs.emplace_back();
-        } else if (line.size() > 17 && line[0] == 'G') {
-            epochs.back()[std::stoi(line.substr(1, 2))] = std::stod(line.substr(3, 14));
-        }
-    }
-    return epochs;
+    CPPUNIT_ASSERT(std::vector<std::string>{ "unhealthy (SV health 1)" } ==
+                   texts(fix, "excluded_reasons"));
 }
 
 } // namespace
@@ -247,27 +139,12 @@ public:
     {
         const double fs = 2.048e6, duration_s = 26.0;
         const gps_constellation_scenario scenario(scenario_config(duration_s, fs));
-        std::vector<perfect_tracker> trackers;
+        std::vector<perfect_channel> channels;
         for (std::size_t sat = 0; sat < scenario.satellite_count(); ++sat)
-            trackers.emplace_back(scenario, sat, static_cast<std::uint32_t>(sat));
-        // The records of 10 ms a call, by channel, as the correlator writes them.
-        std::vector<gr_complex> taps;
-        std::vector<double> states;
-        const std::uint64_t step = static_cast<std::uint64_t>(0.01 * fs);
-        for (std::uint64_t through = step; through <= duration_s * fs; through += step) {
-            for (std::size_t sat = 0; sat < trackers.size(); ++sat) {
-                core::gnss_correlator_results results;
-                results.taps = 3;
-                trackers[sat].run_to(through, results);
-                taps.insert(
-                    taps.end(), results.correlations.begin(), results.correlations.end());
-                for (const core::gnss_epoch_record& r : results.records) {
-                    const std::vector<double> s =
-                        state_fields(r, scenario.satellite(sat).ephemeris.prn);
-                    states.insert(states.end(), s.begin(), s.end());
-                }
-            }
-        }
+            channels.push_back(
+                { perfect_tracker(scenario, sat, static_cast<std::uint32_t>(sat)),
+                  scenario.satellite(sat).ephemeris.prn,
+                  gnss_system_gps_l1ca });
         const std::string folder =
             (std::filesystem::temp_directory_path() / "qa_gnss_navigation_flowgraph")
                 .string();
@@ -275,15 +152,7 @@ public:
 
         auto tb = gr::make_top_block("perfect_records");
         navigation_chain chain(tb, fs, folder, {});
-        auto taps_in = gr::blocks::vector_source_c::make(taps, false, 3);
-        // gr-blocks has no float64 vector source: the fields as bytes, one item a record.
-        const auto* bytes = reinterpret_cast<const std::uint8_t*>(states.data());
-        auto states_in = gr::blocks::vector_source_b::make(
-            std::vector<std::uint8_t>(bytes, bytes + states.size() * sizeof(double)),
-            false,
-            gnss_state_field_count * sizeof(double));
-        tb->connect(taps_in, 0, chain.decoder, 0);
-        tb->connect(states_in, 0, chain.decoder, 1);
+        feed_records(tb, chain, channels, fs, duration_s);
         const auto start = std::chrono::steady_clock::now();
         qa::run_or_die(tb, "perfect records", 300.0);
         const double wall_s =
@@ -329,7 +198,9 @@ public:
             for (const auto& p : pseudoranges[k])
                 bias.push_back(
                     p.second -
-                    scenario.truth(slot_of(scenario, p.first), sample).pseudorange_m);
+                    scenario
+                        .truth(slot_of(scenario, std::stoi(p.first.substr(1))), sample)
+                        .pseudorange_m);
             const auto spread = std::minmax_element(bias.begin(), bias.end());
             CPPUNIT_ASSERT_MESSAGE(std::to_string(*spread.second - *spread.first),
                                    *spread.second - *spread.first < 2e-3);
@@ -343,11 +214,7 @@ public:
             CPPUNIT_ASSERT_MESSAGE(id, nav.find(id) != std::string::npos);
         }
         const std::string nmea = read_text(files[2]);
-        std::size_t gga = 0;
-        for (std::size_t at = nmea.find("$GPGGA"); at != std::string::npos;
-             at = nmea.find("$GPGGA", at + 1))
-            ++gga;
-        CPPUNIT_ASSERT_EQUAL(epochs, gga);
+        CPPUNIT_ASSERT_EQUAL(epochs, occurrences(nmea, "$GPGGA"));
         CPPUNIT_ASSERT(read_text(files[3]).find("\"FeatureCollection\"") !=
                        std::string::npos);
         std::filesystem::remove_all(folder);
@@ -393,18 +260,7 @@ public:
         tracking.remove_lost = false;
         auto correlator = multichannel_correlator_cc::make(tracking);
         // The ionosphere known from an earlier run: page 18 comes after this recording.
-        const gnss_klobuchar_coefficients& k = broadcast_klobuchar();
-        navigation_chain chain(tb,
-                               fs,
-                               "",
-                               { k.alpha[0],
-                                 k.alpha[1],
-                                 k.alpha[2],
-                                 k.alpha[3],
-                                 k.beta[0],
-                                 k.beta[1],
-                                 k.beta[2],
-                                 k.beta[3] });
+        navigation_chain chain(tb, fs, "", broadcast_klobuchar_values());
         tb->connect(source, 0, correlator, 0);
         tb->connect(correlator, 0, chain.decoder, 0);
         tb->connect(correlator, 1, chain.decoder, 1);

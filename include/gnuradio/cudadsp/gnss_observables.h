@@ -21,13 +21,15 @@ namespace cudadsp {
  * \ingroup cudadsp
  *
  * \details
- * Input port "navigation": the gps_telemetry_decoder's messages. Its "states" go to
- * the engine's core::gnss_observables, which interpolates every channel to the sample
- * at which the receiver clock reads each epoch (the clock starts GNSS-SDR's way: the
- * latest transmit time plus 68.802 ms). Output port "observables": each epoch as a
- * dict {type: "epoch", receiver_time_ms, sample_index, observations: float64 rows},
- * and the decoder's "ephemeris" and "iono_utc" messages passed on in their place among
- * the epochs (the PVT block needs both, in that order). docs/blocks/gnss_observables.md.
+ * Input port "navigation": the gps_telemetry_decoder's messages. Its "states" (GPS and
+ * Galileo channels alike) go to the engine's core::gnss_observables, which
+ * interpolates every channel to the sample at which the receiver clock (GPS time)
+ * reads each epoch (the clock starts GNSS-SDR's way: the latest transmit time plus
+ * 68.802 ms). Output port "observables": each epoch as a dict {type: "epoch",
+ * receiver_time_ms, sample_index, observations: float64 rows, system and PRN first},
+ * and the decoder's navigation data ("ephemeris", "iono_utc", "galileo_ephemeris",
+ * "galileo_iono_health") passed on in its place among the epochs (the PVT block needs
+ * both, in that order). docs/blocks/gnss_observables.md.
  */
 class CUDADSP_API gnss_observables : virtual public gr::block
 {

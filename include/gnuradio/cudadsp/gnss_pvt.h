@@ -23,18 +23,25 @@ namespace cudadsp {
  * \ingroup cudadsp
  *
  * \details
- * Input port "observables": the gnss_observables block's messages. Each epoch is
- * solved by the engine's core::gps_fix_solver with the latest broadcast ephemerides
- * (weighted least squares, elevation mask, Klobuchar ionosphere and Saastamoinen
- * troposphere each switchable, RAIM). Output port "fix": one dict per epoch (valid or
- * not, the reason when not): valid, reason, latitude_deg, longitude_deg, height_m,
- * ecef_m, velocity_m_s, satellites_used, satellites (the PRNs used), excluded, gdop,
- * pdop, hdop, vdop, tdop, gps_week, gps_time_of_week_s, utc, receiver_time_s,
- * sample_index (docs/blocks/gnss_pvt.md).
+ * Input port "observables": the gnss_observables block's messages, GPS L1 C/A and
+ * Galileo E1 satellites alike. Each epoch is solved by the engine's
+ * core::gps_fix_solver with the latest broadcast ephemerides (GPS LNAV; Galileo I/NAV
+ * with its word 5) and one receiver clock per system present (weighted least squares,
+ * elevation mask, Klobuchar ionosphere and Saastamoinen troposphere each switchable,
+ * RAIM); a satellite without an ephemeris, unhealthy (GPS SV health; Galileo E1-B HS,
+ * DVS or SISA "no accuracy prediction") or outside its ephemeris's validity is
+ * excluded, with the reason. Output port "fix": one dict per epoch (valid or not, the
+ * reason when not): valid, reason, latitude_deg, longitude_deg, height_m, ecef_m,
+ * velocity_m_s, satellites_used, satellites (the ids used: "G05", "E11"), excluded
+ * (the ids excluded) and excluded_reasons (each one's reason, in that order), gdop,
+ * pdop, hdop, vdop, tdop, inter_system_bias_s (Galileo - GPS receiver clock, NaN
+ * unless both are used), ionosphere_applied, gps_week, gps_time_of_week_s (GST with
+ * Galileo alone), utc, receiver_time_s, sample_index (docs/blocks/gnss_pvt.md).
  *
- * With an \p output_folder, stop() writes there the RINEX 3.04 observation and GPS
- * navigation files (long names from the signal's time), fixes.nmea (GGA, RMC, GSA, GSV
- * per epoch) and track.geojson, once a fix has been made.
+ * With an \p output_folder, stop() writes there the RINEX 3.04 observation and
+ * navigation files (GPS, Galileo or mixed; long names from the signal's time),
+ * fixes.nmea (GGA, RMC, GSA, GSV per epoch; talker GN when Galileo is used) and
+ * track.geojson, once a fix has been made.
  */
 class CUDADSP_API gnss_pvt : virtual public gr::block
 {
@@ -49,8 +56,9 @@ public:
      * \param troposphere apply the Saastamoinen model.
      * \param klobuchar the Klobuchar alpha0..3 and beta0..3 known before subframe 4
      * page 18 arrives (it comes every 12.5 min): 8 values, or none to wait for it.
-     * \param reference_week a GPS week near the signal's, which resolves the message's
-     * 10-bit week; 0: the machine clock's.
+     * \param reference_week a GPS week near the signal's, which resolves the GPS
+     * message's 10-bit week (Galileo alone: the 12-bit GST week); 0: the machine
+     * clock's.
      */
     static sptr make(const std::string& output_folder = "",
                      double elevation_mask_deg = 10.0,

@@ -66,6 +66,13 @@ struct CUDADSP_API pcps_acquisition_block_config {
     //! acquisition blocks that feed one correlator disjoint ranges.
     std::uint32_t first_channel_id = 0;
     /*!
+     * Galileo E1: the code a detection's channel tracks, its "system":
+     * "galileo_e1c" (the pilot) or "galileo_e1b" (the data code, whose I/NAV symbols
+     * the telemetry decoder reads). Either way the search is the same (one code
+     * period's phase is the same on both). Other signals: not used.
+     */
+    std::string galileo_channel_system = "galileo_e1c";
+    /*!
      * "live" (an SDR: never hold the stream back, drop the samples that arrive while
      * a search runs) or "recording" (a file or any finite stream: search every
      * sample, the stream waits for each search).

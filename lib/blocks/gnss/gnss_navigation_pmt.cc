@@ -6,6 +6,7 @@
  */
 
 #include "blocks/gnss/gnss_navigation_pmt.h"
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -98,6 +99,61 @@ const field_table<core::gps_iono_utc>& iono_utc_fields()
           { "dt_lsf", &U::dt_lsf } }
     };
     return table;
+}
+
+const field_table<core::galileo_ephemeris>& galileo_ephemeris_fields()
+{
+    using E = core::galileo_ephemeris;
+    static const field_table<E> table{
+        { { "t0e", &E::t0e },
+          { "m0", &E::m0 },
+          { "e", &E::e },
+          { "sqrt_a", &E::sqrt_a },
+          { "omega0", &E::omega0 },
+          { "i0", &E::i0 },
+          { "omega", &E::omega },
+          { "idot", &E::idot },
+          { "omega_dot", &E::omega_dot },
+          { "delta_n", &E::delta_n },
+          { "cuc", &E::cuc },
+          { "cus", &E::cus },
+          { "crc", &E::crc },
+          { "crs", &E::crs },
+          { "cic", &E::cic },
+          { "cis", &E::cis },
+          { "t0c", &E::t0c },
+          { "af0", &E::af0 },
+          { "af1", &E::af1 },
+          { "af2", &E::af2 } },
+        { { "svid", &E::svid }, { "iodnav", &E::iodnav }, { "sisa", &E::sisa } }
+    };
+    return table;
+}
+
+const field_table<core::galileo_iono_health>& galileo_iono_health_fields()
+{
+    using H = core::galileo_iono_health;
+    static const field_table<H> table{ { { "ai0", &H::ai0 },
+                                         { "ai1", &H::ai1 },
+                                         { "ai2", &H::ai2 },
+                                         { "bgd_e1_e5a", &H::bgd_e1_e5a },
+                                         { "bgd_e1_e5b", &H::bgd_e1_e5b } },
+                                       { { "e5b_hs", &H::e5b_hs },
+                                         { "e1b_hs", &H::e1b_hs },
+                                         { "e5b_dvs", &H::e5b_dvs },
+                                         { "e1b_dvs", &H::e1b_dvs },
+                                         { "wn", &H::wn },
+                                         { "tow", &H::tow } } };
+    return table;
+}
+
+//! The "prn" of a Galileo message: 1..50, or std::invalid_argument.
+int galileo_prn_of(const pmt::pmt_t& message)
+{
+    const double prn = number_of(message, "prn");
+    if (!(prn >= 1 && prn <= 50) || prn != std::floor(prn))
+        throw std::invalid_argument("prn: must be a Galileo PRN, 1 to 50");
+    return static_cast<int>(prn);
 }
 
 template <class S>
@@ -266,6 +322,55 @@ core::gps_iono_utc iono_utc_of(const pmt::pmt_t& message)
             out[k] = v[k];
     }
     return u;
+}
+
+bool is_navigation_data(const std::string& type)
+{
+    return type == gnss_message_type::ephemeris || type == gnss_message_type::iono_utc ||
+           type == gnss_message_type::galileo_ephemeris ||
+           type == gnss_message_type::galileo_iono_health;
+}
+
+pmt::pmt_t galileo_ephemeris_message(int prn, const core::galileo_ephemeris& ephemeris)
+{
+    const pmt::pmt_t d = pmt::dict_add(typed_dict(gnss_message_type::galileo_ephemeris),
+                                       pmt::mp("prn"),
+                                       pmt::from_long(prn));
+    return put_fields(d, galileo_ephemeris_fields(), ephemeris);
+}
+
+core::galileo_ephemeris galileo_ephemeris_of(const pmt::pmt_t& message, int& prn)
+{
+    prn = galileo_prn_of(message);
+    core::galileo_ephemeris e;
+    get_fields(message, galileo_ephemeris_fields(), e);
+    return e;
+}
+
+pmt::pmt_t galileo_iono_health_message(int prn,
+                                       const core::galileo_iono_health& iono_health)
+{
+    pmt::pmt_t d = pmt::dict_add(typed_dict(gnss_message_type::galileo_iono_health),
+                                 pmt::mp("prn"),
+                                 pmt::from_long(prn));
+    d = put_fields(d, galileo_iono_health_fields(), iono_health);
+    const std::vector<std::int32_t> flags(iono_health.region_flags.begin(),
+                                          iono_health.region_flags.end());
+    return pmt::dict_add(
+        d, pmt::mp("region_flags"), pmt::init_s32vector(flags.size(), flags));
+}
+
+core::galileo_iono_health galileo_iono_health_of(const pmt::pmt_t& message, int& prn)
+{
+    prn = galileo_prn_of(message);
+    core::galileo_iono_health h;
+    get_fields(message, galileo_iono_health_fields(), h);
+    const pmt::pmt_t flags = value_of(message, "region_flags");
+    if (!pmt::is_s32vector(flags) || pmt::length(flags) != h.region_flags.size())
+        throw std::invalid_argument("region_flags: must be an int32 vector of 5");
+    const std::vector<std::int32_t> v = pmt::s32vector_elements(flags);
+    std::copy(v.begin(), v.end(), h.region_flags.begin());
+    return h;
 }
 
 } // namespace cudadsp

@@ -9,9 +9,12 @@
 #define INCLUDED_CUDADSP_GNSS_NAVIGATION_PMT_H
 
 // The messages between the telemetry decoder, observables and PVT blocks: the engine's
-// channel states, observation epochs, ephemerides and ionosphere/UTC pages as PMT, both
-// ways, exactly (float64 throughout). Their layout: docs/blocks/gps_telemetry_decoder.md.
+// channel states, observation epochs, GPS ephemerides and ionosphere/UTC pages, Galileo
+// ephemerides and word 5 (health, data validity, group delays) as PMT, both ways,
+// exactly (float64 throughout). Their layout: docs/blocks/gps_telemetry_decoder.md.
 
+#include "gnss/galileo_ephemeris.h"
+#include "gnss/galileo_inav.h"
 #include "gnss/gnss_observables.h"
 #include "gnss/gps_ephemeris.h"
 #include "gnss/gps_lnav.h"
@@ -29,6 +32,9 @@ constexpr const char* states = "states";
 constexpr const char* subframe = "subframe";
 constexpr const char* ephemeris = "ephemeris";
 constexpr const char* iono_utc = "iono_utc";
+constexpr const char* page = "page";
+constexpr const char* galileo_ephemeris = "galileo_ephemeris";
+constexpr const char* galileo_iono_health = "galileo_iono_health";
 constexpr const char* epoch = "epoch";
 } // namespace gnss_message_type
 
@@ -79,6 +85,23 @@ core::gps_ephemeris ephemeris_of(const pmt::pmt_t& message);
 
 pmt::pmt_t iono_utc_message(const core::gps_iono_utc& iono_utc);
 core::gps_iono_utc iono_utc_of(const pmt::pmt_t& message);
+
+/*! Whether \p type is a message of navigation data the PVT block takes (ephemerides,
+ *  iono/UTC pages, Galileo word 5): what the observables block passes on in its place
+ *  among the epochs. */
+bool is_navigation_data(const std::string& type);
+
+//! {type: galileo_ephemeris, prn, svid, iodnav, ..., af2}: Galileo satellite \p prn's
+//! ephemeris, every field of galileo_ephemeris by its name.
+pmt::pmt_t galileo_ephemeris_message(int prn, const core::galileo_ephemeris& ephemeris);
+//! The ephemeris of a "galileo_ephemeris" message; \p prn gets its satellite.
+core::galileo_ephemeris galileo_ephemeris_of(const pmt::pmt_t& message, int& prn);
+
+//! {type: galileo_iono_health, prn, ai0, ..., e1b_hs, e1b_dvs, ..., region_flags}:
+//! Galileo satellite \p prn's word 5, every field of galileo_iono_health by its name.
+pmt::pmt_t galileo_iono_health_message(int prn,
+                                       const core::galileo_iono_health& iono_health);
+core::galileo_iono_health galileo_iono_health_of(const pmt::pmt_t& message, int& prn);
 
 } // namespace cudadsp
 } // namespace gr

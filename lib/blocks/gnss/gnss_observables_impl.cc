@@ -55,7 +55,7 @@ gnss_observables_impl::gnss_observables_impl(double sample_rate_hz, double rate_
 void gnss_observables_impl::handle_navigation(const pmt::pmt_t& message)
 {
     const std::string type = gnss_message_type_of(message);
-    if (type == gnss_message_type::ephemeris || type == gnss_message_type::iono_utc) {
+    if (is_navigation_data(type)) {
         message_port_pub(d_out_port, message); // in its place among the epochs
         return;
     }
@@ -78,7 +78,7 @@ void gnss_observables_impl::handle_navigation(const pmt::pmt_t& message)
             // left out, the satellite's earlier states stand.
             ++d_refused;
             d_refusals.log(d_logger,
-                           "a state of PRN " + std::to_string(s.prn) +
+                           "a state of " + core::gnss_satellite_id(s.system, s.prn) +
                                " refused: " + e.what());
         }
     }

@@ -17,6 +17,7 @@
 #include <ctime>
 #include <filesystem>
 #include <limits>
+#include <set>
 #include <stdexcept>
 
 namespace gr {
@@ -26,6 +27,8 @@ namespace {
 
 constexpr double pi = 3.14159265358979323846;
 constexpr int leap_seconds_since_2017 = 18;
+//! GST week 0 is GPS week 1024 (1999-08-22; OS SIS ICD 5.1.2).
+constexpr int gst_week_zero = 1024;
 
 core::gps_fix_solver_config solver_config(double elevation_mask_deg,
                                           bool ionosphere,
@@ -75,6 +78,25 @@ core::gnss_calendar_time machine_utc()
 }
 
 pmt::pmt_t f64(const double* v, std::size_t n) { return pmt::init_f64vector(n, v); }
+
+//! The receiver time \p receiver_s in the entries that no epoch has used yet (NaN).
+template <class Ephemeris>
+void stamp_first_use(std::map<int, std::pair<Ephemeris, double>>& navigation,
+                     double receiver_s)
+{
+    for (auto& entry : navigation)
+        if (std::isnan(entry.second.second))
+            entry.second.second = receiver_s;
+}
+
+//! A PMT vector of symbols: Python reads it as a list of str.
+pmt::pmt_t symbols(const std::vector<std::string>& texts)
+{
+    pmt::pmt_t v = pmt::make_vector(texts.size(), pmt::PMT_NIL);
+    for (std::size_t i = 0; i < texts.size(); ++i)
+        pmt::vector_set(v, i, pmt::mp(texts[i]));
+    return v;
+}
 
 } // namespace
 
@@ -138,14 +160,48 @@ std::vector<std::string> gnss_pvt_impl::output_files() const
 
 int gnss_pvt_impl::week() const
 {
-    return d_have_week
-               ? core::gps_resolve_week(d_first_ephemeris_week, 1024, d_reference_week)
-               : d_reference_week;
+    if (d_have_week)
+        return core::gps_resolve_week(d_first_ephemeris_week, 1024, d_reference_week);
+    if (d_have_gst_week)
+        return core::gps_resolve_week(
+            d_first_gst_week + gst_week_zero, 4096, d_reference_week);
+    return d_reference_week;
 }
 
 int gnss_pvt_impl::leap_seconds() const
 {
     return d_iono_broadcast ? d_solver.iono_utc().dt_ls : leap_seconds_since_2017;
+}
+
+bool gnss_pvt_impl::take_navigation(const std::string& type, const pmt::pmt_t& message)
+{
+    int prn = 0;
+    if (type == gnss_message_type::ephemeris) {
+        const core::gps_ephemeris e = ephemeris_of(message);
+        d_solver.take_ephemeris(e);
+        if (!d_have_week) {
+            d_have_week = true;
+            d_first_ephemeris_week = e.week;
+        }
+        d_navigation[e.prn] = { e, std::numeric_limits<double>::quiet_NaN() };
+    } else if (type == gnss_message_type::iono_utc) {
+        d_solver.take_iono_utc(iono_utc_of(message));
+        d_iono_broadcast = true;
+    } else if (type == gnss_message_type::galileo_ephemeris) {
+        const core::galileo_ephemeris e = galileo_ephemeris_of(message, prn);
+        d_solver.take_galileo_ephemeris(prn, e);
+        d_galileo_navigation[prn] = { e, std::numeric_limits<double>::quiet_NaN() };
+    } else if (type == gnss_message_type::galileo_iono_health) {
+        const core::galileo_iono_health h = galileo_iono_health_of(message, prn);
+        d_solver.take_galileo_iono_health(prn, h);
+        if (!d_have_gst_week) {
+            d_have_gst_week = true;
+            d_first_gst_week = h.wn;
+        }
+    } else {
+        return false;
+    }
+    return true;
 }
 
 void gnss_pvt_impl::handle_observables(const pmt::pmt_t& message)
@@ -154,27 +210,12 @@ void gnss_pvt_impl::handle_observables(const pmt::pmt_t& message)
     pmt::pmt_t fix;
     try {
         std::lock_guard<std::mutex> lock(d_mutex);
-        if (type == gnss_message_type::ephemeris) {
-            const core::gps_ephemeris e = ephemeris_of(message);
-            d_solver.take_ephemeris(e);
-            if (!d_have_week) {
-                d_have_week = true;
-                d_first_ephemeris_week = e.week;
-            }
-            d_navigation[e.prn] = { e, std::numeric_limits<double>::quiet_NaN() };
-            return;
-        }
-        if (type == gnss_message_type::iono_utc) {
-            d_solver.take_iono_utc(iono_utc_of(message));
-            d_iono_broadcast = true;
-            return;
-        }
-        if (type != gnss_message_type::epoch)
+        if (take_navigation(type, message) || type != gnss_message_type::epoch)
             return;
         core::gps_receiver_epoch e = d_solver.solve(epoch_of(message));
-        for (auto& entry : d_navigation)
-            if (std::isnan(entry.second.second))
-                entry.second.second = e.observations.receiver_time_ms / 1e3;
+        const double receiver_s = e.observations.receiver_time_ms / 1e3;
+        stamp_first_use(d_navigation, receiver_s);
+        stamp_first_use(d_galileo_navigation, receiver_s);
         ++d_epoch_count;
         d_fix_count += e.fix.valid ? 1 : 0;
         fix = fix_message(e);
@@ -194,13 +235,15 @@ pmt::pmt_t gnss_pvt_impl::fix_message(const core::gps_receiver_epoch& e) const
     const core::gps_time t =
         core::gps_time_from_week(week(), f.valid ? e.gps_time_of_week_s : receiver_s);
     const double degrees = 180.0 / pi;
-    std::vector<std::int32_t> used;
+    std::vector<std::string> used;
     for (const core::gnss_pvt_satellite& s : f.satellites)
         if (s.used)
-            used.push_back(s.prn);
-    std::vector<std::int32_t> excluded;
-    for (const core::gps_receiver_exclusion& x : e.excluded)
-        excluded.push_back(x.prn);
+            used.push_back(core::gnss_satellite_id(s.system, s.prn));
+    std::vector<std::string> excluded, reasons;
+    for (const core::gps_receiver_exclusion& x : e.excluded) {
+        excluded.push_back(core::gnss_satellite_id(x.system, x.prn));
+        reasons.push_back(x.reason);
+    }
     const double velocity[3] = { f.velocity_m_s[0],
                                  f.velocity_m_s[1],
                                  f.velocity_m_s[2] };
@@ -218,13 +261,15 @@ pmt::pmt_t gnss_pvt_impl::fix_message(const core::gps_receiver_epoch& e) const
     put("ecef_m", f64(ecef, 3));
     put("velocity_m_s", f64(velocity, 3));
     put("satellites_used", pmt::from_long(f.satellites_used));
-    put("satellites", pmt::init_s32vector(used.size(), used));
-    put("excluded", pmt::init_s32vector(excluded.size(), excluded));
+    put("satellites", symbols(used));
+    put("excluded", symbols(excluded));
+    put("excluded_reasons", symbols(reasons));
     put("gdop", pmt::from_double(f.dops.gdop));
     put("pdop", pmt::from_double(f.dops.pdop));
     put("hdop", pmt::from_double(f.dops.hdop));
     put("vdop", pmt::from_double(f.dops.vdop));
     put("tdop", pmt::from_double(f.dops.tdop));
+    put("inter_system_bias_s", pmt::from_double(f.inter_system_bias_s));
     put("ionosphere_applied", pmt::from_bool(e.ionosphere_applied));
     put("gps_week", pmt::from_long(t.week));
     put("gps_time_of_week_s",
@@ -282,36 +327,18 @@ void gnss_pvt_impl::write_outputs()
     obs.approximate_position_m = last_fix->fix.position_m;
     obs.interval_ms = interval_ms;
     std::vector<core::gnss_observation_epoch> observations;
-    for (const core::gps_receiver_epoch& e : d_epochs)
+    std::set<core::gnss_system> systems;
+    for (const core::gps_receiver_epoch& e : d_epochs) {
         observations.push_back(e.observations);
+        for (const core::gnss_observation& o : e.observations.observations)
+            systems.insert(o.system);
+    }
+    obs.systems.assign(systems.begin(), systems.end());
     const std::string obs_path = path(core::rinex_observation_file_name(
         site, first_time, span_s, interval_ms, obs.systems));
     core::write_rinex_observation_file(obs_path, obs, w, observations);
 
-    core::gnss_rinex_navigation_header nav;
-    nav.program.created_utc = created;
-    nav.reference_week = w;
-    nav.has_iono_utc = d_solver.has_iono_utc();
-    nav.iono_utc = d_solver.iono_utc();
-    if (d_iono_given && !d_iono_broadcast) {
-        // Klobuchar given up front, no page decoded: the UTC terms stay 0 and the leap
-        // seconds are the ones in use, with no change announced.
-        nav.iono_utc.dt_ls = nav.iono_utc.dt_lsf = leap;
-        nav.iono_utc.wnt = nav.iono_utc.wn_lsf = w % 256;
-        nav.iono_utc.dn = 1;
-    }
-    std::vector<core::gnss_rinex_gps_ephemeris> records;
-    for (const auto& entry : d_navigation) {
-        if (std::isnan(entry.second.second))
-            continue; // arrived after the last epoch: no observation used it
-        records.push_back(
-            { entry.second.first,
-              core::gps_resolve_week(entry.second.first.week, 1024, w),
-              core::gps_ephemeris_transmission_time_s(entry.second.second) });
-    }
-    const std::string nav_path =
-        path(core::rinex_gps_navigation_file_name(site, first_time, span_s));
-    core::write_rinex_gps_navigation_file(nav_path, nav, records);
+    const std::string nav_path = write_navigation_file(site, first_time, span_s, created);
 
     std::string nmea;
     std::vector<core::gnss_track_point> track;
@@ -327,6 +354,60 @@ void gnss_pvt_impl::write_outputs()
     const std::string track_path = path("track.geojson");
     core::write_geojson_track(track_path, track, leap);
     d_outputs = { obs_path, nav_path, nmea_path, track_path };
+}
+
+std::string gnss_pvt_impl::write_navigation_file(const core::gnss_rinex_site& site,
+                                                 const core::gps_time& first_time,
+                                                 double span_s,
+                                                 const core::gnss_calendar_time& created)
+{
+    const int w = week();
+    core::gnss_rinex_navigation_header nav;
+    nav.program.created_utc = created;
+    nav.reference_week = w;
+    nav.has_iono_utc = d_solver.has_iono_utc();
+    nav.iono_utc = d_solver.iono_utc();
+    if (d_iono_given && !d_iono_broadcast) {
+        // Klobuchar given up front, no page decoded: the UTC terms stay 0 and the leap
+        // seconds are the ones in use, with no change announced.
+        nav.iono_utc.dt_ls = nav.iono_utc.dt_lsf = leap_seconds();
+        nav.iono_utc.wnt = nav.iono_utc.wn_lsf = w % 256;
+        nav.iono_utc.dn = 1;
+    }
+    // An ephemeris that arrived after the last epoch (NaN) no observation used.
+    std::vector<core::gnss_rinex_gps_ephemeris> gps;
+    for (const auto& entry : d_navigation)
+        if (!std::isnan(entry.second.second))
+            gps.push_back(
+                { entry.second.first,
+                  core::gps_resolve_week(entry.second.first.week, 1024, w),
+                  core::gps_ephemeris_transmission_time_s(entry.second.second) });
+    std::vector<core::gnss_rinex_galileo_ephemeris> galileo;
+    const auto& words_5 = d_solver.galileo_iono_health_words();
+    for (const auto& entry : d_galileo_navigation) {
+        const auto word_5 = words_5.find(entry.first);
+        if (std::isnan(entry.second.second) || word_5 == words_5.end())
+            continue; // never usable: the solver needs word 5 too
+        galileo.push_back(
+            { entry.second.first,
+              word_5->second,
+              core::gps_resolve_week(word_5->second.wn + gst_week_zero, 4096, w),
+              core::galileo_ephemeris_transmission_time_s(entry.second.second) });
+    }
+    if (!gps.empty() && !galileo.empty())
+        nav.systems = { core::gnss_system::gps, core::gnss_system::galileo };
+    else if (!galileo.empty())
+        nav.systems = { core::gnss_system::galileo };
+    // Word 5's NeQuick-G coefficients are the same from every satellite at a time.
+    nav.has_galileo_iono = !galileo.empty();
+    if (nav.has_galileo_iono)
+        nav.galileo_iono = galileo.back().iono_health;
+    const std::string nav_path =
+        (std::filesystem::path(d_output_folder) /
+         core::rinex_navigation_file_name(site, first_time, span_s, nav.systems))
+            .string();
+    core::write_rinex_navigation_file(nav_path, nav, gps, galileo);
+    return nav_path;
 }
 
 } // namespace cudadsp

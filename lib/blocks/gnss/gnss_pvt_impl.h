@@ -8,6 +8,7 @@
 #ifndef INCLUDED_CUDADSP_GNSS_PVT_IMPL_H
 #define INCLUDED_CUDADSP_GNSS_PVT_IMPL_H
 
+#include "gnss/gnss_rinex.h"
 #include "gnss/gps_fix_solver.h"
 #include <gnuradio/cudadsp/gnss_pvt.h>
 #include <map>
@@ -34,12 +35,20 @@ public:
 
 private:
     void handle_observables(const pmt::pmt_t& message);
-    //! The continuous GPS week of the signal: the first ephemeris's, resolved.
+    //! Takes a navigation data message into the solver; false for another type.
+    bool take_navigation(const std::string& type, const pmt::pmt_t& message);
+    /*! The continuous GPS week of the signal: the first GPS ephemeris's, resolved;
+     *  without one, the first Galileo word 5's GST week (GPS week - 1024), resolved. */
     int week() const;
     //! GPS - UTC: the broadcast page's, else 18 (since 2017-01-01).
     int leap_seconds() const;
     pmt::pmt_t fix_message(const core::gps_receiver_epoch& e) const;
     void write_outputs();
+    //! The RINEX navigation file (GPS, Galileo or mixed by the records): its path.
+    std::string write_navigation_file(const core::gnss_rinex_site& site,
+                                      const core::gps_time& first_time,
+                                      double span_s,
+                                      const core::gnss_calendar_time& created);
 
     const std::string d_output_folder;
     const bool d_iono_given;
@@ -50,9 +59,13 @@ private:
     bool d_iono_broadcast = false;
     bool d_have_week = false;
     int d_first_ephemeris_week = 0; //!< 10 bits
+    bool d_have_gst_week = false;
+    int d_first_gst_week = 0; //!< 12 bits
     //! The latest ephemeris per PRN and the receiver time (s of week) of the first
     //! epoch solved with it (NaN until then): its RINEX transmission time.
     std::map<int, std::pair<core::gps_ephemeris, double>> d_navigation;
+    //! The same for Galileo.
+    std::map<int, std::pair<core::galileo_ephemeris, double>> d_galileo_navigation;
     std::vector<core::gps_receiver_epoch> d_epochs; //!< kept for the files
     std::uint64_t d_epoch_count = 0;
     std::uint64_t d_fix_count = 0;

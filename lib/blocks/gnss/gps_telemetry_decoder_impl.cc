@@ -10,8 +10,10 @@
 #include <gnuradio/cudadsp/multichannel_correlator_cc.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
+#include <array>
 #include <numeric>
 #include <stdexcept>
+#include <vector>
 
 namespace gr {
 namespace cudadsp {
@@ -49,16 +51,30 @@ core::gnss_epoch_record record_of(const double* s)
     return r;
 }
 
-void add_counters(core::gps_lnav_counters& sum, const core::gps_lnav_counters& c)
+/*! The navigation system of a correlator channel: GPS L1 C/A, or Galileo on the E1-B
+ *  (data) code. False for the others (the E1-C pilot carries no data). */
+bool navigation_system_of(int signal_system, core::gnss_system& system)
 {
-    sum.bits += c.bits;
-    sum.subframes += c.subframes;
-    sum.parity_failures += c.parity_failures;
-    sum.discarded_subframes += c.discarded_subframes;
-    sum.sync_losses += c.sync_losses;
-    sum.iod_contradictions += c.iod_contradictions;
-    sum.ephemerides += c.ephemerides;
-    sum.iono_utc_pages += c.iono_utc_pages;
+    if (signal_system == gnss_system_gps_l1ca) {
+        system = core::gnss_system::gps;
+        return true;
+    }
+    if (signal_system == gnss_system_galileo_e1b) {
+        system = core::gnss_system::galileo;
+        return true;
+    }
+    return false;
+}
+
+//! The 128 bits of an I/NAV word (0/1 each) in 16 bytes, the first bit the first
+//! byte's most significant.
+std::vector<std::uint8_t>
+packed_word(const std::array<std::uint8_t, core::galileo_inav_word_bits>& bits)
+{
+    std::vector<std::uint8_t> bytes(bits.size() / 8, 0);
+    for (std::size_t i = 0; i < bits.size(); ++i)
+        bytes[i / 8] |= static_cast<std::uint8_t>((bits[i] & 1u) << (7 - i % 8));
+    return bytes;
 }
 
 } // namespace
@@ -93,30 +109,58 @@ gps_telemetry_decoder_impl::gps_telemetry_decoder_impl(int taps,
     message_port_register_out(d_port);
 }
 
-core::gps_lnav_counters gps_telemetry_decoder_impl::counters_sum() const
+core::gps_lnav_counters gps_telemetry_decoder_impl::lnav_sum() const
 {
-    core::gps_lnav_counters sum = d_released;
+    core::gps_lnav_counters sum = d_released_lnav;
     for (const auto& entry : d_decoder.channels())
-        add_counters(sum, entry.second.lnav_counters());
+        sum += entry.second.lnav_counters();
     return sum;
+}
+
+core::galileo_inav_counters gps_telemetry_decoder_impl::inav_sum() const
+{
+    core::galileo_inav_counters sum = d_released_inav;
+    for (const auto& entry : d_decoder.galileo_channels())
+        sum += entry.second.inav_counters();
+    return sum;
+}
+
+void gps_telemetry_decoder_impl::keep_counters(std::uint32_t channel_id)
+{
+    if (const core::gps_navigation_channel* n = d_decoder.channel(channel_id))
+        d_released_lnav += n->lnav_counters();
+    if (const core::galileo_navigation_channel* n = d_decoder.galileo_channel(channel_id))
+        d_released_inav += n->inav_counters();
 }
 
 std::uint64_t gps_telemetry_decoder_impl::parity_failures() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
-    return counters_sum().parity_failures;
+    return lnav_sum().parity_failures;
 }
 
 std::uint64_t gps_telemetry_decoder_impl::subframes() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
-    return counters_sum().subframes;
+    return lnav_sum().subframes;
+}
+
+std::uint64_t gps_telemetry_decoder_impl::crc_failures() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return inav_sum().crc_failures;
+}
+
+std::uint64_t gps_telemetry_decoder_impl::pages() const
+{
+    std::lock_guard<std::mutex> lock(d_mutex);
+    return inav_sum().pages;
 }
 
 std::uint64_t gps_telemetry_decoder_impl::ephemerides() const
 {
     std::lock_guard<std::mutex> lock(d_mutex);
-    return counters_sum().ephemerides;
+    return lnav_sum().ephemerides + inav_sum().ephemerides;
 }
 
 std::string gps_telemetry_decoder_impl::channel_stages() const
@@ -131,8 +175,7 @@ std::uint64_t gps_telemetry_decoder_impl::complete_through()
     std::uint64_t through = d_newest_end;
     for (auto it = d_progress.begin(); it != d_progress.end();) {
         if (it->second.last_end + silent_samples < d_newest_end) {
-            if (const core::gps_navigation_channel* n = d_decoder.channel(it->first))
-                add_counters(d_released, n->lnav_counters());
+            keep_counters(it->first);
             d_decoder.release_channel(it->first);
             it = d_progress.erase(it);
             continue;
@@ -178,13 +221,16 @@ int gps_telemetry_decoder_impl::work_body(int noutput_items,
     std::lock_guard<std::mutex> lock(d_mutex);
     for (int i : order) {
         const double* s = state(i);
-        if (static_cast<int>(s[gnss_state_system]) != gnss_system_gps_l1ca)
+        core::gnss_system system;
+        if (!navigation_system_of(static_cast<int>(s[gnss_state_system]), system))
             continue;
         const core::gnss_epoch_record record = record_of(s);
         const int prn = static_cast<int>(s[gnss_state_prn]);
         channel_progress& progress = d_progress[record.channel_id];
-        if (progress.prn != prn) {
-            d_decoder.assign_channel(record.channel_id, prn);
+        if (progress.prn != prn || progress.system != system) {
+            keep_counters(record.channel_id);
+            d_decoder.assign_channel(record.channel_id, system, prn);
+            progress.system = system;
             progress.prn = prn;
         }
         const std::uint64_t end = record.start_sample + record.sample_count;
@@ -197,38 +243,58 @@ int gps_telemetry_decoder_impl::work_body(int noutput_items,
             record, taps[static_cast<std::size_t>(i) * d_taps + d_prompt_tap]);
         if (update.has_state)
             d_states.push_back(update.state);
-        if (!update.has_subframe)
-            continue;
-        // Read before publish_states(), which may release silent channels.
-        const core::gps_navigation_channel& channel =
-            *d_decoder.channel(record.channel_id);
-        const core::gps_lnav_counters counters = channel.lnav_counters();
-        const auto words = channel.decoder().last_words();
-        publish_states();
-        pmt::pmt_t d = pmt::make_dict();
-        d = pmt::dict_add(d, pmt::mp("type"), pmt::mp(gnss_message_type::subframe));
-        d = pmt::dict_add(d, pmt::mp("prn"), pmt::from_long(prn));
-        d = pmt::dict_add(d, pmt::mp("channel"), pmt::from_long(record.channel_id));
-        d = pmt::dict_add(
-            d, pmt::mp("subframe_id"), pmt::from_long(update.subframe.subframe_id));
-        d = pmt::dict_add(
-            d, pmt::mp("tow_count"), pmt::from_long(update.subframe.tow_count));
-        d = pmt::dict_add(d, pmt::mp("page"), pmt::from_long(update.subframe.page));
-        d = pmt::dict_add(
-            d, pmt::mp("words"), pmt::init_u32vector(words.size(), words.data()));
-        d = pmt::dict_add(
-            d, pmt::mp("parity_failures"), pmt::from_uint64(counters.parity_failures));
-        d = pmt::dict_add(d,
-                          pmt::mp("discarded_subframes"),
-                          pmt::from_uint64(counters.discarded_subframes));
-        message_port_pub(d_port, d);
-        if (update.has_ephemeris)
-            message_port_pub(d_port, ephemeris_message(update.ephemeris));
-        if (update.has_iono_utc)
-            message_port_pub(d_port, iono_utc_message(update.iono_utc));
+        if (update.has_subframe || update.has_galileo_page)
+            publish_navigation(update, record.channel_id);
     }
     publish_states();
     return noutput_items;
+}
+
+void gps_telemetry_decoder_impl::publish_navigation(
+    const core::gps_navigation_update& update, std::uint32_t channel_id)
+{
+    pmt::pmt_t d = pmt::make_dict();
+    const auto put = [&d](const char* key, const pmt::pmt_t& value) {
+        d = pmt::dict_add(d, pmt::mp(key), value);
+    };
+    // Read before publish_states(), which may release silent channels.
+    if (update.has_subframe) {
+        const core::gps_navigation_channel& channel = *d_decoder.channel(channel_id);
+        const core::gps_lnav_counters counters = channel.lnav_counters();
+        const auto words = channel.decoder().last_words();
+        put("type", pmt::mp(gnss_message_type::subframe));
+        put("prn", pmt::from_long(update.prn));
+        put("channel", pmt::from_long(channel_id));
+        put("subframe_id", pmt::from_long(update.subframe.subframe_id));
+        put("tow_count", pmt::from_long(update.subframe.tow_count));
+        put("page", pmt::from_long(update.subframe.page));
+        put("words", pmt::init_u32vector(words.size(), words.data()));
+        put("parity_failures", pmt::from_uint64(counters.parity_failures));
+        put("discarded_subframes", pmt::from_uint64(counters.discarded_subframes));
+    } else {
+        const core::galileo_navigation_channel& channel =
+            *d_decoder.galileo_channel(channel_id);
+        const std::vector<std::uint8_t> word = packed_word(channel.decoder().last_word());
+        put("type", pmt::mp(gnss_message_type::page));
+        put("prn", pmt::from_long(update.prn));
+        put("channel", pmt::from_long(channel_id));
+        put("word_type", pmt::from_long(channel.decoder().last_word_type()));
+        put("word", pmt::init_u8vector(word.size(), word));
+        put("crc_failures", pmt::from_uint64(channel.inav_counters().crc_failures));
+    }
+    publish_states();
+    message_port_pub(d_port, d);
+    if (update.has_ephemeris)
+        message_port_pub(d_port, ephemeris_message(update.ephemeris));
+    if (update.has_iono_utc)
+        message_port_pub(d_port, iono_utc_message(update.iono_utc));
+    if (update.has_galileo_ephemeris)
+        message_port_pub(
+            d_port, galileo_ephemeris_message(update.prn, update.galileo_ephemeris_data));
+    if (update.has_galileo_iono_health)
+        message_port_pub(
+            d_port,
+            galileo_iono_health_message(update.prn, update.galileo_iono_health_data));
 }
 
 } // namespace cudadsp

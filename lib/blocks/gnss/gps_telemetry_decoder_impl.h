@@ -26,6 +26,8 @@ public:
 
     std::uint64_t parity_failures() const override;
     std::uint64_t subframes() const override;
+    std::uint64_t crc_failures() const override;
+    std::uint64_t pages() const override;
     std::uint64_t ephemerides() const override;
     std::string channel_stages() const override;
 
@@ -35,8 +37,9 @@ public:
                   gr_vector_void_star& output_items);
 
 private:
-    //! The end sample of a channel's latest record.
+    //! A channel's satellite and the end sample of its latest record.
     struct channel_progress {
+        core::gnss_system system = core::gnss_system::gps;
         int prn = 0;
         std::uint64_t last_end = 0;
     };
@@ -47,8 +50,16 @@ private:
     std::uint64_t complete_through();
     //! Publishes the states gathered so far with complete_through().
     void publish_states();
-    //! The LNAV counters of every channel, released ones included; d_mutex held.
-    core::gps_lnav_counters counters_sum() const;
+    /*! Publishes what \p update completed on channel \p channel_id: its subframe or
+     *  page, then its ephemeris, iono/UTC page or word 5, after the states before it. */
+    void publish_navigation(const core::gps_navigation_update& update,
+                            std::uint32_t channel_id);
+    //! Adds channel \p channel_id's counters to the released ones; d_mutex held.
+    void keep_counters(std::uint32_t channel_id);
+    //! The LNAV counters of every GPS channel, released ones included; d_mutex held.
+    core::gps_lnav_counters lnav_sum() const;
+    //! The I/NAV counters of every Galileo channel, released ones included.
+    core::galileo_inav_counters inav_sum() const;
 
     const int d_taps;
     const int d_prompt_tap;
@@ -60,8 +71,9 @@ private:
     std::uint64_t d_published_through = 0;
     std::vector<core::gnss_channel_epoch> d_states;
     //! Counters of the channels released, so the totals stay whole.
-    core::gps_lnav_counters d_released;
-    mutable std::mutex d_mutex; //!< d_decoder and d_released, read by the getters
+    core::gps_lnav_counters d_released_lnav;
+    core::galileo_inav_counters d_released_inav;
+    mutable std::mutex d_mutex; //!< d_decoder and the released counters, for the getters
 };
 
 } // namespace cudadsp

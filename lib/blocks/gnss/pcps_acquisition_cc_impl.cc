@@ -124,6 +124,7 @@ std::size_t positive(std::size_t value, const char* name)
 std::vector<std::pair<std::string, pmt::pmt_t>>
 checked_channel_parameters(const pmt::pmt_t& parameters,
                            const core::pcps_acquisition_config& config,
+                           const std::string& galileo_channel_system,
                            int first_satellite)
 {
     const auto entries = dict_entries(parameters, "channel_parameters");
@@ -135,7 +136,7 @@ checked_channel_parameters(const pmt::pmt_t& parameters,
                       pmt::intern("system"),
                       pmt::intern(glonass ? "glonass_l1of"
                                   : config.signal == core::acquisition_signal::galileo_e1
-                                      ? "galileo_e1c"
+                                      ? galileo_channel_system
                                       : "gps_l1ca"));
     trial = pmt::dict_add(trial,
                           pmt::intern(glonass ? "frequency_number" : "prn"),
@@ -189,8 +190,15 @@ pcps_acquisition_setup make_setup(const pcps_acquisition_block_config& config)
     s.satellites_per_search =
         positive(config.satellites_per_search, "satellites_per_search");
     s.first_channel_id = config.first_channel_id;
-    s.channel_parameters =
-        checked_channel_parameters(config.channel_parameters, c, s.satellites.front());
+    if (config.galileo_channel_system != "galileo_e1b" &&
+        config.galileo_channel_system != "galileo_e1c")
+        throw std::invalid_argument(
+            "galileo_channel_system: must be \"galileo_e1b\" (the data code, whose "
+            "I/NAV a telemetry decoder reads) or \"galileo_e1c\" (the pilot), got " +
+            core::quoted_text(config.galileo_channel_system));
+    s.galileo_channel_system = config.galileo_channel_system;
+    s.channel_parameters = checked_channel_parameters(
+        config.channel_parameters, c, s.galileo_channel_system, s.satellites.front());
     // The refined Doppler is a few tens of Hz off at 1 ms coherent time: beyond what a
     // PLL alone pulls in, so the FLL assists until carrier lock unless told otherwise.
     const bool fll_given =
@@ -256,6 +264,7 @@ pcps_acquisition_impl<Public>::pcps_acquisition_impl(const pcps_acquisition_setu
       d_satellites_per_search(setup.satellites_per_search),
       d_hold_stream(setup.hold_stream),
       d_channel_parameters(setup.channel_parameters),
+      d_galileo_channel_system(setup.galileo_channel_system),
       d_detections_port(pmt::intern("detections")),
       d_list(setup.satellites, setup.max_channels, setup.first_channel_id),
       d_buffer(setup.config.search_samples() * values_per_item)
@@ -381,7 +390,10 @@ pmt::pmt_t pcps_acquisition_impl<Public>::detection_dict(
         d = pmt::dict_add(d, pmt::intern(key), value);
     };
     add("id", pmt::from_uint64(id));
-    add("system", pmt::intern(f.system));
+    // The engine names the pilot: the code searched is B and C alike, and one code
+    // period's phase is the same on both.
+    add("system",
+        pmt::intern(f.system == "galileo_e1c" ? d_galileo_channel_system : f.system));
     if (f.system == "glonass_l1of") {
         add("frequency_number", pmt::from_long(f.frequency_number));
     } else {

@@ -35,6 +35,8 @@ struct pcps_acquisition_setup {
     std::size_t max_channels = 0;
     std::size_t satellites_per_search = 0;
     std::uint32_t first_channel_id = 0;
+    //! The "system" of a Galileo detection's channel: "galileo_e1b" or "galileo_e1c".
+    std::string galileo_channel_system;
     //! (key, value) pairs every detection dict ends with.
     std::vector<std::pair<std::string, pmt::pmt_t>> channel_parameters;
 };
@@ -129,6 +131,7 @@ private:
     const std::size_t d_satellites_per_search;
     const bool d_hold_stream;
     const std::vector<std::pair<std::string, pmt::pmt_t>> d_channel_parameters;
+    const std::string d_galileo_channel_system;
     const pmt::pmt_t d_detections_port;
 
     mutable std::mutex d_mutex;

@@ -157,6 +157,21 @@ int iodnav_of(const word_bits& w)
 
 } // namespace
 
+galileo_inav_counters& operator+=(galileo_inav_counters& sum,
+                                  const galileo_inav_counters& c)
+{
+    sum.symbols += c.symbols;
+    sum.page_parts += c.page_parts;
+    sum.pages += c.pages;
+    sum.crc_failures += c.crc_failures;
+    sum.unpaired_parts += c.unpaired_parts;
+    sum.alert_pages += c.alert_pages;
+    sum.sync_losses += c.sync_losses;
+    sum.iodnav_mismatches += c.iodnav_mismatches;
+    sum.ephemerides += c.ephemerides;
+    return sum;
+}
+
 bool galileo_inav_decoder::push(double symbol)
 {
     ++d_counters.symbols;

@@ -79,6 +79,10 @@ struct galileo_inav_counters {
     std::uint64_t ephemerides = 0;
 };
 
+//! Adds \p c to \p sum, counter by counter (counts over several decoders).
+CUDADSP_CORE_API galileo_inav_counters& operator+=(galileo_inav_counters& sum,
+                                                   const galileo_inav_counters& c);
+
 /*!
  * \brief I/NAV decoder for one E1-B channel: feed its symbols in order, one call each.
  *

@@ -33,19 +33,6 @@ std::int64_t gst_difference_s(int wn_a, int tow_a, int wn_b, int tow_b)
     return weeks * seconds_per_week + (tow_a - tow_b);
 }
 
-void add_counters(galileo_inav_counters& sum, const galileo_inav_counters& c)
-{
-    sum.symbols += c.symbols;
-    sum.page_parts += c.page_parts;
-    sum.pages += c.pages;
-    sum.crc_failures += c.crc_failures;
-    sum.unpaired_parts += c.unpaired_parts;
-    sum.alert_pages += c.alert_pages;
-    sum.sync_losses += c.sync_losses;
-    sum.iodnav_mismatches += c.iodnav_mismatches;
-    sum.ephemerides += c.ephemerides;
-}
-
 } // namespace
 
 const char* to_string(galileo_navigation_stage stage)
@@ -83,7 +70,7 @@ galileo_navigation_stage galileo_navigation_channel::stage() const
 galileo_inav_counters galileo_navigation_channel::inav_counters() const
 {
     galileo_inav_counters sum = d_past_inav_counters;
-    add_counters(sum, d_decoder.counters());
+    sum += d_decoder.counters();
     return sum;
 }
 

@@ -9,6 +9,7 @@
 #include "runtime/atomic_file.h"
 #include "runtime/printf_text.h"
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -21,7 +22,6 @@ namespace core {
 namespace {
 
 constexpr std::int64_t week_ms = 604800000;
-
 
 //! Columns 1-60 (cut or padded) and the label in 61-80.
 void header_line(std::ostream& out, const std::string& content, const std::string& label)
@@ -168,6 +168,107 @@ void write_path(const std::string& path, Writer write)
     write_file_atomically(path, text.str());
 }
 
+//! "IONOSPHERIC CORR": A4,1X,4D12.4.
+void iono_line(std::ostream& out, const char* type, const std::array<double, 4>& c)
+{
+    header_line(out,
+                std::string(type) + " " + fortran_d(c[0], 12, 4) +
+                    fortran_d(c[1], 12, 4) + fortran_d(c[2], 12, 4) +
+                    fortran_d(c[3], 12, 4),
+                "IONOSPHERIC CORR");
+}
+
+//! "TIME SYSTEM CORR": A4,1X,D17.10,D16.9,I7,I5, the 8-bit week made continuous.
+void time_correction_line(std::ostream& out,
+                          const char* type,
+                          double a0,
+                          double a1,
+                          double reference_s,
+                          int week_8_bit,
+                          int reference_week)
+{
+    header_line(out,
+                std::string(type) + " " + fortran_d(a0, 17, 10) + fortran_d(a1, 16, 9) +
+                    printf_text("%7d%5d",
+                                static_cast<int>(reference_s),
+                                gps_resolve_week(week_8_bit, 256, reference_week)),
+                "TIME SYSTEM CORR");
+}
+
+//! "LEAP SECONDS": 4I6, the 8-bit week of the future leap second made continuous.
+void leap_seconds_line(std::ostream& out,
+                       int dt_ls,
+                       int dt_lsf,
+                       int wn_lsf_8_bit,
+                       int dn,
+                       int reference_week)
+{
+    header_line(out,
+                printf_text("%6d%6d%6d%6d",
+                            dt_ls,
+                            dt_lsf,
+                            gps_resolve_week(wn_lsf_8_bit, 256, reference_week),
+                            dn),
+                "LEAP SECONDS");
+}
+
+/*!
+ * The continuous week of \p seconds (Toc, Toe) of a record sent in \p week at
+ * \p transmission_s: the transmission week unless half a week away from the
+ * transmission, as an ephemeris sent late on Saturday may refer to the next week.
+ */
+int week_of(double seconds, int week, double transmission_s)
+{
+    const double ahead = seconds - transmission_s;
+    return week + (ahead < -gps_half_week_s ? 1 : 0) - (ahead >= gps_half_week_s ? 1 : 0);
+}
+
+//! A record's first line: the satellite, its Toc as a calendar time, three numbers.
+void record_first_line(std::ostream& out,
+                       const std::string& satellite,
+                       const gnss_calendar_time& toc,
+                       double a,
+                       double b,
+                       double c)
+{
+    out << satellite
+        << printf_text(" %04d %02d %02d %02d %02d %02d",
+                       toc.year,
+                       toc.month,
+                       toc.day,
+                       toc.hour,
+                       toc.minute,
+                       static_cast<int>(toc.second))
+        << fortran_d(a, 19, 12) << fortran_d(b, 19, 12) << fortran_d(c, 19, 12) << '\n';
+}
+
+//! A BROADCAST ORBIT line: 4X,4D19.12; the fields from \p count on are left blank.
+void orbit_line(std::ostream& out, const std::array<double, 4>& v, std::size_t count = 4)
+{
+    out << "    ";
+    for (std::size_t k = 0; k < count; ++k)
+        out << fortran_d(v[k], 19, 12);
+    out << '\n';
+}
+
+/*!
+ * OS SIS ICD 5.1.12: SISA index to metres, 1 cm steps to 0.49 m, 2 cm to 0.98 m, 4 cm
+ * to 1.96 m, 16 cm to 6 m (index 125); the spare indices and 255 (NAPA, no accuracy
+ * prediction) as -1, the value RTKLIB writes and reads back as NAPA.
+ */
+double sisa_metres(int index)
+{
+    if (index >= 0 && index <= 49)
+        return 0.01 * index;
+    if (index >= 50 && index <= 74)
+        return 0.5 + 0.02 * (index - 50);
+    if (index >= 75 && index <= 99)
+        return 1.0 + 0.04 * (index - 75);
+    if (index >= 100 && index <= 125)
+        return 2.0 + 0.16 * (index - 100);
+    return -1.0;
+}
+
 } // namespace
 
 void write_rinex_observation_header(std::ostream& out,
@@ -272,34 +373,39 @@ void write_rinex_observation_file(const std::string& path,
 void write_rinex_navigation_header(std::ostream& out,
                                    const gnss_rinex_navigation_header& h)
 {
+    static const char* const system_names[] = { "G: GPS", "E: GALILEO", "M: MIXED" };
+    const char letter = systems_letter(h.systems);
     header_line(out,
                 printf_text("%9.2f", 3.04) + std::string(11, ' ') +
-                    field("N: GNSS NAV DATA", 20) + "G: GPS",
+                    field("N: GNSS NAV DATA", 20) +
+                    system_names[letter == 'G' ? 0 : (letter == 'E' ? 1 : 2)],
                 "RINEX VERSION / TYPE");
     program_line(out, h.program);
     if (h.has_iono_utc) {
         const gps_iono_utc& u = h.iono_utc;
         for (int set = 0; set < 2; ++set) {
             const double* c = set == 0 ? u.alpha : u.beta;
-            header_line(out,
-                        std::string(set == 0 ? "GPSA " : "GPSB ") +
-                            fortran_d(c[0], 12, 4) + fortran_d(c[1], 12, 4) +
-                            fortran_d(c[2], 12, 4) + fortran_d(c[3], 12, 4),
-                        "IONOSPHERIC CORR");
+            iono_line(out, set == 0 ? "GPSA" : "GPSB", { c[0], c[1], c[2], c[3] });
         }
-        header_line(out,
-                    "GPUT " + fortran_d(u.a0, 17, 10) + fortran_d(u.a1, 16, 9) +
-                        printf_text("%7d%5d",
-                                    static_cast<int>(u.tot),
-                                    gps_resolve_week(u.wnt, 256, h.reference_week)),
-                    "TIME SYSTEM CORR");
-        header_line(out,
-                    printf_text("%6d%6d%6d%6d",
-                                u.dt_ls,
-                                u.dt_lsf,
-                                gps_resolve_week(u.wn_lsf, 256, h.reference_week),
-                                u.dn),
-                    "LEAP SECONDS");
+    }
+    if (h.has_galileo_iono) {
+        const galileo_iono_health& g = h.galileo_iono;
+        iono_line(out, "GAL ", { g.ai0, g.ai1, g.ai2, 0.0 });
+    }
+    if (h.has_iono_utc) {
+        const gps_iono_utc& u = h.iono_utc;
+        time_correction_line(out, "GPUT", u.a0, u.a1, u.tot, u.wnt, h.reference_week);
+    }
+    if (h.has_galileo_utc) {
+        const galileo_gst_utc& u = h.galileo_utc;
+        time_correction_line(out, "GAUT", u.a0, u.a1, u.t0t, u.wn0t, h.reference_week);
+    }
+    if (h.has_iono_utc) {
+        const gps_iono_utc& u = h.iono_utc;
+        leap_seconds_line(out, u.dt_ls, u.dt_lsf, u.wn_lsf, u.dn, h.reference_week);
+    } else if (h.has_galileo_utc) {
+        const galileo_gst_utc& u = h.galileo_utc;
+        leap_seconds_line(out, u.dt_ls, u.dt_lsf, u.wn_lsf, u.dn, h.reference_week);
     }
     header_line(out, "", "END OF HEADER");
 }
@@ -309,56 +415,99 @@ void write_rinex_gps_ephemeris(std::ostream& out, const gnss_rinex_gps_ephemeris
     const gps_ephemeris& e = record.ephemeris;
     // The ICD's pi: the radians are then exactly those its orbit algorithm uses.
     const double rad = gps_pi;
-    // Toc and Toe are of the transmission week unless half a week away from the
-    // transmission: an ephemeris sent late on Saturday may refer to the next week.
-    const auto week_of = [&](double seconds) {
-        const double ahead = seconds - record.transmission_time_s;
-        return record.week + (ahead < -gps_half_week_s ? 1 : 0) -
-               (ahead >= gps_half_week_s ? 1 : 0);
+    const auto week = [&](double seconds) {
+        return week_of(seconds, record.week, record.transmission_time_s);
     };
-    const gnss_calendar_time toc = gps_calendar({ week_of(e.toc), e.toc }, 1.0);
-    const auto orbit_line = [&](double a, double b, double c, double d) {
-        out << "    " << fortran_d(a, 19, 12) << fortran_d(b, 19, 12)
-            << fortran_d(c, 19, 12) << fortran_d(d, 19, 12) << '\n';
-    };
-    out << printf_text("G%02d %04d %02d %02d %02d %02d %02d",
-                       e.prn,
-                       toc.year,
-                       toc.month,
-                       toc.day,
-                       toc.hour,
-                       toc.minute,
-                       static_cast<int>(toc.second))
-        << fortran_d(e.af0, 19, 12) << fortran_d(e.af1, 19, 12)
-        << fortran_d(e.af2, 19, 12) << '\n';
-    orbit_line(e.iode, e.crs, e.delta_n * rad, e.m0 * rad);
-    orbit_line(e.cuc, e.e, e.cus, e.sqrt_a);
-    orbit_line(e.toe, e.cic, e.omega0 * rad, e.cis);
-    orbit_line(e.i0 * rad, e.crc, e.omega * rad, e.omega_dot * rad);
-    orbit_line(e.idot * rad, e.code_on_l2, week_of(e.toe), e.l2p_data_flag);
-    orbit_line(ura_metres(e.ura_index), e.health, e.tgd, e.iodc);
+    record_first_line(out,
+                      gnss_satellite_id(gnss_system::gps, e.prn),
+                      gps_calendar({ week(e.toc), e.toc }, 1.0),
+                      e.af0,
+                      e.af1,
+                      e.af2);
+    orbit_line(out, { double(e.iode), e.crs, e.delta_n * rad, e.m0 * rad });
+    orbit_line(out, { e.cuc, e.e, e.cus, e.sqrt_a });
+    orbit_line(out, { e.toe, e.cic, e.omega0 * rad, e.cis });
+    orbit_line(out, { e.i0 * rad, e.crc, e.omega * rad, e.omega_dot * rad });
+    orbit_line(out,
+               { e.idot * rad,
+                 double(e.code_on_l2),
+                 double(week(e.toe)),
+                 double(e.l2p_data_flag) });
+    orbit_line(out, { ura_metres(e.ura_index), double(e.health), e.tgd, double(e.iodc) });
     // Fit interval in hours: flag 0 is the ICD's 4 h; flag 1 means longer, by an IODC
     // table this writer does not hold, so 0, RINEX's "not known".
-    out << "    " << fortran_d(record.transmission_time_s, 19, 12)
-        << fortran_d(e.fit_interval_flag == 0 ? 4.0 : 0.0, 19, 12) << '\n';
+    orbit_line(out,
+               { record.transmission_time_s, e.fit_interval_flag == 0 ? 4.0 : 0.0, 0, 0 },
+               2);
+}
+
+void write_rinex_galileo_ephemeris(std::ostream& out,
+                                   const gnss_rinex_galileo_ephemeris& record)
+{
+    const galileo_ephemeris& e = record.ephemeris;
+    const galileo_iono_health& w5 = record.iono_health;
+    const double rad = galileo_pi; // the ICD's pi, as for GPS
+    const auto week = [&](double seconds) {
+        return week_of(seconds, record.week, record.transmission_time_s);
+    };
+    // RINEX 3.04 Table A8: bit 0 I/NAV E1-B, bit 9 clock and SISA of the E5b,E1 pair.
+    const int data_sources = (1 << 0) | (1 << 9);
+    const int health = (w5.e1b_dvs & 1) | ((w5.e1b_hs & 3) << 1) |
+                       ((w5.e5b_dvs & 1) << 6) | ((w5.e5b_hs & 3) << 7);
+    // GST keeps GPS time's seconds (off by the GGTO, tens of ns) and its week 0 is GPS
+    // week 1024: with the week counted as GPS's, Toc's calendar date is the GPS one.
+    record_first_line(out,
+                      gnss_satellite_id(gnss_system::galileo, e.svid),
+                      gps_calendar({ week(e.t0c), e.t0c }, 1.0),
+                      e.af0,
+                      e.af1,
+                      e.af2);
+    orbit_line(out, { double(e.iodnav), e.crs, e.delta_n * rad, e.m0 * rad });
+    orbit_line(out, { e.cuc, e.e, e.cus, e.sqrt_a });
+    orbit_line(out, { e.t0e, e.cic, e.omega0 * rad, e.cis });
+    orbit_line(out, { e.i0 * rad, e.crc, e.omega * rad, e.omega_dot * rad });
+    orbit_line(out, { e.idot * rad, double(data_sources), double(week(e.t0e)), 0 }, 3);
+    orbit_line(out,
+               { sisa_metres(e.sisa), double(health), w5.bgd_e1_e5a, w5.bgd_e1_e5b });
+    orbit_line(out, { record.transmission_time_s, 0, 0, 0 }, 1);
+}
+
+void write_rinex_navigation_file(
+    std::ostream& out,
+    const gnss_rinex_navigation_header& header,
+    const std::vector<gnss_rinex_gps_ephemeris>& gps_records,
+    const std::vector<gnss_rinex_galileo_ephemeris>& galileo_records)
+{
+    write_rinex_navigation_header(out, header);
+    for (const auto& record : gps_records)
+        write_rinex_gps_ephemeris(out, record);
+    for (const auto& record : galileo_records)
+        write_rinex_galileo_ephemeris(out, record);
+}
+
+void write_rinex_navigation_file(
+    const std::string& path,
+    const gnss_rinex_navigation_header& header,
+    const std::vector<gnss_rinex_gps_ephemeris>& gps_records,
+    const std::vector<gnss_rinex_galileo_ephemeris>& galileo_records)
+{
+    write_path(path, [&](std::ostream& out) {
+        write_rinex_navigation_file(out, header, gps_records, galileo_records);
+    });
 }
 
 void write_rinex_gps_navigation_file(std::ostream& out,
                                      const gnss_rinex_navigation_header& header,
                                      const std::vector<gnss_rinex_gps_ephemeris>& records)
 {
-    write_rinex_navigation_header(out, header);
-    for (const auto& record : records)
-        write_rinex_gps_ephemeris(out, record);
+    write_rinex_navigation_file(out, header, records, {});
 }
 
 void write_rinex_gps_navigation_file(const std::string& path,
                                      const gnss_rinex_navigation_header& header,
                                      const std::vector<gnss_rinex_gps_ephemeris>& records)
 {
-    write_path(path, [&](std::ostream& out) {
-        write_rinex_gps_navigation_file(out, header, records);
-    });
+    write_rinex_navigation_file(path, header, records, {});
 }
 
 std::string rinex_observation_file_name(const gnss_rinex_site& site,
@@ -371,11 +520,20 @@ std::string rinex_observation_file_name(const gnss_rinex_site& site,
            interval_code(interval_ms) + "_" + systems_letter(systems) + "O.rnx";
 }
 
+std::string rinex_navigation_file_name(const gnss_rinex_site& site,
+                                       const gps_time& first_epoch,
+                                       double span_s,
+                                       const std::vector<gnss_system>& systems)
+{
+    return name_start(site, first_epoch) + span_code(span_s) + "_" +
+           systems_letter(systems) + "N.rnx";
+}
+
 std::string rinex_gps_navigation_file_name(const gnss_rinex_site& site,
                                            const gps_time& first_epoch,
                                            double span_s)
 {
-    return name_start(site, first_epoch) + span_code(span_s) + "_GN.rnx";
+    return rinex_navigation_file_name(site, first_epoch, span_s, { gnss_system::gps });
 }
 
 } // namespace core

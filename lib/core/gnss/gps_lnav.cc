@@ -383,6 +383,19 @@ gps_lnav_encode(const gps_lnav_message& msg, int start_tow_s, int n_subframes)
     return out;
 }
 
+gps_lnav_counters& operator+=(gps_lnav_counters& sum, const gps_lnav_counters& c)
+{
+    sum.bits += c.bits;
+    sum.subframes += c.subframes;
+    sum.parity_failures += c.parity_failures;
+    sum.discarded_subframes += c.discarded_subframes;
+    sum.sync_losses += c.sync_losses;
+    sum.iod_contradictions += c.iod_contradictions;
+    sum.ephemerides += c.ephemerides;
+    sum.iono_utc_pages += c.iono_utc_pages;
+    return sum;
+}
+
 gps_lnav_decoder::gps_lnav_decoder(int prn) : d_prn(prn) {}
 
 bool gps_lnav_decoder::push(int bit)

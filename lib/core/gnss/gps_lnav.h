@@ -97,6 +97,10 @@ struct gps_lnav_counters {
     std::uint64_t iono_utc_pages = 0;
 };
 
+//! Adds \p c to \p sum, counter by counter (counts over several decoders).
+CUDADSP_CORE_API gps_lnav_counters& operator+=(gps_lnav_counters& sum,
+                                               const gps_lnav_counters& c);
+
 /*!
  * \brief LNAV decoder for one channel: feed its data bits in order, one call per bit.
  *

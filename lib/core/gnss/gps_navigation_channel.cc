@@ -90,15 +90,7 @@ gps_navigation_stage gps_navigation_channel::stage() const
 gps_lnav_counters gps_navigation_channel::lnav_counters() const
 {
     gps_lnav_counters sum = d_past_lnav_counters;
-    const gps_lnav_counters& now = d_decoder.counters();
-    sum.bits += now.bits;
-    sum.subframes += now.subframes;
-    sum.parity_failures += now.parity_failures;
-    sum.discarded_subframes += now.discarded_subframes;
-    sum.sync_losses += now.sync_losses;
-    sum.iod_contradictions += now.iod_contradictions;
-    sum.ephemerides += now.ephemerides;
-    sum.iono_utc_pages += now.iono_utc_pages;
+    sum += d_decoder.counters();
     return sum;
 }
 

@@ -115,7 +115,8 @@ gps_navigation_decoder::push_galileo(galileo_navigation_channel& navigation,
         update.has_galileo_ephemeris = true;
         update.galileo_ephemeris_data = decoder.ephemeris();
     }
-    if (after.pages != before.pages && decoder.last_word_type() == 5) {
+    update.has_galileo_page = after.pages != before.pages;
+    if (update.has_galileo_page && decoder.last_word_type() == 5) {
         update.has_galileo_iono_health = true;
         update.galileo_iono_health_data = decoder.iono_health();
     }

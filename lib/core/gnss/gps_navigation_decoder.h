@@ -10,9 +10,9 @@
 // C/A channel, a galileo_navigation_channel for a Galileo E1-B channel. A record in
 // gives the channel's state for the observables once its transmit time is known, and
 // the navigation data the record completed (a GPS subframe, ephemeris or
-// ionosphere/UTC page; a Galileo ephemeris or word 5: health, group delays). The GNU
-// Radio telemetry decoder block runs it alone (GPS channels); gps_receiver chains it
-// with gnss_observables and gps_fix_solver. docs/design/gps_receiver.md.
+// ionosphere/UTC page; a Galileo page, ephemeris or word 5: health, group delays). The
+// GNU Radio telemetry decoder block runs it alone (both systems); gps_receiver chains
+// it with gnss_observables and gps_fix_solver. docs/design/gps_receiver.md.
 
 #ifndef INCLUDED_CUDADSP_CORE_GPS_NAVIGATION_DECODER_H
 #define INCLUDED_CUDADSP_CORE_GPS_NAVIGATION_DECODER_H
@@ -47,8 +47,11 @@ struct gps_navigation_update {
     gps_ephemeris ephemeris;
     bool has_iono_utc = false;
     gps_iono_utc iono_utc;
-    //! A Galileo channel's record completed an ephemeris (words 1 to 4 of one IODnav)
-    //! or a word 5 (health, data validity, group delays, ionosphere, GST).
+    //! A Galileo channel's record completed a page whose CRC passed (the channel's
+    //! decoder holds its word: last_word_type(), last_word()) ...
+    bool has_galileo_page = false;
+    //! ... which completed an ephemeris (words 1 to 4 of one IODnav) or was a word 5
+    //! (health, data validity, group delays, ionosphere, GST).
     bool has_galileo_ephemeris = false;
     galileo_ephemeris galileo_ephemeris_data;
     bool has_galileo_iono_health = false;

@@ -12,7 +12,7 @@
 // broadcast ephemerides, Galileo health words and GPS ionosphere/UTC parameters,
 // gnss_solve_pvt at each epoch with one receiver clock per system). The names keep
 // "gps" from when GPS was the only system. The GNU Radio blocks run the stages one a
-// block (GPS channels). The correlator (CPU or GPU) stays the caller's. The pipeline,
+// block (both systems). The correlator (CPU or GPU) stays the caller's. The pipeline,
 // its timing conventions and what the tests check: docs/design/gps_receiver.md.
 
 #ifndef INCLUDED_CUDADSP_CORE_GPS_RECEIVER_H

@@ -50,6 +50,13 @@ double gps_ephemeris_transmission_time_s(double first_used_s)
     return std::fmod(frame_s * std::floor((first_used_s - 18.0) / frame_s), gps_week_s);
 }
 
+double galileo_ephemeris_transmission_time_s(double first_used_s)
+{
+    const double subframe_s = 30.0;
+    return std::fmod(subframe_s * std::floor((first_used_s - 4.0) / subframe_s),
+                     gps_week_s);
+}
+
 } // namespace core
 } // namespace cudadsp
 } // namespace gr

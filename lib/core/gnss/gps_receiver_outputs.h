@@ -42,6 +42,18 @@ gps_receiver_nmea(const gps_receiver_epoch& epoch, int week, int leap_seconds);
  */
 CUDADSP_CORE_API double gps_ephemeris_transmission_time_s(double first_used_s);
 
+/*!
+ * The RINEX transmission time (s of the GST week) of a Galileo ephemeris first used at
+ * receiver time of week \p first_used_s. The nominal E1-B sub-frame (30 s from a GST
+ * multiple of 30 s) sends words 2 and 4 at 0 to 4 s, 1 and 3 at 20 to 24 s, so words 1
+ * to 4 of one IODnav complete 24 s into a sub-frame (2 and 4 received first) or 2 to 4 s
+ * into the next (1 and 3 first); the first epoch after lies a transit time and less
+ * than an epoch interval and a processing batch (under 6 s together) later. The
+ * sub-frame start before first_used - 4 s is then that of a sub-frame that broadcast
+ * the batch (the one that completed it, or the one before).
+ */
+CUDADSP_CORE_API double galileo_ephemeris_transmission_time_s(double first_used_s);
+
 } // namespace core
 } // namespace cudadsp
 } // namespace gr

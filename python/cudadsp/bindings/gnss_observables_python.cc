@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(gnss_observables.h)                                        */
-/* BINDTOOL_HEADER_FILE_HASH(5cd877d34194dbef34dbe63a3a2df236)                     */
+/* BINDTOOL_HEADER_FILE_HASH(4fdd0d7e378832924ef33168ecf591d6)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

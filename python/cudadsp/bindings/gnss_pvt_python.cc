@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(gnss_pvt.h)                                                */
-/* BINDTOOL_HEADER_FILE_HASH(237f80147b79e186549b022226b05bdd)                     */
+/* BINDTOOL_HEADER_FILE_HASH(f4a89b6344241a05b3e0ec16f8cdf6b0)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>

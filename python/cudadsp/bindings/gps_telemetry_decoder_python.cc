@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(gps_telemetry_decoder.h)                                   */
-/* BINDTOOL_HEADER_FILE_HASH(56dc3c9c273938700dfed1495cb06474)                     */
+/* BINDTOOL_HEADER_FILE_HASH(fc1b250ecda95dfcf4cb127edd7f82fa)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -50,6 +50,10 @@ void bind_gps_telemetry_decoder(py::module& m)
         .def("subframes",
              &gps_telemetry_decoder::subframes,
              D(gps_telemetry_decoder, subframes))
+        .def("crc_failures",
+             &gps_telemetry_decoder::crc_failures,
+             D(gps_telemetry_decoder, crc_failures))
+        .def("pages", &gps_telemetry_decoder::pages, D(gps_telemetry_decoder, pages))
         .def("ephemerides",
              &gps_telemetry_decoder::ephemerides,
              D(gps_telemetry_decoder, ephemerides))

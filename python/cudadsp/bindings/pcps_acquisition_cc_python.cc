@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(pcps_acquisition_cc.h)                                     */
-/* BINDTOOL_HEADER_FILE_HASH(3f4e7bd9726427764738adb15fd2966d)                     */
+/* BINDTOOL_HEADER_FILE_HASH(7d1654d4320bc8f9bafc50a230f377cc)                     */
 /***********************************************************************************/
 
 #include <pybind11/pybind11.h>
@@ -71,7 +71,8 @@ typename Block::sptr make_from_keywords(double sample_rate_hz,
                                         double intermediate_frequency_hz,
                                         bool galileo_pilot,
                                         const std::string& device,
-                                        const std::string& stream_mode)
+                                        const std::string& stream_mode,
+                                        const std::string& galileo_channel_system)
 {
     namespace core = gr::cudadsp::core;
     gr::cudadsp::pcps_acquisition_block_config config;
@@ -96,6 +97,7 @@ typename Block::sptr make_from_keywords(double sample_rate_hz,
     config.acquisition.galileo_pilot = galileo_pilot;
     config.acquisition.device = device;
     config.stream_mode = stream_mode;
+    config.galileo_channel_system = galileo_channel_system;
     return Block::make(config);
 }
 
@@ -126,6 +128,7 @@ void bind_variant(py::module& m, const char* name, const char* doc, const char* 
              py::arg("galileo_pilot") = false,
              py::arg("device") = "auto",
              py::arg("stream_mode") = "live",
+             py::arg("galileo_channel_system") = "galileo_e1c",
              make_doc);
 }
 

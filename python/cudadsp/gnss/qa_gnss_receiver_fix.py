@@ -28,6 +28,7 @@ scenario's exact carrier at every sample); the flowgraph then runs for about 6 s
 
 import glob
 import json
+import math
 import os
 import statistics
 import sys
@@ -117,7 +118,10 @@ class qa_gnss_receiver_fix(gr_unittest.TestCase):
                                    delta=1.5 * 3.0 / SPEED_OF_LIGHT)
             self.assertEqual(fix["gps_week"], cases.REFERENCE_WEEK)
             self.assertTrue(fix["ionosphere_applied"])
-            self.assertEqual(sorted(fix["satellites"]), sorted(self.visible))
+            self.assertEqual(sorted(fix["satellites"]),
+                             sorted("G%02d" % prn for prn in self.visible))
+            self.assertEqual(fix["excluded"], [])
+            self.assertTrue(math.isnan(fix["inter_system_bias_s"]))  # GPS alone
             self.assertEqual(fix["satellites_used"], len(self.visible))
             # PDOP^2 = HDOP^2 + VDOP^2 by definition; 9 satellites give a PDOP of 1 to 3.
             self.assertAlmostEqual(fix["pdop"] ** 2, fix["hdop"] ** 2 + fix["vdop"] ** 2)

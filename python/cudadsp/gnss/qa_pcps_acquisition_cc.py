@@ -251,6 +251,8 @@ class qa_pcps_acquisition_cc(gr_unittest.TestCase):
             (dict(channel_parameters={"cn0_epochs": 0}), "channel_parameters.cn0_epochs"),
             (dict(channel_parameters=[1, 2]), "channel_parameters"),
             (dict(device="tpu"), "device"),
+            (dict(signal="galileo_e1", galileo_channel_system="galileo_e1a"),
+             "galileo_channel_system"),
         ]
         for kwargs, name in cases:
             args = dict(sample_rate_hz=FS)

@@ -16,6 +16,8 @@ namespace py = pybind11;
 void bind_dense_offsets(py::module& m);
 void bind_gnss_codes(py::module& m);
 void bind_gnss_signal_simulator(py::module& m);
+void bind_gnss_navigation_data(py::module& m);
+void bind_gnss_outputs(py::module& m);
 void bind_gps_receiver(py::module& m);
 void bind_interferogram_simulator(py::module& m);
 void bind_kdp(py::module& m);
@@ -37,7 +39,9 @@ PYBIND11_MODULE(_engines, m)
     bind_dense_offsets(m);
     bind_gnss_codes(m);
     bind_gnss_signal_simulator(m);
+    bind_gnss_navigation_data(m);
     bind_gps_receiver(m);
+    bind_gnss_outputs(m);
     bind_interferogram_simulator(m);
     bind_kdp(m);
     bind_multichannel_correlator(m);

@@ -4,11 +4,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// The host side of the GPS L1 C/A receiver for Python (docs/design/gps_receiver.md):
-// core::gps_receiver fed with multichannel_correlator.process()'s records, its epochs
-// and fixes; the constellation scenario that makes signals with their truth; and the
-// text of the outputs (RINEX 3.04 observation and navigation, NMEA 0183, GeoJSON),
-// which the package writes through its output sets. Written by hand; the bound headers
+// The host side of the GPS L1 C/A + Galileo E1 receiver for Python
+// (docs/design/gps_receiver.md): core::gps_receiver fed with
+// multichannel_correlator.process()'s records, its epochs (and their NMEA) and fixes;
+// and the constellation scenario that makes signals with their truth. The navigation
+// data's classes are gnss_navigation_data_python.cc's, the files' text
+// gnss_outputs_python.cc's. Written by hand; the bound headers
 // are the engine library's internal ones under lib/core/gnss (not public, so no binding
 // hash: python/engines/CMakeLists.txt says why they are included). The engine's
 // std::invalid_argument, naming the field, reaches Python as ValueError (pybind11's
@@ -19,19 +20,16 @@
 #include <pybind11/stl.h>
 
 #include "gnss/gnss_geodesy.h"
-#include "gnss/gnss_rinex.h"
-#include "gnss/gnss_track_geojson.h"
 #include "gnss/gps_constellation_scenario.h"
-#include "gnss/gps_nominal_constellation.h"
 #include "gnss/gps_receiver.h"
 #include "gnss/gps_receiver_outputs.h"
+#include "gnss_arguments.h"
 #include "integer_argument.h"
 #include <gnuradio/cudadsp/core/multichannel_correlator.h>
 #include <cmath>
 #include <complex>
 #include <cstdint>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -41,31 +39,11 @@ namespace {
 
 namespace core = gr::cudadsp::core;
 using gr::cudadsp::bindings::integer_argument;
+using gr::cudadsp::bindings::klobuchar_of;
 using gr::cudadsp::bindings::narrow;
-
-constexpr double degree = 3.14159265358979323846 / 180.0;
-
-py::tuple vec3(const core::gnss_vec3& v) { return py::make_tuple(v[0], v[1], v[2]); }
-
-core::gnss_vec3 vec3_of(const std::vector<double>& v, const char* name)
-{
-    if (v.size() != 3)
-        throw py::value_error(std::string(name) + ": must hold 3 numbers (ECEF x, y, z)");
-    return { v[0], v[1], v[2] };
-}
-
-//! Klobuchar alpha and beta (IS-GPS-200 20.3.3.5.1.7 units) from 8 numbers.
-core::gnss_klobuchar_coefficients klobuchar_of(const std::vector<double>& k)
-{
-    if (k.size() != 8)
-        throw py::value_error("klobuchar: must hold 8 numbers, alpha0..3 then beta0..3");
-    core::gnss_klobuchar_coefficients c{};
-    for (int i = 0; i < 4; ++i) {
-        c.alpha[i] = k[i];
-        c.beta[i] = k[4 + i];
-    }
-    return c;
-}
+using gr::cudadsp::bindings::vec3;
+using gr::cudadsp::bindings::vec3_of;
+constexpr double degree = gr::cudadsp::bindings::gnss_degree;
 
 core::gnss_troposphere_model troposphere_of(const std::string& name)
 {
@@ -172,162 +150,6 @@ py::dict counters_of(const core::gps_navigation_channel& n)
     d["ephemerides"] = l.ephemerides;
     d["iono_utc_pages"] = l.iono_utc_pages;
     return d;
-}
-
-core::gnss_calendar_time calendar_of(const py::tuple& t)
-{
-    if (t.size() != 6)
-        throw py::value_error(
-            "created_utc: must be (year, month, day, hour, minute, second)");
-    core::gnss_calendar_time c;
-    c.year = t[0].cast<int>();
-    c.month = t[1].cast<int>();
-    c.day = t[2].cast<int>();
-    c.hour = t[3].cast<int>();
-    c.minute = t[4].cast<int>();
-    c.second = t[5].cast<double>();
-    return c;
-}
-
-using epoch_list = std::vector<core::gps_receiver_epoch>;
-
-std::string rinex_observation_text(const epoch_list& epochs,
-                                   int week,
-                                   int interval_ms,
-                                   const std::vector<double>& approximate_position_m,
-                                   const std::string& marker_name,
-                                   const py::tuple& created_utc)
-{
-    if (epochs.empty())
-        throw py::value_error("epochs: a RINEX observation file needs one at least");
-    core::gnss_rinex_observation_header header;
-    header.program.created_utc = calendar_of(created_utc);
-    header.marker_name = marker_name;
-    header.approximate_position_m =
-        vec3_of(approximate_position_m, "approximate_position_m");
-    header.interval_ms = interval_ms;
-    std::vector<core::gnss_observation_epoch> observations;
-    for (const core::gps_receiver_epoch& e : epochs)
-        observations.push_back(e.observations);
-    std::ostringstream out;
-    core::write_rinex_observation_file(out, header, week, observations);
-    return out.str();
-}
-
-std::string rinex_navigation_text(const py::list& records,
-                                  const std::optional<core::gps_iono_utc>& iono_utc,
-                                  int reference_week,
-                                  const py::tuple& created_utc)
-{
-    core::gnss_rinex_navigation_header header;
-    header.program.created_utc = calendar_of(created_utc);
-    header.has_iono_utc = iono_utc.has_value();
-    if (iono_utc)
-        header.iono_utc = *iono_utc;
-    header.reference_week = reference_week;
-    std::vector<core::gnss_rinex_gps_ephemeris> entries;
-    for (const py::handle r : records) {
-        const auto t = r.cast<py::tuple>();
-        if (t.size() != 3)
-            throw py::value_error("records: (ephemeris, week, transmission_time_s) each");
-        entries.push_back(
-            { t[0].cast<core::gps_ephemeris>(), t[1].cast<int>(), t[2].cast<double>() });
-    }
-    std::ostringstream out;
-    core::write_rinex_gps_navigation_file(out, header, entries);
-    return out.str();
-}
-
-std::string geojson_text(const epoch_list& epochs, int week, int leap_seconds)
-{
-    std::vector<core::gnss_track_point> track;
-    for (const core::gps_receiver_epoch& e : epochs)
-        if (e.fix.valid)
-            track.push_back(
-                { core::gps_time_from_week(week, e.gps_time_of_week_s), e.fix.geodetic });
-    std::ostringstream out;
-    core::write_geojson_track(out, track, leap_seconds);
-    return out.str();
-}
-
-void bind_ephemeris(py::module& m)
-{
-    py::class_<core::gps_ephemeris>(
-        m,
-        "gps_ephemeris",
-        "A GPS LNAV broadcast ephemeris and clock (IS-GPS-200 units: semicircles, "
-        "seconds, metres); week is the 10-bit week as sent.")
-        .def(py::init<>())
-        .def_readwrite("prn", &core::gps_ephemeris::prn)
-        .def_readwrite("week", &core::gps_ephemeris::week)
-        .def_readwrite("health", &core::gps_ephemeris::health)
-        .def_readwrite("ura_index", &core::gps_ephemeris::ura_index)
-        .def_readwrite("iodc", &core::gps_ephemeris::iodc)
-        .def_readwrite("iode", &core::gps_ephemeris::iode)
-        .def_readwrite("tgd", &core::gps_ephemeris::tgd)
-        .def_readwrite("toc", &core::gps_ephemeris::toc)
-        .def_readwrite("af0", &core::gps_ephemeris::af0)
-        .def_readwrite("af1", &core::gps_ephemeris::af1)
-        .def_readwrite("af2", &core::gps_ephemeris::af2)
-        .def_readwrite("toe", &core::gps_ephemeris::toe)
-        .def_readwrite("sqrt_a", &core::gps_ephemeris::sqrt_a)
-        .def_readwrite("e", &core::gps_ephemeris::e)
-        .def_readwrite("m0", &core::gps_ephemeris::m0)
-        .def_readwrite("delta_n", &core::gps_ephemeris::delta_n)
-        .def_readwrite("crs", &core::gps_ephemeris::crs)
-        .def_readwrite("crc", &core::gps_ephemeris::crc)
-        .def_readwrite("cuc", &core::gps_ephemeris::cuc)
-        .def_readwrite("cus", &core::gps_ephemeris::cus)
-        .def_readwrite("cic", &core::gps_ephemeris::cic)
-        .def_readwrite("cis", &core::gps_ephemeris::cis)
-        .def_readwrite("omega0", &core::gps_ephemeris::omega0)
-        .def_readwrite("i0", &core::gps_ephemeris::i0)
-        .def_readwrite("omega", &core::gps_ephemeris::omega)
-        .def_readwrite("omega_dot", &core::gps_ephemeris::omega_dot)
-        .def_readwrite("idot", &core::gps_ephemeris::idot)
-        .def_readwrite("code_on_l2", &core::gps_ephemeris::code_on_l2)
-        .def_readwrite("l2p_data_flag", &core::gps_ephemeris::l2p_data_flag)
-        .def_readwrite("aodo", &core::gps_ephemeris::aodo)
-        .def_readwrite("fit_interval_flag", &core::gps_ephemeris::fit_interval_flag);
-
-    py::class_<core::gps_iono_utc>(m,
-                                   "gps_iono_utc",
-                                   "Subframe 4 page 18: Klobuchar alpha and beta, "
-                                   "GPS-UTC (a0, a1, tot, wnt) and the "
-                                   "leap seconds (dt_ls, wn_lsf, dn, dt_lsf), as "
-                                   "IS-GPS-200 20.3.3.5.1.6-7 give them.")
-        .def(py::init<>())
-        .def_property(
-            "klobuchar",
-            [](const core::gps_iono_utc& p) {
-                return std::vector<double>{ p.alpha[0], p.alpha[1], p.alpha[2],
-                                            p.alpha[3], p.beta[0],  p.beta[1],
-                                            p.beta[2],  p.beta[3] };
-            },
-            [](core::gps_iono_utc& p, const std::vector<double>& k) {
-                const core::gnss_klobuchar_coefficients c = klobuchar_of(k);
-                for (int i = 0; i < 4; ++i) {
-                    p.alpha[i] = c.alpha[i];
-                    p.beta[i] = c.beta[i];
-                }
-            },
-            "alpha0..3 then beta0..3")
-        .def_readwrite("a0", &core::gps_iono_utc::a0)
-        .def_readwrite("a1", &core::gps_iono_utc::a1)
-        .def_readwrite("tot", &core::gps_iono_utc::tot)
-        .def_readwrite("wnt", &core::gps_iono_utc::wnt)
-        .def_readwrite("dt_ls", &core::gps_iono_utc::dt_ls)
-        .def_readwrite("wn_lsf", &core::gps_iono_utc::wn_lsf)
-        .def_readwrite("dn", &core::gps_iono_utc::dn)
-        .def_readwrite("dt_lsf", &core::gps_iono_utc::dt_lsf);
-
-    m.def("gps_nominal_constellation",
-          &core::gps_nominal_constellation,
-          py::arg("week"),
-          py::arg("toe_s"),
-          "30 healthy satellites, PRN 1 to 30, on a nominal geometry (6 planes of 5) for "
-          "simulations: week the 10-bit week, toe_s a multiple of 16 s "
-          "(docs/design/gnss_scenario.md).");
 }
 
 void bind_scenario(py::module& m)
@@ -563,64 +385,10 @@ void bind_receiver(py::module& m)
              "Before the first epoch, what each channel waits for; \"\" after.");
 }
 
-void bind_writers(py::module& m)
-{
-    m.def("gps_rinex_observation_text",
-          &rinex_observation_text,
-          py::arg("epochs"),
-          py::arg("week"),
-          py::arg("interval_ms"),
-          py::arg("approximate_position_m"),
-          py::arg("marker_name"),
-          py::arg("created_utc"),
-          "A RINEX 3.04 observation file of gps_receiver epochs (C1C L1C D1C S1C): week "
-          "the GPS week of the first one's receiver_time_ms, created_utc (year, month, "
-          "day, hour, minute, second) for PGM / RUN BY / DATE.");
-    m.def("gps_rinex_navigation_text",
-          &rinex_navigation_text,
-          py::arg("records"),
-          py::arg("iono_utc"),
-          py::arg("reference_week"),
-          py::arg("created_utc"),
-          "A RINEX 3.04 GPS navigation file: records (ephemeris, continuous week, "
-          "transmission time of week s); iono_utc a gps_iono_utc or None (no ionosphere "
-          "and time records).");
-    m.def("gps_geojson_track_text",
-          &geojson_text,
-          py::arg("epochs"),
-          py::arg("week"),
-          py::arg("leap_seconds"),
-          "The fixes of the epochs as a GeoJSON FeatureCollection (RFC 7946).");
-    m.def(
-        "gps_ephemeris_transmission_time_s",
-        &core::gps_ephemeris_transmission_time_s,
-        py::arg("first_used_s"),
-        "The RINEX transmission time (s of week) of an ephemeris first used at receiver "
-        "time of week first_used_s: the frame start before first_used_s - 18 s.");
-    m.def(
-        "rinex_file_names",
-        [](int week, double seconds_of_week, double span_s, int interval_ms) {
-            const core::gnss_rinex_site site;
-            const core::gps_time first = core::gps_time_from_week(week, seconds_of_week);
-            return py::make_tuple(
-                core::rinex_observation_file_name(
-                    site, first, span_s, interval_ms, { core::gnss_system::gps }),
-                core::rinex_gps_navigation_file_name(site, first, span_s));
-        },
-        py::arg("week"),
-        py::arg("seconds_of_week"),
-        py::arg("span_s"),
-        py::arg("interval_ms"),
-        "The RINEX 3.04 long names (observation, GPS navigation) of data from that GPS "
-        "time on, station GRCD00XXX, source R.");
-}
-
 } // namespace
 
 void bind_gps_receiver(py::module& m)
 {
-    bind_ephemeris(m);
     bind_scenario(m);
     bind_receiver(m);
-    bind_writers(m);
 }

@@ -13,8 +13,9 @@
 
 static const char* __doc_gr_cudadsp_gnss_observables = R"doc(GNSS observables at common receiver epochs: the telemetry decoder's "navigation" messages
 in, each epoch's pseudorange, carrier phase, Doppler and C/N0 per satellite out on
-"observables" ({type: epoch, receiver_time_ms, sample_index, observations}), with the
-decoder's ephemeris and iono_utc messages passed on in their place.
+"observables" ({type: epoch, receiver_time_ms, sample_index, observations}), GPS and
+Galileo satellites alike, with the decoder's navigation data (ephemeris, iono_utc,
+galileo_ephemeris, galileo_iono_health) passed on in its place.
 See docs/blocks/gnss_observables.md.)doc";
 
 

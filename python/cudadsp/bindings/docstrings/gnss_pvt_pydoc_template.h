@@ -11,11 +11,13 @@
  */
 
 
-static const char* __doc_gr_cudadsp_gnss_pvt = R"doc(GNSS position, velocity and time: the observables block's messages in, one fix dict per
-epoch out on "fix" (valid, reason, latitude_deg, longitude_deg, height_m, ecef_m,
-velocity_m_s, satellites_used, satellites, excluded, gdop, pdop, hdop, vdop, tdop,
-gps_week, gps_time_of_week_s, utc, ...). With an output folder, stop() writes the RINEX
-3.04 observation and navigation files, fixes.nmea and track.geojson there.
+static const char* __doc_gr_cudadsp_gnss_pvt = R"doc(GNSS position, velocity and time, GPS L1 C/A and Galileo E1: the observables block's
+messages in, one fix dict per epoch out on "fix" (valid, reason, latitude_deg,
+longitude_deg, height_m, ecef_m, velocity_m_s, satellites_used, satellites (ids used,
+"G05", "E11"), excluded and excluded_reasons, gdop, pdop, hdop, vdop, tdop,
+inter_system_bias_s, gps_week, gps_time_of_week_s, utc, ...). With an output folder,
+stop() writes the RINEX 3.04 observation and navigation files (GPS, Galileo or mixed),
+fixes.nmea and track.geojson there.
 See docs/blocks/gnss_pvt.md.)doc";
 
 
@@ -30,8 +32,8 @@ Args:
     ionosphere: apply the broadcast Klobuchar model.
     troposphere: apply the Saastamoinen model.
     klobuchar: alpha0..3, beta0..3 known before subframe 4 page 18 arrives, or [].
-    reference_week: a GPS week near the signal's (resolves the 10-bit week); 0: the
-        machine clock's.)doc";
+    reference_week: a GPS week near the signal's (resolves the 10-bit week, or
+        Galileo alone the 12-bit GST week); 0: the machine clock's.)doc";
 
 
 static const char* __doc_gr_cudadsp_gnss_pvt_epochs = R"doc(Epochs solved so far.)doc";

@@ -101,6 +101,9 @@ Args:
     stream_mode: "live" (an SDR: never hold the stream back, drop samples while a
         search runs) or "recording" (a file or any finite stream: every sample
         searched, the stream waits for each search).
+    galileo_channel_system: the "system" of a Galileo detection's channel:
+        "galileo_e1c" (the pilot) or "galileo_e1b" (the data code, whose I/NAV the
+        telemetry decoder reads); the search is the same.
 
 Raises:
     ValueError: a parameter is out of range (the message names it).

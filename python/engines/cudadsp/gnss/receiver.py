@@ -20,8 +20,8 @@ import numpy
 from .._engines import (gnss_default_cn0_epochs, gnss_lock_monitor,
                         gnss_record_flag_code_lock, gps_ephemeris_transmission_time_s,
                         gps_geojson_track_text, gps_receiver,
-                        gps_rinex_navigation_text, gps_rinex_observation_text,
-                        multichannel_correlator, rinex_file_names)
+                        multichannel_correlator, rinex_file_names, rinex_navigation_text,
+                        rinex_observation_text)
 from ..common import output_set
 from .acquisition import acquire
 
@@ -420,12 +420,12 @@ def _write_outputs(folder, run, result, iono_utc, settings):
     paths = [os.path.join(os.path.abspath(folder), n) for n in names]
     with output_set.output_set(folder, names + [n for n in earlier if n not in names]) \
             as files:
-        obs = gps_rinex_observation_text(run.epochs, result.gps_week,
-                                         run.settings["interval_ms"], position, "GRCD",
-                                         created_utc)
+        obs = rinex_observation_text(run.epochs, result.gps_week,
+                                     run.settings["interval_ms"], position, "GRCD",
+                                     created_utc)
         files.write(obs_name, lambda f: f.write(obs.encode()))
-        nav = gps_rinex_navigation_text(_navigation_records(run, result.gps_week),
-                                         iono_utc, result.gps_week, created_utc)
+        nav = rinex_navigation_text(_navigation_records(run, result.gps_week), [],
+                                    result.gps_week, created_utc, iono_utc=iono_utc)
         files.write(nav_name, lambda f: f.write(nav.encode()))
         nmea = "".join(s for e in run.epochs
                        for s in e.nmea(result.gps_week, result.leap_seconds))
