@@ -315,15 +315,8 @@ public:
             scene_config.coherence = test.coherence;
             scene_config.steep = test.steep;
             const interferogram_scene scene = simulate_interferogram(scene_config);
-            frame f;
-            f.width = scene.width;
-            f.height = scene.height;
-            f.wrapped = scene.wrapped;
-            f.weight = scene.coherence;
-            f.mask = scene.mask;
-            std::vector<std::uint8_t> judged(scene.mask.size());
-            for (std::size_t i = 0; i < judged.size(); ++i)
-                judged[i] = scene.mask[i] && !scene.aliased[i];
+            std::vector<std::uint8_t> judged;
+            const frame f = scene_frame(scene, judged);
 
             auto mcf = make_engine(device, f, unwrap_2d_method::mcf);
             const outputs o = run(*mcf, f);
@@ -464,12 +457,8 @@ public:
         scene_config.height = 203;
         scene_config.coherence = 0.7;
         const interferogram_scene scene = simulate_interferogram(scene_config);
-        frame f;
-        f.width = scene.width;
-        f.height = scene.height;
-        f.wrapped = scene.wrapped;
-        f.weight = scene.coherence;
-        f.mask = scene.mask;
+        std::vector<std::uint8_t> judged;
+        const frame f = scene_frame(scene, judged);
         const std::size_t n = f.width * f.height;
         auto engine = make_engine("cuda", f, unwrap_2d_method::mcf);
         const outputs host = run(*engine, f);

@@ -8,6 +8,8 @@
 #ifndef INCLUDED_CUDADSP_CORE_MCF_FLOW_NETWORK_H
 #define INCLUDED_CUDADSP_CORE_MCF_FLOW_NETWORK_H
 
+#include "unwrap/mcf_unwrap_rule.h"
+#include "unwrap/phase_unwrap_2d_rule.h"
 #include <gnuradio/cudadsp/core/phase_unwrap_2d.h>
 #include <cstddef>
 #include <cstdint>
@@ -48,6 +50,32 @@ struct mcf_flow_network {
     //! 2 x 2 loops of the frame; the earth's index.
     std::int32_t loops() const { return (width - 1) * (height - 1); }
 };
+
+/*!
+ * Calls \p visit(arc, tail, head) for every arc of \p network, row by row of the
+ * frame: arc is its arc_cost index (2 unwrap_2d_edge_index() + 0 from the
+ * difference's plus loop's node to its minus loop's, + 1 back), tail and head its
+ * nodes.
+ */
+template <typename Visit>
+void mcf_for_each_arc(const mcf_flow_network& network, Visit&& visit)
+{
+    const std::int32_t width = network.width, height = network.height;
+    for (std::int32_t row = 0; row < height; ++row)
+        for (std::int32_t col = 0; col < width; ++col)
+            for (std::int32_t direction = 0; direction < 2; ++direction) {
+                const std::uint32_t edge =
+                    unwrap_2d_edge_index(row * width + col, direction);
+                if (network.arc_cost[2 * edge] == 0)
+                    continue;
+                const mcf_dual_ends ends =
+                    mcf_difference_ends(row, col, direction, width, height);
+                const std::int32_t plus = network.node_of_loop[ends.plus];
+                const std::int32_t minus = network.node_of_loop[ends.minus];
+                visit(2 * edge, plus, minus);
+                visit(2 * edge + 1, minus, plus);
+            }
+}
 
 /*!
  * The total cost of \p flow on \p network: each difference's net periods (its entry

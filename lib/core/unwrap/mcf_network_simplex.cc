@@ -6,8 +6,6 @@
  */
 
 #include "unwrap/mcf_network_simplex.h"
-#include "unwrap/mcf_unwrap_rule.h"
-#include "unwrap/phase_unwrap_2d_rule.h"
 #include <lemon/network_simplex.h>
 #include <lemon/static_graph.h>
 #include <algorithm>
@@ -69,40 +67,21 @@ std::size_t mcf_network_simplex::bytes(std::size_t pixels)
 void mcf_network_simplex::solve(const mcf_flow_network& network,
                                 std::vector<std::int32_t>& flow)
 {
-    const std::int32_t width = network.width;
-    const std::int32_t height = network.height;
     const std::size_t nodes = std::size_t(network.nodes);
     workspace& w = *d_workspace;
-    // Visits every arc of the network with its index in arc_cost and its tail and
-    // head nodes.
-    auto for_each_arc = [&](auto visit) {
-        for (std::int32_t row = 0; row < height; ++row)
-            for (std::int32_t col = 0; col < width; ++col)
-                for (std::int32_t direction = 0; direction < 2; ++direction) {
-                    const std::uint32_t edge =
-                        unwrap_2d_edge_index(row * width + col, direction);
-                    if (network.arc_cost[2 * edge] == 0)
-                        continue;
-                    const mcf_dual_ends ends =
-                        mcf_difference_ends(row, col, direction, width, height);
-                    const int plus = network.node_of_loop[ends.plus];
-                    const int minus = network.node_of_loop[ends.minus];
-                    visit(2 * edge, plus, minus);
-                    visit(2 * edge + 1, minus, plus);
-                }
-    };
 
     // Grouped by tail as StaticDigraph needs: a count per tail, then each arc placed
     // at its tail's next slot.
     w.next_slot.assign(nodes + 1, 0);
-    for_each_arc([&](std::uint32_t, int tail, int) { ++w.next_slot[tail + 1]; });
+    mcf_for_each_arc(network,
+                     [&](std::uint32_t, int tail, int) { ++w.next_slot[tail + 1]; });
     for (std::size_t node = 0; node < nodes; ++node)
         w.next_slot[node + 1] += w.next_slot[node];
     const std::size_t arcs = w.next_slot[nodes];
     w.ends_of_arc.resize(arcs);
     w.cost.resize(arcs);
     w.network_arc.resize(arcs);
-    for_each_arc([&](std::uint32_t network_arc, int tail, int head) {
+    mcf_for_each_arc(network, [&](std::uint32_t network_arc, int tail, int head) {
         const std::size_t arc = w.next_slot[tail]++;
         w.ends_of_arc[arc] = { tail, head };
         w.cost[arc] = network.arc_cost[network_arc];
@@ -121,7 +100,7 @@ void mcf_network_simplex::solve(const mcf_flow_network& network,
         throw std::logic_error("phase_unwrapper_2d (mcf): the flow network has no "
                                "optimal flow, which a connected grid always has");
 
-    flow.assign(2 * std::size_t(width) * std::size_t(height), 0);
+    flow.assign(2 * std::size_t(network.width) * std::size_t(network.height), 0);
     for (std::size_t arc = 0; arc < arcs; ++arc) {
         const std::uint32_t network_arc = w.network_arc[arc];
         const int periods = w.solver.flow(flow_graph::arc(static_cast<int>(arc)));

@@ -6,8 +6,6 @@
  */
 
 #include "unwrap/mcf_shortest_paths.h"
-#include "unwrap/mcf_unwrap_rule.h"
-#include "unwrap/phase_unwrap_2d_rule.h"
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
@@ -71,24 +69,13 @@ void mcf_shortest_paths::prepare(const mcf_flow_network& network)
             place = ~std::int32_t(lists++);
     auto list_of = [&](std::int32_t node) { return std::size_t(~d_place[node]); };
 
-    const std::int32_t width = network.width, height = network.height;
+    // The arcs out of merged nodes and the earth, each to its list.
     auto for_each_listed_arc = [&](auto visit) {
-        for (std::int32_t row = 0; row < height; ++row)
-            for (std::int32_t col = 0; col < width; ++col)
-                for (std::int32_t direction = 0; direction < 2; ++direction) {
-                    const std::uint32_t edge =
-                        unwrap_2d_edge_index(row * width + col, direction);
-                    if (network.arc_cost[2 * edge] == 0)
-                        continue;
-                    const mcf_dual_ends ends =
-                        mcf_difference_ends(row, col, direction, width, height);
-                    const std::int32_t plus = network.node_of_loop[ends.plus];
-                    const std::int32_t minus = network.node_of_loop[ends.minus];
-                    if (d_place[plus] < 0)
-                        visit(list_of(plus), listed_arc{ 2 * edge, minus });
-                    if (d_place[minus] < 0)
-                        visit(list_of(minus), listed_arc{ 2 * edge + 1, plus });
-                }
+        mcf_for_each_arc(network,
+                         [&](std::uint32_t arc, std::int32_t tail, std::int32_t head) {
+                             if (d_place[tail] < 0)
+                                 visit(list_of(tail), listed_arc{ arc, head });
+                         });
     };
     d_list_start.assign(lists + 1, 0);
     for_each_listed_arc(

@@ -90,6 +90,14 @@ def _frame(array, name):
     return array
 
 
+def _one_of(value, names, name):
+    """value when it is one of names; otherwise a ValueError naming the argument."""
+    if value not in names:
+        choices = ", ".join(f'"{n}"' for n in names[:-1]) + f' or "{names[-1]}"'
+        raise ValueError(f"{name}: must be {choices}, got {value!r}")
+    return value
+
+
 def _whole_number(value, name):
     """value as an int; errors name the argument (int() of NaN or infinity names none,
     and would turn 7.5 into 7 unsaid)."""
@@ -193,12 +201,8 @@ def unwrap_phase_2d(
         True
     """
     wrapped = _frame(wrapped, "wrapped")
-    if method not in METHODS:
-        raise ValueError(f'method: must be "reliability", "least_squares" or "mcf", '
-                         f'got {method!r}')
-    if mcf_solver not in MCF_SOLVERS:
-        raise ValueError(f'mcf_solver: must be "shortest_paths" or "network_simplex", '
-                         f'got {mcf_solver!r}')
+    method = _one_of(method, METHODS, "method")
+    mcf_solver = _one_of(mcf_solver, MCF_SOLVERS, "mcf_solver")
     if numpy.iscomplexobj(wrapped):
         if not math.isclose(float(period), 2 * math.pi, rel_tol=1e-7):
             raise ValueError(
