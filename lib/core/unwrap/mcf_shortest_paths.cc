@@ -24,7 +24,7 @@ constexpr std::int32_t merged = -1;
 /*!
  * The nodes a search may settle in each pass without meeting a deficit before it is
  * dropped, the last pass unlimited. Measured on single-look fields at 1024 x 1024
- * (docs/design/mcf_unwrapping.md, "Solver"): 1.2 to 2.3 times fewer nodes settled at
+ * (docs/design/mcf_unwrapping.md, "Solver"): 1.4 to 2.3 times fewer nodes settled at
  * coherence 0.5 than one unlimited pass, the same time at 0.7; 16-256-4096 and
  * 16-128-1024-8192 did as well.
  */
