@@ -11,23 +11,17 @@
 // cut is known), and single-look simulated interferograms, where it must keep the
 // right-cycle fraction measured for it and never fall below the reliability method.
 
-#include "qa_support.h"
-#include "qa_unwrap_2d_reference.h"
+#include "qa_mcf_unwrap.h"
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
 #include "runtime/parallel_ranges.h"
 #include "unwrap/mcf_tiled_unwrap.h"
 #include "unwrap/mcf_unwrap_rule.h"
-#include <gnuradio/cudadsp/core/interferogram_simulator.h>
-#include <gnuradio/cudadsp/core/phase_unwrap_2d.h>
 #include <cppunit/extensions/HelperMacros.h>
 #include <cuda_runtime.h>
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
-#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -35,184 +29,6 @@
 namespace gr {
 namespace cudadsp {
 namespace core {
-
-namespace {
-
-const double two_pi = 6.283185307179586476925286766559;
-//! A K and a component no test field can have, to catch elements never written.
-constexpr std::int32_t poison_integer = 0x7fffffff;
-
-using frame = qa::unwrap_2d_frame;
-
-struct outputs {
-    std::vector<float> unwrapped;
-    std::vector<std::int32_t> cycles;
-    std::vector<std::int32_t> components;
-    unwrap_2d_report report;
-};
-
-//! \p tile_size 0: the automatic choice, which solves frames up to 512 x 512 whole.
-std::unique_ptr<phase_unwrapper_2d> make_engine(const std::string& device,
-                                                const frame& f,
-                                                unwrap_2d_method method,
-                                                std::size_t tile_size = 0,
-                                                std::size_t tile_overlap = 128)
-{
-    phase_unwrap_2d_config config;
-    config.device = device;
-    config.width = f.width;
-    config.height = f.height;
-    config.method = method;
-    config.tile_size = tile_size;
-    config.tile_overlap = tile_overlap;
-    return phase_unwrapper_2d::make(config);
-}
-
-//! A single-look simulated scene (steep peak off) as a frame, and its judged pixels:
-//! valid and not aliased.
-frame scene_frame(const interferogram_scene& scene, std::vector<std::uint8_t>& judged)
-{
-    frame f;
-    f.width = scene.width;
-    f.height = scene.height;
-    f.wrapped = scene.wrapped;
-    f.weight = scene.coherence;
-    f.mask = scene.mask;
-    judged.resize(scene.mask.size());
-    for (std::size_t i = 0; i < judged.size(); ++i)
-        judged[i] = scene.mask[i] && !scene.aliased[i];
-    return f;
-}
-
-//! One frame, every output poisoned first (components only where the method has them).
-outputs run(phase_unwrapper_2d& engine, const frame& f, bool in_place = false)
-{
-    const std::size_t n = f.width * f.height;
-    const bool with_components =
-        engine.config().method != unwrap_2d_method::least_squares;
-    outputs o;
-    o.unwrapped = in_place ? f.wrapped : std::vector<float>(n, qa::poison_value);
-    o.cycles.assign(n, poison_integer);
-    if (with_components)
-        o.components.assign(n, poison_integer);
-    unwrap_2d_buffers b;
-    b.wrapped = in_place ? o.unwrapped.data() : f.wrapped.data();
-    b.unwrapped = o.unwrapped.data();
-    b.weight = f.weight.empty() ? nullptr : f.weight.data();
-    b.mask = f.mask.empty() ? nullptr : f.mask.data();
-    b.cycles = o.cycles.data();
-    b.components = with_components ? o.components.data() : nullptr;
-    o.report = engine.unwrap(b);
-    return o;
-}
-
-/*! Invalid pixels: NaN, K 0, component 0; valid ones: wrapped + P K as documented, a
- *  component >= 1, and K = 0 at each component's first pixel in row-major order. */
-void check_outputs_consistent(const outputs& o, const frame& f, const std::string& what)
-{
-    const std::vector<std::uint8_t> valid = qa::reference_valid_pixels(f);
-    std::size_t valid_count = 0;
-    std::vector<bool> component_seen(1, true);
-    for (std::size_t i = 0; i < valid.size(); ++i) {
-        const std::string at = what + ": pixel " + std::to_string(i);
-        if (!valid[i]) {
-            CPPUNIT_ASSERT_MESSAGE(at + " not valid, yet not NaN / K 0 / component 0",
-                                   std::isnan(o.unwrapped[i]) && o.cycles[i] == 0 &&
-                                       o.components[i] == 0);
-            continue;
-        }
-        ++valid_count;
-        const float expected =
-            qa::reference_apply_cycles(f.wrapped[i], o.cycles[i], two_pi);
-        CPPUNIT_ASSERT_MESSAGE(at + ": unwrapped is not wrapped + P K",
-                               std::memcmp(&expected, &o.unwrapped[i], sizeof(float)) ==
-                                   0);
-        const std::int32_t c = o.components[i];
-        CPPUNIT_ASSERT_MESSAGE(at + ": component " + std::to_string(c),
-                               c >= 1 && c <= std::int32_t(component_seen.size()));
-        if (c == std::int32_t(component_seen.size())) {
-            component_seen.push_back(true);
-            CPPUNIT_ASSERT_EQUAL_MESSAGE(
-                at + ": first pixel of its component", std::int32_t(0), o.cycles[i]);
-        }
-    }
-    CPPUNIT_ASSERT_EQUAL_MESSAGE(
-        what + ": valid_pixels", valid_count, o.report.valid_pixels);
-    CPPUNIT_ASSERT_EQUAL_MESSAGE(
-        what + ": components", component_seen.size() - 1, o.report.components);
-}
-
-/*!
- * Fraction of the pixels where \p judged is nonzero whose unwrapped value lies within
- * half a period of \p truth, after removing from each component (or, without
- * components, the whole frame) the whole number of periods that puts most of its
- * pixels right.
- */
-double right_cycle_fraction(const outputs& o,
-                            const std::vector<double>& truth,
-                            const std::vector<std::uint8_t>& judged)
-{
-    std::map<std::int32_t, std::map<long, std::size_t>> votes;
-    auto component = [&](std::size_t i) {
-        return o.components.empty() ? 1 : o.components[i];
-    };
-    for (std::size_t i = 0; i < truth.size(); ++i)
-        if (judged[i] && !std::isnan(o.unwrapped[i]))
-            ++votes[component(i)][std::lround((o.unwrapped[i] - truth[i]) / two_pi)];
-    std::map<std::int32_t, long> offset;
-    for (const auto& [c, counts] : votes)
-        offset[c] = std::max_element(
-                        counts.begin(),
-                        counts.end(),
-                        [](const auto& a, const auto& b) { return a.second < b.second; })
-                        ->first;
-    std::size_t right = 0;
-    std::size_t total = 0;
-    for (std::size_t i = 0; i < truth.size(); ++i) {
-        if (!judged[i])
-            continue;
-        ++total;
-        right += !std::isnan(o.unwrapped[i]) &&
-                 std::fabs(o.unwrapped[i] - truth[i] - two_pi * offset[component(i)]) <
-                     0.5 * two_pi;
-    }
-    return double(right) / double(total);
-}
-
-//! x reduced to [-pi, pi), rounded once to float32.
-float wrap_phase(double x)
-{
-    return static_cast<float>(x - two_pi * std::floor(x / two_pi + 0.5));
-}
-
-/*! A smooth field in radians: a plane, a Gaussian hill of 10 periods and a saddle;
- *  its steepest step between 4-neighbours is below a third of a period. */
-std::vector<double> smooth_field(std::size_t width, std::size_t height)
-{
-    std::vector<double> t(width * height);
-    const double r0 = 0.4 * double(height), c0 = 0.6 * double(width), s = 25.0;
-    for (std::size_t r = 0; r < height; ++r)
-        for (std::size_t c = 0; c < width; ++c) {
-            const double dr = double(r) - r0, dc = double(c) - c0;
-            t[r * width + c] =
-                two_pi *
-                (0.04 * double(r) - 0.07 * double(c) +
-                 10.0 * std::exp(-(dr * dr + dc * dc) / (2 * s * s)) + 0.0004 * dr * dc);
-        }
-    return t;
-}
-
-frame frame_of(const std::vector<double>& truth, std::size_t width, std::size_t height)
-{
-    frame f;
-    f.width = width;
-    f.height = height;
-    for (double t : truth)
-        f.wrapped.push_back(wrap_phase(t));
-    return f;
-}
-
-} // namespace
 
 class qa_mcf_unwrap : public CppUnit::TestFixture
 {
@@ -499,15 +315,8 @@ public:
             scene_config.coherence = test.coherence;
             scene_config.steep = test.steep;
             const interferogram_scene scene = simulate_interferogram(scene_config);
-            frame f;
-            f.width = scene.width;
-            f.height = scene.height;
-            f.wrapped = scene.wrapped;
-            f.weight = scene.coherence;
-            f.mask = scene.mask;
-            std::vector<std::uint8_t> judged(scene.mask.size());
-            for (std::size_t i = 0; i < judged.size(); ++i)
-                judged[i] = scene.mask[i] && !scene.aliased[i];
+            std::vector<std::uint8_t> judged;
+            const frame f = scene_frame(scene, judged);
 
             auto mcf = make_engine(device, f, unwrap_2d_method::mcf);
             const outputs o = run(*mcf, f);
@@ -648,12 +457,8 @@ public:
         scene_config.height = 203;
         scene_config.coherence = 0.7;
         const interferogram_scene scene = simulate_interferogram(scene_config);
-        frame f;
-        f.width = scene.width;
-        f.height = scene.height;
-        f.wrapped = scene.wrapped;
-        f.weight = scene.coherence;
-        f.mask = scene.mask;
+        std::vector<std::uint8_t> judged;
+        const frame f = scene_frame(scene, judged);
         const std::size_t n = f.width * f.height;
         auto engine = make_engine("cuda", f, unwrap_2d_method::mcf);
         const outputs host = run(*engine, f);

@@ -8,8 +8,6 @@
 #include "unwrap/mcf_unwrap_cpu.h"
 #include "unwrap/mcf_unwrap_rule.h"
 #include "unwrap/phase_unwrap_2d_rule.h"
-#include <lemon/network_simplex.h>
-#include <lemon/static_graph.h>
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -29,56 +27,18 @@ constexpr double two_pi = 6.283185307179586476925286766559;
 constexpr std::size_t moment_table_size = 256;
 
 /*!
- * Arcs each way across a difference: one, uncapacitated, at the cost of its first
- * period beyond base_cycles, and never below one unit. The cost is then exact for
- * one period each way and grows linearly beyond, like the heavy tails of single-look
- * phase noise; a second, steeper arc for the second period changed no right-cycle
- * fraction and cost a third of the time (docs/design/mcf_unwrapping.md, "Arcs").
- * The floor of one unit keeps every arc from being free where the first period's
- * cost rounds to 0 (offset near +-1/2): free arcs both ways around a loop of
- * differences would let the flow move periods for nothing.
+ * One uncapacitated arc each way across a difference, at the cost of its first period
+ * beyond base_cycles, and never below one unit. The cost is then exact for one period
+ * each way and grows linearly beyond, like the heavy tails of single-look phase
+ * noise; a second, steeper arc for the second period changed no right-cycle fraction
+ * and cost a third of the time (docs/design/mcf_unwrapping.md, "Arcs"). The floor of
+ * one unit keeps every arc from being free where the first period's cost rounds to 0
+ * (offset near +-1/2): free arcs both ways around a loop of differences would let the
+ * flow move periods for nothing.
  */
-constexpr std::int32_t arcs_per_direction = 1;
 constexpr std::int32_t least_arc_cost = 1;
 
-//! Top bit of an arc's difference index: the arc takes periods away (minus to plus).
-constexpr std::uint32_t backward_arc = 0x80000000u;
-
-using flow_network = lemon::StaticDigraph;
-
-/*! A LEMON read map over a vector indexed as the network's arcs or nodes: the
- *  solver copies the maps it is given, so nothing is duplicated for it. */
-template <typename Key_, typename Value_>
-struct indexed_map {
-    using Key = Key_;
-    using Value = Value_;
-    const std::vector<Value>* values;
-    Value operator[](const Key& key) const { return (*values)[flow_network::index(key)]; }
-};
-
 } // namespace
-
-/*!
- * The flow network of one frame and LEMON's solver on it, kept from frame to frame
- * (and from tile to tile in a worker of mcf_tiled_unwrap): the arrays are refilled,
- * not allocated and first touched again, which takes a third off every 1024 x 1024
- * frame after the first (docs/design/mcf_unwrapping.md, "Solver").
- */
-struct mcf_unwrap_cpu::flow_workspace {
-    using solver_type = lemon::NetworkSimplex<flow_network, int, long long>;
-
-    std::vector<double> summed_supply;
-    std::vector<int> supply;
-    std::vector<std::size_t> next_slot;
-    std::vector<std::pair<int, int>> ends_of_arc;
-    std::vector<int> cost;
-    std::vector<std::uint32_t> difference_of_arc;
-    flow_network network;
-    // Network simplex rather than cost scaling: on these networks (a loop in six
-    // charged, most arcs never used) it was twice as fast at 512 x 512
-    // (docs/design/mcf_unwrapping.md, "Solver").
-    solver_type solver{ network };
-};
 
 namespace {
 
@@ -125,15 +85,13 @@ mcf_unwrap_cpu::mcf_unwrap_cpu(const phase_unwrap_2d_config& config)
       d_moment(config.pixels()),
       d_row_sum(config.pixels()),
       d_cycles(2 * config.pixels()),
-      d_base_cycles(2 * config.pixels()),
       d_offset(2 * config.pixels()),
       d_curvature(2 * config.pixels()),
       d_supply((config.width - 1) * (config.height - 1) + 1),
-      d_node_of_loop(d_supply.size()),
       d_pixel_cycles(config.pixels()),
       d_component(config.pixels()),
       d_queue(config.pixels()),
-      d_flow(std::make_unique<flow_workspace>())
+      d_solver(make_mcf_flow_solver(config.mcf_solver))
 {
     for (int k = 0; k < 3; ++k) {
         d_step[k].resize(config.pixels());
@@ -143,6 +101,10 @@ mcf_unwrap_cpu::mcf_unwrap_cpu(const phase_unwrap_2d_config& config)
         d_phasor[k].resize(config.pixels());
         d_filtered[k].resize(config.pixels());
     }
+    d_network.width = static_cast<std::int32_t>(config.width);
+    d_network.height = static_cast<std::int32_t>(config.height);
+    d_network.node_of_loop.resize(d_supply.size());
+    d_network.arc_cost.resize(4 * config.pixels());
     for (std::size_t j = 0; j < moment_table_size; ++j)
         d_moment_table[j] = mcf_phase_moment(
             mcf_max_coherence * double(j) / double(moment_table_size - 1), config.looks);
@@ -153,22 +115,16 @@ mcf_unwrap_cpu::~mcf_unwrap_cpu() = default;
 std::size_t mcf_unwrap_cpu::bytes(const phase_unwrap_2d_config& config)
 {
     const std::size_t pixels = config.pixels();
-    // valid, moment, phasors, filtered phasors, the box sums' seven floats, the cost
-    // model and base periods of two differences, supply, node of loop, K, component and
-    // queue.
+    // valid, moment, phasors, filtered phasors, the box sums' seven floats; the cost
+    // model, whole periods and flow of two differences; supply, K, component and
+    // queue; the network's node of loop, node supplies (summed and whole) and four
+    // arc costs.
     const std::size_t per_pixel = sizeof(std::uint8_t) + 12 * sizeof(float) +
                                   2 * (2 * sizeof(std::int32_t) + 2 * sizeof(float)) +
-                                  sizeof(std::int64_t) + sizeof(std::int32_t) +
-                                  sizeof(std::int64_t) + 2 * sizeof(std::int32_t);
-    // Two differences a pixel, arcs_per_direction arcs each way. An arc: its ends in
-    // the list, cost and difference (four ints); the network's four ints;
-    // the simplex's ends, bounds, capacity, flow, id (seven ints), cost (long long)
-    // and state. A node: the simplex's dozen tree arrays, at most a long long each.
-    const std::size_t arcs_per_pixel = 2 * 2 * arcs_per_direction;
-    const std::size_t per_arc =
-        15 * sizeof(std::int32_t) + sizeof(long long) + sizeof(signed char);
-    const std::size_t per_node = 12 * sizeof(long long);
-    return pixels * (per_pixel + arcs_per_pixel * per_arc + per_node);
+                                  sizeof(double) + sizeof(std::int64_t) +
+                                  2 * sizeof(std::int32_t) + 2 * sizeof(std::int32_t) +
+                                  sizeof(double) + 4 * sizeof(std::int32_t);
+    return pixels * per_pixel + mcf_flow_solver_bytes(config.mcf_solver, pixels);
 }
 
 void mcf_unwrap_cpu::sum_window_steps(const float* x,
@@ -403,11 +359,11 @@ std::size_t mcf_unwrap_cpu::count_residues_and_supplies(const float* x)
                 d_supply[ends.plus] -= base;
                 d_supply[ends.minus] += base;
             }
-    d_supply[earth] = 0.0; // whatever balances the others, set in solve_flow()
+    d_supply[earth] = 0.0; // whatever balances the others, set in build_network()
     return residues;
 }
 
-std::size_t mcf_unwrap_cpu::solve_flow()
+bool mcf_unwrap_cpu::build_network()
 {
     const std::int32_t width = static_cast<std::int32_t>(d_config.width);
     const std::int32_t height = static_cast<std::int32_t>(d_config.height);
@@ -429,7 +385,7 @@ std::size_t mcf_unwrap_cpu::solve_flow()
     // its two loops are one node for the flow (exact, and it spares the solver the
     // zero-cost cycles of a masked area). The nodes are the union-find roots,
     // numbered in order.
-    std::vector<std::int32_t>& root = d_node_of_loop;
+    std::vector<std::int32_t>& root = d_network.node_of_loop;
     for (std::size_t node = 0; node < loops_and_earth; ++node)
         root[node] = static_cast<std::int32_t>(node);
     auto find = [&](std::int32_t node) {
@@ -447,101 +403,64 @@ std::size_t mcf_unwrap_cpu::solve_flow()
     // same pass would overwrite parent links that find() still has to follow.
     for (std::size_t loop = 0; loop < loops_and_earth; ++loop)
         root[loop] = find(static_cast<std::int32_t>(loop));
-    std::vector<double>& summed_supply = d_flow->summed_supply;
-    summed_supply.clear();
+    d_summed_supply.clear();
     for (std::size_t loop = 0; loop < loops_and_earth; ++loop) {
         const std::int32_t r = root[loop];
         if (r == static_cast<std::int32_t>(loop)) {
-            root[loop] = static_cast<std::int32_t>(summed_supply.size());
-            summed_supply.push_back(0.0);
+            root[loop] = static_cast<std::int32_t>(d_summed_supply.size());
+            d_summed_supply.push_back(0.0);
         } else {
             root[loop] = root[r]; // r < loop: already numbered
         }
-        summed_supply[root[loop]] += d_supply[loop];
+        d_summed_supply[root[loop]] += d_supply[loop];
     }
-    const std::size_t nodes = summed_supply.size();
+    const std::size_t nodes = d_summed_supply.size();
+    d_network.nodes = static_cast<std::int32_t>(nodes);
     // Whole supplies (a merged node's fractions sum to its rim's circulation), and
     // the earth's node takes what balances them.
-    const std::int32_t earth_node = root[loops_and_earth - 1];
-    std::vector<int>& supply = d_flow->supply;
+    d_network.earth_node = root[loops_and_earth - 1];
+    std::vector<std::int32_t>& supply = d_network.supply;
     supply.resize(nodes);
     std::int64_t balance = 0;
-    for (std::size_t node = 0; node < nodes; ++node) {
-        if (std::int32_t(node) == earth_node)
-            continue;
-        supply[node] = static_cast<int>(std::llround(summed_supply[node]));
-        balance += supply[node];
-    }
-    supply[earth_node] = static_cast<int>(-balance);
     std::int64_t total_supply = 0;
-    for (int s : supply)
-        total_supply += s > 0 ? s : 0;
+    for (std::size_t node = 0; node < nodes; ++node) {
+        if (std::int32_t(node) == d_network.earth_node)
+            continue;
+        supply[node] = static_cast<std::int32_t>(std::llround(d_summed_supply[node]));
+        balance += supply[node];
+        total_supply += std::abs(supply[node]);
+    }
+    supply[d_network.earth_node] = static_cast<std::int32_t>(-balance);
     if (total_supply == 0)
-        return 0;
+        return false;
 
-    // The arcs of every costed difference between two different nodes, grouped by
-    // tail as StaticDigraph needs: a count per tail, then each arc placed at its
-    // tail's next slot.
-    auto costed = [&](std::uint32_t edge, const mcf_dual_ends& ends) {
-        return d_curvature[edge] > 0.0f && root[ends.plus] != root[ends.minus];
-    };
-    std::vector<std::size_t>& next_slot = d_flow->next_slot;
-    next_slot.assign(nodes + 1, 0);
+    // The arcs of every costed difference between two different nodes.
+    std::fill(d_network.arc_cost.begin(), d_network.arc_cost.end(), 0);
     for_each_difference([&](std::uint32_t edge, const mcf_dual_ends& ends) {
-        if (!costed(edge, ends))
-            return;
-        next_slot[root[ends.plus] + 1] += arcs_per_direction;
-        next_slot[root[ends.minus] + 1] += arcs_per_direction;
-    });
-    for (std::size_t node = 0; node < nodes; ++node)
-        next_slot[node + 1] += next_slot[node];
-    const std::size_t arcs = next_slot[nodes];
-    std::vector<std::pair<int, int>>& ends_of_arc = d_flow->ends_of_arc;
-    std::vector<int>& cost = d_flow->cost;
-    std::vector<std::uint32_t>& difference_of_arc = d_flow->difference_of_arc;
-    ends_of_arc.resize(arcs);
-    cost.resize(arcs);
-    difference_of_arc.resize(arcs);
-    for_each_difference([&](std::uint32_t edge, const mcf_dual_ends& ends) {
-        if (!costed(edge, ends))
+        if (d_curvature[edge] == 0.0f || root[ends.plus] == root[ends.minus])
             return;
         const mcf_difference_cost model = { 0, d_offset[edge], d_curvature[edge] };
-        for (std::int32_t direction : { 1, -1 }) {
-            const std::int32_t tail = root[direction > 0 ? ends.plus : ends.minus];
-            const std::int32_t head = root[direction > 0 ? ends.minus : ends.plus];
-            const std::size_t arc = next_slot[tail]++;
-            ends_of_arc[arc] = { tail, head };
-            cost[arc] = std::max(least_arc_cost, mcf_step_cost(model, direction, 1));
-            difference_of_arc[arc] = edge | (direction > 0 ? 0u : backward_arc);
-        }
+        d_network.arc_cost[2 * edge] =
+            std::max(least_arc_cost, mcf_step_cost(model, 1, 1));
+        d_network.arc_cost[2 * edge + 1] =
+            std::max(least_arc_cost, mcf_step_cost(model, -1, 1));
     });
+    return true;
+}
 
-    flow_network& network = d_flow->network;
-    network.build(static_cast<int>(nodes), ends_of_arc.begin(), ends_of_arc.end());
-    using solver_type = flow_workspace::solver_type;
-    solver_type& solver = d_flow->solver;
-    // The network changed since the last frame: reset() sizes the solver's arrays
-    // for it, reusing their memory.
-    solver.reset();
-    // No upper map: every arc is uncapacitated.
-    solver.costMap(indexed_map<flow_network::Arc, int>{ &cost })
-        .supplyMap(indexed_map<flow_network::Node, int>{ &supply });
-    if (solver.run() != solver_type::OPTIMAL)
-        throw std::logic_error("phase_unwrapper_2d (mcf): the flow network has no "
-                               "optimal flow, which a connected grid always has");
-
-    // The periods each difference gained, net of its two directions.
+std::size_t mcf_unwrap_cpu::solve_flow()
+{
+    d_flow_cost = 0;
+    if (!build_network())
+        return 0;
+    d_solver->solve(d_network, d_flow);
+    d_flow_cost = mcf_flow_cost(d_network, d_flow);
+    // The periods each difference gained beyond its base.
     std::size_t moved = 0;
-    for (std::size_t arc = 0; arc < arcs; ++arc) {
-        const std::uint32_t tagged = difference_of_arc[arc];
-        const std::uint32_t edge = tagged & ~backward_arc;
-        const int flow = solver.flow(flow_network::arc(static_cast<int>(arc)));
-        d_cycles[edge] += (tagged & backward_arc) ? -flow : flow;
+    for (std::size_t edge = 0; edge < d_flow.size(); ++edge) {
+        d_cycles[edge] += d_flow[edge];
+        moved += std::size_t(std::abs(d_flow[edge]));
     }
-    for_each_difference([&](std::uint32_t edge, const mcf_dual_ends& ends) {
-        if (costed(edge, ends))
-            moved += std::size_t(std::abs(d_cycles[edge] - d_base_cycles[edge]));
-    });
     return moved;
 }
 
@@ -610,7 +529,6 @@ unwrap_2d_report mcf_unwrap_cpu::unwrap(const unwrap_2d_buffers& host)
     }
     estimate_difference_costs(host);
     report.residues = count_residues_and_supplies(host.wrapped);
-    d_base_cycles = d_cycles;
     report.flow = solve_flow();
     // integrate() reads the wrapped phase until its spanning trees are done and only
     // then writes the outputs, each pixel's after its own read: unwrapped may alias it.

@@ -8,6 +8,7 @@
 #ifndef INCLUDED_CUDADSP_CORE_MCF_UNWRAP_CPU_H
 #define INCLUDED_CUDADSP_CORE_MCF_UNWRAP_CPU_H
 
+#include "unwrap/mcf_flow_network.h"
 #include <gnuradio/cudadsp/core/phase_unwrap_2d.h>
 #include <cstddef>
 #include <cstdint>
@@ -21,7 +22,8 @@ namespace core {
 /*!
  * Minimum-cost-flow unwrapping of one frame on the host, single-threaded (the method
  * is described in phase_unwrap_2d.h and docs/design/mcf_unwrapping.md): costs from
- * mcf_unwrap_rule.h, the flow from LEMON's network simplex, K integrated along a
+ * mcf_unwrap_rule.h, the network of mcf_flow_network.h, the flow from the configured
+ * solver (mcf_shortest_paths or mcf_network_simplex), K integrated along a
  * breadth-first spanning tree of each component. mcf_tiled_unwrap runs it on the
  * whole frame, or on one tile at a time in each of its workers.
  */
@@ -40,8 +42,11 @@ public:
     //! Unwraps one frame; every output of \p host that is not null is written whole.
     unwrap_2d_report unwrap(const unwrap_2d_buffers& host);
 
+    /*! The total cost (mcf_flow_cost(), integer units of 1/100 nat) of the last
+     *  frame's flow: the optimum, whichever the solver. */
+    std::int64_t flow_cost() const { return d_flow_cost; }
+
 private:
-    struct flow_workspace;
     void estimate_difference_costs(const unwrap_2d_buffers& host);
     /*! Box sums over the gradient window (d_window_sum) of the steps from each
      *  pixel a to its neighbour b in \p direction, over pairs of valid pixels: re
@@ -57,6 +62,9 @@ private:
      *  instead of cancelling. */
     void filter_along_gradients();
     std::size_t count_residues_and_supplies(const float* wrapped);
+    //! d_network from the costs and supplies; false when no node supplies anything.
+    bool build_network();
+    //! The flow added to d_cycles; returns the periods it moved.
     std::size_t solve_flow();
     std::size_t integrate(const unwrap_2d_buffers& host);
 
@@ -74,19 +82,23 @@ private:
     //! Per difference (unwrap_2d_edge_index()): the cost model (d_offset holds the
     //! expected gradient until the model is made), then its whole periods once the
     //! flow is solved.
-    std::vector<std::int32_t> d_cycles, d_base_cycles;
+    std::vector<std::int32_t> d_cycles;
     std::vector<float> d_offset, d_curvature;
     /*! Supply of every loop, in periods, the earth last: minus the loop's residue,
      *  or, for a loop touching an invalid pixel, minus the sum of its valid
      *  differences (a fraction: only the sum over all the loops merged with it is
      *  whole), then the base periods of its differences. */
     std::vector<double> d_supply;
-    //! The flow node of every loop (loops joined by free differences share one).
-    std::vector<std::int32_t> d_node_of_loop;
+    //! Each node's sum of its loops' d_supply, before rounding.
+    std::vector<double> d_summed_supply;
+    mcf_flow_network d_network;
+    //! The solver's net periods across every difference.
+    std::vector<std::int32_t> d_flow;
+    std::int64_t d_flow_cost = 0;
     std::vector<std::int64_t> d_pixel_cycles;
     std::vector<std::int32_t> d_component;
     std::vector<std::int32_t> d_queue;
-    std::unique_ptr<flow_workspace> d_flow;
+    std::unique_ptr<mcf_flow_solver> d_solver;
 };
 
 } // namespace core

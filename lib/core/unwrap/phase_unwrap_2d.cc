@@ -46,6 +46,30 @@ std::string to_string(unwrap_2d_method method)
     return "unknown";
 }
 
+unwrap_2d_mcf_solver parse_unwrap_2d_mcf_solver(const std::string& name,
+                                                const std::string& parameter)
+{
+    if (name == "shortest_paths")
+        return unwrap_2d_mcf_solver::shortest_paths;
+    if (name == "network_simplex")
+        return unwrap_2d_mcf_solver::network_simplex;
+    throw std::invalid_argument(parameter +
+                                ": must be \"shortest_paths\" or \"network_simplex\", "
+                                "got " +
+                                quoted_text(name));
+}
+
+std::string to_string(unwrap_2d_mcf_solver solver)
+{
+    switch (solver) {
+    case unwrap_2d_mcf_solver::shortest_paths:
+        return "shortest_paths";
+    case unwrap_2d_mcf_solver::network_simplex:
+        return "network_simplex";
+    }
+    return "unknown";
+}
+
 void phase_unwrap_2d_config::validate() const
 {
     if (width < 1 || height < 1)
@@ -60,6 +84,9 @@ void phase_unwrap_2d_config::validate() const
     if (method != unwrap_2d_method::reliability &&
         method != unwrap_2d_method::least_squares && method != unwrap_2d_method::mcf)
         throw std::invalid_argument("method: not a known unwrapping method");
+    if (mcf_solver != unwrap_2d_mcf_solver::shortest_paths &&
+        mcf_solver != unwrap_2d_mcf_solver::network_simplex)
+        throw std::invalid_argument("mcf_solver: not a known minimum-cost-flow solver");
     validate_phase_period(period);
     if (method != unwrap_2d_method::reliability && (wrap_around_x || wrap_around_y))
         throw std::invalid_argument(

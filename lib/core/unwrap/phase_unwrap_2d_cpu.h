@@ -31,7 +31,7 @@ class mcf_tiled_unwrap;
  * dot products for the weighted case.
  *
  * MCF: mcf_tiled_unwrap over mcf_unwrap_cpu (their own files: tiles, the network,
- * LEMON's solver, the integration).
+ * the integration) and its solver (mcf_shortest_paths or mcf_network_simplex).
  */
 class phase_unwrapper_2d_cpu : public phase_unwrapper_2d
 {

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(core/phase_unwrap_2d.h)                                    */
-/* BINDTOOL_HEADER_FILE_HASH(210dfea56d8fff1d1530dc5efab8429f)                     */
+/* BINDTOOL_HEADER_FILE_HASH(ba47c987882404c136fa0ee8caf69277)                     */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -171,7 +171,8 @@ void bind_phase_unwrapper_2d(py::module& m)
                          long long looks,
                          long long tile_size,
                          long long tile_overlap,
-                         const std::string& device) {
+                         const std::string& device,
+                         const std::string& mcf_solver) {
                  core::phase_unwrap_2d_config config;
                  config.width = at_least_one(width, "width");
                  config.height = at_least_one(height, "height");
@@ -188,6 +189,8 @@ void bind_phase_unwrapper_2d(py::module& m)
                  config.tile_size = not_negative(tile_size, "tile_size");
                  config.tile_overlap = not_negative(tile_overlap, "tile_overlap");
                  config.device = device;
+                 config.mcf_solver =
+                     core::parse_unwrap_2d_mcf_solver(mcf_solver, "mcf_solver");
                  return std::make_unique<unwrapper_handle>(config);
              }),
              py::arg("width"),
@@ -204,6 +207,7 @@ void bind_phase_unwrapper_2d(py::module& m)
              py::arg("tile_size") = 0,
              py::arg("tile_overlap") = 128,
              py::arg("device") = "auto",
+             py::arg("mcf_solver") = "shortest_paths",
              D(core, phase_unwrapper_2d, phase_unwrapper_2d))
         .def("unwrap",
              &unwrap,
@@ -245,5 +249,8 @@ void bind_phase_unwrapper_2d(py::module& m)
             "tile_overlap",
             [](const unwrapper_handle& u) { return u.config().tile_overlap; })
         .def_property_readonly(
-            "device", [](const unwrapper_handle& u) { return u.config().device; });
+            "device", [](const unwrapper_handle& u) { return u.config().device; })
+        .def_property_readonly("mcf_solver", [](const unwrapper_handle& u) {
+            return core::to_string(u.config().mcf_solver);
+        });
 }

@@ -44,6 +44,25 @@ CUDADSP_CORE_API unwrap_2d_method
 parse_unwrap_2d_method(const std::string& name, const std::string& parameter = "method");
 CUDADSP_CORE_API std::string to_string(unwrap_2d_method method);
 
+/*! How the MCF method finds its minimum-cost flow. Both are exact: their flows have
+ *  the same, least, total cost (ties may be broken differently). */
+enum class unwrap_2d_mcf_solver {
+    /*! Successive shortest paths with node potentials (primal-dual; Ahuja, Magnanti
+     *  and Orlin 1993, Network Flows, ch. 9): each unit of residue goes to the
+     *  nearest opposite one along a shortest path of the residual network, found by
+     *  Dijkstra's algorithm on the frame's grid itself. Residues come in close pairs
+     *  in interferograms, so most searches stay local: the fast default. */
+    shortest_paths,
+    //! LEMON's network simplex on a general graph of the same network: the reference.
+    network_simplex,
+};
+
+/*! "shortest_paths" or "network_simplex"; throws std::invalid_argument naming
+ *  \p parameter and the accepted names otherwise. */
+CUDADSP_CORE_API unwrap_2d_mcf_solver parse_unwrap_2d_mcf_solver(
+    const std::string& name, const std::string& parameter = "mcf_solver");
+CUDADSP_CORE_API std::string to_string(unwrap_2d_mcf_solver solver);
+
 /*!
  * \brief Configuration of a two-dimensional phase unwrapper.
  */
@@ -88,6 +107,10 @@ struct CUDADSP_CORE_API phase_unwrap_2d_config {
      *  64 lost up to 0.012 of the right-cycle fraction at coherence 0.5, 128 none
      *  (docs/design/mcf_unwrapping.md, "Tiles"). */
     std::size_t tile_overlap = 128;
+    /*! MCF method: the minimum-cost-flow solver (docs/design/mcf_unwrapping.md,
+     *  "Solver"): successive shortest paths (the default, several times faster) or
+     *  LEMON's network simplex, whose optimum it equals. */
+    unwrap_2d_mcf_solver mcf_solver = unwrap_2d_mcf_solver::shortest_paths;
     /*! Least squares: give the wrapped input plus the whole number of periods nearest
      *  to the least-squares solution ("congruent" output, integer cycles exact where
      *  the solution is within half a period of the truth). false: the smooth
@@ -196,8 +219,9 @@ struct CUDADSP_CORE_API unwrap_2d_report {
  * first estimate of the gradient so that ramps do not cancel). Beyond one period from
  * its least-cost value a difference's cost grows linearly. Differences touching an
  * invalid pixel cost nothing; a masked area is one node whose supply is the
- * circulation of the valid differences around it. The minimum-cost flow (LEMON's
- * network simplex) makes the differences curl-free; K is their sum along a breadth-first
+ * circulation of the valid differences around it. The minimum-cost flow (the
+ * configured mcf_solver: successive shortest paths, or LEMON's network simplex) makes
+ * the differences curl-free; K is their sum along a breadth-first
  * spanning tree of each component of valid pixels from its first pixel in row-major
  * order, where K = 0. Frames larger than tile_size are solved in overlapping tiles, one
  * network each, on the host's threads at once; each pixel takes its K from the tile whose

@@ -20,7 +20,7 @@ may be shared by threads; its calls take turns and release the GIL while computi
 
 Read-only attributes mirror the configuration: width, height, method, period,
 wrap_around_x, wrap_around_y, congruent, max_iterations, tolerance, device (as asked
-for; backend() tells what was chosen).)doc";
+for; backend() tells what was chosen), mcf_solver.)doc";
 
 
 static const char* __doc_gr_cudadsp_core_phase_unwrapper_2d_phase_unwrapper_2d = R"doc(Make an engine for frames of height rows and width columns.
@@ -43,6 +43,9 @@ Args:
     tile_overlap: MCF: pixels neighbouring tiles share, at least (16 to
         tile_size / 2, or to 256 when tile_size is 0).
     device: "auto", "cpu", "cuda" or "cuda:N".
+    mcf_solver: MCF: "shortest_paths" (successive shortest paths on the frame's
+        grid, the fast default) or "network_simplex" (LEMON's, the reference); both
+        find a flow of the least total cost.
 
 Raises:
     ValueError: a parameter is out of range (the message names it).

@@ -20,6 +20,7 @@ import numpy
 from .._engines import phase_unwrapper_2d
 
 METHODS = ("reliability", "least_squares", "mcf")
+MCF_SOLVERS = ("shortest_paths", "network_simplex")
 
 
 class unwrap_2d_result(typing.NamedTuple):
@@ -50,7 +51,7 @@ class unwrap_2d_result(typing.NamedTuple):
 # call; each holds memory (on the GPU for CUDA) until it drops out.
 @functools.lru_cache(maxsize=4)
 def _engine(height, width, method, period, wrap_x, wrap_y, window, congruent, iterations, tol,
-            looks, tile_size, tile_overlap, device):
+            looks, tile_size, tile_overlap, device, mcf_solver):
     return phase_unwrapper_2d(
         width=width,
         height=height,
@@ -66,6 +67,7 @@ def _engine(height, width, method, period, wrap_x, wrap_y, window, congruent, it
         tile_size=tile_size,
         tile_overlap=tile_overlap,
         device=device,
+        mcf_solver=mcf_solver,
     )
 
 
@@ -86,6 +88,14 @@ def _frame(array, name):
             f"{name}: must have at least one row and one column, got shape {array.shape}"
         )
     return array
+
+
+def _one_of(value, names, name):
+    """value when it is one of names; otherwise a ValueError naming the argument."""
+    if value not in names:
+        choices = ", ".join(f'"{n}"' for n in names[:-1]) + f' or "{names[-1]}"'
+        raise ValueError(f"{name}: must be {choices}, got {value!r}")
+    return value
 
 
 def _whole_number(value, name):
@@ -117,6 +127,7 @@ def unwrap_phase_2d(
     tile_size=0,
     tile_overlap=128,
     device="auto",
+    mcf_solver="shortest_paths",
 ):
     """Unwrap a two-dimensional phase array.
 
@@ -159,6 +170,10 @@ def unwrap_phase_2d(
         tile_overlap: MCF: pixels neighbouring tiles share, at least (16 to
             tile_size / 2, or to 256 when tile_size is 0).
         device: "auto", "cpu", "cuda" or "cuda:N".
+        mcf_solver: MCF: "shortest_paths" (successive shortest paths on the frame's
+            grid, the fast default) or "network_simplex" (LEMON's network simplex, the
+            reference); both find a flow of the least total cost
+            (docs/design/mcf_unwrapping.md, "Solver").
 
     Returns:
         unwrap_2d_result(unwrapped, cycles, components, report); see its docstring.
@@ -186,9 +201,8 @@ def unwrap_phase_2d(
         True
     """
     wrapped = _frame(wrapped, "wrapped")
-    if method not in METHODS:
-        raise ValueError(f'method: must be "reliability", "least_squares" or "mcf", '
-                         f'got {method!r}')
+    method = _one_of(method, METHODS, "method")
+    mcf_solver = _one_of(mcf_solver, MCF_SOLVERS, "mcf_solver")
     if numpy.iscomplexobj(wrapped):
         if not math.isclose(float(period), 2 * math.pi, rel_tol=1e-7):
             raise ValueError(
@@ -241,6 +255,7 @@ def unwrap_phase_2d(
         _whole_number(tile_size, "tile_size"),
         _whole_number(tile_overlap, "tile_overlap"),
         str(device),
+        mcf_solver,
     )
     unwrapped, cycles, components, report = engine.unwrap(wrapped, weight, mask)
     report["converged"] = not (report["iterations"] > 0
