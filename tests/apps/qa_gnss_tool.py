@@ -32,12 +32,10 @@ every sample); the tool then takes about ten seconds.
 '''
 
 import argparse
-import datetime
 import inspect
 import json
 import os
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -47,41 +45,15 @@ import unittest
 import numpy
 
 import cudadsp
-from cudadsp.common import data_files
-from cudadsp.gnss import receiver_cases as cases
+from cudadsp.gnss import receiver_cases as cases, receiver_checks
+from cudadsp.gnss.receiver_checks import (RNX2RTKP_ABSENT, WEEK_S, nmea_checksum_ok,
+                                          nmea_sentences, rnx2rtkp_solutions)
 
 TOOL = None
 SECONDS = 22.0
 FS = cases.SAMPLE_RATE_HZ
 SPEED_OF_LIGHT = 299792458.0
-GPS_EPOCH = datetime.datetime(1980, 1, 6)
-WEEK_S = 604800
 STALE = ('GRCD00XXX_R_20200010000_05M_01S_GO.rnx', 'GRCD00XXX_R_20200010000_05M_GN.rnx')
-RNX2RTKP_ABSENT = 'rnx2rtkp (Debian package rtklib) is not on PATH'
-
-
-def nmea_checksum_ok(sentence):
-    body, checksum = sentence[1:].split('*')
-    value = 0
-    for character in body:
-        value ^= ord(character)
-    return f'{value:02X}' == checksum
-
-
-def rtklib_positions(path):
-    '''(GPS time of week, ECEF) of each solution of rnx2rtkp's -e output, whose lines
-    begin with the GPS date and time ("2025/01/09 00:11:12.998 x y z ...").'''
-    solutions = []
-    with open(path) as f:
-        for line in f:
-            if not line.strip() or line.startswith('%'):
-                continue
-            fields = line.split()
-            when = datetime.datetime.strptime(f'{fields[0]} {fields[1]}',
-                                              '%Y/%m/%d %H:%M:%S.%f')
-            tow = (when - GPS_EPOCH).total_seconds() % WEEK_S
-            solutions.append((tow, numpy.array([float(v) for v in fields[2:5]])))
-    return solutions
 
 
 class qa_gnss_tool(unittest.TestCase):
@@ -98,10 +70,7 @@ class qa_gnss_tool(unittest.TestCase):
             with open(os.path.join(cls.output, name), 'w') as f:
                 f.write('an earlier run\n')
         cls.status, cls.messages = cls.run_tool(cls.recording, cls.output)
-        cls.report = None
-        if cls.status == 0:
-            with open(os.path.join(cls.output, 'receiver.json')) as f:
-                cls.report = json.load(f)
+        cls.report = receiver_checks.report(cls.output)
 
     @classmethod
     def tearDownClass(cls):
@@ -109,13 +78,7 @@ class qa_gnss_tool(unittest.TestCase):
 
     @staticmethod
     def run_tool(recording, output, *more):
-        completed = subprocess.run(
-            [sys.executable, TOOL, recording, '-o', output, '--format', 'ishort',
-             '--sample-rate', str(FS), '--device', 'cpu', '--troposphere', 'none',
-             '--klobuchar', ','.join(str(k) for k in cases.KLOBUCHAR),
-             '--reference-week', str(cases.REFERENCE_WEEK), *more],
-            capture_output=True, text=True, timeout=300)
-        return completed.returncode, completed.stdout + completed.stderr
+        return receiver_checks.run_tool(TOOL, recording, output, FS, *more)
 
     def valid_fixes(self):
         self.assertEqual(self.status, 0, self.messages)
@@ -165,8 +128,7 @@ class qa_gnss_tool(unittest.TestCase):
             text = f.read()
         self.assertIn('3.04           OBSERVATION DATA    G', text)
         self.assertEqual(text.count('\n> '), len(self.report['fixes']))
-        with open(os.path.join(self.output, 'fixes.nmea'), newline='') as f:
-            sentences = f.read().split('\r\n')[:-1]
+        sentences = nmea_sentences(os.path.join(self.output, 'fixes.nmea'))
         self.assertTrue(all(nmea_checksum_ok(s) for s in sentences))
         good_gga = [s for s in sentences if s.startswith('$GPGGA') and ',1,' in s]
         self.assertEqual(len(good_gga), len(fixes))
@@ -180,29 +142,18 @@ class qa_gnss_tool(unittest.TestCase):
 
     def test_rnx2rtkp_solves_our_rinex_to_the_truth(self):
         fixes = self.valid_fixes()
-        rnx2rtkp = shutil.which('rnx2rtkp')
-        if rnx2rtkp is None:
-            self.skipTest(RNX2RTKP_ABSENT)
         names = os.listdir(self.output)
         observation = next(n for n in names if n.endswith('_GO.rnx'))
         navigation = next(n for n in names if n.endswith('_GN.rnx'))
-        conf = os.path.join(self.folder.name, 'single.conf')
-        with open(conf, 'w') as f:
-            f.write('pos1-posmode       =single\npos1-frequency     =l1\n'
-                    'pos1-elmask        =10\npos1-ionoopt       =brdc\n'
-                    'pos1-tropopt       =off\npos1-sateph        =brdc\n'
-                    'pos1-navsys        =1\n')
-        solution = os.path.join(self.folder.name, 'solution.pos')
-        completed = subprocess.run(
-            [rnx2rtkp, '-k', conf, '-p', '0', '-sys', 'G', '-m', '10', '-e', '-o', solution,
-             os.path.join(self.output, observation), os.path.join(self.output, navigation)],
-            capture_output=True, text=True, timeout=120)
-        self.assertEqual(completed.returncode, 0, completed.stdout + completed.stderr)
+        solutions = rnx2rtkp_solutions(os.path.join(self.output, observation),
+                                       os.path.join(self.output, navigation),
+                                       self.folder.name)
+        if solutions is None:
+            self.skipTest(RNX2RTKP_ABSENT)
         ours = {round(f['gps_time_of_week_s']) % WEEK_S: f for f in fixes}
-        solutions = rtklib_positions(solution)
         # rnx2rtkp reads every ephemeris of the file before it solves, so it also solves
         # the epochs observed before our fourth ephemeris arrived.
-        self.assertGreaterEqual(len(solutions), len(self.report['fixes']), completed.stderr)
+        self.assertGreaterEqual(len(solutions), len(self.report['fixes']))
         horizontal, from_truth, from_ours = [], [], []
         for tow, position in solutions:
             h, d = cases.position_errors(position)
@@ -250,6 +201,8 @@ class qa_gnss_tool(unittest.TestCase):
                              ('--device', 'device')):
             self.assertRegex(text, re.escape(option) + r' .*?\(default '
                              + re.escape(str(defaults[name].default)) + r'\)')
+        self.assertRegex(text, r'--signals .*?\(default '
+                         + re.escape(','.join(defaults['signals'].default)) + r'\)')
 
     def test_unknown_format_is_refused_by_name(self):
         status, messages = self.run_tool(self.recording, os.path.join(self.folder.name,
@@ -265,7 +218,4 @@ if __name__ == '__main__':
     arguments, rest = parser.parse_known_args()
     TOOL = arguments.tool
     program = unittest.main(argv=[sys.argv[0]] + rest, exit=False, verbosity=2)
-    status = data_files.exit_status(program.result)
-    if status == 0 and any(reason == RNX2RTKP_ABSENT for _, reason in program.result.skipped):
-        status = data_files.SKIPPED_EXIT_CODE
-    sys.exit(status)
+    sys.exit(receiver_checks.exit_status(program.result))

@@ -215,7 +215,19 @@ public:
             CPPUNIT_ASSERT_EQUAL(std::uint64_t(0), n->inav_counters().crc_failures);
             CPPUNIT_ASSERT_EQUAL(
                 iodnav, receiver.galileo_ephemerides().at(scenario.prn(sat)).iodnav);
+            // Word 5 as broadcast (its BGDs are on a 2^-32 s grid, sent exactly).
+            const galileo_inav_message& sent = scenario.galileo_satellite(sat).message;
+            const galileo_iono_health& word_5 =
+                receiver.galileo_iono_health_words().at(scenario.prn(sat));
+            CPPUNIT_ASSERT_EQUAL(sent.iono_health.bgd_e1_e5b, word_5.bgd_e1_e5b);
+            CPPUNIT_ASSERT_EQUAL(gst_week, word_5.wn);
         }
+        // Word 6 (4 to 6 s into the sub-frame): the leap seconds as broadcast.
+        const galileo_inav_message& first =
+            scenario.galileo_satellite(galileo.front()).message;
+        CPPUNIT_ASSERT(receiver.has_galileo_gst_utc());
+        CPPUNIT_ASSERT_EQUAL(first.gst_utc.dt_ls, receiver.galileo_gst_utc_word().dt_ls);
+        CPPUNIT_ASSERT_EQUAL(first.gst_utc.dn, receiver.galileo_gst_utc_word().dn);
         std::cout << "\nGPS " << healthy_gps.size() << " + Galileo " << galileo.size()
                   << ": " << gps_only << " GPS fixes from "
                   << fixes.front().observations.sample_index / fs << " s, " << both

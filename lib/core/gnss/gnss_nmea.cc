@@ -60,14 +60,20 @@ std::string position_fields(const gnss_pvt_result& fix)
            angle_field(fix.geodetic.longitude_rad, 3, 'E', 'W');
 }
 
-bool galileo_used(const gnss_pvt_result& fix)
+bool system_used(const gnss_pvt_result& fix, gnss_system system)
 {
-    return std::any_of(fix.satellites.begin(), fix.satellites.end(), [](const auto& s) {
-        return s.used && s.system == gnss_system::galileo;
+    return std::any_of(fix.satellites.begin(), fix.satellites.end(), [=](const auto& s) {
+        return s.used && s.system == system;
     });
 }
 
-std::string talker(const gnss_pvt_result& fix) { return galileo_used(fix) ? "GN" : "GP"; }
+//! GP with GPS alone (or no satellite used), GA with Galileo alone, GN with both.
+std::string talker(const gnss_pvt_result& fix)
+{
+    const bool gps = system_used(fix, gnss_system::gps);
+    const bool galileo = system_used(fix, gnss_system::galileo);
+    return gps && galileo ? "GN" : (galileo ? "GA" : "GP");
+}
 
 } // namespace
 
@@ -118,12 +124,15 @@ std::string nmea_rmc(const gnss_pvt_result& fix, const gps_time& time, int leap_
 
 std::vector<std::string> nmea_gsa(const gnss_pvt_result& fix)
 {
-    const bool both = galileo_used(fix);
+    const std::string talker_id = talker(fix);
     std::vector<std::string> sentences;
     for (gnss_system system : { gnss_system::gps, gnss_system::galileo }) {
-        if (system == gnss_system::galileo && !both)
-            break;
-        std::string body = talker(fix) + "GSA,A," + (fix.valid ? "3" : "1");
+        // One sentence per system used; GPS's alone when none is.
+        const bool wanted =
+            system_used(fix, system) || (system == gnss_system::gps && talker_id == "GP");
+        if (!wanted)
+            continue;
+        std::string body = talker_id + "GSA,A," + (fix.valid ? "3" : "1");
         int listed = 0;
         for (const auto& s : fix.satellites)
             if (s.used && s.system == system && listed < 12) {
@@ -138,7 +147,7 @@ std::vector<std::string> nmea_gsa(const gnss_pvt_result& fix)
         else
             body += ",,,";
         // NMEA 4.10's system ID (1 GPS, 3 Galileo) tells the two GNGSA apart.
-        if (both)
+        if (talker_id == "GN")
             body += system == gnss_system::gps ? ",1" : ",3";
         sentences.push_back(nmea_sentence(body));
     }

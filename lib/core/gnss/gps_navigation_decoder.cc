@@ -120,6 +120,10 @@ gps_navigation_decoder::push_galileo(galileo_navigation_channel& navigation,
         update.has_galileo_iono_health = true;
         update.galileo_iono_health_data = decoder.iono_health();
     }
+    if (update.has_galileo_page && decoder.last_word_type() == 6) {
+        update.has_galileo_gst_utc = true;
+        update.galileo_gst_utc_data = decoder.gst_utc();
+    }
     return update;
 }
 

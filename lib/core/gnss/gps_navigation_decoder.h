@@ -10,9 +10,10 @@
 // C/A channel, a galileo_navigation_channel for a Galileo E1-B channel. A record in
 // gives the channel's state for the observables once its transmit time is known, and
 // the navigation data the record completed (a GPS subframe, ephemeris or
-// ionosphere/UTC page; a Galileo page, ephemeris or word 5: health, group delays). The
-// GNU Radio telemetry decoder block runs it alone (both systems); gps_receiver chains
-// it with gnss_observables and gps_fix_solver. docs/design/gps_receiver.md.
+// ionosphere/UTC page; a Galileo page, ephemeris, word 5: health, group delays, or word
+// 6: GST-UTC). The GNU Radio telemetry decoder block runs it alone (both systems);
+// gps_receiver chains it with gnss_observables and gps_fix_solver.
+// docs/design/gps_receiver.md.
 
 #ifndef INCLUDED_CUDADSP_CORE_GPS_NAVIGATION_DECODER_H
 #define INCLUDED_CUDADSP_CORE_GPS_NAVIGATION_DECODER_H
@@ -50,12 +51,15 @@ struct gps_navigation_update {
     //! A Galileo channel's record completed a page whose CRC passed (the channel's
     //! decoder holds its word: last_word_type(), last_word()) ...
     bool has_galileo_page = false;
-    //! ... which completed an ephemeris (words 1 to 4 of one IODnav) or was a word 5
-    //! (health, data validity, group delays, ionosphere, GST).
+    //! ... which completed an ephemeris (words 1 to 4 of one IODnav), or was a word 5
+    //! (health, data validity, group delays, ionosphere, GST) or a word 6 (GST-UTC,
+    //! leap seconds).
     bool has_galileo_ephemeris = false;
     galileo_ephemeris galileo_ephemeris_data;
     bool has_galileo_iono_health = false;
     galileo_iono_health galileo_iono_health_data;
+    bool has_galileo_gst_utc = false;
+    galileo_gst_utc galileo_gst_utc_data;
 };
 
 class CUDADSP_CORE_API gps_navigation_decoder

@@ -117,6 +117,10 @@ gps_receiver::process(const gnss_correlator_results& results,
             d_solver.take_galileo_iono_health(update.prn,
                                               update.galileo_iono_health_data);
         }
+        if (update.has_galileo_gst_utc) {
+            d_has_galileo_gst_utc = true;
+            d_galileo_gst_utc = update.galileo_gst_utc_data;
+        }
         form_epochs(end_of(i));
     }
     form_epochs(complete_through_sample);

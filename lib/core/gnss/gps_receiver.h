@@ -115,6 +115,14 @@ public:
     {
         return d_solver.galileo_ephemerides();
     }
+    //! The latest Galileo word 5 (health, validity, group delays, GST) per PRN.
+    const std::map<int, galileo_iono_health>& galileo_iono_health_words() const
+    {
+        return d_solver.galileo_iono_health_words();
+    }
+    //! The latest Galileo word 6 (GST-UTC, leap seconds) of any satellite.
+    bool has_galileo_gst_utc() const { return d_has_galileo_gst_utc; }
+    const galileo_gst_utc& galileo_gst_utc_word() const { return d_galileo_gst_utc; }
     bool has_iono_utc() const { return d_solver.has_iono_utc(); }
     const gps_iono_utc& iono_utc() const { return d_solver.iono_utc(); }
     //! Before the first epoch: what each channel waits for ("G05: bit
@@ -127,6 +135,8 @@ private:
     gps_navigation_decoder d_decoder;
     gnss_observables d_observables;
     gps_fix_solver d_solver;
+    bool d_has_galileo_gst_utc = false;
+    galileo_gst_utc d_galileo_gst_utc;
     bool d_epochs_formed = false;
 };
 

@@ -28,10 +28,11 @@ gps_receiver_nmea(const gps_receiver_epoch& e, int week, int leap_seconds)
     std::vector<gnss_pvt_observation> given;
     for (const gnss_pvt_satellite& s : e.fix.satellites) {
         gnss_pvt_observation o;
+        o.system = s.system;
         o.prn = s.prn;
         o.cn0_dbhz = NAN;
         for (const gnss_observation& m : e.observations.observations)
-            if (m.prn == s.prn)
+            if (m.system == s.system && m.prn == s.prn)
                 o.cn0_dbhz = m.cn0_dbhz;
         given.push_back(o);
     }

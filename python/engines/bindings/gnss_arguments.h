@@ -81,6 +81,12 @@ inline core::gnss_system system_of(const std::string& text, const std::string& n
                                 "\"");
 }
 
+//! "gps" or "galileo", as system_of() reads it.
+inline const char* system_name(core::gnss_system system)
+{
+    return system == core::gnss_system::gps ? "gps" : "galileo";
+}
+
 //! A list of system names, none twice and at least one.
 inline std::vector<core::gnss_system> systems_of(const std::vector<std::string>& texts)
 {

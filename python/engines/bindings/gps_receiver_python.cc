@@ -41,6 +41,8 @@ namespace core = gr::cudadsp::core;
 using gr::cudadsp::bindings::integer_argument;
 using gr::cudadsp::bindings::klobuchar_of;
 using gr::cudadsp::bindings::narrow;
+using gr::cudadsp::bindings::system_name;
+using gr::cudadsp::bindings::system_of;
 using gr::cudadsp::bindings::vec3;
 using gr::cudadsp::bindings::vec3_of;
 constexpr double degree = gr::cudadsp::bindings::gnss_degree;
@@ -78,6 +80,12 @@ core::gnss_correlator_results results_of(const py::array& records,
     return results;
 }
 
+/*!
+ * The fix of an epoch as receive() reports it. Satellites are named by their RINEX ids
+ * ("G05", "E11"). clock_bias_s is the receiver clock of the fix's time: GPS's when
+ * GPS satellites are used, else Galileo's (GST); inter_system_bias_s Galileo - GPS
+ * (NaN unless both are used).
+ */
 py::dict fix_dict(const core::gps_receiver_epoch& e)
 {
     const core::gnss_pvt_result& f = e.fix;
@@ -89,7 +97,11 @@ py::dict fix_dict(const core::gps_receiver_epoch& e)
     d["latitude_deg"] = f.geodetic.latitude_rad / degree;
     d["longitude_deg"] = f.geodetic.longitude_rad / degree;
     d["height_m"] = f.geodetic.height_m;
-    d["clock_bias_s"] = f.clock_bias_s[static_cast<int>(core::gnss_system::gps)];
+    const double gps_clock_s = f.clock_bias_s[static_cast<int>(core::gnss_system::gps)];
+    d["clock_bias_s"] = std::isnan(gps_clock_s) && f.valid
+                            ? f.clock_bias_s[static_cast<int>(core::gnss_system::galileo)]
+                            : gps_clock_s;
+    d["inter_system_bias_s"] = f.inter_system_bias_s;
     d["clock_drift"] = f.clock_drift;
     d["velocity_valid"] = f.velocity_valid;
     d["velocity_reason"] = f.velocity_reason;
@@ -104,12 +116,14 @@ py::dict fix_dict(const core::gps_receiver_epoch& e)
     py::list used, refused;
     for (const core::gnss_pvt_satellite& s : f.satellites) {
         if (s.used)
-            used.append(s.prn);
+            used.append(core::gnss_satellite_id(s.system, s.prn));
         else
-            refused.append(py::make_tuple(s.prn, s.reason));
+            refused.append(
+                py::make_tuple(core::gnss_satellite_id(s.system, s.prn), s.reason));
     }
     for (const core::gps_receiver_exclusion& x : e.excluded)
-        refused.append(py::make_tuple(x.prn, x.reason));
+        refused.append(
+            py::make_tuple(core::gnss_satellite_id(x.system, x.prn), x.reason));
     d["satellites_used"] = used;
     d["satellites_not_used"] = refused;
     d["ionosphere_applied"] = e.ionosphere_applied;
@@ -121,6 +135,8 @@ py::list observations_of(const core::gnss_observation_epoch& e)
     py::list out;
     for (const core::gnss_observation& o : e.observations) {
         py::dict d;
+        d["satellite"] = core::gnss_satellite_id(o.system, o.prn);
+        d["system"] = system_name(o.system);
         d["prn"] = o.prn;
         d["pseudorange_m"] = o.pseudorange_m;
         d["carrier_phase_cycles"] = o.carrier_phase_cycles;
@@ -132,17 +148,38 @@ py::list observations_of(const core::gnss_observation_epoch& e)
     return out;
 }
 
+//! What both systems' channels say: the satellite, its stage and restarts.
+py::dict channel_dict(core::gnss_system system,
+                      int prn,
+                      const char* stage,
+                      bool time_known,
+                      int polarity,
+                      std::uint64_t records,
+                      std::uint64_t restarts)
+{
+    py::dict d;
+    d["satellite"] = core::gnss_satellite_id(system, prn);
+    d["system"] = system_name(system);
+    d["prn"] = prn;
+    d["stage"] = stage;
+    d["time_known"] = time_known;
+    d["polarity"] = polarity;
+    d["records"] = records;
+    d["restarts"] = restarts;
+    return d;
+}
+
 py::dict counters_of(const core::gps_navigation_channel& n)
 {
     const core::gps_lnav_counters l = n.lnav_counters();
-    py::dict d;
-    d["prn"] = n.prn();
-    d["stage"] = core::to_string(n.stage());
-    d["time_known"] = n.stage() == core::gps_navigation_stage::time_known;
+    py::dict d = channel_dict(core::gnss_system::gps,
+                              n.prn(),
+                              core::to_string(n.stage()),
+                              n.stage() == core::gps_navigation_stage::time_known,
+                              n.decoder().polarity(),
+                              n.counters().records,
+                              n.counters().restarts);
     d["bit_edge"] = n.bit_edge();
-    d["polarity"] = n.decoder().polarity();
-    d["records"] = n.counters().records;
-    d["restarts"] = n.counters().restarts;
     d["how_contradictions"] = n.counters().how_contradictions;
     d["subframes"] = l.subframes;
     d["parity_failures"] = l.parity_failures;
@@ -152,16 +189,39 @@ py::dict counters_of(const core::gps_navigation_channel& n)
     return d;
 }
 
+py::dict counters_of(const core::galileo_navigation_channel& n)
+{
+    const core::galileo_inav_counters i = n.inav_counters();
+    py::dict d = channel_dict(core::gnss_system::galileo,
+                              n.prn(),
+                              core::to_string(n.stage()),
+                              n.stage() == core::galileo_navigation_stage::time_known,
+                              n.decoder().polarity(),
+                              n.counters().records,
+                              n.counters().restarts);
+    d["gst_contradictions"] = n.counters().gst_contradictions;
+    d["pages"] = i.pages;
+    d["crc_failures"] = i.crc_failures;
+    d["unpaired_parts"] = i.unpaired_parts;
+    d["sync_losses"] = i.sync_losses;
+    d["iodnav_mismatches"] = i.iodnav_mismatches;
+    d["ephemerides"] = i.ephemerides;
+    return d;
+}
+
 void bind_scenario(py::module& m)
 {
     py::class_<core::gps_constellation_scenario>(
         m,
         "gps_constellation_scenario",
-        "GPS L1 C/A satellites as a receiver at a known place sees them: code, carrier "
-        "and LNAV data from their broadcast orbits and clocks, light time with the "
-        "Earth's rotation and, when klobuchar is given, that ionosphere (broadcast on "
-        "subframe 4 page 18 too). signal() makes the samples (generate, generate_ci16, "
-        "...); truth(sat, n) says what they hold (docs/design/gnss_scenario.md).")
+        "GPS L1 C/A satellites, and Galileo E1 ones (galileo: galileo_inav_message each, "
+        "E1-B with I/NAV and the E1-C pilot, their clocks keeping GST, gst_minus_gps_s "
+        "off GPS time; galileo_week the GST week the pages state) as a receiver at a "
+        "known place sees them: code, carrier and navigation data from their broadcast "
+        "orbits and clocks, light time with the Earth's rotation and, when klobuchar is "
+        "given, that ionosphere (broadcast on subframe 4 page 18 too). signal() makes "
+        "the samples (generate, generate_ci16, ...); truth(sat, n) says what they hold "
+        "(docs/design/gnss_scenario.md). The visible satellites are numbered GPS first.")
         .def(py::init([](const std::vector<core::gps_ephemeris>& ephemerides,
                          const std::vector<double>& receiver_position_m,
                          double start_tow_s,
@@ -172,10 +232,17 @@ void bind_scenario(py::module& m)
                          std::optional<std::vector<double>> klobuchar,
                          double intermediate_frequency_hz,
                          double noise_power,
-                         integer_argument seed) {
+                         integer_argument seed,
+                         const std::vector<core::galileo_inav_message>& galileo,
+                         int galileo_week,
+                         double gst_minus_gps_s) {
                  core::gps_scenario_config c;
                  for (const core::gps_ephemeris& e : ephemerides)
                      c.satellites.push_back({ e, cn0_dbhz });
+                 for (const core::galileo_inav_message& g : galileo)
+                     c.galileo_satellites.push_back({ g, cn0_dbhz });
+                 c.galileo_week = galileo_week;
+                 c.gst_minus_gps_s = gst_minus_gps_s;
                  c.receiver.position_m =
                      vec3_of(receiver_position_m, "receiver_position_m");
                  c.start_tow_s = start_tow_s;
@@ -201,20 +268,34 @@ void bind_scenario(py::module& m)
              py::arg("klobuchar") = py::none(),
              py::arg("intermediate_frequency_hz") = 0.0,
              py::arg("noise_power") = 1.0,
-             py::arg("seed") = 1)
+             py::arg("seed") = 1,
+             py::arg("galileo") = std::vector<core::galileo_inav_message>{},
+             py::arg("galileo_week") = 0,
+             py::arg("gst_minus_gps_s") = 0.0)
         .def("signal",
              py::overload_cast<>(&core::gps_constellation_scenario::signal),
              py::return_value_policy::reference_internal,
              "The gnss_signal_simulator of the visible satellites (its satellite index "
              "is this scenario's).")
         .def("satellite_count", &core::gps_constellation_scenario::satellite_count)
+        .def("prn",
+             &core::gps_constellation_scenario::prn,
+             py::arg("sat"),
+             "The PRN of visible satellite sat.")
         .def(
-            "prn",
+            "system",
             [](const core::gps_constellation_scenario& s, std::size_t sat) {
-                return s.satellite(sat).ephemeris.prn;
+                return system_name(s.system(sat));
             },
             py::arg("sat"),
-            "The PRN of visible satellite sat.")
+            "\"gps\" or \"galileo\": the system of visible satellite sat.")
+        .def(
+            "satellite",
+            [](const core::gps_constellation_scenario& s, std::size_t sat) {
+                return core::gnss_satellite_id(s.system(sat), s.prn(sat));
+            },
+            py::arg("sat"),
+            "The RINEX id of visible satellite sat (\"G05\", \"E11\").")
         .def("code_reference_tow_s",
              &core::gps_constellation_scenario::code_reference_tow_s)
         .def(
@@ -253,7 +334,7 @@ void bind_scenario(py::module& m)
         "WGS-84 geodetic to ECEF (x, y, z) metres.");
 }
 
-void bind_receiver(py::module& m)
+void bind_epoch(py::module& m)
 {
     py::class_<core::gps_receiver_epoch>(
         m,
@@ -281,14 +362,18 @@ void bind_receiver(py::module& m)
             py::arg("leap_seconds"),
             "The NMEA 0183 sentences of the epoch (GGA, RMC, GSA, GSV, each ending in "
             "CR LF); week is the GPS week of its receiver_time_ms.");
+}
 
+void bind_receiver(py::module& m)
+{
     py::class_<core::gps_receiver>(
         m,
         "gps_receiver",
-        "The host side of a GPS L1 C/A receiver: multichannel_correlator records in, "
-        "observation epochs and fixes out (docs/design/gps_receiver.md). Assign each "
-        "correlator channel its PRN, then give process() every process() call's records "
-        "and correlations with the correlator's samples_processed().")
+        "The host side of a GPS L1 C/A + Galileo E1 receiver: multichannel_correlator "
+        "records in, observation epochs and fixes out (docs/design/gps_receiver.md). "
+        "Assign each correlator channel its system and PRN (a Galileo channel tracks "
+        "the E1-B code, 4-ms records), then give process() every process() call's "
+        "records and correlations with the correlator's samples_processed().")
         .def(py::init([](double sample_rate_hz,
                          int interval_ms,
                          double elevation_mask_deg,
@@ -327,13 +412,18 @@ void bind_receiver(py::module& m)
              "arrives; prompt_tap the correlator channels' prompt.")
         .def(
             "assign_channel",
-            [](core::gps_receiver& r, integer_argument id, int prn) {
-                r.assign_channel(narrow<std::uint32_t>("id", id), prn);
+            [](core::gps_receiver& r,
+               integer_argument id,
+               int prn,
+               const std::string& system) {
+                r.assign_channel(
+                    narrow<std::uint32_t>("id", id), system_of(system, "system"), prn);
             },
             py::arg("id"),
             py::arg("prn"),
-            "Give correlator channel id to PRN prn (1..32), with a fresh navigation "
-            "channel.")
+            py::arg("system") = "gps",
+            "Give correlator channel id to PRN prn of system \"gps\" (1..32) or "
+            "\"galileo\" (1..50; an E1-B channel), with a fresh navigation channel.")
         .def(
             "release_channel",
             [](core::gps_receiver& r, integer_argument id) {
@@ -360,14 +450,38 @@ void bind_receiver(py::module& m)
         .def(
             "channel",
             [](const core::gps_receiver& r, integer_argument id) -> py::object {
-                const core::gps_navigation_channel* n =
-                    r.channel(narrow<std::uint32_t>("id", id));
-                return n ? py::object(counters_of(*n)) : py::none();
+                const std::uint32_t wanted = narrow<std::uint32_t>("id", id);
+                if (const core::gps_navigation_channel* n = r.channel(wanted))
+                    return counters_of(*n);
+                if (const core::galileo_navigation_channel* n = r.galileo_channel(wanted))
+                    return counters_of(*n);
+                return py::none();
             },
             py::arg("id"),
-            "Where channel id's navigation stands: prn, stage (its text), time_known "
-            "(transmit times stated), bit_edge, polarity and the counters; None for an "
-            "unknown id.")
+            "Where channel id's navigation stands: satellite (\"G05\", \"E11\"), "
+            "system, prn, stage (its text), time_known (transmit times stated), "
+            "polarity, records, restarts and the system's counters (GPS: bit_edge, "
+            "how_contradictions, subframes, parity_failures, discarded_subframes, "
+            "ephemerides, iono_utc_pages; Galileo: gst_contradictions, pages, "
+            "crc_failures, unpaired_parts, sync_losses, iodnav_mismatches, "
+            "ephemerides); None for an unknown id.")
+        .def(
+            "galileo_ephemerides",
+            [](const core::gps_receiver& r) { return r.galileo_ephemerides(); },
+            "The latest Galileo ephemeris per PRN (a dict).")
+        .def(
+            "galileo_iono_health",
+            [](const core::gps_receiver& r) { return r.galileo_iono_health_words(); },
+            "The latest Galileo word 5 per PRN (a dict of galileo_iono_health).")
+        .def(
+            "galileo_gst_utc",
+            [](const core::gps_receiver& r) -> std::optional<core::galileo_gst_utc> {
+                if (!r.has_galileo_gst_utc())
+                    return std::nullopt;
+                return r.galileo_gst_utc_word();
+            },
+            "The latest Galileo word 6 (GST-UTC, leap seconds) of any satellite, or "
+            "None.")
         .def(
             "ephemerides",
             [](const core::gps_receiver& r) { return r.ephemerides(); },
@@ -390,5 +504,6 @@ void bind_receiver(py::module& m)
 void bind_gps_receiver(py::module& m)
 {
     bind_scenario(m);
+    bind_epoch(m);
     bind_receiver(m);
 }

@@ -10,8 +10,9 @@ BOC(1,1) expansion) and the signal simulator (satellites with Doppler, code phas
 and navigation bits in noise), and tracking (track: the detected satellites followed
 by the correlator's loops; multichannel_correlator, the engine of
 multichannel_correlator_cc), and the receiver (receive: position fixes and RINEX, NMEA
-and GeoJSON files of a GPS L1 C/A recording; gps_receiver, its host pipeline;
-gps_constellation_scenario, signals with their truth).'''
+and GeoJSON files of a GPS L1 C/A and / or Galileo E1 recording; gps_receiver, its host
+pipeline; gps_constellation_scenario, signals of both systems with their truth; the
+broadcast navigation data of both).'''
 
 from .._engines import (gnss_receiver_tap_offsets, gnss_signal_system,
                         multichannel_correlator, pcps_acquisition)
@@ -22,7 +23,9 @@ from .._engines import (boc11_expand, galileo_e1_chip_rate_cps, galileo_e1_code,
                         gnss_simulated_satellite, gnss_simulator_config,
                         gps_l1_frequency_hz, gps_l1ca_chip_rate_cps, gps_l1ca_code,
                         gps_l1ca_code_length)
-from .._engines import (gnss_geodetic_to_ecef, gps_constellation_scenario, gps_ephemeris,
+from .._engines import (galileo_ephemeris, galileo_gst_utc, galileo_inav_message,
+                        galileo_iono_health, galileo_nominal_constellation,
+                        gnss_geodetic_to_ecef, gps_constellation_scenario, gps_ephemeris,
                         gps_iono_utc, gps_nominal_constellation, gps_receiver)
 from .acquisition import acquire
 from .receiver import receive

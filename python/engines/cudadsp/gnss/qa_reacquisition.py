@@ -52,15 +52,18 @@ class qa_reacquisition(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         case = cases.scenario(SECONDS)
-        visible = [case.prn(s) for s in range(case.satellite_count())]
+        # Satellites by their ids ("G05"), as receive() names them.
+        visible = [case.satellite(s) for s in range(case.satellite_count())]
         cls.fading, cls.rising = visible[1], visible[-1]
-        cls.truth = {case.prn(s): s for s in range(case.satellite_count())}
+        cls.truth = {case.satellite(s): s for s in range(case.satellite_count())}
         cls.case = case
         cls.folder = tempfile.TemporaryDirectory()
         recording = os.path.join(cls.folder.name, "fading_and_rising.ishort")
+        alone = {sat: cases.satellite_alone(case.prn(cls.truth[sat]), SECONDS)
+                 for sat in (cls.fading, cls.rising)}
         cases.write_ci16(recording, case, SECONDS, absences=[
-            (cases.satellite_alone(cls.fading, SECONDS), FADING_FROM_S, FADING_TO_S),
-            (cases.satellite_alone(cls.rising, SECONDS), 0.0, RISING_AT_S)])
+            (alone[cls.fading], FADING_FROM_S, FADING_TO_S),
+            (alone[cls.rising], 0.0, RISING_AT_S)])
         cls.statuses = []
         cls.output = os.path.join(cls.folder.name, "out")
         cls.result = cudadsp.gnss.receive(
@@ -74,8 +77,8 @@ class qa_reacquisition(unittest.TestCase):
     def tearDownClass(cls):
         cls.folder.cleanup()
 
-    def events_of(self, prn):
-        return [e for e in self.result.events if e["prn"] == prn]
+    def events_of(self, satellite):
+        return [e for e in self.result.events if e["satellite"] == satellite]
 
     def test_fading_satellite_is_lost_found_again_and_used(self):
         lost, found = self.events_of(self.fading)
@@ -121,14 +124,14 @@ class qa_reacquisition(unittest.TestCase):
         self.assertIn(self.rising, self.statuses[-1]["satellites_tracked"])
 
     def test_no_other_events_and_all_are_reported(self):
-        others = [e for e in self.result.events if e["prn"] in self.truth
-                  and e["prn"] not in (self.fading, self.rising)]
+        others = [e for e in self.result.events if e["satellite"] in self.truth
+                  and e["satellite"] not in (self.fading, self.rising)]
         self.assertEqual(others, [])
-        false_alarms = [e for e in self.result.events if e["prn"] not in self.truth]
+        false_alarms = [e for e in self.result.events if e["satellite"] not in self.truth]
         for e in false_alarms:
             self.assertIn(e["event"] if e["event"] == "acquired" else e["reason"],
                           ("acquired", "never_locked"))
-        self.assertFalse({e["prn"] for e in false_alarms} & {
+        self.assertFalse({e["satellite"] for e in false_alarms} & {
             p for f in self.result.fixes for p in f["satellites_used"]})
         self.assertEqual([e for s in self.statuses for e in s["events"]],
                          self.result.events)
@@ -136,7 +139,8 @@ class qa_reacquisition(unittest.TestCase):
         self.assertEqual(times, sorted(times))
         with open(os.path.join(self.output, "receiver.json")) as f:
             self.assertEqual(json.load(f)["events"], self.result.events)
-        self.assertLessEqual(set(self.truth), {c["prn"] for c in self.result.channels})
+        self.assertLessEqual(set(self.truth),
+                             {c["satellite"] for c in self.result.channels})
 
 
 if __name__ == "__main__":

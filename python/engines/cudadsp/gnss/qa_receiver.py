@@ -8,9 +8,11 @@
 every satellite at every sample): a recording shorter than subframe 1 finds the visible
 satellites at their true Doppler, makes no fix, writes nothing and says what each
 channel waits for; int16 I/Q from an array and from a file (GNSS-SDR's "ishort") give
-the same run; bad input is refused by name. The fixes themselves, against the truth
-and RTKLIB, are tests/apps/qa_gnss_tool.py's (their 22 s recording takes a minute to
-make). On the CPU, and on CUDA too where a device is present."""
+the same run; bad input (signals and satellites too) is refused by name. The fixes
+themselves, against the truth and RTKLIB, are tests/apps/qa_gnss_tool.py's (their 22 s
+recording takes a minute to make), with Galileo qa_receiver_galileo's and
+tests/apps/qa_gnss_tool_galileo.py's. On the CPU, and on CUDA too where a device is
+present."""
 
 import os
 import tempfile
@@ -33,7 +35,8 @@ class qa_receiver(unittest.TestCase):
     def setUpClass(cls):
         cls.case = cases.scenario(SECONDS)
         cls.iq = cls.case.signal().generate_ci16(int(SECONDS * FS), cases.CI16_SCALE)
-        cls.visible = [cls.case.prn(s) for s in range(cls.case.satellite_count())]
+        # By their ids ("G05"), as receive() names them.
+        cls.visible = [cls.case.satellite(s) for s in range(cls.case.satellite_count())]
 
     def test_short_recording_tracks_and_says_what_it_waits_for(self):
         for device in backends(self):
@@ -48,18 +51,19 @@ class qa_receiver(unittest.TestCase):
                 self.assertTrue(result.backend.startswith(device.split(":")[0]))
                 found = {d["satellite"]: d for d in result.detections}
                 self.assertLessEqual(set(self.visible), set(found))
-                for sat, prn in enumerate(self.visible):
-                    truth = self.case.truth(sat, float(found[prn]["start_sample"]))
+                for sat, satellite in enumerate(self.visible):
+                    detection = found[satellite]
+                    truth = self.case.truth(sat, float(detection["start_sample"]))
                     # Half the acquisition's 500 Hz Doppler step.
-                    self.assertLess(abs(found[prn]["doppler_hz"] - truth["doppler_hz"]),
-                                    250.0, prn)
+                    self.assertLess(abs(detection["doppler_hz"] - truth["doppler_hz"]),
+                                    250.0, satellite)
                 # Subframe 1 ends at 6.45 s: every channel has found the bit edges
                 # (0.5 s of prompts once its carrier is locked: the FLL assist pulls in
                 # an acquisition's Doppler error of up to half a 500 Hz bin within a
                 # few tenths of a second) and waits for a subframe.
-                for prn in self.visible:
+                for satellite in self.visible:
                     self.assertRegex(result.waiting_for,
-                                     f"G{prn:02d}: subframe synchronisation")
+                                     f"{satellite}: subframe synchronisation")
                 times = [s["signal_time_s"] for s in statuses]
                 self.assertEqual(times, sorted(times))
                 self.assertAlmostEqual(times[-1], SECONDS, places=6)
@@ -88,6 +92,19 @@ class qa_receiver(unittest.TestCase):
         for bad in (-1.0, float("nan"), float("inf")):
             with self.assertRaisesRegex(ValueError, "lock_loss_s"):
                 cudadsp.gnss.receive(self.iq[:2000], FS, lock_loss_s=bad)
+        both = ("gps_l1ca", "galileo_e1")
+        for signals, satellites, message in (
+                (("glonass_l1of",), None, r"signals\[0\]: 'glonass_l1of' is not one of"),
+                (("gps_l1ca", "gps_l1ca"), None, "signals: 'gps_l1ca' is given twice"),
+                ((), None, "signals: name one or more"),
+                (both, [5], r"satellites\[0\]: a bare PRN \(5\) names no system"),
+                (both, ["G05", "E51"], r"satellites\[1\]: galileo_e1 PRNs are 1 to 50"),
+                (both, ["E11", "E11"], r"satellites\[1\]: E11 is given twice"),
+                (("galileo_e1",), ["G05"], r"satellites\[0\]: 'G05' is not the id"),
+                (("gps_l1ca",), [33], r"satellites\[0\]: gps_l1ca PRNs are 1 to 32")):
+            with self.assertRaisesRegex(ValueError, message):
+                cudadsp.gnss.receive(self.iq[:2000], FS, signals=signals,
+                                     satellites=satellites)
         with tempfile.TemporaryDirectory() as folder:
             path = os.path.join(folder, "odd.ci16")
             self.iq[:2001].tofile(path)  # half a complex sample at the end
@@ -97,7 +114,7 @@ class qa_receiver(unittest.TestCase):
     def test_receiver_refuses_records_of_a_channel_without_a_prn(self):
         correlator = cudadsp.gnss.multichannel_correlator(FS, input_format="ci16",
                                                           device="cpu")
-        correlator.add_channel(id=7, prn=self.visible[0])
+        correlator.add_channel(id=7, prn=self.case.prn(0))
         records, _, _, correlations = correlator.process(self.iq[:int(0.01 * FS) * 2])
         receiver = cudadsp.gnss.gps_receiver(FS)
         with self.assertRaisesRegex(ValueError, "channel 7"):

@@ -3,27 +3,25 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-"""receive: a GPS L1 C/A receiver over a recording, from samples to position fixes and
-the files a GNSS user reads (RINEX 3.04 observation and navigation, NMEA 0183,
-GeoJSON): acquisition (acquire), the multichannel correlator's channels (CPU or CUDA)
-and the host pipeline of core::gps_receiver (docs/design/gps_receiver.md). The
+"""receive: a GPS L1 C/A and Galileo E1 receiver over a recording, from samples to
+position fixes and the files a GNSS user reads (RINEX 3.04 observation and navigation,
+NMEA 0183, GeoJSON): acquisition (acquire), the multichannel correlator's channels (CPU
+or CUDA) and the host pipeline of core::gps_receiver (docs/design/gps_receiver.md). The
 command-line tool cudadsp_gnss is this function (docs/apps/cudadsp_gnss.md)."""
 
 import dataclasses
 import datetime
 import math
 import os
-import re
 
 import numpy
 
-from .._engines import (gnss_default_cn0_epochs, gnss_lock_monitor,
-                        gnss_record_flag_code_lock, gps_ephemeris_transmission_time_s,
-                        gps_geojson_track_text, gps_receiver,
-                        multichannel_correlator, rinex_file_names, rinex_navigation_text,
-                        rinex_observation_text)
-from ..common import output_set
+from .._engines import (gnss_lock_monitor, gnss_record_flag_code_lock, gps_receiver,
+                        multichannel_correlator)
 from .acquisition import acquire
+from .receiver_outputs import galileo_week, resolve_week, write_outputs
+from .receiver_signals import (DEFAULT_SIGNALS, SIGNALS, satellite_id, satellites_of,
+                               signals_of)
 
 # Sample formats by their names here and GNSS-SDR's (its file_signal_source's
 # item_type): the dtype of one value and the values per complex sample.
@@ -31,10 +29,7 @@ SAMPLE_FORMATS = {"cf32": (numpy.complex64, 1), "ci16": (numpy.int16, 2),
                   "ci8": (numpy.int8, 2)}
 FORMAT_ALIASES = {"gr_complex": "cf32", "ishort": "ci16", "byte": "ci8"}
 
-# The loops of qa_gps_receiver's measured bounds: a 0.25 Hz carrier-aided DLL on taps
-# 0.25 chip either side of the prompt (about 0.4 m of code noise per satellite at
-# 45 dB-Hz), the default 15 Hz PLL.
-TAP_OFFSETS_CHIPS = (-0.25, 0.0, 0.25)
+# The channels' DLL: 0.25 Hz, carrier-aided (qa_gps_receiver's measured bounds).
 DLL_BANDWIDTH_HZ = 0.25
 # FLL assist until carrier lock: the acquisition's Doppler can be 80 Hz off (500 Hz
 # bins, refined), beyond what the 15 Hz PLL pulls in quickly; without it such a channel
@@ -42,41 +37,42 @@ DLL_BANDWIDTH_HZ = 0.25
 # satellites in the first fixes of cudadsp_bench receiver). With 10 Hz every channel
 # of that signal is in carrier lock within 0.3 s.
 FLL_BANDWIDTH_HZ = 10.0
-# One channel per GPS PRN: a search looks for the PRNs without one, which is as many
-# as the channels left.
-MAX_CHANNELS = 32
-# The C/N0 window of the channels (default loop), in which lock is decided: 1-ms epochs.
-LOCK_WINDOW_S = gnss_default_cn0_epochs * 1e-3
+# A search takes 10 code periods (noncoherent dwells) of its signal: 40 ms of Galileo
+# E1. It reads at least this much from where it starts, a chunk or more.
+SEARCH_S = 0.05
 
 GPS_EPOCH = datetime.datetime(1980, 1, 6, tzinfo=datetime.timezone.utc)
 WEEK_S = 604800
-# GPS - UTC since 2017-01-01, used until a subframe 4 page 18 says otherwise.
+# GPS - UTC since 2017-01-01, used until a subframe 4 page 18 or a Galileo word 6 says
+# otherwise.
 LEAP_SECONDS_SINCE_2017 = 18
-# Earlier runs' RINEX files of the default site (gnss_rinex_site), replaced by a run.
-_RINEX_NAME = re.compile(r"^GRCD00XXX_R_\d{11}_\d\d[MHD](_\d\d[SZU])?_G[ON]\.rnx$")
-REPORT_NAME = "receiver.json"
 
 
 @dataclasses.dataclass
 class reception:
-    """What receive() made of a recording.
+    """What receive() made of a recording. Satellites are named by their RINEX ids
+    ("G05" GPS PRN 5, "E11" Galileo PRN 11) throughout.
 
     fixes: one dict per observation epoch (valid or not, the reason when not):
         signal_time_s (sample / rate), sample_index, receiver_time_s, gps_week,
         gps_time_of_week_s, utc (ISO 8601), valid, reason, ecef_m, latitude_deg,
-        longitude_deg, height_m (above the WGS-84 ellipsoid), clock_bias_s,
-        clock_drift, velocity_valid, velocity_m_s (ECEF), dops (gdop, pdop, hdop,
-        vdop, tdop), satellites_used (PRNs), satellites_not_used ((PRN, reason)),
+        longitude_deg, height_m (above the WGS-84 ellipsoid), clock_bias_s (the
+        receiver clock of the fix's time: GPS's, or Galileo's when only Galileo
+        satellites are used, whose time is then GST), inter_system_bias_s (Galileo -
+        GPS receiver clock, which holds -GGTO; NaN unless both are used), clock_drift,
+        velocity_valid, velocity_m_s (ECEF), dops (gdop, pdop, hdop, vdop, tdop),
+        satellites_used (ids), satellites_not_used ((id, reason)),
         ionosphere_applied.
     detections: the acquisitions' detected satellites (satellite, doppler_hz,
         code_phase_chips, cn0_dbhz, start_sample), in the order found.
     events: the channels' changes after the first search, in signal order, each a
         dict: event ("lost": the channel dropped; "reacquired": a satellite once in
-        code lock found again; "acquired": one found for the first time), prn, channel,
-        sample, signal_time_s and, for "lost", reason ("lock_lost": code lock off
-        for lock_loss_s after being on; "never_locked": not on within lock_loss_s of
-        the channel's start).
-    channels: per tracked PRN where its navigation stands (stage, counters).
+        code lock found again; "acquired": one found for the first time), satellite,
+        channel, sample, signal_time_s and, for "lost", reason ("lock_lost": code lock
+        off for lock_loss_s after being on; "never_locked": not on within lock_loss_s
+        of the channel's start).
+    channels: per tracked satellite where its navigation stands (satellite, system,
+        stage, counters).
     waiting_for: with no epoch, what each channel still waited for; else "".
     """
     fixes: list
@@ -142,10 +138,6 @@ def current_gps_week():
     return int((now - GPS_EPOCH).total_seconds() + LEAP_SECONDS_SINCE_2017) // WEEK_S
 
 
-def _resolve_week(week_10_bit, reference_week):
-    return week_10_bit + 1024 * round((reference_week - week_10_bit) / 1024)
-
-
 def _fix_record(epoch, sample_rate_hz, week, leap_seconds):
     fix = epoch.fix
     receiver_time_s = epoch.receiver_time_ms / 1e3
@@ -162,73 +154,99 @@ def _fix_record(epoch, sample_rate_hz, week, leap_seconds):
 class _run:
     """One recording through acquisition, correlator and receiver, chunk by chunk."""
 
-    def __init__(self, values, fmt, sample_rate_hz, settings, lock_loss_s):
+    def __init__(self, values, fmt, sample_rate_hz, settings, signals, satellites,
+                 lock_loss_s):
         self.values, self.fmt, self.fs = values, fmt, float(sample_rate_hz)
         self.per_sample = SAMPLE_FORMATS[fmt][1]
         self.settings = settings
+        self.signals = signals
+        self.systems = [SIGNALS[s].system for s in signals]
+        # One channel per satellite searched: a search looks for those without one.
         self.correlator = multichannel_correlator(
-            self.fs, input_format=fmt, tap_offsets_chips=list(TAP_OFFSETS_CHIPS),
-            max_channels=MAX_CHANNELS,
+            self.fs, input_format=fmt,
+            tap_offsets_chips=list(SIGNALS[signals[0]].tap_offsets_chips),
+            max_channels=max(1, sum(len(p) for p in satellites.values())),
             intermediate_frequency_hz=settings["intermediate_frequency_hz"],
             device=settings["device"])
         self.receiver = gps_receiver(
             self.fs, interval_ms=settings["interval_ms"],
             elevation_mask_deg=settings["elevation_mask_deg"],
             troposphere=settings["troposphere"], klobuchar=settings["klobuchar"],
-            prompt_tap=TAP_OFFSETS_CHIPS.index(0.0))
+            prompt_tap=SIGNALS[signals[0]].tap_offsets_chips.index(0.0))
         # The block's rule (multichannel_correlator_cc's "lost" events), loss and
-        # start-up timeout both lock_loss_s, in whole C/N0 windows; 0 turns it off.
-        windows = math.ceil(lock_loss_s / LOCK_WINDOW_S - 1e-9)
-        self.monitor = gnss_lock_monitor(windows, windows)
+        # start-up timeout both lock_loss_s in whole C/N0 windows of each signal's
+        # records; 0 turns it off.
+        self.monitors = {}
+        for name in signals:
+            windows = SIGNALS[name].lock_windows(lock_loss_s)
+            self.monitors[name] = gnss_lock_monitor(windows, windows)
         self.epochs, self.detections, self.events = [], [], []
-        # Channel id to PRN. Ids are never reused: a satellite found again gets a fresh
-        # channel, its navigation decoded anew (the receiver keeps its ephemeris).
-        self.prn_of, self.next_id = {}, 1
-        # PRNs once in code lock: found again, "reacquired" (else "acquired").
+        # Channel id to (signal, PRN). Ids are never reused: a satellite found again
+        # gets a fresh channel, its navigation decoded anew (the receiver keeps its
+        # ephemeris).
+        self.channel_of, self.next_id = {}, 1
+        # Satellites once in code lock: found again, "reacquired" (else "acquired").
         self.ever_tracked, self.searches = set(), 0
-        # PRNs whose channel was dropped in the last chunk: searched on the next one.
+        # (signal, PRN) whose channel was dropped in the last chunk: searched on the next.
         self.lost = set()
-        # PRN: (IODE, toe) of its latest ephemeris and the receiver time (s) of the
-        # first epoch of a later call (None until one comes): at most a chunk and an
-        # epoch interval after the ephemeris arrived. pending: PRNs waiting for it.
+        # Satellite: (issue, reference time) of its latest ephemeris and the receiver
+        # time (s) of the first epoch of a later call (None until one comes): at most a
+        # chunk and an epoch interval after the ephemeris arrived. pending: those
+        # waiting for it.
         self.ephemeris_seen, self.pending = {}, set()
         self.tracked_now = set()
         self.new_events = []
 
-    def untracked(self, satellites):
-        tracked = set(self.prn_of.values())
-        return [s for s in satellites if s not in tracked]
+    def satellite(self, channel):
+        name, prn = self.channel_of[channel]
+        return SIGNALS[name].satellite(prn)
 
-    def search(self, prns, first_sample, chunk):
-        """Searches prns (without a channel) in chunk, a channel for each found."""
+    def untracked(self, wanted):
+        """{signal: PRNs} of wanted ({signal: PRNs}) without a channel."""
+        tracked = set(self.channel_of.values())
+        return {name: [p for p in prns if (name, p) not in tracked]
+                for name, prns in wanted.items()}
+
+    def search(self, wanted, first_sample, samples):
+        """Searches wanted ({signal: PRNs}, none with a channel) in samples, a channel
+        for each found."""
         self.searches += 1
-        if not prns:
-            return
-        found = acquire(_complex(chunk, self.fmt), self.fs, satellites=prns,
-                        first_sample=first_sample, device=self.settings["device"],
-                        intermediate_frequency_hz=self.settings["intermediate_frequency_hz"])
-        for d in found:
-            if not d["detected"]:
+        for name, prns in wanted.items():
+            if not prns:
                 continue
-            prn, channel = int(d["satellite"]), self.next_id
-            self.next_id += 1
-            self.correlator.add_channel(
-                id=channel, prn=prn, system="gps_l1ca", doppler_hz=float(d["doppler_hz"]),
-                code_phase_chips=float(d["code_phase_chips"]),
-                start_sample=int(d["start_sample"]), dll_bandwidth_hz=DLL_BANDWIDTH_HZ,
-                fll_bandwidth_hz=FLL_BANDWIDTH_HZ)
-            self.monitor.watch(self.correlator, channel)
-            self.receiver.assign_channel(channel, prn)
-            self.prn_of[channel] = prn
-            self.detections.append({k: d[k] for k in ("satellite", "doppler_hz",
-                                                      "code_phase_chips", "cn0_dbhz",
-                                                      "start_sample")})
-            if self.searches > 1:
-                self._event("reacquired" if prn in self.ever_tracked else "acquired",
-                            prn, channel, int(d["start_sample"]))
+            found = acquire(_complex(samples, self.fmt), self.fs, satellites=prns,
+                            first_sample=first_sample, device=self.settings["device"],
+                            intermediate_frequency_hz=self.settings[
+                                "intermediate_frequency_hz"],
+                            **dict(SIGNALS[name].acquisition))
+            for d in found:
+                if d["detected"]:
+                    self._start_channel(name, d)
 
-    def _event(self, kind, prn, channel, sample, **more):
-        event = dict(event=kind, prn=prn, channel=channel, sample=sample,
+    def _start_channel(self, name, detection):
+        signal = SIGNALS[name]
+        prn, channel = int(detection["satellite"]), self.next_id
+        self.next_id += 1
+        self.correlator.add_channel(
+            id=channel, prn=prn, system=signal.channel_system,
+            doppler_hz=float(detection["doppler_hz"]),
+            code_phase_chips=float(detection["code_phase_chips"]),
+            start_sample=int(detection["start_sample"]),
+            tap_offsets_chips=list(signal.tap_offsets_chips),
+            dll_bandwidth_hz=DLL_BANDWIDTH_HZ, fll_bandwidth_hz=FLL_BANDWIDTH_HZ)
+        self.monitors[name].watch(self.correlator, channel)
+        self.receiver.assign_channel(channel, prn, signal.system)
+        self.channel_of[channel] = (name, prn)
+        satellite = signal.satellite(prn)
+        self.detections.append(dict(
+            satellite=satellite, **{k: detection[k] for k in (
+                "doppler_hz", "code_phase_chips", "cn0_dbhz", "start_sample")}))
+        if self.searches > 1:
+            self._event("reacquired" if satellite in self.ever_tracked else "acquired",
+                        satellite, channel, int(detection["start_sample"]))
+
+    def _event(self, kind, satellite, channel, sample, **more):
+        event = dict(event=kind, satellite=satellite, channel=channel, sample=sample,
                      signal_time_s=sample / self.fs, **more)
         self.events.append(event)
         self.new_events.append(event)
@@ -236,43 +254,68 @@ class _run:
     def feed(self, chunk):
         records, _, _, correlations = self.correlator.process(chunk)
         locked = (records["flags"] & gnss_record_flag_code_lock) != 0
-        self.tracked_now = set(self.prn_of[int(c)]
+        self.tracked_now = set(self.satellite(int(c))
                                for c in numpy.unique(records["channel_id"][locked]))
         self.ever_tracked |= self.tracked_now
-        lost = self.monitor.observe(records)
+        lost = [verdict for monitor in self.monitors.values()
+                for verdict in monitor.observe(records)]
         epochs = self.receiver.process(records, correlations,
                                        self.correlator.samples_processed())
         for epoch in epochs:
-            for prn in self.pending:
-                self.ephemeris_seen[prn] = (self.ephemeris_seen[prn][0],
-                                            epoch.receiver_time_ms / 1e3)
+            for satellite in self.pending:
+                self.ephemeris_seen[satellite] = (self.ephemeris_seen[satellite][0],
+                                                  epoch.receiver_time_ms / 1e3)
             self.pending.clear()
             self.epochs.append(epoch)
-        for prn, e in self.receiver.ephemerides().items():
-            key = (e.iode, e.toe)
-            if self.ephemeris_seen.get(prn, (None,))[0] != key:
-                self.ephemeris_seen[prn] = (key, None)
-                self.pending.add(prn)
+        self._note_ephemerides()
         for channel, reason, sample in sorted(lost, key=lambda verdict: verdict[2]):
-            prn = self.prn_of.pop(channel)
+            satellite = self.satellite(channel)
+            name, prn = self.channel_of.pop(channel)
             self.correlator.remove_channel(channel)
             self.receiver.release_channel(channel)
-            self.monitor.forget(channel)
-            self.tracked_now.discard(prn)
-            self.lost.add(prn)
-            self._event("lost", prn, channel, int(sample), reason=reason)
+            self.monitors[name].forget(channel)
+            self.tracked_now.discard(satellite)
+            self.lost.add((name, prn))
+            self._event("lost", satellite, channel, int(sample), reason=reason)
+
+    def _note_ephemerides(self):
+        """Marks the ephemerides new since the last call, to date their first use."""
+        latest = [(satellite_id("gps", prn), (e.iode, e.toe))
+                  for prn, e in self.receiver.ephemerides().items()]
+        latest += [(satellite_id("galileo", prn), (e.iodnav, e.t0e))
+                   for prn, e in self.receiver.galileo_ephemerides().items()]
+        for satellite, key in latest:
+            if self.ephemeris_seen.get(satellite, (None,))[0] != key:
+                self.ephemeris_seen[satellite] = (key, None)
+                self.pending.add(satellite)
+
+    def lost_satellites(self):
+        """{signal: PRNs} of the satellites dropped in the last chunk."""
+        return {name: sorted(p for n, p in self.lost if n == name)
+                for name in self.signals}
 
     def channels(self):
         return [self.receiver.channel(i) for i in self.correlator.channel_ids()]
 
+    def week(self, reference_week):
+        """The continuous GPS week of the run: a GPS ephemeris's 10-bit week, else a
+        Galileo word 5's GST week, resolved near reference_week."""
+        ephemerides = self.receiver.ephemerides()
+        if ephemerides:
+            return resolve_week(next(iter(ephemerides.values())).week, reference_week)
+        words_5 = self.receiver.galileo_iono_health()
+        if words_5:
+            return galileo_week(next(iter(words_5.values())).wn, reference_week)
+        return reference_week
+
 
 def receive(samples, sample_rate_hz, input_format=None, intermediate_frequency_hz=0.0,
-            device="auto", satellites=None, klobuchar=None, troposphere="saastamoinen",
-            elevation_mask_deg=10.0, interval_ms=1000, reacquire_interval_s=10.0,
-            lock_loss_s=1.0, reference_week=None, leap_seconds=None, output_folder=None,
-            progress=None, chunk_s=0.1):
-    """Position fixes of a GPS L1 C/A recording, and optionally its RINEX, NMEA and
-    GeoJSON files.
+            device="auto", signals=DEFAULT_SIGNALS, satellites=None, klobuchar=None,
+            troposphere="saastamoinen", elevation_mask_deg=10.0, interval_ms=1000,
+            reacquire_interval_s=10.0, lock_loss_s=1.0, reference_week=None,
+            leap_seconds=None, output_folder=None, progress=None, chunk_s=0.1):
+    """Position fixes of a GPS L1 C/A and / or Galileo E1 recording, and optionally its
+    RINEX, NMEA and GeoJSON files.
 
     Args:
         samples: the recording: an array (complex, or int16 / int8 interleaved I/Q) or
@@ -281,12 +324,19 @@ def receive(samples, sample_rate_hz, input_format=None, intermediate_frequency_h
         input_format: "cf32" (complex64), "ci16" or "ci8" (interleaved I/Q), or
             GNSS-SDR's item types "gr_complex", "ishort", "byte"; default cf32 for a
             path, the dtype's for an array.
-        intermediate_frequency_hz: the L1 carrier's frequency in the samples.
+        intermediate_frequency_hz: the L1 / E1 carrier's frequency in the samples.
         device: "auto", "cpu", "cuda" or "cuda:N", for acquisition and correlator.
-        satellites: PRNs searched (default 1..32).
+        signals: the signals received, "gps_l1ca", "galileo_e1" or both: Galileo E1
+            satellites are searched on E1 B and C (4-ms coherent, 125 Hz bins) and
+            tracked on the E1-B code, whose symbols carry I/NAV; with both, one
+            receiver clock per system is solved (the fixes' inter_system_bias_s).
+        satellites: those searched, by id ("G05", "E11"), or PRNs when one signal is
+            received; default GPS 1..32 and Galileo 1..36.
         klobuchar: the 8 broadcast ionosphere coefficients (alpha0..3, beta0..3) known
             before subframe 4 page 18 arrives (every 12.5 min; a navigation file or an
-            earlier run); until then fixes are made without the ionosphere.
+            earlier run); until then fixes are made without the ionosphere. The GPS
+            model serves Galileo E1 too (the same frequency); a Galileo-only receiver
+            has the ionosphere only from here (NeQuick-G is not run).
         troposphere: "saastamoinen" or "none".
         elevation_mask_deg: satellites lower are not used.
         interval_ms: between observation epochs (1000: 1 Hz).
@@ -297,17 +347,19 @@ def receive(samples, sample_rate_hz, input_format=None, intermediate_frequency_h
             or has not come on this long after its start, is dropped (event "lost")
             and its satellite searched again on the next chunk, then with the others
             every reacquire_interval_s; found, it gets a new channel (its navigation
-            decoded anew, its ephemeris kept). 0: channels are never dropped.
-        reference_week: a GPS week near the recording's, which resolves the message's
-            10-bit week; default the machine clock's.
-        leap_seconds: GPS - UTC; default the broadcast value once page 18 is decoded,
-            18 (since 2017) before.
+            decoded anew, its ephemeris kept). In whole C/N0 windows of the signal's
+            records (50 ms GPS, 200 ms Galileo). 0: channels are never dropped.
+        reference_week: a GPS week near the recording's, which resolves the GPS
+            message's 10-bit week (or Galileo's 12-bit one); default the machine
+            clock's.
+        leap_seconds: GPS - UTC; default the broadcast value once GPS page 18 or
+            Galileo word 6 is decoded, 18 (since 2017) before.
         output_folder: where to write the RINEX 3.04 observation and navigation files
-            (long names), fixes.nmea, track.geojson and receiver.json (the report,
-            last), all together or nothing (cudadsp.common.output_set); nothing is
-            written when no fix was made.
+            (long names; GPS, Galileo or mixed by signals), fixes.nmea, track.geojson
+            and receiver.json (the report, last), all together or nothing
+            (cudadsp.common.output_set); nothing is written when no fix was made.
         progress: called after each chunk with a dict: signal_time_s,
-            satellites_tracked (PRNs in code lock), satellites_timed (PRNs whose
+            satellites_tracked (ids in code lock), satellites_timed (ids whose
             transmit time is known), fixes, last_fix (dict or None), events (those of
             this chunk, as reception.events).
         chunk_s: signal per correlator call.
@@ -329,45 +381,24 @@ def receive(samples, sample_rate_hz, input_format=None, intermediate_frequency_h
         raise ValueError(f"reacquire_interval_s: must be >= 0, got {reacquire_interval_s!r}")
     if not (math.isfinite(lock_loss_s) and lock_loss_s >= 0):
         raise ValueError(f"lock_loss_s: must be finite and >= 0, got {lock_loss_s!r}")
-    prns = list(range(1, 33)) if satellites is None else [int(s) for s in satellites]
+    signals = signals_of(signals)
+    wanted = satellites_of(satellites, signals)
     settings = dict(intermediate_frequency_hz=float(intermediate_frequency_hz),
                     device=device, interval_ms=int(interval_ms),
                     elevation_mask_deg=float(elevation_mask_deg), troposphere=troposphere,
                     klobuchar=None if klobuchar is None else [float(k) for k in klobuchar])
-    run = _run(values, fmt, fs, settings, float(lock_loss_s))
-    per = run.per_sample
-    total = len(values) // per
-    step = max(1, int(round(chunk_s * fs)))
-    next_search = 0.0
-    for start in range(0, total, step):
-        chunk = values[start * per:min(total, start + step) * per]
-        run.new_events = []
-        if start / fs >= next_search:
-            run.search(run.untracked(prns), start, chunk)
-            next_search = (start / fs + reacquire_interval_s if reacquire_interval_s > 0
-                           else float("inf"))
-        elif run.lost:
-            run.search(run.untracked(sorted(run.lost)), start, chunk)
-        run.lost.clear()
-        run.feed(chunk)
-        if progress is not None:
-            timed = [c["prn"] for c in run.channels() if c["time_known"]]
-            fixes = [e for e in run.epochs if e.fix["valid"]]
-            progress({"signal_time_s": run.correlator.samples_processed() / fs,
-                      "satellites_tracked": sorted(run.tracked_now),
-                      "satellites_timed": sorted(timed), "fixes": len(fixes),
-                      "last_fix": fixes[-1].fix if fixes else None,
-                      "events": run.new_events})
+    run = _run(values, fmt, fs, settings, signals, wanted, float(lock_loss_s))
+    _process(run, values, fs, wanted, reacquire_interval_s, progress, chunk_s)
 
-    ephemerides = run.receiver.ephemerides()
-    week = _resolve_week(next(iter(ephemerides.values())).week,
-                         current_gps_week() if reference_week is None else reference_week
-                         ) if ephemerides else (reference_week or current_gps_week())
+    reference_week = current_gps_week() if reference_week is None else reference_week
+    week = run.week(reference_week)
     channels = run.channels()
-    broadcast = any(c["iono_utc_pages"] for c in channels)
+    broadcast = any(c.get("iono_utc_pages", 0) for c in channels)
     iono_utc = run.receiver.iono_utc()
+    gst_utc = run.receiver.galileo_gst_utc()
     if leap_seconds is None:
-        leap_seconds = iono_utc.dt_ls if broadcast else LEAP_SECONDS_SINCE_2017
+        leap_seconds = (iono_utc.dt_ls if broadcast else
+                        gst_utc.dt_ls if gst_utc is not None else LEAP_SECONDS_SINCE_2017)
     fixes = [_fix_record(e, fs, week, leap_seconds) for e in run.epochs]
     result = reception(fixes=fixes, detections=run.detections, events=run.events,
                        channels=channels,
@@ -383,60 +414,37 @@ def receive(samples, sample_rate_hz, input_format=None, intermediate_frequency_h
             iono_utc.wnt = iono_utc.wn_lsf = week % 256
             iono_utc.dn = 1
         path = os.fspath(samples) if isinstance(samples, (str, os.PathLike)) else None
-        result.outputs = _write_outputs(
+        result.outputs = write_outputs(
             output_folder, run, result, iono_utc,
-            dict(input=path, input_format=fmt, sample_rate_hz=fs, **settings))
+            dict(input=path, input_format=fmt, sample_rate_hz=fs, signals=list(signals),
+                 **settings))
     return result
 
 
-def _navigation_records(run, week):
-    records = []
-    for prn, e in sorted(run.receiver.ephemerides().items()):
-        seen_s = run.ephemeris_seen[prn][1]
-        if seen_s is None:
-            continue  # arrived after the last epoch: no observation used it
-        # seen_s lies a transit time and at most a chunk and an epoch interval after
-        # subframe 3 arrived, within the frame (gps_ephemeris_transmission_time_s).
-        records.append((e, _resolve_week(e.week, week),
-                        gps_ephemeris_transmission_time_s(seen_s)))
-    return records
-
-
-def _write_outputs(folder, run, result, iono_utc, settings):
-    first, last = run.epochs[0], run.epochs[-1]
-    first_tow = first.receiver_time_ms / 1e3
-    span_s = (last.receiver_time_ms - first.receiver_time_ms) / 1e3 + run.settings[
-        "interval_ms"] / 1e3
-    obs_name, nav_name = rinex_file_names(result.gps_week, first_tow, span_s,
-                                          run.settings["interval_ms"])
-    created = datetime.datetime.now(datetime.timezone.utc)
-    created_utc = (created.year, created.month, created.day, created.hour,
-                   created.minute, float(created.second))
-    valid = result.valid_fixes
-    position = list(valid[-1]["ecef_m"])
-    earlier = [n for n in (os.listdir(folder) if os.path.isdir(folder) else [])
-               if _RINEX_NAME.match(n)]
-    names = [obs_name, nav_name, "fixes.nmea", "track.geojson", REPORT_NAME]
-    paths = [os.path.join(os.path.abspath(folder), n) for n in names]
-    with output_set.output_set(folder, names + [n for n in earlier if n not in names]) \
-            as files:
-        obs = rinex_observation_text(run.epochs, result.gps_week,
-                                     run.settings["interval_ms"], position, "GRCD",
-                                     created_utc)
-        files.write(obs_name, lambda f: f.write(obs.encode()))
-        nav = rinex_navigation_text(_navigation_records(run, result.gps_week), [],
-                                    result.gps_week, created_utc, iono_utc=iono_utc)
-        files.write(nav_name, lambda f: f.write(nav.encode()))
-        nmea = "".join(s for e in run.epochs
-                       for s in e.nmea(result.gps_week, result.leap_seconds))
-        files.write("fixes.nmea", lambda f: f.write(nmea.encode()))
-        track = gps_geojson_track_text(run.epochs, result.gps_week, result.leap_seconds)
-        files.write("track.geojson", lambda f: f.write(track.encode()))
-        files.write_json(REPORT_NAME, {
-            "settings": settings, "backend": result.backend,
-            "gps_week": result.gps_week, "leap_seconds": result.leap_seconds,
-            "detections": result.detections, "events": result.events,
-            "channels": result.channels,
-            "fixes": result.fixes, "outputs": paths,
-            "created_utc": created.isoformat(timespec="seconds")})
-    return paths
+def _process(run, values, fs, wanted, reacquire_interval_s, progress, chunk_s):
+    """The recording through run, chunk by chunk: each searched first when due."""
+    per = run.per_sample
+    total = len(values) // per
+    step = max(1, int(round(chunk_s * fs)))
+    search_samples = max(step, int(math.ceil(SEARCH_S * fs)))
+    next_search = 0.0
+    for start in range(0, total, step):
+        chunk = values[start * per:min(total, start + step) * per]
+        searched = values[start * per:min(total, start + search_samples) * per]
+        run.new_events = []
+        if start / fs >= next_search:
+            run.search(run.untracked(wanted), start, searched)
+            next_search = (start / fs + reacquire_interval_s if reacquire_interval_s > 0
+                           else float("inf"))
+        elif run.lost:
+            run.search(run.untracked(run.lost_satellites()), start, searched)
+        run.lost.clear()
+        run.feed(chunk)
+        if progress is not None:
+            timed = [c["satellite"] for c in run.channels() if c["time_known"]]
+            fixes = [e for e in run.epochs if e.fix["valid"]]
+            progress({"signal_time_s": run.correlator.samples_processed() / fs,
+                      "satellites_tracked": sorted(run.tracked_now),
+                      "satellites_timed": sorted(timed), "fixes": len(fixes),
+                      "last_fix": fixes[-1].fix if fixes else None,
+                      "events": run.new_events})

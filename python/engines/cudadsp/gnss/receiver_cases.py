@@ -4,7 +4,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 '''
-The recording on which the GPS receiver (receive, cudadsp_gnss) is judged, with its
+The recordings on which the receiver (receive, cudadsp_gnss) is judged, with their
 truth: qa_gps_receiver's scenario (tests/engine/qa_gps_receiver.cc). A static receiver
 near Vienna sees the nominal constellation (gps_nominal_constellation, 10-bit week
 300, toe 345600 s) above 10 degrees at 45 dB-Hz, with the Klobuchar ionosphere and no
@@ -12,14 +12,20 @@ troposphere; sample 0 falls 0.45 s before subframe 1 of a frame, so the ephemeri
 complete after about 18.5 s and the first fix comes at 19.45 s. Page 18 comes only at
 about 24.5 s: the receiver is given the Klobuchar parameters up front.
 
+With Galileo (mixed_scenario): the nominal Walker 24/3/1 (galileo_nominal_constellation,
+t0e the same, IODnav GALILEO_IODNAV) beside GPS, E1-B with I/NAV and the E1-C pilot, the
+satellite clocks keeping GST, GGTO (GST - GPS time) off GPS time. Its I/NAV sub-frames
+start with GPS's frames: at sample 0 of scenario() a sub-frame begins 0.45 s later,
+words 2 and 4 at 0 to 4 s of it, 1, 3 and 5 at 20 to 26 s (galileo_inav_encode).
+
 Used by the package's and the tool's tests (qa_receiver, qa_reacquisition,
-tests/apps/qa_gnss_tool.py).
+qa_receiver_galileo, tests/apps/qa_gnss_tool.py, tests/apps/qa_gnss_tool_galileo.py).
 '''
 
 import numpy
 
-from .._engines import (gnss_geodetic_to_ecef, gps_constellation_scenario,
-                        gps_nominal_constellation)
+from .._engines import (galileo_nominal_constellation, gnss_geodetic_to_ecef,
+                        gps_constellation_scenario, gps_nominal_constellation)
 
 WEEK_10_BIT = 300
 # The continuous week of WEEK_10_BIT in the era of the 2020s (resolves the 10-bit week).
@@ -35,6 +41,9 @@ CN0_DBHZ = 45.0
 SAMPLE_RATE_HZ = 2.048e6
 # int16 scale of unit-power noise: the signal's few bits above it survive rounding.
 CI16_SCALE = 300.0
+GALILEO_IODNAV = 77
+# The GST week of REFERENCE_WEEK: GST week 0 is GPS week 1024.
+GST_WEEK = REFERENCE_WEEK - 1024
 
 
 def receiver_ecef():
@@ -48,6 +57,20 @@ def scenario(duration_s, sample_rate_hz=SAMPLE_RATE_HZ, seed=3):
         gps_nominal_constellation(WEEK_10_BIT, TOE_S), list(receiver_ecef()), START_TOW_S,
         duration_s, sample_rate_hz, cn0_dbhz=CN0_DBHZ, klobuchar=list(KLOBUCHAR),
         seed=seed)
+
+
+def mixed_scenario(duration_s, gps_prns, galileo_prns, ggto_s, start_offset_s=0.0,
+                   sample_rate_hz=SAMPLE_RATE_HZ, seed=3):
+    '''The scenario with the GPS satellites gps_prns and the Galileo ones galileo_prns
+    of the nominal constellations (each left out below 10 degrees), the Galileo clocks
+    ggto_s (GST - GPS time) off GPS time, sample 0 start_offset_s after scenario()'s.'''
+    gps = [e for e in gps_nominal_constellation(WEEK_10_BIT, TOE_S) if e.prn in gps_prns]
+    galileo = [m for m in galileo_nominal_constellation(TOE_S, GALILEO_IODNAV)
+               if m.ephemeris.svid in galileo_prns]
+    return gps_constellation_scenario(
+        gps, list(receiver_ecef()), START_TOW_S + start_offset_s, duration_s,
+        sample_rate_hz, cn0_dbhz=CN0_DBHZ, klobuchar=list(KLOBUCHAR), seed=seed,
+        galileo=galileo, galileo_week=GST_WEEK, gst_minus_gps_s=ggto_s)
 
 
 # Noise power of satellite_alone(): its noise, 60 dB below the scenario's, is left out.

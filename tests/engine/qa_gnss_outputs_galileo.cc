@@ -5,21 +5,28 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
-// Galileo in the RINEX 3.04 files, read back apart from the writers: navigation records
-// parsed by the columns of Table A8 (a parser of this test's own) against the I/NAV
-// values the nominal constellation broadcasts (angles times the ICD's pi, SISA indices
-// to metres by values taken from the OS SIS ICD's table, the health bits of word 5 by
-// Table A8's layout, the week counted as GPS's), the mixed and Galileo-only headers
-// ("GAL" ionosphere, "GAUT", leap seconds of word 6) column by column, the long names
-// (GN, EN, MN; GO, EO, MO), and the observation header's and epoch's Galileo lines.
-// RTKLIB solving from a mixed file pair is qa_gnss_rinex_rtklib's.
+// Galileo in the receiver's outputs, read back apart from the writers. RINEX 3.04:
+// navigation records parsed by the columns of Table A8 (a parser of this test's own)
+// against the I/NAV values the nominal constellation broadcasts (angles times the ICD's
+// pi, SISA indices to metres by values taken from the OS SIS ICD's table, the health
+// bits of word 5 by Table A8's layout, the week counted as GPS's), the mixed and
+// Galileo-only headers ("GAL" ionosphere, "GAUT", leap seconds of word 6) column by
+// column, the long names (GN, EN, MN; GO, EO, MO), and the observation header's and
+// epoch's Galileo lines. NMEA 0183: whole sentences written out by hand for fixes of
+// both systems and of Galileo alone (talkers GN and GA, a GSA per system with NMEA
+// 4.10's system ID, GSV per system), their checksums computed here; an epoch's GSV
+// takes each satellite's C/N0 by system and PRN. RTKLIB solving from a mixed file pair
+// is qa_gnss_rinex_rtklib's.
 
 #include "gnss/galileo_nominal_constellation.h"
+#include "gnss/gnss_nmea.h"
 #include "gnss/gnss_rinex.h"
+#include "gnss/gps_receiver_outputs.h"
 #include "qa_gps_sample_ephemeris.h"
 #include "qa_rinex_text.h"
 #include <cppunit/extensions/HelperMacros.h>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -150,15 +157,73 @@ record_of(const galileo_inav_message& m, int week, double transmission_s)
     return r;
 }
 
+
+//! "$" body "*" checksum "\r\n", the XOR of the body computed here.
+std::string sentence_of(const std::string& body)
+{
+    unsigned sum = 0;
+    for (char c : body)
+        sum ^= static_cast<unsigned char>(c);
+    char hex[3];
+    std::snprintf(hex, sizeof hex, "%02X", sum);
+    return "$" + body + "*" + hex + "\r\n";
+}
+
+//! A fix of G05, G12, E05, E11 used and E19 not (elevation, azimuth, C/N0 each), at
+//! 48 07.038 N, 11 31.000 E; \p with_gps false: its GPS satellites left out.
+struct nmea_case {
+    gnss_pvt_result fix;
+    std::vector<gnss_pvt_observation> observations;
+};
+
+nmea_case two_system_fix(bool with_gps)
+{
+    const double deg = 3.14159265358979323846 / 180.0;
+    nmea_case c;
+    c.fix.valid = true;
+    c.fix.geodetic = { (48.0 + 7.038 / 60.0) * deg, (11.0 + 31.0 / 60.0) * deg, 545.4 };
+    c.fix.dops = { 3.0, 2.5, 1.3, 2.1, 1.0 };
+    const struct {
+        gnss_system system;
+        int prn, elevation, azimuth;
+        double cn0;
+        bool used;
+    } sky[] = { { gnss_system::gps, 5, 40, 83, 46, true },
+                { gnss_system::gps, 12, 30, 200, 41, true },
+                { gnss_system::galileo, 5, 50, 100, 44, true },
+                { gnss_system::galileo, 11, 20, 300, 39, true },
+                { gnss_system::galileo, 19, 10, 10, 30, false } };
+    for (const auto& k : sky) {
+        if (k.system == gnss_system::gps && !with_gps)
+            continue;
+        gnss_pvt_satellite s;
+        s.system = k.system;
+        s.prn = k.prn;
+        s.used = k.used;
+        s.elevation_rad = k.elevation * deg;
+        s.azimuth_rad = k.azimuth * deg;
+        c.fix.satellites.push_back(s);
+        c.fix.satellites_used += k.used ? 1 : 0;
+        gnss_pvt_observation o;
+        o.system = k.system;
+        o.prn = k.prn;
+        o.cn0_dbhz = k.cn0;
+        c.observations.push_back(o);
+    }
+    return c;
+}
+
 } // namespace
 
-class qa_gnss_rinex_galileo : public CppUnit::TestCase
+class qa_gnss_outputs_galileo : public CppUnit::TestCase
 {
-    CPPUNIT_TEST_SUITE(qa_gnss_rinex_galileo);
+    CPPUNIT_TEST_SUITE(qa_gnss_outputs_galileo);
     CPPUNIT_TEST(galileo_records_parse_back_to_the_broadcast);
     CPPUNIT_TEST(sisa_in_metres_as_the_icd_tabulates);
     CPPUNIT_TEST(mixed_navigation_header_and_names);
     CPPUNIT_TEST(galileo_observations_in_the_observation_file);
+    CPPUNIT_TEST(nmea_of_both_systems_and_of_galileo_alone);
+    CPPUNIT_TEST(epoch_nmea_takes_cn0_by_system);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -347,9 +412,70 @@ public:
         CPPUNIT_ASSERT_EQUAL(std::string("E11  24345678.500 6"),
                              lines[first + 2].substr(0, 19));
     }
+
+    void nmea_of_both_systems_and_of_galileo_alone()
+    {
+        const gps_time t = { 741, 304528.0 }; // 1994-03-23 12:35:19 UTC with 9 s
+        const nmea_case both = two_system_fix(true);
+        const std::string gga = "$GNGGA,123519.00,4807.0380,N,01131.0000,E,1,04,";
+        CPPUNIT_ASSERT_EQUAL(gga, nmea_gga(both.fix, t, 9).substr(0, gga.size()));
+        CPPUNIT_ASSERT_EQUAL(std::string("$GNRMC,"),
+                             nmea_rmc(both.fix, t, 9).substr(0, 7));
+        // One GSA per system under GN, each ending in NMEA 4.10's system ID.
+        const std::vector<std::string> gsa = nmea_gsa(both.fix);
+        CPPUNIT_ASSERT_EQUAL(std::size_t(2), gsa.size());
+        CPPUNIT_ASSERT_EQUAL(sentence_of("GNGSA,A,3,05,12,,,,,,,,,,,2.5,1.3,2.1,1"),
+                             gsa[0]);
+        CPPUNIT_ASSERT_EQUAL(sentence_of("GNGSA,A,3,05,11,,,,,,,,,,,2.5,1.3,2.1,3"),
+                             gsa[1]);
+        // GSV per system, every satellite above the horizon, used or not.
+        const std::vector<std::string> gsv = nmea_gsv(both.fix, both.observations);
+        CPPUNIT_ASSERT_EQUAL(std::size_t(2), gsv.size());
+        CPPUNIT_ASSERT_EQUAL(sentence_of("GPGSV,1,1,02,05,40,083,46,12,30,200,41"),
+                             gsv[0]);
+        CPPUNIT_ASSERT_EQUAL(
+            sentence_of("GAGSV,1,1,03,05,50,100,44,11,20,300,39,19,10,010,30"), gsv[1]);
+
+        const nmea_case galileo = two_system_fix(false);
+        CPPUNIT_ASSERT_EQUAL(std::string("$GAGGA,"),
+                             nmea_gga(galileo.fix, t, 9).substr(0, 7));
+        CPPUNIT_ASSERT_EQUAL(std::string("$GARMC,"),
+                             nmea_rmc(galileo.fix, t, 9).substr(0, 7));
+        const std::vector<std::string> alone = nmea_gsa(galileo.fix);
+        CPPUNIT_ASSERT_EQUAL(std::size_t(1), alone.size());
+        CPPUNIT_ASSERT_EQUAL(sentence_of("GAGSA,A,3,05,11,,,,,,,,,,,2.5,1.3,2.1"),
+                             alone[0]);
+        const std::vector<std::string> gsv_alone =
+            nmea_gsv(galileo.fix, galileo.observations);
+        CPPUNIT_ASSERT_EQUAL(std::size_t(1), gsv_alone.size());
+        CPPUNIT_ASSERT_EQUAL(std::string("$GAGSV,1,1,03,"), gsv_alone[0].substr(0, 14));
+    }
+
+    void epoch_nmea_takes_cn0_by_system()
+    {
+        // G05 and E05 share the PRN: each GSV entry must carry its own satellite's C/N0.
+        const nmea_case both = two_system_fix(true);
+        gps_receiver_epoch e;
+        e.fix = both.fix;
+        e.gps_time_of_week_s = 304537.0;
+        for (const gnss_pvt_observation& o : both.observations) {
+            gnss_observation m;
+            m.system = o.system;
+            m.prn = o.prn;
+            m.cn0_dbhz = o.cn0_dbhz;
+            e.observations.observations.push_back(m);
+        }
+        const std::vector<std::string> sentences = gps_receiver_nmea(e, 741, 9);
+        CPPUNIT_ASSERT_EQUAL(std::size_t(6), sentences.size()); // GGA, RMC, 2 GSA, 2 GSV
+        CPPUNIT_ASSERT_EQUAL(sentence_of("GPGSV,1,1,02,05,40,083,46,12,30,200,41"),
+                             sentences[4]);
+        CPPUNIT_ASSERT_EQUAL(
+            sentence_of("GAGSV,1,1,03,05,50,100,44,11,20,300,39,19,10,010,30"),
+            sentences[5]);
+    }
 };
 
-CPPUNIT_TEST_SUITE_REGISTRATION(qa_gnss_rinex_galileo);
+CPPUNIT_TEST_SUITE_REGISTRATION(qa_gnss_outputs_galileo);
 
 } // namespace core
 } // namespace cudadsp
