@@ -26,7 +26,10 @@ namespace cudadsp {
 namespace qa {
 
 inline constexpr double galileo_ggto_s = 30e-9; // GST - GPS time
-inline constexpr int galileo_gst_week = 1300;
+// The GST week of the GPS scenario's week: 10-bit week 300 in its third era is GPS week
+// 2348, and GST week 0 is GPS week 1024 (a GST week of its own would date the Galileo
+// records of a mixed RINEX navigation file 24 weeks before the GPS ones).
+inline constexpr int galileo_gst_week = week + 2 * 1024 - 1024;
 inline constexpr int galileo_iodnav = 77;
 
 //! A change to one Galileo satellite's broadcast message (its health, a field).
