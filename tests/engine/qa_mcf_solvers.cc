@@ -18,7 +18,6 @@
 #include "qa_mcf_unwrap.h"
 #include "runtime/splitmix64.h"
 #include "unwrap/mcf_flow_network.h"
-#include "unwrap/mcf_unwrap_cpu.h"
 #include "unwrap/mcf_unwrap_rule.h"
 #include "unwrap/phase_unwrap_2d_rule.h"
 #include <cppunit/extensions/HelperMacros.h>
@@ -160,41 +159,6 @@ std::int64_t checked_cost(const mcf_flow_network& network,
                                      std::int64_t(network.supply[node]),
                                      sent[node]);
     return cost;
-}
-
-struct solved_frame {
-    outputs o;
-    std::int64_t cost = 0;
-};
-
-//! \p f unwrapped whole by mcf_unwrap_cpu with \p solver and \p looks, every output
-//! poisoned first.
-solved_frame
-solve_frame(const frame& f, unwrap_2d_mcf_solver solver, std::size_t looks = 1)
-{
-    phase_unwrap_2d_config config;
-    config.width = f.width;
-    config.height = f.height;
-    config.method = unwrap_2d_method::mcf;
-    config.looks = looks;
-    config.mcf_solver = solver;
-    config.validate();
-    mcf_unwrap_cpu unwrapper(config);
-    const std::size_t n = f.width * f.height;
-    solved_frame s;
-    s.o.unwrapped.assign(n, qa::poison_value);
-    s.o.cycles.assign(n, poison_integer);
-    s.o.components.assign(n, poison_integer);
-    unwrap_2d_buffers b;
-    b.wrapped = f.wrapped.data();
-    b.unwrapped = s.o.unwrapped.data();
-    b.weight = f.weight.empty() ? nullptr : f.weight.data();
-    b.mask = f.mask.empty() ? nullptr : f.mask.data();
-    b.cycles = s.o.cycles.data();
-    b.components = s.o.components.data();
-    s.o.report = unwrapper.unwrap(b);
-    s.cost = unwrapper.flow_cost();
-    return s;
 }
 
 //! A field with known truth (radians) and the pixels to judge it on.

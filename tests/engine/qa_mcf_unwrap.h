@@ -75,6 +75,18 @@ std::vector<double> smooth_field(std::size_t width, std::size_t height);
 
 frame frame_of(const std::vector<double>& truth, std::size_t width, std::size_t height);
 
+struct solved_frame {
+    outputs o;
+    std::int64_t cost = 0;
+};
+
+/*! \p f unwrapped whole by mcf_unwrap_cpu with \p solver and \p looks, its row passes
+ *  shared among at most \p row_workers workers, every output poisoned first. */
+solved_frame solve_frame(const frame& f,
+                         unwrap_2d_mcf_solver solver,
+                         std::size_t looks = 1,
+                         std::size_t row_workers = 1);
+
 } // namespace core
 } // namespace cudadsp
 } // namespace gr

@@ -6,6 +6,7 @@
  */
 
 #include "qa_mcf_unwrap.h"
+#include "unwrap/mcf_unwrap_cpu.h"
 #include <cppunit/extensions/HelperMacros.h>
 #include <algorithm>
 #include <cmath>
@@ -160,6 +161,36 @@ frame frame_of(const std::vector<double>& truth, std::size_t width, std::size_t 
     for (double t : truth)
         f.wrapped.push_back(wrap_phase(t));
     return f;
+}
+
+solved_frame solve_frame(const frame& f,
+                         unwrap_2d_mcf_solver solver,
+                         std::size_t looks,
+                         std::size_t row_workers)
+{
+    phase_unwrap_2d_config config;
+    config.width = f.width;
+    config.height = f.height;
+    config.method = unwrap_2d_method::mcf;
+    config.looks = looks;
+    config.mcf_solver = solver;
+    config.validate();
+    mcf_unwrap_cpu unwrapper(config, row_workers);
+    const std::size_t n = f.width * f.height;
+    solved_frame s;
+    s.o.unwrapped.assign(n, qa::poison_value);
+    s.o.cycles.assign(n, poison_integer);
+    s.o.components.assign(n, poison_integer);
+    unwrap_2d_buffers b;
+    b.wrapped = f.wrapped.data();
+    b.unwrapped = s.o.unwrapped.data();
+    b.weight = f.weight.empty() ? nullptr : f.weight.data();
+    b.mask = f.mask.empty() ? nullptr : f.mask.data();
+    b.cycles = s.o.cycles.data();
+    b.components = s.o.components.data();
+    s.o.report = unwrapper.unwrap(b);
+    s.cost = unwrapper.flow_cost();
+    return s;
 }
 
 } // namespace core

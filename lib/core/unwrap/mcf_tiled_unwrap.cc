@@ -61,6 +61,20 @@ std::size_t core_of(const mcf_axis_tiles& axis, std::size_t position)
 //! The workers the tiles are shared among: one tile solver each.
 std::size_t tile_workers(std::size_t tiles) { return parallel_workers(tiles, tiles); }
 
+/*!
+ * The workers each of \p solvers solvers running at once may share its row passes
+ * among (mcf_unwrap_cpu): the hardware threads the solvers leave, and at most one
+ * per 2^15 pixels of \p frame, below which starting a thread costs more than the
+ * rows it would take (a pass over them is tens of microseconds).
+ */
+std::size_t solver_row_workers(const phase_unwrap_2d_config& frame, std::size_t solvers)
+{
+    const std::size_t hardware_threads = parallel_workers(
+        std::numeric_limits<std::size_t>::max(), std::numeric_limits<std::size_t>::max());
+    return std::max<std::size_t>(
+        1, std::min(hardware_threads / solvers, frame.pixels() >> 15));
+}
+
 } // namespace
 
 mcf_axis_tiles
@@ -96,7 +110,8 @@ mcf_tiled_unwrap::mcf_tiled_unwrap(const phase_unwrap_2d_config& config)
 {
     const std::size_t tiles = d_columns.start.size() * d_rows.start.size();
     if (tiles == 1) {
-        d_solvers.push_back(std::make_unique<mcf_unwrap_cpu>(config));
+        d_solvers.push_back(
+            std::make_unique<mcf_unwrap_cpu>(config, solver_row_workers(config, 1)));
         return;
     }
     const phase_unwrap_2d_config tile = tile_config(config, d_columns, d_rows);
@@ -106,7 +121,8 @@ mcf_tiled_unwrap::mcf_tiled_unwrap(const phase_unwrap_2d_config& config)
     d_unwrapped.resize(workers);
     d_mask.resize(workers);
     for (std::size_t w = 0; w < workers; ++w) {
-        d_solvers.push_back(std::make_unique<mcf_unwrap_cpu>(tile));
+        d_solvers.push_back(
+            std::make_unique<mcf_unwrap_cpu>(tile, solver_row_workers(tile, workers)));
         d_wrapped[w].resize(tile.pixels());
         d_unwrapped[w].resize(tile.pixels());
     }

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "runtime/parallel_ranges.h"
 #include "unwrap/mcf_unwrap_cpu.h"
 #include "unwrap/mcf_unwrap_rule.h"
 #include "unwrap/phase_unwrap_2d_rule.h"
@@ -12,6 +13,7 @@
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <numeric>
 #include <stdexcept>
 #include <utility>
 
@@ -43,43 +45,51 @@ constexpr std::int32_t least_arc_cost = 1;
 namespace {
 
 /*! Box sums of \p values over the (2 half + 1)^2 window around every pixel, clipped
- *  at the frame's edges; \p row_sums is scratch. */
+ *  at the frame's edges; \p row_sums is scratch. Rows are shared among at most
+ *  \p workers workers, every row's sums done before the column sums read them. */
 void box_sum(const std::vector<float>& values,
              std::vector<float>& row_sums,
              std::vector<float>& sums,
              std::int32_t half,
              std::int32_t width,
-             std::int32_t height)
+             std::int32_t height,
+             std::size_t workers)
 {
-    for (std::int32_t row = 0; row < height; ++row) {
-        const float* in = values.data() + std::size_t(row) * width;
-        float* out = row_sums.data() + std::size_t(row) * width;
-        for (std::int32_t col = 0; col < width; ++col) {
-            float sum = 0.0f;
-            for (std::int32_t c = std::max(0, col - half);
-                 c <= std::min(width - 1, col + half);
-                 ++c)
-                sum += in[c];
-            out[col] = sum;
+    parallel_ranges(height, workers, [&](std::size_t first, std::size_t end) {
+        for (std::size_t row = first; row < end; ++row) {
+            const float* in = values.data() + row * width;
+            float* out = row_sums.data() + row * width;
+            for (std::int32_t col = 0; col < width; ++col) {
+                float sum = 0.0f;
+                for (std::int32_t c = std::max(0, col - half);
+                     c <= std::min(width - 1, col + half);
+                     ++c)
+                    sum += in[c];
+                out[col] = sum;
+            }
         }
-    }
-    for (std::int32_t row = 0; row < height; ++row) {
-        float* out = sums.data() + std::size_t(row) * width;
-        std::fill(out, out + width, 0.0f);
-        for (std::int32_t r = std::max(0, row - half);
-             r <= std::min(height - 1, row + half);
-             ++r) {
-            const float* in = row_sums.data() + std::size_t(r) * width;
-            for (std::int32_t col = 0; col < width; ++col)
-                out[col] += in[col];
+    });
+    parallel_ranges(height, workers, [&](std::size_t first, std::size_t end) {
+        for (std::int32_t row = std::int32_t(first); row < std::int32_t(end); ++row) {
+            float* out = sums.data() + std::size_t(row) * width;
+            std::fill(out, out + width, 0.0f);
+            for (std::int32_t r = std::max(0, row - half);
+                 r <= std::min(height - 1, row + half);
+                 ++r) {
+                const float* in = row_sums.data() + std::size_t(r) * width;
+                for (std::int32_t col = 0; col < width; ++col)
+                    out[col] += in[col];
+            }
         }
-    }
+    });
 }
 
 } // namespace
 
-mcf_unwrap_cpu::mcf_unwrap_cpu(const phase_unwrap_2d_config& config)
+mcf_unwrap_cpu::mcf_unwrap_cpu(const phase_unwrap_2d_config& config,
+                               std::size_t row_workers)
     : d_config(config),
+      d_row_workers(std::max<std::size_t>(1, row_workers)),
       d_moment_table(moment_table_size),
       d_valid(config.pixels()),
       d_moment(config.pixels()),
@@ -127,6 +137,20 @@ std::size_t mcf_unwrap_cpu::bytes(const phase_unwrap_2d_config& config)
     return pixels * per_pixel + mcf_flow_solver_bytes(config.mcf_solver, pixels);
 }
 
+void mcf_unwrap_cpu::for_row_ranges(
+    std::size_t count,
+    const std::function<void(std::size_t worker, std::int32_t first, std::int32_t end)>&
+        rows) const
+{
+    parallel_ranges(count,
+                    d_row_workers,
+                    [&](std::size_t worker, std::size_t first, std::size_t end) {
+                        rows(worker,
+                             static_cast<std::int32_t>(first),
+                             static_cast<std::int32_t>(end));
+                    });
+}
+
 void mcf_unwrap_cpu::sum_window_steps(const float* x,
                                       std::int32_t direction,
                                       bool unit_steps)
@@ -134,58 +158,67 @@ void mcf_unwrap_cpu::sum_window_steps(const float* x,
     const std::int32_t width = static_cast<std::int32_t>(d_config.width);
     const std::int32_t height = static_cast<std::int32_t>(d_config.height);
     const unwrap_period p = make_unwrap_period(d_config.period);
-    for (std::int32_t row = 0; row < height; ++row)
-        for (std::int32_t col = 0; col < width; ++col) {
-            const std::size_t a = std::size_t(row) * width + col;
-            std::int32_t b = 0;
-            const bool pair = unwrap_2d_neighbour(row,
-                                                  col,
-                                                  direction,
-                                                  1 - direction,
-                                                  { width, height, false, false },
-                                                  &b) &&
-                              d_valid[a] && d_valid[b];
-            float re = 0.0f, im = 0.0f;
-            if (pair && unit_steps) {
-                const double angle = two_pi *
-                                     wrap_difference(double(x[b]) - double(x[a]), p) *
-                                     p.inverse_period;
-                re = static_cast<float>(std::cos(angle));
-                im = static_cast<float>(std::sin(angle));
-            } else if (pair) {
-                re = d_filtered[0][b] * d_filtered[0][a] +
-                     d_filtered[1][b] * d_filtered[1][a];
-                im = d_filtered[1][b] * d_filtered[0][a] -
-                     d_filtered[0][b] * d_filtered[1][a];
+    for_row_ranges(height, [&](std::size_t, std::int32_t first, std::int32_t end) {
+        for (std::int32_t row = first; row < end; ++row)
+            for (std::int32_t col = 0; col < width; ++col) {
+                const std::size_t a = std::size_t(row) * width + col;
+                std::int32_t b = 0;
+                const bool pair = unwrap_2d_neighbour(row,
+                                                      col,
+                                                      direction,
+                                                      1 - direction,
+                                                      { width, height, false, false },
+                                                      &b) &&
+                                  d_valid[a] && d_valid[b];
+                float re = 0.0f, im = 0.0f;
+                if (pair && unit_steps) {
+                    const double angle = two_pi *
+                                         wrap_difference(double(x[b]) - double(x[a]), p) *
+                                         p.inverse_period;
+                    re = static_cast<float>(std::cos(angle));
+                    im = static_cast<float>(std::sin(angle));
+                } else if (pair) {
+                    re = d_filtered[0][b] * d_filtered[0][a] +
+                         d_filtered[1][b] * d_filtered[1][a];
+                    im = d_filtered[1][b] * d_filtered[0][a] -
+                         d_filtered[0][b] * d_filtered[1][a];
+                }
+                d_step[0][a] = re;
+                d_step[1][a] = im;
+                d_step[2][a] = pair ? 1.0f : 0.0f;
             }
-            d_step[0][a] = re;
-            d_step[1][a] = im;
-            d_step[2][a] = pair ? 1.0f : 0.0f;
-        }
+    });
     const std::int32_t half = static_cast<std::int32_t>(d_config.gradient_window / 2);
     for (int k = 0; k < 3; ++k)
-        box_sum(d_step[k], d_row_sum, d_window_sum[k], half, width, height);
+        box_sum(
+            d_step[k], d_row_sum, d_window_sum[k], half, width, height, d_row_workers);
 }
 
 void mcf_unwrap_cpu::estimate_expected_gradients(const float* x)
 {
     const std::int32_t width = static_cast<std::int32_t>(d_config.width);
-    const std::size_t pixels = d_config.pixels();
     const unwrap_period p = make_unwrap_period(d_config.period);
     for (std::int32_t direction = 0; direction < 2; ++direction) {
         sum_window_steps(x, direction, false);
-        for (std::size_t a = 0; a < pixels; ++a) {
-            const std::size_t edge = unwrap_2d_edge_index(std::int32_t(a), direction);
-            d_offset[edge] = 0.0f;
-            if (d_step[2][a] == 0.0f)
-                continue;
-            const std::size_t b = direction == 0 ? a + 1 : a + width;
-            const double re = d_window_sum[0][a], im = d_window_sum[1][a];
-            d_offset[edge] = static_cast<float>(
-                re != 0.0 || im != 0.0
-                    ? std::atan2(im, re) / two_pi
-                    : wrap_difference(double(x[b]) - double(x[a]), p) * p.inverse_period);
-        }
+        for_row_ranges(
+            d_config.height, [&](std::size_t, std::int32_t first, std::int32_t end) {
+                for (std::size_t a = std::size_t(first) * width;
+                     a < std::size_t(end) * width;
+                     ++a) {
+                    const std::size_t edge =
+                        unwrap_2d_edge_index(std::int32_t(a), direction);
+                    d_offset[edge] = 0.0f;
+                    if (d_step[2][a] == 0.0f)
+                        continue;
+                    const std::size_t b = direction == 0 ? a + 1 : a + width;
+                    const double re = d_window_sum[0][a], im = d_window_sum[1][a];
+                    d_offset[edge] = static_cast<float>(
+                        re != 0.0 || im != 0.0
+                            ? std::atan2(im, re) / two_pi
+                            : wrap_difference(double(x[b]) - double(x[a]), p) *
+                                  p.inverse_period);
+                }
+            });
     }
 }
 
@@ -195,9 +228,8 @@ void mcf_unwrap_cpu::filter_along_gradients()
     const std::int32_t height = static_cast<std::int32_t>(d_config.height);
     const std::int32_t half = static_cast<std::int32_t>(d_config.gradient_window / 2);
     using phasor = std::complex<double>;
-    std::vector<phasor> along_row(2 * half + 1), along_column(2 * half + 1);
     // exp(-i 2 pi g k) for k = -half..half, by powers of one rotation.
-    auto fill_rotations = [&](std::vector<phasor>& turn, double gradient) {
+    auto fill_rotations = [half](std::vector<phasor>& turn, double gradient) {
         const phasor step = std::polar(1.0, -two_pi * gradient);
         turn[half] = 1.0;
         for (std::int32_t k = 1; k <= half; ++k) {
@@ -205,35 +237,39 @@ void mcf_unwrap_cpu::filter_along_gradients()
             turn[half - k] = std::conj(turn[half + k]);
         }
     };
-    for (std::int32_t row = 0; row < height; ++row)
-        for (std::int32_t col = 0; col < width; ++col) {
-            const std::size_t a = std::size_t(row) * width + col;
-            d_filtered[0][a] = d_filtered[1][a] = 0.0f;
-            if (!d_valid[a])
-                continue;
-            // A pixel's expected gradients are those of its differences to the right
-            // and downwards (0 where there is none: the window's phasors then just
-            // add up less coherently).
-            fill_rotations(along_row, d_offset[unwrap_2d_edge_index(std::int32_t(a), 0)]);
-            fill_rotations(along_column,
-                           d_offset[unwrap_2d_edge_index(std::int32_t(a), 1)]);
-            phasor sum = 0.0;
-            for (std::int32_t r = std::max(0, row - half);
-                 r <= std::min(height - 1, row + half);
-                 ++r) {
-                phasor row_sum = 0.0;
-                for (std::int32_t c = std::max(0, col - half);
-                     c <= std::min(width - 1, col + half);
-                     ++c) {
-                    const std::size_t j = std::size_t(r) * width + c;
-                    row_sum += phasor(d_phasor[0][j], d_phasor[1][j]) *
-                               along_row[c - col + half];
+    for_row_ranges(height, [&](std::size_t, std::int32_t first, std::int32_t end) {
+        std::vector<phasor> along_row(2 * half + 1), along_column(2 * half + 1);
+        for (std::int32_t row = first; row < end; ++row)
+            for (std::int32_t col = 0; col < width; ++col) {
+                const std::size_t a = std::size_t(row) * width + col;
+                d_filtered[0][a] = d_filtered[1][a] = 0.0f;
+                if (!d_valid[a])
+                    continue;
+                // A pixel's expected gradients are those of its differences to the right
+                // and downwards (0 where there is none: the window's phasors then just
+                // add up less coherently).
+                fill_rotations(along_row,
+                               d_offset[unwrap_2d_edge_index(std::int32_t(a), 0)]);
+                fill_rotations(along_column,
+                               d_offset[unwrap_2d_edge_index(std::int32_t(a), 1)]);
+                phasor sum = 0.0;
+                for (std::int32_t r = std::max(0, row - half);
+                     r <= std::min(height - 1, row + half);
+                     ++r) {
+                    phasor row_sum = 0.0;
+                    for (std::int32_t c = std::max(0, col - half);
+                         c <= std::min(width - 1, col + half);
+                         ++c) {
+                        const std::size_t j = std::size_t(r) * width + c;
+                        row_sum += phasor(d_phasor[0][j], d_phasor[1][j]) *
+                                   along_row[c - col + half];
+                    }
+                    sum += row_sum * along_column[r - row + half];
                 }
-                sum += row_sum * along_column[r - row + half];
+                d_filtered[0][a] = static_cast<float>(sum.real());
+                d_filtered[1][a] = static_cast<float>(sum.imag());
             }
-            d_filtered[0][a] = static_cast<float>(sum.real());
-            d_filtered[1][a] = static_cast<float>(sum.imag());
-        }
+    });
 }
 
 void mcf_unwrap_cpu::estimate_difference_costs(const unwrap_2d_buffers& host)
@@ -247,21 +283,28 @@ void mcf_unwrap_cpu::estimate_difference_costs(const unwrap_2d_buffers& host)
     // Each valid pixel's phasor, scaled by its phase moment (1 without coherence):
     // the expected length of its signal part, so that the sums below weigh the
     // pixels as a matched filter does, noisy ones least.
-    for (std::size_t i = 0; i < pixels; ++i) {
-        double moment = d_valid[i] ? 1.0 : 0.0;
-        if (host.weight != nullptr && d_valid[i]) {
-            const double position = std::min(double(host.weight[i]), mcf_max_coherence) /
-                                    mcf_max_coherence * double(moment_table_size - 1);
-            const std::size_t j = std::min(std::size_t(position), moment_table_size - 2);
-            const double fraction = position - double(j);
-            moment = d_moment_table[j] +
-                     fraction * (d_moment_table[j + 1] - d_moment_table[j]);
+    for_row_ranges(height, [&](std::size_t, std::int32_t first, std::int32_t end) {
+        for (std::size_t i = std::size_t(first) * width; i < std::size_t(end) * width;
+             ++i) {
+            double moment = d_valid[i] ? 1.0 : 0.0;
+            if (host.weight != nullptr && d_valid[i]) {
+                const double position =
+                    std::min(double(host.weight[i]), mcf_max_coherence) /
+                    mcf_max_coherence * double(moment_table_size - 1);
+                const std::size_t j =
+                    std::min(std::size_t(position), moment_table_size - 2);
+                const double fraction = position - double(j);
+                moment = d_moment_table[j] +
+                         fraction * (d_moment_table[j + 1] - d_moment_table[j]);
+            }
+            d_moment[i] = static_cast<float>(moment);
+            const double angle = two_pi * double(x[i]) * p.inverse_period;
+            d_phasor[0][i] =
+                d_valid[i] ? static_cast<float>(moment * std::cos(angle)) : 0.0f;
+            d_phasor[1][i] =
+                d_valid[i] ? static_cast<float>(moment * std::sin(angle)) : 0.0f;
         }
-        d_moment[i] = static_cast<float>(moment);
-        const double angle = two_pi * double(x[i]) * p.inverse_period;
-        d_phasor[0][i] = d_valid[i] ? static_cast<float>(moment * std::cos(angle)) : 0.0f;
-        d_phasor[1][i] = d_valid[i] ? static_cast<float>(moment * std::sin(angle)) : 0.0f;
-    }
+    });
 
     // The expected gradient of a difference is the angle of the window's sum of
     // F_b conj(F_a), F the phasors filtered around each pixel: a pair's own step has
@@ -275,7 +318,13 @@ void mcf_unwrap_cpu::estimate_difference_costs(const unwrap_2d_buffers& host)
     const std::int32_t first_half = std::min<std::int32_t>(
         1, static_cast<std::int32_t>(d_config.gradient_window / 2));
     for (int k = 0; k < 2; ++k)
-        box_sum(d_phasor[k], d_row_sum, d_filtered[k], first_half, width, height);
+        box_sum(d_phasor[k],
+                d_row_sum,
+                d_filtered[k],
+                first_half,
+                width,
+                height,
+                d_row_workers);
     estimate_expected_gradients(x);
     filter_along_gradients();
     estimate_expected_gradients(x);
@@ -285,32 +334,36 @@ void mcf_unwrap_cpu::estimate_difference_costs(const unwrap_2d_buffers& host)
         // length of their mean) stands for the noise.
         if (host.weight == nullptr)
             sum_window_steps(x, direction, true);
-        for (std::size_t a = 0; a < pixels; ++a) {
-            const std::size_t edge = unwrap_2d_edge_index(std::int32_t(a), direction);
-            d_cycles[edge] = 0;
-            d_curvature[edge] = 0.0f;
-            const std::size_t col = a % width;
-            const bool pair =
-                (direction == 0 ? col + 1 < std::size_t(width) : a + width < pixels) &&
-                d_valid[a] && d_valid[direction == 0 ? a + 1 : a + width];
-            if (!pair) {
-                d_offset[edge] = 0.0f;
-                continue; // not a pair of valid pixels: free to cut
+        for_row_ranges(height, [&](std::size_t, std::int32_t first, std::int32_t end) {
+            for (std::size_t a = std::size_t(first) * width; a < std::size_t(end) * width;
+                 ++a) {
+                const std::size_t edge = unwrap_2d_edge_index(std::int32_t(a), direction);
+                d_cycles[edge] = 0;
+                d_curvature[edge] = 0.0f;
+                const std::size_t col = a % width;
+                const bool pair = (direction == 0 ? col + 1 < std::size_t(width)
+                                                  : a + width < pixels) &&
+                                  d_valid[a] &&
+                                  d_valid[direction == 0 ? a + 1 : a + width];
+                if (!pair) {
+                    d_offset[edge] = 0.0f;
+                    continue; // not a pair of valid pixels: free to cut
+                }
+                const std::size_t b = direction == 0 ? a + 1 : a + width;
+                const double wrapped =
+                    wrap_difference(double(x[b]) - double(x[a]), p) * p.inverse_period;
+                double moment = double(d_moment[a]) * double(d_moment[b]);
+                if (host.weight == nullptr) {
+                    const double re = d_window_sum[0][a], im = d_window_sum[1][a];
+                    moment = std::sqrt(re * re + im * im) / d_window_sum[2][a];
+                }
+                const mcf_difference_cost cost = mcf_cost_of(
+                    wrapped, double(d_offset[edge]), mcf_difference_variance(moment));
+                d_cycles[edge] = cost.base_cycles;
+                d_offset[edge] = cost.offset;
+                d_curvature[edge] = cost.curvature;
             }
-            const std::size_t b = direction == 0 ? a + 1 : a + width;
-            const double wrapped =
-                wrap_difference(double(x[b]) - double(x[a]), p) * p.inverse_period;
-            double moment = double(d_moment[a]) * double(d_moment[b]);
-            if (host.weight == nullptr) {
-                const double re = d_window_sum[0][a], im = d_window_sum[1][a];
-                moment = std::sqrt(re * re + im * im) / d_window_sum[2][a];
-            }
-            const mcf_difference_cost cost = mcf_cost_of(
-                wrapped, double(d_offset[edge]), mcf_difference_variance(moment));
-            d_cycles[edge] = cost.base_cycles;
-            d_offset[edge] = cost.offset;
-            d_curvature[edge] = cost.curvature;
-        }
+        });
     }
 }
 
@@ -329,24 +382,30 @@ std::size_t mcf_unwrap_cpu::count_residues_and_supplies(const float* x)
         return d_valid[a] && d_valid[b] ? wrap_difference(double(x[b]) - double(x[a]), p)
                                         : 0.0;
     };
-    std::fill(d_supply.begin(), d_supply.end(), 0.0);
-    std::size_t residues = 0;
+    // Each worker counts its own rows' residues.
+    std::vector<std::size_t> residues(d_row_workers, 0);
     const std::size_t earth = d_supply.size() - 1;
-    for (std::int32_t row = 0; row + 1 < height; ++row)
-        for (std::int32_t col = 0; col + 1 < width; ++col) {
-            const std::size_t tl = std::size_t(row) * width + col;
-            const std::size_t tr = tl + 1, bl = tl + width, br = bl + 1;
-            const double top = difference(tl, tr), right = difference(tr, br);
-            const double bottom = difference(bl, br), left = difference(tl, bl);
-            const std::int32_t residue = mcf_loop_residue(top, right, bottom, left, p);
-            residues += residue != 0;
-            const bool whole = d_valid[tl] && d_valid[tr] && d_valid[bl] && d_valid[br];
-            d_supply[std::size_t(row) * (width - 1) + col] =
-                whole ? -double(residue)
-                      : -(top + right - bottom - left) * p.inverse_period;
-        }
+    for_row_ranges(
+        height - 1, [&](std::size_t worker, std::int32_t first, std::int32_t end) {
+            for (std::int32_t row = first; row < end; ++row)
+                for (std::int32_t col = 0; col + 1 < width; ++col) {
+                    const std::size_t tl = std::size_t(row) * width + col;
+                    const std::size_t tr = tl + 1, bl = tl + width, br = bl + 1;
+                    const double top = difference(tl, tr), right = difference(tr, br);
+                    const double bottom = difference(bl, br), left = difference(tl, bl);
+                    const std::int32_t residue =
+                        mcf_loop_residue(top, right, bottom, left, p);
+                    residues[worker] += residue != 0;
+                    const bool whole =
+                        d_valid[tl] && d_valid[tr] && d_valid[bl] && d_valid[br];
+                    d_supply[std::size_t(row) * (width - 1) + col] =
+                        whole ? -double(residue)
+                              : -(top + right - bottom - left) * p.inverse_period;
+                }
+        });
     // The base periods of every difference already move flow from its plus to its
-    // minus loop.
+    // minus loop: added in this order on one thread, so that each loop's supply is
+    // the same sum whatever the number of workers.
     for (std::int32_t row = 0; row < height; ++row)
         for (std::int32_t col = 0; col < width; ++col)
             for (std::int32_t direction = 0; direction < 2; ++direction) {
@@ -360,7 +419,7 @@ std::size_t mcf_unwrap_cpu::count_residues_and_supplies(const float* x)
                 d_supply[ends.minus] += base;
             }
     d_supply[earth] = 0.0; // whatever balances the others, set in build_network()
-    return residues;
+    return std::accumulate(residues.begin(), residues.end(), std::size_t(0));
 }
 
 bool mcf_unwrap_cpu::build_network()
@@ -368,8 +427,10 @@ bool mcf_unwrap_cpu::build_network()
     const std::int32_t width = static_cast<std::int32_t>(d_config.width);
     const std::int32_t height = static_cast<std::int32_t>(d_config.height);
     const std::size_t loops_and_earth = d_supply.size();
-    auto for_each_difference = [&](auto visit) {
-        for (std::int32_t row = 0; row < height; ++row)
+    auto for_each_difference_in_rows = [&](std::int32_t first,
+                                           std::int32_t end,
+                                           auto visit) {
+        for (std::int32_t row = first; row < end; ++row)
             for (std::int32_t col = 0; col < width; ++col)
                 for (std::int32_t direction = 0; direction < 2; ++direction) {
                     if ((direction == 0 && col + 1 == width) ||
@@ -393,12 +454,13 @@ bool mcf_unwrap_cpu::build_network()
             node = root[node] = root[root[node]];
         return node;
     };
-    for_each_difference([&](std::uint32_t edge, const mcf_dual_ends& ends) {
-        if (d_curvature[edge] == 0.0f) {
-            const std::int32_t a = find(ends.plus), b = find(ends.minus);
-            root[std::max(a, b)] = std::min(a, b);
-        }
-    });
+    for_each_difference_in_rows(
+        0, height, [&](std::uint32_t edge, const mcf_dual_ends& ends) {
+            if (d_curvature[edge] == 0.0f) {
+                const std::int32_t a = find(ends.plus), b = find(ends.minus);
+                root[std::max(a, b)] = std::min(a, b);
+            }
+        });
     // Every loop's root first, then the roots numbered in order: numbering in the
     // same pass would overwrite parent links that find() still has to follow.
     for (std::size_t loop = 0; loop < loops_and_earth; ++loop)
@@ -434,16 +496,24 @@ bool mcf_unwrap_cpu::build_network()
     if (total_supply == 0)
         return false;
 
-    // The arcs of every costed difference between two different nodes.
-    std::fill(d_network.arc_cost.begin(), d_network.arc_cost.end(), 0);
-    for_each_difference([&](std::uint32_t edge, const mcf_dual_ends& ends) {
-        if (d_curvature[edge] == 0.0f || root[ends.plus] == root[ends.minus])
-            return;
-        const mcf_difference_cost model = { 0, d_offset[edge], d_curvature[edge] };
-        d_network.arc_cost[2 * edge] =
-            std::max(least_arc_cost, mcf_step_cost(model, 1, 1));
-        d_network.arc_cost[2 * edge + 1] =
-            std::max(least_arc_cost, mcf_step_cost(model, -1, 1));
+    // The arcs of every costed difference between two different nodes; the
+    // differences from row r's pixels own the arc costs [4 width r, 4 width (r + 1)).
+    for_row_ranges(height, [&](std::size_t, std::int32_t first, std::int32_t end) {
+        std::fill(d_network.arc_cost.begin() + 4 * std::size_t(first) * width,
+                  d_network.arc_cost.begin() + 4 * std::size_t(end) * width,
+                  0);
+        for_each_difference_in_rows(
+            first, end, [&](std::uint32_t edge, const mcf_dual_ends& ends) {
+                if (d_curvature[edge] == 0.0f || root[ends.plus] == root[ends.minus])
+                    return;
+                const mcf_difference_cost model = { 0,
+                                                    d_offset[edge],
+                                                    d_curvature[edge] };
+                d_network.arc_cost[2 * edge] =
+                    std::max(least_arc_cost, mcf_step_cost(model, 1, 1));
+                d_network.arc_cost[2 * edge + 1] =
+                    std::max(least_arc_cost, mcf_step_cost(model, -1, 1));
+            });
     });
     return true;
 }
@@ -508,25 +578,38 @@ std::size_t mcf_unwrap_cpu::integrate(const unwrap_2d_buffers& host)
     }
 
     const float nan = std::numeric_limits<float>::quiet_NaN();
-    for (std::size_t i = 0; i < pixels; ++i) {
-        const bool valid = d_valid[i] != 0;
-        const std::int64_t cycles = valid ? d_pixel_cycles[i] : 0;
-        host.unwrapped[i] = valid ? apply_cycles(x[i], cycles, p) : nan;
-        if (host.cycles)
-            host.cycles[i] = saturate_cycles(cycles);
-        if (host.components)
-            host.components[i] = d_component[i];
-    }
+    for_row_ranges(
+        d_config.height, [&](std::size_t, std::int32_t first, std::int32_t end) {
+            for (std::size_t i = std::size_t(first) * width; i < std::size_t(end) * width;
+                 ++i) {
+                const bool valid = d_valid[i] != 0;
+                const std::int64_t cycles = valid ? d_pixel_cycles[i] : 0;
+                host.unwrapped[i] = valid ? apply_cycles(x[i], cycles, p) : nan;
+                if (host.cycles)
+                    host.cycles[i] = saturate_cycles(cycles);
+                if (host.components)
+                    host.components[i] = d_component[i];
+            }
+        });
     return static_cast<std::size_t>(components);
 }
 
 unwrap_2d_report mcf_unwrap_cpu::unwrap(const unwrap_2d_buffers& host)
 {
     unwrap_2d_report report;
-    for (std::size_t i = 0; i < d_valid.size(); ++i) {
-        d_valid[i] = unwrap_2d_pixel_valid(host.wrapped, host.weight, host.mask, i);
-        report.valid_pixels += d_valid[i];
-    }
+    const std::size_t width = d_config.width;
+    std::vector<std::size_t> valid_pixels(d_row_workers, 0);
+    for_row_ranges(
+        d_config.height, [&](std::size_t worker, std::int32_t first, std::int32_t end) {
+            for (std::size_t i = std::size_t(first) * width; i < std::size_t(end) * width;
+                 ++i) {
+                d_valid[i] =
+                    unwrap_2d_pixel_valid(host.wrapped, host.weight, host.mask, i);
+                valid_pixels[worker] += d_valid[i];
+            }
+        });
+    report.valid_pixels =
+        std::accumulate(valid_pixels.begin(), valid_pixels.end(), std::size_t(0));
     estimate_difference_costs(host);
     report.residues = count_residues_and_supplies(host.wrapped);
     report.flow = solve_flow();

@@ -12,6 +12,7 @@
 #include <gnuradio/cudadsp/core/phase_unwrap_2d.h>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -20,18 +21,27 @@ namespace cudadsp {
 namespace core {
 
 /*!
- * Minimum-cost-flow unwrapping of one frame on the host, single-threaded (the method
- * is described in phase_unwrap_2d.h and docs/design/mcf_unwrapping.md): costs from
- * mcf_unwrap_rule.h, the network of mcf_flow_network.h, the flow from the configured
- * solver (mcf_shortest_paths or mcf_network_simplex), K integrated along a
- * breadth-first spanning tree of each component. mcf_tiled_unwrap runs it on the
- * whole frame, or on one tile at a time in each of its workers.
+ * Minimum-cost-flow unwrapping of one frame on the host (the method is described in
+ * phase_unwrap_2d.h and docs/design/mcf_unwrapping.md): costs from mcf_unwrap_rule.h,
+ * the network of mcf_flow_network.h, the flow from the configured solver
+ * (mcf_shortest_paths or mcf_network_simplex), K integrated along a breadth-first
+ * spanning tree of each component. mcf_tiled_unwrap runs it on the whole frame, or on
+ * one tile at a time in each of its workers.
+ *
+ * The per-pixel and per-difference passes (phasors, box sums, the filter along the
+ * gradients, expected gradients, costs, residues, arc costs, outputs) are shared by
+ * rows among up to row_workers of the runtime's workers (parallel_ranges()): each
+ * worker writes only its rows and does the same arithmetic as one thread would, so
+ * the outputs do not depend on the number of workers. The union-find of the network,
+ * the solve and the breadth-first integration stay on the calling thread.
  */
 class mcf_unwrap_cpu
 {
 public:
-    //! \p config must have passed validate() with method mcf.
-    explicit mcf_unwrap_cpu(const phase_unwrap_2d_config& config);
+    /*! \p config must have passed validate() with method mcf; at most \p row_workers
+     *  workers share the row passes (1: the calling thread alone). */
+    explicit mcf_unwrap_cpu(const phase_unwrap_2d_config& config,
+                            std::size_t row_workers = 1);
     ~mcf_unwrap_cpu();
 
     /*! Host bytes the workspace and one frame's flow network take at most: the
@@ -47,6 +57,12 @@ public:
     std::int64_t flow_cost() const { return d_flow_cost; }
 
 private:
+    /*! Runs \p rows(worker, first, end) over shares of the rows [0, \p count) on at
+     *  most d_row_workers workers (parallel_ranges()). */
+    void for_row_ranges(
+        std::size_t count,
+        const std::function<
+            void(std::size_t worker, std::int32_t first, std::int32_t end)>& rows) const;
     void estimate_difference_costs(const unwrap_2d_buffers& host);
     /*! Box sums over the gradient window (d_window_sum) of the steps from each
      *  pixel a to its neighbour b in \p direction, over pairs of valid pixels: re
@@ -69,6 +85,7 @@ private:
     std::size_t integrate(const unwrap_2d_buffers& host);
 
     const phase_unwrap_2d_config d_config;
+    const std::size_t d_row_workers;
     //! mcf_phase_moment() at coherence j / (table size - 1), interpolated linearly.
     std::vector<double> d_moment_table;
 
