@@ -4,8 +4,8 @@
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
-"""cudadsp.gnss.receive with GPS L1 C/A and Galileo E1 together, on the CPU correlator,
-against the truth of receiver_cases.mixed_scenario: three GPS (G03, G05, G15) and three
+"""cudadsp.gnss.receive with GPS L1 C/A and Galileo E1 together, on the CPU correlator
+(and on the CUDA one where a device is, its fixes held to the same checks), against the truth of receiver_cases.mixed_scenario: three GPS (G03, G05, G15) and three
 Galileo satellites (E03, E04, E11) of the nominal constellations seen from Vienna at
 45 dB-Hz in noise, the Galileo clocks keeping GST GGTO_S off GPS time, Klobuchar given
 up front, no troposphere. Six satellites keep the recording short enough to make; they
@@ -39,6 +39,7 @@ import unittest
 import numpy
 
 import cudadsp
+from cudadsp.common.testing import backends
 from cudadsp.gnss import receiver_cases as cases, receiver_checks
 from cudadsp.gnss.receiver_checks import (RNX2RTKP_ABSENT, WEEK_S, navigation_records,
                                           nmea_checksum_ok, nmea_sentences,
@@ -64,7 +65,7 @@ class qa_receiver_galileo(unittest.TestCase):
                                         START_OFFSET_S)
         cls.truth = {cls.case.satellite(s): s for s in range(cls.case.satellite_count())}
         cls.folder = tempfile.TemporaryDirectory()
-        recording = os.path.join(cls.folder.name, "mixed.ishort")
+        recording = cls.recording = os.path.join(cls.folder.name, "mixed.ishort")
         cases.write_ci16(recording, cls.case, SECONDS)
         cls.output = os.path.join(cls.folder.name, "out")
         # An earlier run's Galileo and mixed RINEX files under names this run does not
@@ -73,12 +74,16 @@ class qa_receiver_galileo(unittest.TestCase):
         for name in STALE:
             with open(os.path.join(cls.output, name), "w") as f:
                 f.write("an earlier run\n")
+        cls.result = cls.receive("cpu", cls.output)
+
+    @classmethod
+    def receive(cls, device, output_folder):
         searched = [f"G{p:02d}" for p in range(1, 33)] + [f"E{p:02d}" for p in range(1, 13)]
-        cls.result = cudadsp.gnss.receive(
-            recording, FS, input_format="ishort", device="cpu",
+        return cudadsp.gnss.receive(
+            cls.recording, FS, input_format="ishort", device=device,
             signals=("gps_l1ca", "galileo_e1"), satellites=searched,
             klobuchar=cases.KLOBUCHAR, troposphere="none",
-            reference_week=cases.REFERENCE_WEEK, output_folder=cls.output)
+            reference_week=cases.REFERENCE_WEEK, output_folder=output_folder)
 
     @classmethod
     def tearDownClass(cls):
@@ -89,8 +94,19 @@ class qa_receiver_galileo(unittest.TestCase):
         return os.path.join(self.output, name)
 
     def test_fixes_use_both_systems_and_lie_at_the_truth(self):
-        fixes = self.result.valid_fixes
-        self.assertGreaterEqual(len(fixes), 2, self.result.fixes[-1]["reason"])
+        self.check_fixes(self.result)
+
+    def test_cuda_correlator_fixes_lie_at_the_truth(self):
+        """The same recording through the CUDA correlator: the same checks."""
+        for device in backends(self)[1:]:
+            with self.subTest(device=device), tempfile.TemporaryDirectory() as folder:
+                result = self.receive(device, folder)
+                self.assertTrue(result.backend.startswith("cuda"), result.backend)
+                self.check_fixes(result)
+
+    def check_fixes(self, result):
+        fixes = result.valid_fixes
+        self.assertGreaterEqual(len(fixes), 2, result.fixes[-1]["reason"])
         # Word 5 ends 26 s into the sub-frame; the epochs before lack it (and GPS alone
         # cannot fix: 3 satellites).
         transit_s = max(self.case.truth(s, 0.0)["geometric_range_m"]
@@ -98,7 +114,7 @@ class qa_receiver_galileo(unittest.TestCase):
         word_5_s = SUBFRAME_AT_S + 26.0 + transit_s
         self.assertGreater(fixes[0]["signal_time_s"], word_5_s)
         self.assertLess(fixes[0]["signal_time_s"], word_5_s + 1.0)
-        earlier = [f for f in self.result.fixes if f["signal_time_s"] < word_5_s]
+        earlier = [f for f in result.fixes if f["signal_time_s"] < word_5_s]
         self.assertTrue(earlier and not any(f["valid"] for f in earlier))
         horizontal, three_d = [], []
         for fix in fixes:
@@ -123,7 +139,8 @@ class qa_receiver_galileo(unittest.TestCase):
             self.assertTrue(fix["velocity_valid"])
             self.assertLess(numpy.linalg.norm(fix["velocity_m_s"]), 1.0)
         biases_ns = [f["inter_system_bias_s"] * 1e9 for f in fixes]
-        print(f'\n{len(fixes)} fixes from {fixes[0]["signal_time_s"]:.2f} s: horizontal '
+        print(f'\n{result.backend}: {len(fixes)} fixes from '
+              f'{fixes[0]["signal_time_s"]:.2f} s: horizontal '
               f'{", ".join(f"{h:.2f}" for h in horizontal)} m, 3-D '
               f'{", ".join(f"{d:.2f}" for d in three_d)} m, inter-system bias '
               f'{", ".join(f"{b:.2f}" for b in biases_ns)} ns (GGTO {GGTO_S * 1e9:.0f} ns)')
