@@ -178,6 +178,11 @@ public:
         CPPUNIT_ASSERT_EQUAL(2047, gps_resolve_week(1023, 1024, 2048));
         CPPUNIT_ASSERT_EQUAL(2300, gps_resolve_week(252, 1024, 2290));
         CPPUNIT_ASSERT_EQUAL(2393, gps_resolve_week(89, 256, 2300)); // 89 + 9 x 256
+        // GST week 0 began with GPS week 1024 (1999-08-22); 2023-12-31 began GPS week
+        // 2295, GST week 1271. The 12-bit GST week wraps after GPS week 5119.
+        CPPUNIT_ASSERT_EQUAL(1024, gps_week_of_gst_week(0, 1030));
+        CPPUNIT_ASSERT_EQUAL(2295, gps_week_of_gst_week(1271, 2290));
+        CPPUNIT_ASSERT_EQUAL(5120, gps_week_of_gst_week(0, 5118));
     }
 
     void nmea_checksums_of_published_sentences()

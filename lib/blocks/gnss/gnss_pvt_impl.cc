@@ -27,8 +27,6 @@ namespace {
 
 constexpr double pi = 3.14159265358979323846;
 constexpr int leap_seconds_since_2017 = 18;
-//! GST week 0 is GPS week 1024 (1999-08-22; OS SIS ICD 5.1.2).
-constexpr int gst_week_zero = 1024;
 
 core::gps_fix_solver_config solver_config(double elevation_mask_deg,
                                           bool ionosphere,
@@ -163,8 +161,7 @@ int gnss_pvt_impl::week() const
     if (d_have_week)
         return core::gps_resolve_week(d_first_ephemeris_week, 1024, d_reference_week);
     if (d_have_gst_week)
-        return core::gps_resolve_week(
-            d_first_gst_week + gst_week_zero, 4096, d_reference_week);
+        return core::gps_week_of_gst_week(d_first_gst_week, d_reference_week);
     return d_reference_week;
 }
 
@@ -391,7 +388,7 @@ std::string gnss_pvt_impl::write_navigation_file(const core::gnss_rinex_site& si
         galileo.push_back(
             { entry.second.first,
               word_5->second,
-              core::gps_resolve_week(word_5->second.wn + gst_week_zero, 4096, w),
+              core::gps_week_of_gst_week(word_5->second.wn, w),
               core::galileo_ephemeris_transmission_time_s(entry.second.second) });
     }
     if (!gps.empty() && !galileo.empty())

@@ -118,6 +118,11 @@ int gps_resolve_week(int truncated_week, int modulus, int reference_week)
     return week;
 }
 
+int gps_week_of_gst_week(int gst_week, int reference_week)
+{
+    return gps_resolve_week(gst_week + gst_week_zero_gps_week, 4096, reference_week);
+}
+
 } // namespace core
 } // namespace cudadsp
 } // namespace gr

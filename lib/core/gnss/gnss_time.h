@@ -66,6 +66,15 @@ int day_of_year(const gnss_calendar_time& date);
  */
 int gps_resolve_week(int truncated_week, int modulus, int reference_week);
 
+//! GST week 0 is GPS week 1024, 1999-08-22 (Galileo OS SIS ICD 5.1.2).
+constexpr int gst_week_zero_gps_week = 1024;
+
+/*!
+ * \brief The continuous GPS week of a 12-bit GST week number (I/NAV word 5's or word
+ * 6's WN), the one nearest \p reference_week.
+ */
+int gps_week_of_gst_week(int gst_week, int reference_week);
+
 } // namespace core
 } // namespace cudadsp
 } // namespace gr

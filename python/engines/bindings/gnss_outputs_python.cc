@@ -180,6 +180,19 @@ void bind_gnss_outputs(py::module& m)
           "The RINEX transmission time (s of the GST week) of a Galileo ephemeris first "
           "used at receiver time of week first_used_s: the I/NAV sub-frame start "
           "before first_used_s - 4 s.");
+    m.def("gps_resolve_week",
+          &core::gps_resolve_week,
+          py::arg("truncated_week"),
+          py::arg("modulus"),
+          py::arg("reference_week"),
+          "The continuous week whose low bits are truncated_week (modulo modulus: 1024 "
+          "for LNAV's WN, 256 for WNt) nearest reference_week.");
+    m.def("gps_week_of_gst_week",
+          &core::gps_week_of_gst_week,
+          py::arg("gst_week"),
+          py::arg("reference_week"),
+          "The continuous GPS week of a 12-bit GST week number (GST week 0 is GPS week "
+          "1024) nearest reference_week.");
     m.def(
         "rinex_file_names",
         [](int week,

@@ -17,9 +17,9 @@ import os
 import numpy
 
 from .._engines import (gnss_lock_monitor, gnss_record_flag_code_lock, gps_receiver,
-                        multichannel_correlator)
+                        gps_resolve_week, gps_week_of_gst_week, multichannel_correlator)
 from .acquisition import acquire
-from .receiver_outputs import galileo_week, resolve_week, write_outputs
+from .receiver_outputs import write_outputs
 from .receiver_signals import (DEFAULT_SIGNALS, SIGNALS, satellite_id, satellites_of,
                                signals_of)
 
@@ -302,10 +302,11 @@ class _run:
         Galileo word 5's GST week, resolved near reference_week."""
         ephemerides = self.receiver.ephemerides()
         if ephemerides:
-            return resolve_week(next(iter(ephemerides.values())).week, reference_week)
+            return gps_resolve_week(next(iter(ephemerides.values())).week, 1024,
+                                    reference_week)
         words_5 = self.receiver.galileo_iono_health()
         if words_5:
-            return galileo_week(next(iter(words_5.values())).wn, reference_week)
+            return gps_week_of_gst_week(next(iter(words_5.values())).wn, reference_week)
         return reference_week
 
 

@@ -13,23 +13,14 @@ import re
 
 from .._engines import (galileo_ephemeris_transmission_time_s,
                         gps_ephemeris_transmission_time_s, gps_geojson_track_text,
-                        rinex_file_names, rinex_navigation_text, rinex_observation_text)
+                        gps_resolve_week, gps_week_of_gst_week, rinex_file_names,
+                        rinex_navigation_text, rinex_observation_text)
 from ..common import output_set
 from .receiver_signals import satellite_id
 
 # Earlier runs' RINEX files of the default site (gnss_rinex_site), replaced by a run.
 RINEX_NAME = re.compile(r"^GRCD00XXX_R_\d{11}_\d\d[MHD](_\d\d[SZU])?_[GEM][ON]\.rnx$")
 REPORT_NAME = "receiver.json"
-
-
-def resolve_week(truncated_week, reference_week, modulus=1024):
-    """The continuous week nearest reference_week whose low bits are truncated_week."""
-    return truncated_week + modulus * round((reference_week - truncated_week) / modulus)
-
-
-def galileo_week(gst_week, reference_week):
-    """The GPS week of a 12-bit GST week number (GST week 0 is GPS week 1024)."""
-    return resolve_week((gst_week + 1024) % 4096, reference_week, 4096)
 
 
 def _navigation_records(run, week):
@@ -41,13 +32,13 @@ def _navigation_records(run, week):
             continue  # arrived after the last epoch: no observation used it
         # seen_s lies a transit time and at most a chunk and an epoch interval after
         # subframe 3 arrived, within the frame (gps_ephemeris_transmission_time_s).
-        gps.append((e, resolve_week(e.week, week), gps_ephemeris_transmission_time_s(seen_s)))
+        gps.append((e, gps_resolve_week(e.week, 1024, week), gps_ephemeris_transmission_time_s(seen_s)))
     words_5 = run.receiver.galileo_iono_health()
     for prn, e in sorted(run.receiver.galileo_ephemerides().items()):
         seen_s = run.ephemeris_seen.get(satellite_id("galileo", prn), (None, None))[1]
         if seen_s is None or prn not in words_5:
             continue  # without its word 5 (health, group delays) it was never used
-        galileo.append((e, words_5[prn], galileo_week(words_5[prn].wn, week),
+        galileo.append((e, words_5[prn], gps_week_of_gst_week(words_5[prn].wn, week),
                         galileo_ephemeris_transmission_time_s(seen_s)))
     return gps, galileo
 
