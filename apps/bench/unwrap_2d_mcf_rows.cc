@@ -8,7 +8,9 @@
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
 #include "runtime/parallel_ranges.h"
+#include "unwrap/mcf_network_inputs_cuda.h"
 #include "unwrap/mcf_tiled_unwrap.h"
+#include "unwrap/mcf_unwrap_cpu.h"
 #include "unwrap_2d_mcf_rows.h"
 #include <gnuradio/cudadsp/core/interferogram_simulator.h>
 #include <gnuradio/cudadsp/core/phase_unwrap_2d.h>
@@ -271,6 +273,96 @@ void measure_mcf_cuda_row(section_report& report,
     });
 }
 
+/*! "cpu mcf network inputs, 576 x 576 tile, one thread" and its cuda twin: the
+ *  passes before the flow network of one tile of the automatic tiling of \p s. */
+std::string row_network_inputs(const std::string& backend,
+                               const core::phase_unwrap_2d_config& tile)
+{
+    return backend + " mcf network inputs, " + std::to_string(tile.width) + " x " +
+           std::to_string(tile.height) + " tile" +
+           (backend == "cpu" ? ", one thread" : ", copies included");
+}
+
+/*!
+ * The network inputs (mcf_network_inputs.h) of the top-left tile of \p s: the host
+ * passes on one thread, and mcf_network_inputs_cuda from host buffers to host buffers
+ * (what each tile solver of the CUDA backend waits for), with how many of the device's
+ * values equal the host's bit for bit.
+ */
+void measure_network_input_rows(section_report& report,
+                                const core::interferogram_scene& s,
+                                const bench_device& device,
+                                int repeats)
+{
+    core::phase_unwrap_2d_config frame = mcf_config(s.width, "cpu");
+    frame.validate();
+    core::phase_unwrap_2d_config tile = core::mcf_tiled_unwrap::layout(frame).tile;
+    tile.validate();
+    const std::size_t n = tile.pixels();
+    std::vector<float> wrapped(n), coherence(n);
+    std::vector<std::uint8_t> mask(n);
+    for (std::size_t row = 0; row < tile.height; ++row)
+        for (std::size_t col = 0; col < tile.width; ++col) {
+            const std::size_t from = row * s.width + col, to = row * tile.width + col;
+            wrapped[to] = s.wrapped[from];
+            coherence[to] = s.coherence[from];
+            mask[to] = s.mask[from];
+        }
+    core::unwrap_2d_buffers b;
+    b.wrapped = wrapped.data();
+    b.weight = coherence.data();
+    b.mask = mask.data();
+    // Read the wrapped phase, the coherence and the mask; write validity, the cost
+    // model of two differences and a loop's supply.
+    const double bytes_per_pixel = 9.0 + 1.0 + 2.0 * 12.0 + 8.0;
+
+    core::mcf_unwrap_cpu host_passes(tile);
+    const std::string cpu = row_network_inputs("cpu", tile);
+    progress(section_name, cpu);
+    report.measure(cpu, [&](row& r) {
+        r.clock = "wall";
+        r.samples = double(n);
+        r.bytes = bytes_per_pixel * double(n);
+        r.time = time_host(1, repeats, [&] { host_passes.compute_network_inputs(b); });
+    });
+    const std::string cuda = row_network_inputs("cuda", tile);
+    if (!device.cuda) {
+        report.skip(cuda, device.skip_reason);
+        return;
+    }
+    progress(section_name, cuda);
+    report.measure(cuda, [&](row& r) {
+        core::mcf_network_inputs_cuda stage(tile, device.ordinal);
+        std::vector<std::uint8_t> valid(n, 0xab);
+        std::vector<std::int32_t> base(2 * n, -1);
+        std::vector<float> offset(2 * n, std::numeric_limits<float>::quiet_NaN());
+        std::vector<float> curvature(2 * n, std::numeric_limits<float>::quiet_NaN());
+        std::vector<double> supply((tile.width - 1) * (tile.height - 1),
+                                   std::numeric_limits<double>::quiet_NaN());
+        const core::mcf_network_inputs out{
+            valid.data(), base.data(), offset.data(), curvature.data(), supply.data()
+        };
+        r.clock = "wall";
+        r.samples = double(n);
+        r.bytes = bytes_per_pixel * double(n);
+        r.time = time_host(1, repeats, [&] { stage.compute(b, out); });
+        const core::mcf_network_inputs host = host_passes.network_inputs();
+        std::size_t same = 0;
+        for (std::size_t e = 0; e < 2 * n; ++e)
+            same += base[e] == host.base_cycles[e] && offset[e] == host.offset[e] &&
+                    curvature[e] == host.curvature[e];
+        const bool valid_same = std::equal(valid.begin(), valid.end(), host.valid);
+        const bool supply_same =
+            std::equal(supply.begin(), supply.end(), host.loop_supply);
+        r.status = valid_same && supply_same ? row_status::ok : row_status::failed;
+        r.note = "cost models equal to the host's bit for bit at " +
+                 std::to_string(same) + " of " + std::to_string(2 * n) + " differences" +
+                 (valid_same ? "" : "; validity differs") +
+                 (supply_same ? "" : "; loop supplies differ");
+    });
+    report.speedup_over(cuda, cpu, "speed-up vs cpu");
+}
+
 //! The cited time the MCF rows are compared with, as a row of its own.
 void add_snaphu_row(section_report& report)
 {
@@ -295,6 +387,8 @@ void measure_unwrap_2d_mcf_rows(section_report& report,
         progress(section_name,
                  "simulating a " + side_name(mcf_side) + " single-look interferogram");
         const core::interferogram_scene s = mcf_scene(mcf_side);
+        if (mcf_side == mcf_sides(side).front())
+            measure_network_input_rows(report, s, device, slow_repeats);
         for (core::unwrap_2d_mcf_solver solver : mcf_solvers) {
             measure_mcf_cpu_row(report, s, solver, slow_repeats);
             if (device.cuda)

@@ -101,7 +101,8 @@ mcf_tiles_of_axis(std::size_t length, std::size_t tile, std::size_t overlap)
     return axis;
 }
 
-mcf_tiled_unwrap::mcf_tiled_unwrap(const phase_unwrap_2d_config& config)
+mcf_tiled_unwrap::mcf_tiled_unwrap(const phase_unwrap_2d_config& config,
+                                   const mcf_network_inputs_stage_factory& make_stage)
     : d_config(config),
       d_columns(
           mcf_tiles_of_axis(config.width, config.mcf_tile_size(), config.tile_overlap)),
@@ -109,9 +110,12 @@ mcf_tiled_unwrap::mcf_tiled_unwrap(const phase_unwrap_2d_config& config)
           mcf_tiles_of_axis(config.height, config.mcf_tile_size(), config.tile_overlap))
 {
     const std::size_t tiles = d_columns.start.size() * d_rows.start.size();
+    auto stage_for = [&](const phase_unwrap_2d_config& solved) {
+        return make_stage ? make_stage(solved) : nullptr;
+    };
     if (tiles == 1) {
-        d_solvers.push_back(
-            std::make_unique<mcf_unwrap_cpu>(config, solver_row_workers(config, 1)));
+        d_solvers.push_back(std::make_unique<mcf_unwrap_cpu>(
+            config, solver_row_workers(config, 1), stage_for(config)));
         return;
     }
     const phase_unwrap_2d_config tile = tile_config(config, d_columns, d_rows);
@@ -121,8 +125,8 @@ mcf_tiled_unwrap::mcf_tiled_unwrap(const phase_unwrap_2d_config& config)
     d_unwrapped.resize(workers);
     d_mask.resize(workers);
     for (std::size_t w = 0; w < workers; ++w) {
-        d_solvers.push_back(
-            std::make_unique<mcf_unwrap_cpu>(tile, solver_row_workers(tile, workers)));
+        d_solvers.push_back(std::make_unique<mcf_unwrap_cpu>(
+            tile, solver_row_workers(tile, workers), stage_for(tile)));
         d_wrapped[w].resize(tile.pixels());
         d_unwrapped[w].resize(tile.pixels());
     }
@@ -138,7 +142,8 @@ mcf_tiled_unwrap::mcf_tiled_unwrap(const phase_unwrap_2d_config& config)
 
 mcf_tiled_unwrap::~mcf_tiled_unwrap() = default;
 
-std::size_t mcf_tiled_unwrap::bytes(const phase_unwrap_2d_config& config)
+mcf_tiled_unwrap::solver_layout
+mcf_tiled_unwrap::layout(const phase_unwrap_2d_config& config)
 {
     const std::size_t side = config.mcf_tile_size();
     const mcf_axis_tiles columns =
@@ -147,14 +152,22 @@ std::size_t mcf_tiled_unwrap::bytes(const phase_unwrap_2d_config& config)
         mcf_tiles_of_axis(config.height, side, config.tile_overlap);
     const std::size_t tiles = columns.start.size() * rows.start.size();
     if (tiles == 1)
+        return { config, 1, 1 };
+    return { tile_config(config, columns, rows), tiles, tile_workers(tiles) };
+}
+
+std::size_t mcf_tiled_unwrap::bytes(const phase_unwrap_2d_config& config)
+{
+    const solver_layout solvers = layout(config);
+    if (solvers.tiles == 1)
         return mcf_unwrap_cpu::bytes(config);
-    const phase_unwrap_2d_config tile = tile_config(config, columns, rows);
+    const phase_unwrap_2d_config& tile = solvers.tile;
     // Per worker: the solver and its network, the tile's wrapped, weight, unwrapped
     // and mask. Per tile: its K and components. Per frame pixel: K, component, queue.
     const std::size_t per_worker =
         mcf_unwrap_cpu::bytes(tile) + tile.pixels() * (3 * sizeof(float) + 1);
-    return tile_workers(tiles) * per_worker +
-           tiles * tile.pixels() * 2 * sizeof(std::int32_t) +
+    return solvers.solvers * per_worker +
+           solvers.tiles * tile.pixels() * 2 * sizeof(std::int32_t) +
            config.pixels() * (sizeof(std::int64_t) + 2 * sizeof(std::int32_t));
 }
 

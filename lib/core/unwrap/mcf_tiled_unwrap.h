@@ -45,18 +45,31 @@ mcf_tiles_of_axis(std::size_t length, std::size_t tile, std::size_t overlap);
  * difference, weighted by how many pixels give it), and a maximum spanning forest of
  * those votes fixes every region's constant. Cuts that cross a seam are not
  * reconciled, only constants. A frame that is one tile goes to mcf_unwrap_cpu whole.
- * Both backends run this on host buffers.
+ * Both backends run this on host buffers; the CUDA backend gives each tile solver a
+ * stage that computes its network's inputs on the GPU.
  */
 class mcf_tiled_unwrap
 {
 public:
-    //! \p config must have passed validate() with method mcf.
-    explicit mcf_tiled_unwrap(const phase_unwrap_2d_config& config);
+    /*! \p config must have passed validate() with method mcf; \p make_stage, where
+     *  given, makes each tile solver's mcf_network_inputs_stage. */
+    explicit mcf_tiled_unwrap(const phase_unwrap_2d_config& config,
+                              const mcf_network_inputs_stage_factory& make_stage = {});
     ~mcf_tiled_unwrap();
 
     //! Host bytes at most: every worker's tile workspace and network, the tiles'
     //! solutions and the joining's per-pixel arrays.
     static std::size_t bytes(const phase_unwrap_2d_config& config);
+
+    //! The tiles of a frame of \p config and their solvers: the tiles'
+    //! configuration (the whole frame's when it is one tile), how many tiles and how
+    //! many solvers run at once.
+    struct solver_layout {
+        phase_unwrap_2d_config tile;
+        std::size_t tiles;
+        std::size_t solvers;
+    };
+    static solver_layout layout(const phase_unwrap_2d_config& config);
 
     //! Unwraps one frame; every output of \p host that is not null is written whole.
     unwrap_2d_report unwrap(const unwrap_2d_buffers& host);

@@ -11,7 +11,6 @@
 #include "unwrap/phase_unwrap_2d_rule.h"
 #include <algorithm>
 #include <cmath>
-#include <complex>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
@@ -22,11 +21,6 @@ namespace cudadsp {
 namespace core {
 
 namespace {
-
-constexpr double two_pi = 6.283185307179586476925286766559;
-
-//! Entries of the phase-moment table over coherence 0 to mcf_max_coherence.
-constexpr std::size_t moment_table_size = 256;
 
 /*!
  * One uncapacitated arc each way across a difference, at the cost of its first period
@@ -87,10 +81,11 @@ void box_sum(const std::vector<float>& values,
 } // namespace
 
 mcf_unwrap_cpu::mcf_unwrap_cpu(const phase_unwrap_2d_config& config,
-                               std::size_t row_workers)
+                               std::size_t row_workers,
+                               std::unique_ptr<mcf_network_inputs_stage> stage)
     : d_config(config),
       d_row_workers(std::max<std::size_t>(1, row_workers)),
-      d_moment_table(moment_table_size),
+      d_moment_table(mcf_moment_table(config.looks)),
       d_valid(config.pixels()),
       d_moment(config.pixels()),
       d_row_sum(config.pixels()),
@@ -101,7 +96,8 @@ mcf_unwrap_cpu::mcf_unwrap_cpu(const phase_unwrap_2d_config& config,
       d_pixel_cycles(config.pixels()),
       d_component(config.pixels()),
       d_queue(config.pixels()),
-      d_solver(make_mcf_flow_solver(config.mcf_solver))
+      d_solver(make_mcf_flow_solver(config.mcf_solver)),
+      d_stage(std::move(stage))
 {
     for (int k = 0; k < 3; ++k) {
         d_step[k].resize(config.pixels());
@@ -115,9 +111,6 @@ mcf_unwrap_cpu::mcf_unwrap_cpu(const phase_unwrap_2d_config& config,
     d_network.height = static_cast<std::int32_t>(config.height);
     d_network.node_of_loop.resize(d_supply.size());
     d_network.arc_cost.resize(4 * config.pixels());
-    for (std::size_t j = 0; j < moment_table_size; ++j)
-        d_moment_table[j] = mcf_phase_moment(
-            mcf_max_coherence * double(j) / double(moment_table_size - 1), config.looks);
 }
 
 mcf_unwrap_cpu::~mcf_unwrap_cpu() = default;
@@ -170,21 +163,16 @@ void mcf_unwrap_cpu::sum_window_steps(const float* x,
                                                       { width, height, false, false },
                                                       &b) &&
                                   d_valid[a] && d_valid[b];
-                float re = 0.0f, im = 0.0f;
-                if (pair && unit_steps) {
-                    const double angle = two_pi *
-                                         wrap_difference(double(x[b]) - double(x[a]), p) *
-                                         p.inverse_period;
-                    re = static_cast<float>(std::cos(angle));
-                    im = static_cast<float>(std::sin(angle));
-                } else if (pair) {
-                    re = d_filtered[0][b] * d_filtered[0][a] +
-                         d_filtered[1][b] * d_filtered[1][a];
-                    im = d_filtered[1][b] * d_filtered[0][a] -
-                         d_filtered[0][b] * d_filtered[1][a];
-                }
-                d_step[0][a] = re;
-                d_step[1][a] = im;
+                mcf_phasor step{ 0.0f, 0.0f };
+                if (pair && unit_steps)
+                    step = mcf_polar(1.0,
+                                     wrap_difference(double(x[b]) - double(x[a]), p) *
+                                         p.inverse_period);
+                else if (pair)
+                    step = mcf_filtered_step({ d_filtered[0][a], d_filtered[1][a] },
+                                             { d_filtered[0][b], d_filtered[1][b] });
+                d_step[0][a] = step.re;
+                d_step[1][a] = step.im;
                 d_step[2][a] = pair ? 1.0f : 0.0f;
             }
     });
@@ -200,25 +188,24 @@ void mcf_unwrap_cpu::estimate_expected_gradients(const float* x)
     const unwrap_period p = make_unwrap_period(d_config.period);
     for (std::int32_t direction = 0; direction < 2; ++direction) {
         sum_window_steps(x, direction, false);
-        for_row_ranges(
-            d_config.height, [&](std::size_t, std::int32_t first, std::int32_t end) {
-                for (std::size_t a = std::size_t(first) * width;
-                     a < std::size_t(end) * width;
-                     ++a) {
-                    const std::size_t edge =
-                        unwrap_2d_edge_index(std::int32_t(a), direction);
-                    d_offset[edge] = 0.0f;
-                    if (d_step[2][a] == 0.0f)
-                        continue;
-                    const std::size_t b = direction == 0 ? a + 1 : a + width;
-                    const double re = d_window_sum[0][a], im = d_window_sum[1][a];
-                    d_offset[edge] = static_cast<float>(
-                        re != 0.0 || im != 0.0
-                            ? std::atan2(im, re) / two_pi
-                            : wrap_difference(double(x[b]) - double(x[a]), p) *
-                                  p.inverse_period);
-                }
-            });
+        for_row_ranges(d_config.height,
+                       [&](std::size_t, std::int32_t first, std::int32_t end) {
+                           for (std::size_t a = std::size_t(first) * width;
+                                a < std::size_t(end) * width;
+                                ++a) {
+                               const std::size_t edge =
+                                   unwrap_2d_edge_index(std::int32_t(a), direction);
+                               d_offset[edge] = 0.0f;
+                               if (d_step[2][a] == 0.0f)
+                                   continue;
+                               const std::size_t b = direction == 0 ? a + 1 : a + width;
+                               d_offset[edge] = mcf_expected_gradient(
+                                   d_window_sum[0][a],
+                                   d_window_sum[1][a],
+                                   wrap_difference(double(x[b]) - double(x[a]), p) *
+                                       p.inverse_period);
+                           }
+                       });
     }
 }
 
@@ -227,47 +214,27 @@ void mcf_unwrap_cpu::filter_along_gradients()
     const std::int32_t width = static_cast<std::int32_t>(d_config.width);
     const std::int32_t height = static_cast<std::int32_t>(d_config.height);
     const std::int32_t half = static_cast<std::int32_t>(d_config.gradient_window / 2);
-    using phasor = std::complex<double>;
-    // exp(-i 2 pi g k) for k = -half..half, by powers of one rotation.
-    auto fill_rotations = [half](std::vector<phasor>& turn, double gradient) {
-        const phasor step = std::polar(1.0, -two_pi * gradient);
-        turn[half] = 1.0;
-        for (std::int32_t k = 1; k <= half; ++k) {
-            turn[half + k] = turn[half + k - 1] * step;
-            turn[half - k] = std::conj(turn[half + k]);
-        }
-    };
     for_row_ranges(height, [&](std::size_t, std::int32_t first, std::int32_t end) {
-        std::vector<phasor> along_row(2 * half + 1), along_column(2 * half + 1);
         for (std::int32_t row = first; row < end; ++row)
             for (std::int32_t col = 0; col < width; ++col) {
                 const std::size_t a = std::size_t(row) * width + col;
-                d_filtered[0][a] = d_filtered[1][a] = 0.0f;
-                if (!d_valid[a])
-                    continue;
-                // A pixel's expected gradients are those of its differences to the right
-                // and downwards (0 where there is none: the window's phasors then just
-                // add up less coherently).
-                fill_rotations(along_row,
-                               d_offset[unwrap_2d_edge_index(std::int32_t(a), 0)]);
-                fill_rotations(along_column,
-                               d_offset[unwrap_2d_edge_index(std::int32_t(a), 1)]);
-                phasor sum = 0.0;
-                for (std::int32_t r = std::max(0, row - half);
-                     r <= std::min(height - 1, row + half);
-                     ++r) {
-                    phasor row_sum = 0.0;
-                    for (std::int32_t c = std::max(0, col - half);
-                         c <= std::min(width - 1, col + half);
-                         ++c) {
-                        const std::size_t j = std::size_t(r) * width + c;
-                        row_sum += phasor(d_phasor[0][j], d_phasor[1][j]) *
-                                   along_row[c - col + half];
-                    }
-                    sum += row_sum * along_column[r - row + half];
-                }
-                d_filtered[0][a] = static_cast<float>(sum.real());
-                d_filtered[1][a] = static_cast<float>(sum.imag());
+                // A pixel's expected gradients are those of its differences to the
+                // right and downwards (0 where there is none: the window's phasors then
+                // just add up less coherently).
+                const mcf_phasor sum =
+                    d_valid[a] ? mcf_filter_along_gradients(
+                                     d_phasor[0].data(),
+                                     d_phasor[1].data(),
+                                     row,
+                                     col,
+                                     width,
+                                     height,
+                                     half,
+                                     d_offset[unwrap_2d_edge_index(std::int32_t(a), 0)],
+                                     d_offset[unwrap_2d_edge_index(std::int32_t(a), 1)])
+                               : mcf_phasor{ 0.0f, 0.0f };
+                d_filtered[0][a] = sum.re;
+                d_filtered[1][a] = sum.im;
             }
     });
 }
@@ -286,23 +253,17 @@ void mcf_unwrap_cpu::estimate_difference_costs(const unwrap_2d_buffers& host)
     for_row_ranges(height, [&](std::size_t, std::int32_t first, std::int32_t end) {
         for (std::size_t i = std::size_t(first) * width; i < std::size_t(end) * width;
              ++i) {
-            double moment = d_valid[i] ? 1.0 : 0.0;
-            if (host.weight != nullptr && d_valid[i]) {
-                const double position =
-                    std::min(double(host.weight[i]), mcf_max_coherence) /
-                    mcf_max_coherence * double(moment_table_size - 1);
-                const std::size_t j =
-                    std::min(std::size_t(position), moment_table_size - 2);
-                const double fraction = position - double(j);
-                moment = d_moment_table[j] +
-                         fraction * (d_moment_table[j + 1] - d_moment_table[j]);
-            }
+            const double moment =
+                !d_valid[i] ? 0.0
+                : host.weight != nullptr
+                    ? mcf_tabulated_moment(d_moment_table.data(), host.weight[i])
+                    : 1.0;
             d_moment[i] = static_cast<float>(moment);
-            const double angle = two_pi * double(x[i]) * p.inverse_period;
-            d_phasor[0][i] =
-                d_valid[i] ? static_cast<float>(moment * std::cos(angle)) : 0.0f;
-            d_phasor[1][i] =
-                d_valid[i] ? static_cast<float>(moment * std::sin(angle)) : 0.0f;
+            const mcf_phasor phasor =
+                d_valid[i] ? mcf_polar(moment, double(x[i]) * p.inverse_period)
+                           : mcf_phasor{ 0.0f, 0.0f };
+            d_phasor[0][i] = phasor.re;
+            d_phasor[1][i] = phasor.im;
         }
     });
 
@@ -353,10 +314,9 @@ void mcf_unwrap_cpu::estimate_difference_costs(const unwrap_2d_buffers& host)
                 const double wrapped =
                     wrap_difference(double(x[b]) - double(x[a]), p) * p.inverse_period;
                 double moment = double(d_moment[a]) * double(d_moment[b]);
-                if (host.weight == nullptr) {
-                    const double re = d_window_sum[0][a], im = d_window_sum[1][a];
-                    moment = std::sqrt(re * re + im * im) / d_window_sum[2][a];
-                }
+                if (host.weight == nullptr)
+                    moment = mcf_window_moment(
+                        d_window_sum[0][a], d_window_sum[1][a], d_window_sum[2][a]);
                 const mcf_difference_cost cost = mcf_cost_of(
                     wrapped, double(d_offset[edge]), mcf_difference_variance(moment));
                 d_cycles[edge] = cost.base_cycles;
@@ -372,37 +332,34 @@ std::size_t mcf_unwrap_cpu::count_residues_and_supplies(const float* x)
     const std::int32_t width = static_cast<std::int32_t>(d_config.width);
     const std::int32_t height = static_cast<std::int32_t>(d_config.height);
     const unwrap_period p = make_unwrap_period(d_config.period);
-    // A difference touching an invalid pixel counts as 0. Such a loop's sum is not a
-    // whole number of periods, and rounding it loop by loop would leave the loops
-    // merged around a masked area (solve_flow()) with the wrong total, which the flow
-    // would then have to carry off to the earth across valid land: its supply keeps
-    // the fraction, and only the merged node's total, the circulation of the valid
-    // differences around the area's rim, is rounded.
-    auto difference = [&](std::size_t a, std::size_t b) {
-        return d_valid[a] && d_valid[b] ? wrap_difference(double(x[b]) - double(x[a]), p)
-                                        : 0.0;
-    };
-    // Each worker counts its own rows' residues.
+    // A loop touching an invalid pixel keeps the fraction of its valid differences'
+    // sum (mcf_loop_supply()): rounding it loop by loop would leave the loops merged
+    // around a masked area (build_network()) with the wrong total, which the flow
+    // would then have to carry off to the earth across valid land. Only the merged
+    // node's total, the circulation of the valid differences around the area's rim,
+    // is rounded. Each worker counts its own rows' residues.
     std::vector<std::size_t> residues(d_row_workers, 0);
-    const std::size_t earth = d_supply.size() - 1;
     for_row_ranges(
         height - 1, [&](std::size_t worker, std::int32_t first, std::int32_t end) {
             for (std::int32_t row = first; row < end; ++row)
                 for (std::int32_t col = 0; col + 1 < width; ++col) {
-                    const std::size_t tl = std::size_t(row) * width + col;
-                    const std::size_t tr = tl + 1, bl = tl + width, br = bl + 1;
-                    const double top = difference(tl, tr), right = difference(tr, br);
-                    const double bottom = difference(bl, br), left = difference(tl, bl);
-                    const std::int32_t residue =
-                        mcf_loop_residue(top, right, bottom, left, p);
-                    residues[worker] += residue != 0;
-                    const bool whole =
-                        d_valid[tl] && d_valid[tr] && d_valid[bl] && d_valid[br];
-                    d_supply[std::size_t(row) * (width - 1) + col] =
-                        whole ? -double(residue)
-                              : -(top + right - bottom - left) * p.inverse_period;
+                    const mcf_loop_balance loop =
+                        mcf_loop_supply(x,
+                                        d_valid.data(),
+                                        std::size_t(row) * width + col,
+                                        std::size_t(width),
+                                        p);
+                    residues[worker] += loop.residue != 0;
+                    d_supply[std::size_t(row) * (width - 1) + col] = loop.supply;
                 }
         });
+    return std::accumulate(residues.begin(), residues.end(), std::size_t(0));
+}
+
+void mcf_unwrap_cpu::add_base_cycles_to_supplies()
+{
+    const std::int32_t width = static_cast<std::int32_t>(d_config.width);
+    const std::int32_t height = static_cast<std::int32_t>(d_config.height);
     // The base periods of every difference already move flow from its plus to its
     // minus loop: added in this order on one thread, so that each loop's supply is
     // the same sum whatever the number of workers.
@@ -418,8 +375,8 @@ std::size_t mcf_unwrap_cpu::count_residues_and_supplies(const float* x)
                 d_supply[ends.plus] -= base;
                 d_supply[ends.minus] += base;
             }
-    d_supply[earth] = 0.0; // whatever balances the others, set in build_network()
-    return std::accumulate(residues.begin(), residues.end(), std::size_t(0));
+    // The earth takes whatever balances the others, set in build_network().
+    d_supply.back() = 0.0;
 }
 
 bool mcf_unwrap_cpu::build_network()
@@ -594,9 +551,9 @@ std::size_t mcf_unwrap_cpu::integrate(const unwrap_2d_buffers& host)
     return static_cast<std::size_t>(components);
 }
 
-unwrap_2d_report mcf_unwrap_cpu::unwrap(const unwrap_2d_buffers& host)
+mcf_input_counts mcf_unwrap_cpu::compute_network_inputs(const unwrap_2d_buffers& host)
 {
-    unwrap_2d_report report;
+    mcf_input_counts counts;
     const std::size_t width = d_config.width;
     std::vector<std::size_t> valid_pixels(d_row_workers, 0);
     for_row_ranges(
@@ -608,10 +565,32 @@ unwrap_2d_report mcf_unwrap_cpu::unwrap(const unwrap_2d_buffers& host)
                 valid_pixels[worker] += d_valid[i];
             }
         });
-    report.valid_pixels =
+    counts.valid_pixels =
         std::accumulate(valid_pixels.begin(), valid_pixels.end(), std::size_t(0));
     estimate_difference_costs(host);
-    report.residues = count_residues_and_supplies(host.wrapped);
+    counts.residues = count_residues_and_supplies(host.wrapped);
+    return counts;
+}
+
+mcf_network_inputs mcf_unwrap_cpu::network_inputs()
+{
+    mcf_network_inputs inputs;
+    inputs.valid = d_valid.data();
+    inputs.base_cycles = d_cycles.data();
+    inputs.offset = d_offset.data();
+    inputs.curvature = d_curvature.data();
+    inputs.loop_supply = d_supply.data();
+    return inputs;
+}
+
+unwrap_2d_report mcf_unwrap_cpu::unwrap(const unwrap_2d_buffers& host)
+{
+    const mcf_input_counts counts =
+        d_stage ? d_stage->compute(host, network_inputs()) : compute_network_inputs(host);
+    add_base_cycles_to_supplies();
+    unwrap_2d_report report;
+    report.valid_pixels = counts.valid_pixels;
+    report.residues = counts.residues;
     report.flow = solve_flow();
     // integrate() reads the wrapped phase until its spanning trees are done and only
     // then writes the outputs, each pixel's after its own read: unwrapped may alias it.

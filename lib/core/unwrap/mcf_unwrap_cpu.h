@@ -9,6 +9,7 @@
 #define INCLUDED_CUDADSP_CORE_MCF_UNWRAP_CPU_H
 
 #include "unwrap/mcf_flow_network.h"
+#include "unwrap/mcf_network_inputs.h"
 #include <gnuradio/cudadsp/core/phase_unwrap_2d.h>
 #include <cstddef>
 #include <cstdint>
@@ -34,14 +35,19 @@ namespace core {
  * worker writes only its rows and does the same arithmetic as one thread would, so
  * the outputs do not depend on the number of workers. The union-find of the network,
  * the solve and the breadth-first integration stay on the calling thread.
+ *
+ * Given an mcf_network_inputs_stage, the solver takes every value before the network
+ * from it (the CUDA backend's kernels) instead of its own passes.
  */
 class mcf_unwrap_cpu
 {
 public:
     /*! \p config must have passed validate() with method mcf; at most \p row_workers
-     *  workers share the row passes (1: the calling thread alone). */
+     *  workers share the row passes (1: the calling thread alone); \p stage, where
+     *  given, computes the network's inputs in place of the host passes. */
     explicit mcf_unwrap_cpu(const phase_unwrap_2d_config& config,
-                            std::size_t row_workers = 1);
+                            std::size_t row_workers = 1,
+                            std::unique_ptr<mcf_network_inputs_stage> stage = nullptr);
     ~mcf_unwrap_cpu();
 
     /*! Host bytes the workspace and one frame's flow network take at most: the
@@ -51,6 +57,13 @@ public:
 
     //! Unwraps one frame; every output of \p host that is not null is written whole.
     unwrap_2d_report unwrap(const unwrap_2d_buffers& host);
+
+    /*! The host passes alone, into network_inputs(): their definition, which a stage
+     *  given at construction replaces in unwrap(). */
+    mcf_input_counts compute_network_inputs(const unwrap_2d_buffers& host);
+
+    //! The solver's arrays that hold the network's inputs of the current frame.
+    mcf_network_inputs network_inputs();
 
     /*! The total cost (mcf_flow_cost(), integer units of 1/100 nat) of the last
      *  frame's flow: the optimum, whichever the solver. */
@@ -77,7 +90,10 @@ private:
      *  along the pixel's expected gradients (d_offset), so that a ramp adds up
      *  instead of cancelling. */
     void filter_along_gradients();
+    //! Every loop's supply before the base periods; returns the residues.
     std::size_t count_residues_and_supplies(const float* wrapped);
+    //! Moves the base periods of every difference into its loops' supplies.
+    void add_base_cycles_to_supplies();
     //! d_network from the costs and supplies; false when no node supplies anything.
     bool build_network();
     //! The flow added to d_cycles; returns the periods it moved.
@@ -116,6 +132,7 @@ private:
     std::vector<std::int32_t> d_component;
     std::vector<std::int32_t> d_queue;
     std::unique_ptr<mcf_flow_solver> d_solver;
+    std::unique_ptr<mcf_network_inputs_stage> d_stage;
 };
 
 } // namespace core

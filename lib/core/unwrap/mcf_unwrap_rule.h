@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace gr {
 namespace cudadsp {
@@ -37,7 +38,8 @@ CUDADSP_HOST_DEVICE std::int32_t mcf_loop_residue(
     // top and right run along the loop; bottom and left are the differences to the
     // right and downwards, against it.
     const double sum = top + right - bottom - left;
-    return static_cast<std::int32_t>(floor(sum * p.inverse_period + 0.5));
+    return static_cast<std::int32_t>(
+        floor(rounded_add(rounded_mul(sum, p.inverse_period), 0.5)));
 }
 
 /*!
@@ -117,6 +119,180 @@ inline double mcf_phase_moment(double coherence, std::size_t looks)
         sum += simpson_weight * density * rician;
     }
     return sum * h / 3.0;
+}
+
+//! Entries of the phase-moment table over coherence 0 to mcf_max_coherence.
+constexpr std::size_t mcf_moment_table_size = 256;
+
+//! mcf_phase_moment() at coherence j / (mcf_moment_table_size - 1) of
+//! mcf_max_coherence, for mcf_tabulated_moment(); host only.
+inline std::vector<double> mcf_moment_table(std::size_t looks)
+{
+    std::vector<double> table(mcf_moment_table_size);
+    for (std::size_t j = 0; j < mcf_moment_table_size; ++j)
+        table[j] = mcf_phase_moment(
+            mcf_max_coherence * double(j) / double(mcf_moment_table_size - 1), looks);
+    return table;
+}
+
+//! The phase moment of a pixel of coherence \p coherence (> 0), interpolated
+//! linearly in \p table (mcf_moment_table()).
+CUDADSP_HOST_DEVICE double mcf_tabulated_moment(const double* table, float coherence)
+{
+    const double clipped =
+        double(coherence) < mcf_max_coherence ? double(coherence) : mcf_max_coherence;
+    const double position =
+        clipped / mcf_max_coherence * double(mcf_moment_table_size - 1);
+    std::size_t j = static_cast<std::size_t>(position);
+    j = j < mcf_moment_table_size - 2 ? j : mcf_moment_table_size - 2;
+    const double fraction = position - double(j);
+    return rounded_add(table[j], rounded_mul(fraction, table[j + 1] - table[j]));
+}
+
+//! A phasor of the cost model's filters, in float as they are stored.
+struct mcf_phasor {
+    float re;
+    float im;
+};
+
+constexpr double mcf_two_pi = 6.283185307179586476925286766559;
+
+//! \p length exp(i 2 pi \p periods): a pixel's phasor scaled by its moment, or a
+//! wrapped step's unit phasor.
+CUDADSP_HOST_DEVICE mcf_phasor mcf_polar(double length, double periods)
+{
+    const double angle = mcf_two_pi * periods;
+    return { static_cast<float>(length * cos(angle)),
+             static_cast<float>(length * sin(angle)) };
+}
+
+//! The step F_b conj(F_a) from filtered phasor \p a to its neighbour's \p b, each
+//! product rounded before the sum on both compilers (no contraction).
+CUDADSP_HOST_DEVICE mcf_phasor mcf_filtered_step(mcf_phasor a, mcf_phasor b)
+{
+#ifdef __CUDA_ARCH__
+    return { __fadd_rn(__fmul_rn(b.re, a.re), __fmul_rn(b.im, a.im)),
+             __fsub_rn(__fmul_rn(b.im, a.re), __fmul_rn(b.re, a.im)) };
+#else
+    return { b.re * a.re + b.im * a.im, b.im * a.re - b.re * a.im };
+#endif
+}
+
+/*!
+ * The expected value, in periods, of a difference whose window's steps sum to
+ * (\p re, \p im): their angle, or the difference's own wrapped value \p wrapped
+ * (periods) where the sum is exactly 0.
+ */
+CUDADSP_HOST_DEVICE float mcf_expected_gradient(double re, double im, double wrapped)
+{
+    return static_cast<float>(re != 0.0 || im != 0.0 ? atan2(im, re) / mcf_two_pi
+                                                     : wrapped);
+}
+
+/*! The phase moment a difference gets without coherence: the length of the mean of
+ *  the \p pairs unit steps of its window, which sum to (\p re, \p im). */
+CUDADSP_HOST_DEVICE double mcf_window_moment(double re, double im, double pairs)
+{
+    return sqrt(rounded_add(rounded_mul(re, re), rounded_mul(im, im))) / pairs;
+}
+
+//! Largest half window of the filter along the gradients (gradient_window 15).
+constexpr std::int32_t mcf_max_half_window = 7;
+
+/*!
+ * The phasors \p re, \p im of a frame of \p width x \p height summed over the
+ * (2 \p half + 1)^2 window around pixel (\p row, \p col), clipped at the frame's
+ * edges, each turned back by exp(-i 2 pi (g_r dc + g_c dr)) for its offset (dr, dc)
+ * from the pixel along the pixel's expected gradients \p along_row and
+ * \p along_column (periods per pixel), so that a ramp adds up instead of cancelling.
+ * The turns are powers of one rotation each way, in float64 rounded step by step
+ * as the host rounds it (rounded_mul() and its kind: no contraction).
+ */
+CUDADSP_HOST_DEVICE mcf_phasor mcf_filter_along_gradients(const float* re,
+                                                          const float* im,
+                                                          std::int32_t row,
+                                                          std::int32_t col,
+                                                          std::int32_t width,
+                                                          std::int32_t height,
+                                                          std::int32_t half,
+                                                          double along_row,
+                                                          double along_column)
+{
+    // exp(-i 2 pi g k) for k = -half..half: [0] the row's turns, [1] the column's.
+    double turn_re[2][2 * mcf_max_half_window + 1];
+    double turn_im[2][2 * mcf_max_half_window + 1];
+    const double gradient[2] = { along_row, along_column };
+    for (int axis = 0; axis < 2; ++axis) {
+        const double step_re = cos(-mcf_two_pi * gradient[axis]);
+        const double step_im = sin(-mcf_two_pi * gradient[axis]);
+        turn_re[axis][half] = 1.0;
+        turn_im[axis][half] = 0.0;
+        for (std::int32_t k = 1; k <= half; ++k) {
+            const double r = turn_re[axis][half + k - 1], i = turn_im[axis][half + k - 1];
+            turn_re[axis][half + k] =
+                rounded_sub(rounded_mul(r, step_re), rounded_mul(i, step_im));
+            turn_im[axis][half + k] =
+                rounded_add(rounded_mul(r, step_im), rounded_mul(i, step_re));
+            turn_re[axis][half - k] = turn_re[axis][half + k];
+            turn_im[axis][half - k] = -turn_im[axis][half + k];
+        }
+    }
+    double sum_re = 0.0, sum_im = 0.0;
+    const std::int32_t r0 = row - half > 0 ? row - half : 0;
+    const std::int32_t r1 = row + half < height - 1 ? row + half : height - 1;
+    const std::int32_t c0 = col - half > 0 ? col - half : 0;
+    const std::int32_t c1 = col + half < width - 1 ? col + half : width - 1;
+    for (std::int32_t r = r0; r <= r1; ++r) {
+        double row_re = 0.0, row_im = 0.0;
+        for (std::int32_t c = c0; c <= c1; ++c) {
+            const std::size_t j = std::size_t(r) * std::size_t(width) + std::size_t(c);
+            const double tr = turn_re[0][c - col + half], ti = turn_im[0][c - col + half];
+            row_re = rounded_add(row_re,
+                                 rounded_sub(rounded_mul(double(re[j]), tr),
+                                             rounded_mul(double(im[j]), ti)));
+            row_im = rounded_add(row_im,
+                                 rounded_add(rounded_mul(double(re[j]), ti),
+                                             rounded_mul(double(im[j]), tr)));
+        }
+        const double tr = turn_re[1][r - row + half], ti = turn_im[1][r - row + half];
+        sum_re = rounded_add(
+            sum_re, rounded_sub(rounded_mul(row_re, tr), rounded_mul(row_im, ti)));
+        sum_im = rounded_add(
+            sum_im, rounded_add(rounded_mul(row_re, ti), rounded_mul(row_im, tr)));
+    }
+    return { static_cast<float>(sum_re), static_cast<float>(sum_im) };
+}
+
+/*!
+ * The residue of the loop whose top-left pixel is \p top_left in a frame \p width
+ * wide, and its supply before the base periods: minus the residue, or, where a pixel
+ * of the loop is not \p valid, minus the sum of its valid differences in periods (a
+ * fraction: only the sum over all the loops merged with it is whole). A difference
+ * touching an invalid pixel counts as 0.
+ */
+struct mcf_loop_balance {
+    std::int32_t residue;
+    double supply;
+};
+
+CUDADSP_HOST_DEVICE mcf_loop_balance mcf_loop_supply(const float* x,
+                                                     const std::uint8_t* valid,
+                                                     std::size_t top_left,
+                                                     std::size_t width,
+                                                     const unwrap_period& p)
+{
+    const std::size_t tl = top_left, tr = tl + 1, bl = tl + width, br = bl + 1;
+    const auto difference = [&](std::size_t a, std::size_t b) {
+        return valid[a] && valid[b] ? wrap_difference(double(x[b]) - double(x[a]), p)
+                                    : 0.0;
+    };
+    const double top = difference(tl, tr), right = difference(tr, br);
+    const double bottom = difference(bl, br), left = difference(tl, bl);
+    const std::int32_t residue = mcf_loop_residue(top, right, bottom, left, p);
+    const bool whole = valid[tl] && valid[tr] && valid[bl] && valid[br];
+    return { residue,
+             whole ? -double(residue)
+                   : -(top + right - bottom - left) * p.inverse_period };
 }
 
 /*!

@@ -9,6 +9,7 @@
 #include "runtime/cuda_resources.h"
 #include "runtime/staged_device_array.h"
 #include "unwrap/least_squares_unwrap_cuda.h"
+#include "unwrap/mcf_network_inputs_cuda.h"
 #include "unwrap/mcf_tiled_unwrap.h"
 #include "unwrap/phase_unwrap_2d_cuda.h"
 #include "unwrap/reliability_unwrap_cuda.h"
@@ -27,7 +28,8 @@ struct phase_unwrapper_2d_cuda::workspace {
     staged_device_array<std::uint8_t> mask;
     staged_device_array<std::int32_t> cycles;
     staged_device_array<std::int32_t> components;
-    // MCF: the frame on the host (device frames copied through these).
+    // MCF: the frame on the host (device frames copied through these), for the tile
+    // solvers, whose network inputs come from the GPU.
     std::vector<float> host_wrapped, host_unwrapped, host_weight;
     std::vector<std::uint8_t> host_mask;
     std::vector<std::int32_t> host_cycles, host_components;
@@ -42,8 +44,12 @@ memory_need phase_unwrapper_2d_cuda::memory_needed(const phase_unwrap_2d_config&
     memory_need need;
     if (config.method == unwrap_2d_method::mcf) {
         // Host buffers are solved where they are; device frames pass through one
-        // host copy of each buffer.
+        // host copy of each buffer. Each tile solver's stage holds one tile on the
+        // device.
+        const mcf_tiled_unwrap::solver_layout layout = mcf_tiled_unwrap::layout(config);
         need.host_bytes = mcf_tiled_unwrap::bytes(config) + frame_bytes;
+        need.device_bytes =
+            layout.solvers * mcf_network_inputs_cuda::device_bytes(layout.tile);
         return need;
     }
     need.host_bytes = frame_bytes;
@@ -67,9 +73,14 @@ phase_unwrapper_2d_cuda::phase_unwrapper_2d_cuda(const phase_unwrap_2d_config& c
     case unwrap_2d_method::least_squares:
         d_least_squares = std::make_unique<least_squares_unwrap_cuda>(config);
         break;
-    case unwrap_2d_method::mcf:
-        d_mcf = std::make_unique<mcf_tiled_unwrap>(config);
+    case unwrap_2d_method::mcf: {
+        const int ordinal = d_device.cuda_ordinal;
+        d_mcf = std::make_unique<mcf_tiled_unwrap>(
+            config, [ordinal](const phase_unwrap_2d_config& tile) {
+                return std::make_unique<mcf_network_inputs_cuda>(tile, ordinal);
+            });
         break;
+    }
     }
 }
 
@@ -90,14 +101,14 @@ unwrap_2d_report phase_unwrapper_2d_cuda::solve(const unwrap_2d_buffers& device,
                                                 cuda_stream_t stream)
 {
     if (d_mcf)
-        return solve_mcf_on_host(device, stream);
+        return solve_mcf_through_host(device, stream);
     return d_reliability ? d_reliability->solve(device, stream)
                          : d_least_squares->solve(device, stream);
 }
 
 unwrap_2d_report
-phase_unwrapper_2d_cuda::solve_mcf_on_host(const unwrap_2d_buffers& device,
-                                           cuda_stream_t stream)
+phase_unwrapper_2d_cuda::solve_mcf_through_host(const unwrap_2d_buffers& device,
+                                                cuda_stream_t stream)
 {
     workspace& ws = *d_ws;
     const cudaStream_t s = static_cast<cudaStream_t>(stream);

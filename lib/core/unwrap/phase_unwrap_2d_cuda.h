@@ -51,8 +51,11 @@ protected:
 private:
     struct workspace;
     unwrap_2d_report solve(const unwrap_2d_buffers& device, cuda_stream_t stream);
-    unwrap_2d_report solve_mcf_on_host(const unwrap_2d_buffers& device,
-                                       cuda_stream_t stream);
+    /*! MCF's tile solvers read host frames: a device frame goes through host copies
+     *  (each tile's network inputs are computed back on the GPU, its flow solved on
+     *  the host). */
+    unwrap_2d_report solve_mcf_through_host(const unwrap_2d_buffers& device,
+                                            cuda_stream_t stream);
 
     // Device objects, created and destroyed with the engine's device current.
     std::unique_ptr<workspace> d_ws;
