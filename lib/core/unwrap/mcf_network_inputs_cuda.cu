@@ -353,6 +353,16 @@ std::size_t mcf_network_inputs_cuda::device_bytes(const phase_unwrap_2d_config& 
            sizeof(input_counters);
 }
 
+std::size_t mcf_network_inputs_cuda::host_bytes(const phase_unwrap_2d_config& config)
+{
+    // Wrapped, weight and mask in; validity, the cost model of two differences and
+    // one loop's supply out.
+    const std::size_t per_pixel =
+        sizeof(float) + sizeof(float) + sizeof(std::uint8_t) + sizeof(std::uint8_t) +
+        2 * (sizeof(std::int32_t) + 2 * sizeof(float)) + sizeof(double);
+    return config.pixels() * per_pixel;
+}
+
 void mcf_network_inputs_cuda::box_sums(int planes, int half_window)
 {
     // planes: 2 for the phasors into the filtered phasors, 3 for the steps into the

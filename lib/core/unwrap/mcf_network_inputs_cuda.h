@@ -34,6 +34,9 @@ public:
 
     //! Device bytes of one stage for frames of \p config.
     static std::size_t device_bytes(const phase_unwrap_2d_config& config);
+    //! Pinned host bytes of one stage at most: the staging of pageable inputs and
+    //! outputs.
+    static std::size_t host_bytes(const phase_unwrap_2d_config& config);
 
     mcf_input_counts compute(const unwrap_2d_buffers& host,
                              const mcf_network_inputs& out) override;

@@ -45,9 +45,11 @@ memory_need phase_unwrapper_2d_cuda::memory_needed(const phase_unwrap_2d_config&
     if (config.method == unwrap_2d_method::mcf) {
         // Host buffers are solved where they are; device frames pass through one
         // host copy of each buffer. Each tile solver's stage holds one tile on the
-        // device.
+        // device, and pinned staging for it.
         const mcf_tiled_unwrap::solver_layout layout = mcf_tiled_unwrap::layout(config);
-        need.host_bytes = mcf_tiled_unwrap::bytes(config) + frame_bytes;
+        need.host_bytes =
+            mcf_tiled_unwrap::bytes(config) + frame_bytes +
+            layout.solvers * mcf_network_inputs_cuda::host_bytes(layout.tile);
         need.device_bytes =
             layout.solvers * mcf_network_inputs_cuda::device_bytes(layout.tile);
         return need;

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(core/phase_unwrap_2d.h)                                    */
-/* BINDTOOL_HEADER_FILE_HASH(ba47c987882404c136fa0ee8caf69277)                     */
+/* BINDTOOL_HEADER_FILE_HASH(9c6008cd0f38c9efec1752e9e1918d5b)                     */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>

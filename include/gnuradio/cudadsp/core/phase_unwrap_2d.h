@@ -230,8 +230,10 @@ struct CUDADSP_CORE_API unwrap_2d_report {
  * its neighbours' (a maximum spanning forest of those votes). That joins constants
  * only: a cut a tile made towards its own border stays, which overlaps wide enough
  * make rare (docs/design/mcf_unwrapping.md, "Tiles"). report.residues and .flow
- * then sum the tiles', overlaps counted once per tile. The CUDA backend runs the
- * whole method on the host for now (its buffers staged through host memory).
+ * then sum the tiles', overlaps counted once per tile. The CUDA backend computes each
+ * tile's validity, costs, residues and supplies on the GPU and solves its flow and
+ * integrates it on the host, each tile on its own thread (device frames are staged
+ * through host memory).
  */
 class CUDADSP_CORE_API phase_unwrapper_2d
 {
