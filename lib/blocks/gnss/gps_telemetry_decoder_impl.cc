@@ -212,14 +212,14 @@ int gps_telemetry_decoder_impl::work_body(int noutput_items,
     // A correlator call's records come by channel; taken in order of their end across
     // channels (as core::gps_receiver does), each piece of navigation data goes out
     // after exactly the states recorded before it.
-    std::vector<int> order(static_cast<std::size_t>(noutput_items));
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&end_of](int a, int b) {
+    d_order.resize(static_cast<std::size_t>(noutput_items));
+    std::iota(d_order.begin(), d_order.end(), 0);
+    std::stable_sort(d_order.begin(), d_order.end(), [&end_of](int a, int b) {
         return end_of(a) < end_of(b);
     });
 
     std::lock_guard<std::mutex> lock(d_mutex);
-    for (int i : order) {
+    for (int i : d_order) {
         const double* s = state(i);
         core::gnss_system system;
         if (!navigation_system_of(static_cast<int>(s[gnss_state_system]), system))

@@ -70,6 +70,7 @@ private:
     std::uint64_t d_epoch_samples = 0; //!< samples of the newest record's epoch
     std::uint64_t d_published_through = 0;
     std::vector<core::gnss_channel_epoch> d_states;
+    std::vector<int> d_order; //!< work()'s records in order of their end
     //! Counters of the channels released, so the totals stay whole.
     core::gps_lnav_counters d_released_lnav;
     core::galileo_inav_counters d_released_inav;
