@@ -125,12 +125,32 @@ core::galileo_inav_counters gps_telemetry_decoder_impl::inav_sum() const
     return sum;
 }
 
-void gps_telemetry_decoder_impl::keep_counters(std::uint32_t channel_id)
+gps_telemetry_decoder_impl::channel_counters
+gps_telemetry_decoder_impl::counters_of(std::uint32_t channel_id) const
 {
+    channel_counters c;
     if (const core::gps_navigation_channel* n = d_decoder.channel(channel_id))
-        d_released_lnav += n->lnav_counters();
+        c.lnav = n->lnav_counters();
     if (const core::galileo_navigation_channel* n = d_decoder.galileo_channel(channel_id))
-        d_released_inav += n->inav_counters();
+        c.inav = n->inav_counters();
+    return c;
+}
+
+void gps_telemetry_decoder_impl::keep_counters(const channel_counters& counters)
+{
+    d_released_lnav += counters.lnav;
+    d_released_inav += counters.inav;
+}
+
+void gps_telemetry_decoder_impl::reassign_channel(std::uint32_t channel_id,
+                                                  core::gnss_system system,
+                                                  int prn)
+{
+    // Kept only once assign_channel replaced the channel: a PRN it refuses throws and
+    // leaves the channel, so its counters must stay out of the released ones.
+    const channel_counters counters = counters_of(channel_id);
+    d_decoder.assign_channel(channel_id, system, prn);
+    keep_counters(counters);
 }
 
 std::uint64_t gps_telemetry_decoder_impl::parity_failures() const
@@ -175,7 +195,7 @@ std::uint64_t gps_telemetry_decoder_impl::complete_through()
     std::uint64_t through = d_newest_end;
     for (auto it = d_progress.begin(); it != d_progress.end();) {
         if (it->second.last_end + silent_samples < d_newest_end) {
-            keep_counters(it->first);
+            keep_counters(counters_of(it->first));
             d_decoder.release_channel(it->first);
             it = d_progress.erase(it);
             continue;
@@ -228,8 +248,7 @@ int gps_telemetry_decoder_impl::work_body(int noutput_items,
         const int prn = static_cast<int>(s[gnss_state_prn]);
         channel_progress& progress = d_progress[record.channel_id];
         if (progress.prn != prn || progress.system != system) {
-            keep_counters(record.channel_id);
-            d_decoder.assign_channel(record.channel_id, system, prn);
+            reassign_channel(record.channel_id, system, prn);
             progress.system = system;
             progress.prn = prn;
         }
