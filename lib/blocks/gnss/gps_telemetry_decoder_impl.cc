@@ -7,6 +7,7 @@
 
 #include "blocks/gnss/gnss_navigation_pmt.h"
 #include "blocks/gnss/gps_telemetry_decoder_impl.h"
+#include <gnuradio/cudadsp/core/gnss_codes.h>
 #include <gnuradio/cudadsp/multichannel_correlator_cc.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
@@ -20,8 +21,18 @@ namespace cudadsp {
 
 namespace {
 
-//! Epochs of the newest record after which a silent channel counts as removed.
-constexpr std::uint64_t silent_epochs = 1000;
+/*! How long a channel may stay silent while newer records come before it counts as
+ *  removed by the correlator: 1000 GPS epochs, 250 Galileo ones, the same time for
+ *  both systems. */
+constexpr double silent_channel_timeout_s = 1.0;
+
+//! A record's nominal length: one period of its system's code (GPS 1 ms, Galileo 4 ms).
+double epoch_duration_s(core::gnss_system system)
+{
+    return system == core::gnss_system::galileo
+               ? core::galileo_e1_code_length / core::galileo_e1_chip_rate_cps
+               : core::gps_l1ca_code_length / core::gps_l1ca_chip_rate_cps;
+}
 
 core::gps_navigation_channel_config navigation_config(int bit_sync_ms)
 {
@@ -191,7 +202,8 @@ std::string gps_telemetry_decoder_impl::channel_stages() const
 
 std::uint64_t gps_telemetry_decoder_impl::complete_through()
 {
-    const std::uint64_t silent_samples = silent_epochs * d_epoch_samples;
+    const auto silent_samples =
+        static_cast<std::uint64_t>(silent_channel_timeout_s * d_newest_sample_rate_hz);
     std::uint64_t through = d_newest_end;
     for (auto it = d_progress.begin(); it != d_progress.end();) {
         if (it->second.last_end + silent_samples < d_newest_end) {
@@ -256,7 +268,7 @@ int gps_telemetry_decoder_impl::work_body(int noutput_items,
         progress.last_end = end;
         if (end >= d_newest_end) {
             d_newest_end = end;
-            d_epoch_samples = record.sample_count;
+            d_newest_sample_rate_hz = record.sample_count / epoch_duration_s(system);
         }
         const core::gps_navigation_update update = d_decoder.push(
             record, taps[static_cast<std::size_t>(i) * d_taps + d_prompt_tap]);

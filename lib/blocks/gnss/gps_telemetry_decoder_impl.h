@@ -52,7 +52,7 @@ private:
 
     /*! The sample through which every channel's records are in: the least latest end
      *  over the channels still giving records. A channel silent while the newest
-     *  record advanced 1000 of its epochs (removed by the correlator) is released. */
+     *  record advanced 1 s (removed by the correlator) is released. */
     std::uint64_t complete_through();
     //! Publishes the states gathered so far with complete_through().
     void publish_states();
@@ -79,7 +79,8 @@ private:
     core::gps_navigation_decoder d_decoder;
     std::map<std::uint32_t, channel_progress> d_progress;
     std::uint64_t d_newest_end = 0;
-    std::uint64_t d_epoch_samples = 0; //!< samples of the newest record's epoch
+    //! The sample rate of the newest record: its samples over its epoch's length.
+    double d_newest_sample_rate_hz = 0.0;
     std::uint64_t d_published_through = 0;
     std::vector<core::gnss_channel_epoch> d_states;
     std::vector<int> d_order; //!< work()'s records in order of their end
