@@ -145,6 +145,7 @@ class qa_gnss_outputs : public CppUnit::TestCase
     CPPUNIT_TEST(nmea_without_fix);
     CPPUNIT_TEST(geojson_track_text);
     CPPUNIT_TEST(rinex_observation_header_columns);
+    CPPUNIT_TEST(rinex_observation_header_without_observations);
     CPPUNIT_TEST(rinex_observation_epoch_columns);
     CPPUNIT_TEST(rinex_navigation_header_and_record_fields);
     CPPUNIT_TEST(rinex_file_names);
@@ -393,6 +394,34 @@ public:
             std::string("  2019     4     7     1     0    1.2500000     GPS"),
             header_record(lines, "TIME OF FIRST OBS").substr(0, 51));
         CPPUNIT_ASSERT_EQUAL(std::string("END OF HEADER"), lines.back().substr(60, 13));
+    }
+
+    void rinex_observation_header_without_observations()
+    {
+        // No epoch, and no system named: the header still holds every record RINEX
+        // 3.04 requires of a GPS file (Table A2), the observation types included.
+        gnss_rinex_observation_header h;
+        h.systems.clear();
+        h.first_observation = { 2048, 3600.0 };
+        std::ostringstream out;
+        write_rinex_observation_file(out, h, 2048, {});
+        const auto lines = lines_of(out.str());
+        CPPUNIT_ASSERT_EQUAL('G', lines.front()[40]);
+        for (const char* label : { "PGM / RUN BY / DATE",
+                                   "MARKER NAME",
+                                   "MARKER TYPE",
+                                   "OBSERVER / AGENCY",
+                                   "REC # / TYPE / VERS",
+                                   "ANT # / TYPE",
+                                   "APPROX POSITION XYZ",
+                                   "ANTENNA: DELTA H/E/N",
+                                   "TIME OF FIRST OBS" })
+            header_record(lines, label);
+        CPPUNIT_ASSERT_EQUAL(std::string("G    4 C1C L1C D1C S1C"),
+                             header_record(lines, "SYS / # / OBS TYPES").substr(0, 22));
+        CPPUNIT_ASSERT_EQUAL(std::string("G L1C"),
+                             header_record(lines, "SYS / PHASE SHIFT").substr(0, 5));
+        CPPUNIT_ASSERT_EQUAL(lines.size(), qa::first_record_line(lines));
     }
 
     void rinex_observation_epoch_columns()
