@@ -326,6 +326,9 @@ void gps_telemetry_decoder_impl::publish_navigation(
         message_port_pub(
             d_port,
             galileo_iono_health_message(update.prn, update.galileo_iono_health_data));
+    if (update.has_galileo_gst_utc)
+        message_port_pub(
+            d_port, galileo_gst_utc_message(update.prn, update.galileo_gst_utc_data));
 }
 
 } // namespace cudadsp

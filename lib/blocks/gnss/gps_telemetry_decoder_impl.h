@@ -57,7 +57,8 @@ private:
     //! Publishes the states gathered so far with complete_through().
     void publish_states();
     /*! Publishes what \p update completed on channel \p channel_id: its subframe or
-     *  page, then its ephemeris, iono/UTC page or word 5, after the states before it. */
+     *  page, then its ephemeris, iono/UTC page, word 5 or word 6, after the states
+     *  before it. */
     void publish_navigation(const core::gps_navigation_update& update,
                             std::uint32_t channel_id);
     //! Channel \p channel_id's counters; d_mutex held.
