@@ -20,6 +20,7 @@
 #include "gnss/gnss_track_geojson.h"
 #include "qa_gnss_channel_states.h"
 #include "qa_gps_sample_ephemeris.h"
+#include "qa_nmea_text.h"
 #include "qa_rinex_text.h"
 #include "qa_support.h"
 #include <cppunit/extensions/HelperMacros.h>
@@ -49,6 +50,10 @@ const double nan = std::numeric_limits<double>::quiet_NaN();
 using qa::fortran_number;
 using qa::header_record;
 using qa::lines_of;
+using qa::nmea_fields;
+
+//! NMEA 4.10 GSA: address, mode, fix, 12 PRNs, PDOP, HDOP, VDOP, system ID.
+constexpr std::size_t gsa_fields = 19;
 
 //! A fix at 48 07.038 N, 11 31.000 E, 545.4 m: the position of the published examples.
 gnss_pvt_result example_fix()
@@ -140,6 +145,7 @@ class qa_gnss_outputs : public CppUnit::TestCase
     CPPUNIT_TEST(nmea_without_fix);
     CPPUNIT_TEST(geojson_track_text);
     CPPUNIT_TEST(rinex_observation_header_columns);
+    CPPUNIT_TEST(rinex_observation_header_without_observations);
     CPPUNIT_TEST(rinex_observation_epoch_columns);
     CPPUNIT_TEST(rinex_navigation_header_and_record_fields);
     CPPUNIT_TEST(rinex_file_names);
@@ -264,8 +270,12 @@ public:
         }
         const auto gsa = nmea_gsa(fix);
         CPPUNIT_ASSERT_EQUAL(std::size_t(1), gsa.size());
+        // The published sentence (NMEA 2.x) and NMEA 4.10's system ID, 1 for GPS.
         CPPUNIT_ASSERT_EQUAL(
-            std::string("$GPGSA,A,3,04,05,12,09,24,,,,,,,,2.5,1.3,2.1*39\r\n"), gsa[0]);
+            std::string("$GPGSA,A,3,04,05,12,09,24,,,,,,,,2.5,1.3,2.1,1*24\r\n"), gsa[0]);
+        const std::vector<std::string> fields = nmea_fields(gsa[0]);
+        CPPUNIT_ASSERT_EQUAL(gsa_fields, fields.size());
+        CPPUNIT_ASSERT_EQUAL(std::string("1"), fields.back());
         // Not in the published order: the in-view list follows the input, so put the
         // published first four first.
         std::vector<std::size_t> order = { 0, 2, 4, 5, 7, 8, 9, 10, 1, 3, 6, 11 };
@@ -296,6 +306,13 @@ public:
         const std::string rmc = nmea_rmc(fix, example_time, example_leap_seconds);
         CPPUNIT_ASSERT_EQUAL(std::string("$GPRMC,123519.00,V,,,,,,,230394,,,N*"),
                              rmc.substr(0, rmc.size() - 4));
+        const std::vector<std::string> gsa = nmea_gsa(fix);
+        CPPUNIT_ASSERT_EQUAL(std::size_t(1), gsa.size());
+        const std::vector<std::string> fields = nmea_fields(gsa[0]);
+        CPPUNIT_ASSERT_EQUAL(gsa_fields, fields.size());
+        CPPUNIT_ASSERT_EQUAL(std::string("GPGSA"), fields[0]);
+        CPPUNIT_ASSERT_EQUAL(std::string("1"), fields[2]); // no fix
+        CPPUNIT_ASSERT_EQUAL(std::string("1"), fields.back());
     }
 
     void geojson_track_text()
@@ -377,6 +394,34 @@ public:
             std::string("  2019     4     7     1     0    1.2500000     GPS"),
             header_record(lines, "TIME OF FIRST OBS").substr(0, 51));
         CPPUNIT_ASSERT_EQUAL(std::string("END OF HEADER"), lines.back().substr(60, 13));
+    }
+
+    void rinex_observation_header_without_observations()
+    {
+        // No epoch, and no system named: the header still holds every record RINEX
+        // 3.04 requires of a GPS file (Table A2), the observation types included.
+        gnss_rinex_observation_header h;
+        h.systems.clear();
+        h.first_observation = { 2048, 3600.0 };
+        std::ostringstream out;
+        write_rinex_observation_file(out, h, 2048, {});
+        const auto lines = lines_of(out.str());
+        CPPUNIT_ASSERT_EQUAL('G', lines.front()[40]);
+        for (const char* label : { "PGM / RUN BY / DATE",
+                                   "MARKER NAME",
+                                   "MARKER TYPE",
+                                   "OBSERVER / AGENCY",
+                                   "REC # / TYPE / VERS",
+                                   "ANT # / TYPE",
+                                   "APPROX POSITION XYZ",
+                                   "ANTENNA: DELTA H/E/N",
+                                   "TIME OF FIRST OBS" })
+            header_record(lines, label);
+        CPPUNIT_ASSERT_EQUAL(std::string("G    4 C1C L1C D1C S1C"),
+                             header_record(lines, "SYS / # / OBS TYPES").substr(0, 22));
+        CPPUNIT_ASSERT_EQUAL(std::string("G L1C"),
+                             header_record(lines, "SYS / PHASE SHIFT").substr(0, 5));
+        CPPUNIT_ASSERT_EQUAL(lines.size(), qa::first_record_line(lines));
     }
 
     void rinex_observation_epoch_columns()

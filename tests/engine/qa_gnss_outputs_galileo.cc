@@ -23,6 +23,7 @@
 #include "gnss/gnss_rinex.h"
 #include "gnss/gps_receiver_outputs.h"
 #include "qa_gps_sample_ephemeris.h"
+#include "qa_nmea_text.h"
 #include "qa_rinex_text.h"
 #include <cppunit/extensions/HelperMacros.h>
 #include <cmath>
@@ -40,6 +41,8 @@ namespace {
 using qa::fortran_number;
 using qa::header_record;
 using qa::lines_of;
+using qa::nmea_fields;
+using qa::sentence_of;
 
 const double icd_pi = 3.1415926535898; // OS SIS ICD Table 58's pi, as GPS's
 
@@ -157,17 +160,6 @@ record_of(const galileo_inav_message& m, int week, double transmission_s)
     return r;
 }
 
-
-//! "$" body "*" checksum "\r\n", the XOR of the body computed here.
-std::string sentence_of(const std::string& body)
-{
-    unsigned sum = 0;
-    for (char c : body)
-        sum ^= static_cast<unsigned char>(c);
-    char hex[3];
-    std::snprintf(hex, sizeof hex, "%02X", sum);
-    return "$" + body + "*" + hex + "\r\n";
-}
 
 //! A fix of G05, G12, E05, E11 used and E19 not (elevation, azimuth, C/N0 each), at
 //! 48 07.038 N, 11 31.000 E; \p with_gps false: its GPS satellites left out.
@@ -443,8 +435,15 @@ public:
                              nmea_rmc(galileo.fix, t, 9).substr(0, 7));
         const std::vector<std::string> alone = nmea_gsa(galileo.fix);
         CPPUNIT_ASSERT_EQUAL(std::size_t(1), alone.size());
-        CPPUNIT_ASSERT_EQUAL(sentence_of("GAGSA,A,3,05,11,,,,,,,,,,,2.5,1.3,2.1"),
+        CPPUNIT_ASSERT_EQUAL(sentence_of("GAGSA,A,3,05,11,,,,,,,,,,,2.5,1.3,2.1,3"),
                              alone[0]);
+        // NMEA 4.10's 19 fields, the system ID last, whatever the talker.
+        for (const std::string& sentence : { gsa[0], gsa[1], alone[0] }) {
+            const std::vector<std::string> fields = nmea_fields(sentence);
+            CPPUNIT_ASSERT_EQUAL(std::size_t(19), fields.size());
+            CPPUNIT_ASSERT_EQUAL(std::string(sentence == gsa[0] ? "1" : "3"),
+                                 fields.back());
+        }
         const std::vector<std::string> gsv_alone =
             nmea_gsv(galileo.fix, galileo.observations);
         CPPUNIT_ASSERT_EQUAL(std::size_t(1), gsv_alone.size());

@@ -23,8 +23,8 @@
 //  - the RINEX observation file is mixed ("M", E records), its pseudoranges the truth's
 //    (GGTO included) up to one clock bias per epoch; the navigation file is mixed, a
 //    record per satellite, each Galileo record's IODnav, sqrt(A), week and health bits
-//    the broadcast's; the NMEA talker is GN exactly at the epochs whose fix used
-//    Galileo. The case takes about 2 s on this 2-core machine.
+//    the broadcast's, its GAUT record word 6's; the NMEA talker is GN exactly at the
+//    epochs whose fix used Galileo. The case takes about 2 s on this 2-core machine.
 
 #include "qa_galileo_scenario.h"
 #include "qa_gnss_navigation_chain.h"
@@ -49,6 +49,16 @@ using namespace qa;
 constexpr double fs = 2.048e6;
 constexpr double duration_s = 29.0;
 constexpr std::uint32_t decoy_channel = 1000;
+
+/*! Word 6 as every Galileo satellite sends it here: GST-UTC A0 2^-29 s, A1 -2^-50 s/s
+ *  (whole steps of their scales), t0t 345600 s, WN0t the GST week's 8 bits. */
+void set_word_6(galileo_inav_message& m)
+{
+    m.gst_utc.a0 = std::ldexp(1.0, -29);
+    m.gst_utc.a1 = -std::ldexp(1.0, -50);
+    m.gst_utc.t0t = 345600.0;
+    m.gst_utc.wn0t = galileo_gst_week % 256;
+}
 
 //! Field \p field (0 to 3) of a BROADCAST ORBIT line (4X,4D19.12).
 double orbit_field(const std::string& line, int field)
@@ -104,6 +114,15 @@ void check_navigation_file(const gps_constellation_scenario& scenario,
                 word_5.ai1, fortran_number(line.substr(17, 12)), 1e-5);
         }
     CPPUNIT_ASSERT(gal_found);
+    // Word 6 (set_word_6): A4,1X,D17.10,D16.9,I7,I5, the week continuous, GPS's.
+    const auto gaut = std::find_if(lines.begin(), lines.end(), [](const auto& line) {
+        return line.rfind("GAUT ", 0) == 0 && line.size() > 60 &&
+               line.substr(60) == "TIME SYSTEM CORR";
+    });
+    CPPUNIT_ASSERT(gaut != lines.end());
+    CPPUNIT_ASSERT_EQUAL("GAUT  1.8626451492D-09-8.881784197D-16 345600 " +
+                             std::to_string(galileo_gst_week + 1024),
+                         gaut->substr(0, 50));
 }
 
 std::set<std::string> as_set(const std::vector<std::string>& v)
@@ -183,7 +202,11 @@ public:
         const gps_constellation_scenario seen(galileo_scenario_config(1.0, fs, false));
         const int out_of_service = seen.prn(0);
         std::map<int, galileo_message_change> change;
+        for (std::size_t sat = 0; sat < seen.satellite_count(); ++sat)
+            if (seen.system(sat) == core::gnss_system::galileo)
+                change[seen.prn(sat)] = set_word_6;
         change[out_of_service] = [](galileo_inav_message& m) {
+            set_word_6(m);
             m.iono_health.e1b_hs = 1;
         };
         const gps_constellation_scenario scenario(

@@ -138,41 +138,66 @@ struct perfect_channel {
     gnss_signal_system system;
 };
 
-/*!
- * The records of \p channels up to \p duration_s, 10 ms a call, by channel, as the
- * correlator writes them, fed to the decoder of \p chain as its two input streams.
- */
-inline void feed_records(gr::top_block_sptr tb,
-                         const navigation_chain& chain,
-                         std::vector<perfect_channel>& channels,
-                         double fs,
-                         double duration_s)
-{
+//! The correlator's two output streams: taps (3 a record) and the state fields.
+struct record_streams {
     std::vector<gr_complex> taps;
     std::vector<double> states;
+
+    //! Appends one record of a channel on \p system's code and its three taps.
+    void add(const core::gnss_epoch_record& record,
+             int prn,
+             gnss_signal_system system,
+             const gr_complex* record_taps)
+    {
+        taps.insert(taps.end(), record_taps, record_taps + 3);
+        const std::vector<double> s = state_fields(record, prn, system);
+        states.insert(states.end(), s.begin(), s.end());
+    }
+
+    //! Feeds the streams to \p decoder's two inputs.
+    void connect(gr::top_block_sptr tb, const gps_telemetry_decoder::sptr& decoder) const
+    {
+        auto taps_in = gr::blocks::vector_source_c::make(taps, false, 3);
+        // gr-blocks has no float64 vector source: the fields as bytes, one item a record.
+        const auto* bytes = reinterpret_cast<const std::uint8_t*>(states.data());
+        auto states_in = gr::blocks::vector_source_b::make(
+            std::vector<std::uint8_t>(bytes, bytes + states.size() * sizeof(double)),
+            false,
+            gnss_state_field_count * sizeof(double));
+        tb->connect(taps_in, 0, decoder, 0);
+        tb->connect(states_in, 0, decoder, 1);
+    }
+};
+
+/*!
+ * The records of \p channels up to \p duration_s, 10 ms a call, by channel, as the
+ * correlator writes them.
+ */
+inline record_streams
+perfect_records(std::vector<perfect_channel>& channels, double fs, double duration_s)
+{
+    record_streams streams;
     const std::uint64_t step = static_cast<std::uint64_t>(0.01 * fs);
     for (std::uint64_t through = step; through <= duration_s * fs; through += step) {
         for (perfect_channel& c : channels) {
             core::gnss_correlator_results results;
             results.taps = 3;
             c.tracker.run_to(through, results);
-            taps.insert(
-                taps.end(), results.correlations.begin(), results.correlations.end());
-            for (const core::gnss_epoch_record& r : results.records) {
-                const std::vector<double> s = state_fields(r, c.prn, c.system);
-                states.insert(states.end(), s.begin(), s.end());
-            }
+            for (std::size_t k = 0; k < results.records.size(); ++k)
+                streams.add(results.records[k], c.prn, c.system, results.taps_of(k));
         }
     }
-    auto taps_in = gr::blocks::vector_source_c::make(taps, false, 3);
-    // gr-blocks has no float64 vector source: the fields as bytes, one item a record.
-    const auto* bytes = reinterpret_cast<const std::uint8_t*>(states.data());
-    auto states_in = gr::blocks::vector_source_b::make(
-        std::vector<std::uint8_t>(bytes, bytes + states.size() * sizeof(double)),
-        false,
-        gnss_state_field_count * sizeof(double));
-    tb->connect(taps_in, 0, chain.decoder, 0);
-    tb->connect(states_in, 0, chain.decoder, 1);
+    return streams;
+}
+
+//! perfect_records() fed to the decoder of \p chain as its two input streams.
+inline void feed_records(gr::top_block_sptr tb,
+                         const navigation_chain& chain,
+                         std::vector<perfect_channel>& channels,
+                         double fs,
+                         double duration_s)
+{
+    perfect_records(channels, fs, duration_s).connect(tb, chain.decoder);
 }
 
 inline std::string read_text(const std::string& path)

@@ -147,6 +147,21 @@ const field_table<core::galileo_iono_health>& galileo_iono_health_fields()
     return table;
 }
 
+const field_table<core::galileo_gst_utc>& galileo_gst_utc_fields()
+{
+    using U = core::galileo_gst_utc;
+    static const field_table<U> table{
+        { { "a0", &U::a0 }, { "a1", &U::a1 }, { "t0t", &U::t0t } },
+        { { "wn0t", &U::wn0t },
+          { "dt_ls", &U::dt_ls },
+          { "wn_lsf", &U::wn_lsf },
+          { "dn", &U::dn },
+          { "dt_lsf", &U::dt_lsf },
+          { "tow", &U::tow } }
+    };
+    return table;
+}
+
 //! The "prn" of a Galileo message: 1..50, or std::invalid_argument.
 int galileo_prn_of(const pmt::pmt_t& message)
 {
@@ -173,6 +188,25 @@ void get_fields(const pmt::pmt_t& dict, const field_table<S>& table, S& s)
         s.*(f.second) = number_of(dict, f.first);
     for (const auto& f : table.integers)
         s.*(f.second) = static_cast<int>(std::lround(number_of(dict, f.first)));
+}
+
+//! {type, prn, the fields of \p table}: a Galileo satellite's navigation data.
+template <class S>
+pmt::pmt_t
+galileo_message(const char* type, int prn, const field_table<S>& table, const S& s)
+{
+    return put_fields(
+        pmt::dict_add(typed_dict(type), pmt::mp("prn"), pmt::from_long(prn)), table, s);
+}
+
+//! The fields of \p table and the satellite (\p prn) of a galileo_message().
+template <class S>
+S galileo_fields_of(const pmt::pmt_t& message, const field_table<S>& table, int& prn)
+{
+    prn = galileo_prn_of(message);
+    S s;
+    get_fields(message, table, s);
+    return s;
 }
 
 } // namespace
@@ -328,32 +362,28 @@ bool is_navigation_data(const std::string& type)
 {
     return type == gnss_message_type::ephemeris || type == gnss_message_type::iono_utc ||
            type == gnss_message_type::galileo_ephemeris ||
-           type == gnss_message_type::galileo_iono_health;
+           type == gnss_message_type::galileo_iono_health ||
+           type == gnss_message_type::galileo_gst_utc;
 }
 
 pmt::pmt_t galileo_ephemeris_message(int prn, const core::galileo_ephemeris& ephemeris)
 {
-    const pmt::pmt_t d = pmt::dict_add(typed_dict(gnss_message_type::galileo_ephemeris),
-                                       pmt::mp("prn"),
-                                       pmt::from_long(prn));
-    return put_fields(d, galileo_ephemeris_fields(), ephemeris);
+    return galileo_message(
+        gnss_message_type::galileo_ephemeris, prn, galileo_ephemeris_fields(), ephemeris);
 }
 
 core::galileo_ephemeris galileo_ephemeris_of(const pmt::pmt_t& message, int& prn)
 {
-    prn = galileo_prn_of(message);
-    core::galileo_ephemeris e;
-    get_fields(message, galileo_ephemeris_fields(), e);
-    return e;
+    return galileo_fields_of(message, galileo_ephemeris_fields(), prn);
 }
 
 pmt::pmt_t galileo_iono_health_message(int prn,
                                        const core::galileo_iono_health& iono_health)
 {
-    pmt::pmt_t d = pmt::dict_add(typed_dict(gnss_message_type::galileo_iono_health),
-                                 pmt::mp("prn"),
-                                 pmt::from_long(prn));
-    d = put_fields(d, galileo_iono_health_fields(), iono_health);
+    const pmt::pmt_t d = galileo_message(gnss_message_type::galileo_iono_health,
+                                         prn,
+                                         galileo_iono_health_fields(),
+                                         iono_health);
     const std::vector<std::int32_t> flags(iono_health.region_flags.begin(),
                                           iono_health.region_flags.end());
     return pmt::dict_add(
@@ -362,15 +392,25 @@ pmt::pmt_t galileo_iono_health_message(int prn,
 
 core::galileo_iono_health galileo_iono_health_of(const pmt::pmt_t& message, int& prn)
 {
-    prn = galileo_prn_of(message);
-    core::galileo_iono_health h;
-    get_fields(message, galileo_iono_health_fields(), h);
+    core::galileo_iono_health h =
+        galileo_fields_of(message, galileo_iono_health_fields(), prn);
     const pmt::pmt_t flags = value_of(message, "region_flags");
     if (!pmt::is_s32vector(flags) || pmt::length(flags) != h.region_flags.size())
         throw std::invalid_argument("region_flags: must be an int32 vector of 5");
     const std::vector<std::int32_t> v = pmt::s32vector_elements(flags);
     std::copy(v.begin(), v.end(), h.region_flags.begin());
     return h;
+}
+
+pmt::pmt_t galileo_gst_utc_message(int prn, const core::galileo_gst_utc& gst_utc)
+{
+    return galileo_message(
+        gnss_message_type::galileo_gst_utc, prn, galileo_gst_utc_fields(), gst_utc);
+}
+
+core::galileo_gst_utc galileo_gst_utc_of(const pmt::pmt_t& message, int& prn)
+{
+    return galileo_fields_of(message, galileo_gst_utc_fields(), prn);
 }
 
 } // namespace cudadsp

@@ -10,7 +10,8 @@
 
 // The messages between the telemetry decoder, observables and PVT blocks: the engine's
 // channel states, observation epochs, GPS ephemerides and ionosphere/UTC pages, Galileo
-// ephemerides and word 5 (health, data validity, group delays) as PMT, both ways,
+// ephemerides, word 5 (health, data validity, group delays) and word 6 (GST-UTC, leap
+// seconds) as PMT, both ways,
 // exactly (float64 throughout). Their layout: docs/blocks/gps_telemetry_decoder.md.
 
 #include "gnss/galileo_ephemeris.h"
@@ -35,6 +36,7 @@ constexpr const char* iono_utc = "iono_utc";
 constexpr const char* page = "page";
 constexpr const char* galileo_ephemeris = "galileo_ephemeris";
 constexpr const char* galileo_iono_health = "galileo_iono_health";
+constexpr const char* galileo_gst_utc = "galileo_gst_utc";
 constexpr const char* epoch = "epoch";
 } // namespace gnss_message_type
 
@@ -87,8 +89,8 @@ pmt::pmt_t iono_utc_message(const core::gps_iono_utc& iono_utc);
 core::gps_iono_utc iono_utc_of(const pmt::pmt_t& message);
 
 /*! Whether \p type is a message of navigation data the PVT block takes (ephemerides,
- *  iono/UTC pages, Galileo word 5): what the observables block passes on in its place
- *  among the epochs. */
+ *  iono/UTC pages, Galileo words 5 and 6): what the observables block passes on in its
+ * place among the epochs. */
 bool is_navigation_data(const std::string& type);
 
 //! {type: galileo_ephemeris, prn, svid, iodnav, ..., af2}: Galileo satellite \p prn's
@@ -102,6 +104,11 @@ core::galileo_ephemeris galileo_ephemeris_of(const pmt::pmt_t& message, int& prn
 pmt::pmt_t galileo_iono_health_message(int prn,
                                        const core::galileo_iono_health& iono_health);
 core::galileo_iono_health galileo_iono_health_of(const pmt::pmt_t& message, int& prn);
+
+//! {type: galileo_gst_utc, prn, a0, a1, t0t, wn0t, dt_ls, wn_lsf, dn, dt_lsf, tow}:
+//! Galileo satellite \p prn's word 6, every field of galileo_gst_utc by its name.
+pmt::pmt_t galileo_gst_utc_message(int prn, const core::galileo_gst_utc& gst_utc);
+core::galileo_gst_utc galileo_gst_utc_of(const pmt::pmt_t& message, int& prn);
 
 } // namespace cudadsp
 } // namespace gr

@@ -167,7 +167,9 @@ int gnss_pvt_impl::week() const
 
 int gnss_pvt_impl::leap_seconds() const
 {
-    return d_iono_broadcast ? d_solver.iono_utc().dt_ls : leap_seconds_since_2017;
+    if (d_iono_broadcast)
+        return d_solver.iono_utc().dt_ls;
+    return d_have_galileo_gst_utc ? d_galileo_gst_utc.dt_ls : leap_seconds_since_2017;
 }
 
 bool gnss_pvt_impl::take_navigation(const std::string& type, const pmt::pmt_t& message)
@@ -195,6 +197,9 @@ bool gnss_pvt_impl::take_navigation(const std::string& type, const pmt::pmt_t& m
             d_have_gst_week = true;
             d_first_gst_week = h.wn;
         }
+    } else if (type == gnss_message_type::galileo_gst_utc) {
+        d_galileo_gst_utc = galileo_gst_utc_of(message, prn);
+        d_have_galileo_gst_utc = true;
     } else {
         return false;
     }
@@ -399,6 +404,8 @@ std::string gnss_pvt_impl::write_navigation_file(const core::gnss_rinex_site& si
     nav.has_galileo_iono = !galileo.empty();
     if (nav.has_galileo_iono)
         nav.galileo_iono = galileo.back().iono_health;
+    nav.has_galileo_utc = d_have_galileo_gst_utc;
+    nav.galileo_utc = d_galileo_gst_utc;
     const std::string nav_path =
         (std::filesystem::path(d_output_folder) /
          core::rinex_navigation_file_name(site, first_time, span_s, nav.systems))

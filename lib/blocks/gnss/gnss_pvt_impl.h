@@ -40,7 +40,8 @@ private:
     /*! The continuous GPS week of the signal: the first GPS ephemeris's, resolved;
      *  without one, the first Galileo word 5's GST week (GPS week - 1024), resolved. */
     int week() const;
-    //! GPS - UTC: the broadcast page's, else 18 (since 2017-01-01).
+    //! GPS - UTC: the broadcast GPS page's, else Galileo word 6's, else 18 (since
+    //! 2017-01-01), as cudadsp.gnss.receive.
     int leap_seconds() const;
     pmt::pmt_t fix_message(const core::gps_receiver_epoch& e) const;
     void write_outputs();
@@ -61,6 +62,9 @@ private:
     int d_first_ephemeris_week = 0; //!< 10 bits
     bool d_have_gst_week = false;
     int d_first_gst_week = 0; //!< 12 bits
+    //! The latest Galileo word 6 (GST-UTC, leap seconds) of any satellite.
+    bool d_have_galileo_gst_utc = false;
+    core::galileo_gst_utc d_galileo_gst_utc;
     //! The latest ephemeris per PRN and the receiver time (s of week) of the first
     //! epoch solved with it (NaN until then): its RINEX transmission time.
     std::map<int, std::pair<core::gps_ephemeris, double>> d_navigation;

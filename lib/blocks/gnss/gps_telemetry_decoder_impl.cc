@@ -7,6 +7,7 @@
 
 #include "blocks/gnss/gnss_navigation_pmt.h"
 #include "blocks/gnss/gps_telemetry_decoder_impl.h"
+#include <gnuradio/cudadsp/core/gnss_codes.h>
 #include <gnuradio/cudadsp/multichannel_correlator_cc.h>
 #include <gnuradio/io_signature.h>
 #include <algorithm>
@@ -20,8 +21,18 @@ namespace cudadsp {
 
 namespace {
 
-//! Epochs of the newest record after which a silent channel counts as removed.
-constexpr std::uint64_t silent_epochs = 1000;
+/*! How long a channel may stay silent while newer records come before it counts as
+ *  removed by the correlator: 1000 GPS epochs, 250 Galileo ones, the same time for
+ *  both systems. */
+constexpr double silent_channel_timeout_s = 1.0;
+
+//! A record's nominal length: one period of its system's code (GPS 1 ms, Galileo 4 ms).
+double epoch_duration_s(core::gnss_system system)
+{
+    return system == core::gnss_system::galileo
+               ? core::galileo_e1_code_length / core::galileo_e1_chip_rate_cps
+               : core::gps_l1ca_code_length / core::gps_l1ca_chip_rate_cps;
+}
 
 core::gps_navigation_channel_config navigation_config(int bit_sync_ms)
 {
@@ -125,12 +136,32 @@ core::galileo_inav_counters gps_telemetry_decoder_impl::inav_sum() const
     return sum;
 }
 
-void gps_telemetry_decoder_impl::keep_counters(std::uint32_t channel_id)
+gps_telemetry_decoder_impl::channel_counters
+gps_telemetry_decoder_impl::counters_of(std::uint32_t channel_id) const
 {
+    channel_counters c;
     if (const core::gps_navigation_channel* n = d_decoder.channel(channel_id))
-        d_released_lnav += n->lnav_counters();
+        c.lnav = n->lnav_counters();
     if (const core::galileo_navigation_channel* n = d_decoder.galileo_channel(channel_id))
-        d_released_inav += n->inav_counters();
+        c.inav = n->inav_counters();
+    return c;
+}
+
+void gps_telemetry_decoder_impl::keep_counters(const channel_counters& counters)
+{
+    d_released_lnav += counters.lnav;
+    d_released_inav += counters.inav;
+}
+
+void gps_telemetry_decoder_impl::reassign_channel(std::uint32_t channel_id,
+                                                  core::gnss_system system,
+                                                  int prn)
+{
+    // Kept only once assign_channel replaced the channel: a PRN it refuses throws and
+    // leaves the channel, so its counters must stay out of the released ones.
+    const channel_counters counters = counters_of(channel_id);
+    d_decoder.assign_channel(channel_id, system, prn);
+    keep_counters(counters);
 }
 
 std::uint64_t gps_telemetry_decoder_impl::parity_failures() const
@@ -171,11 +202,12 @@ std::string gps_telemetry_decoder_impl::channel_stages() const
 
 std::uint64_t gps_telemetry_decoder_impl::complete_through()
 {
-    const std::uint64_t silent_samples = silent_epochs * d_epoch_samples;
+    const auto silent_samples =
+        static_cast<std::uint64_t>(silent_channel_timeout_s * d_newest_sample_rate_hz);
     std::uint64_t through = d_newest_end;
     for (auto it = d_progress.begin(); it != d_progress.end();) {
         if (it->second.last_end + silent_samples < d_newest_end) {
-            keep_counters(it->first);
+            keep_counters(counters_of(it->first));
             d_decoder.release_channel(it->first);
             it = d_progress.erase(it);
             continue;
@@ -212,14 +244,14 @@ int gps_telemetry_decoder_impl::work_body(int noutput_items,
     // A correlator call's records come by channel; taken in order of their end across
     // channels (as core::gps_receiver does), each piece of navigation data goes out
     // after exactly the states recorded before it.
-    std::vector<int> order(static_cast<std::size_t>(noutput_items));
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&end_of](int a, int b) {
+    d_order.resize(static_cast<std::size_t>(noutput_items));
+    std::iota(d_order.begin(), d_order.end(), 0);
+    std::stable_sort(d_order.begin(), d_order.end(), [&end_of](int a, int b) {
         return end_of(a) < end_of(b);
     });
 
     std::lock_guard<std::mutex> lock(d_mutex);
-    for (int i : order) {
+    for (int i : d_order) {
         const double* s = state(i);
         core::gnss_system system;
         if (!navigation_system_of(static_cast<int>(s[gnss_state_system]), system))
@@ -228,8 +260,7 @@ int gps_telemetry_decoder_impl::work_body(int noutput_items,
         const int prn = static_cast<int>(s[gnss_state_prn]);
         channel_progress& progress = d_progress[record.channel_id];
         if (progress.prn != prn || progress.system != system) {
-            keep_counters(record.channel_id);
-            d_decoder.assign_channel(record.channel_id, system, prn);
+            reassign_channel(record.channel_id, system, prn);
             progress.system = system;
             progress.prn = prn;
         }
@@ -237,7 +268,7 @@ int gps_telemetry_decoder_impl::work_body(int noutput_items,
         progress.last_end = end;
         if (end >= d_newest_end) {
             d_newest_end = end;
-            d_epoch_samples = record.sample_count;
+            d_newest_sample_rate_hz = record.sample_count / epoch_duration_s(system);
         }
         const core::gps_navigation_update update = d_decoder.push(
             record, taps[static_cast<std::size_t>(i) * d_taps + d_prompt_tap]);
@@ -295,6 +326,9 @@ void gps_telemetry_decoder_impl::publish_navigation(
         message_port_pub(
             d_port,
             galileo_iono_health_message(update.prn, update.galileo_iono_health_data));
+    if (update.has_galileo_gst_utc)
+        message_port_pub(
+            d_port, galileo_gst_utc_message(update.prn, update.galileo_gst_utc_data));
 }
 
 } // namespace cudadsp

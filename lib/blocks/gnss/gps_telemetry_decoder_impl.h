@@ -44,18 +44,31 @@ private:
         std::uint64_t last_end = 0;
     };
 
+    //! A channel's LNAV and I/NAV counters (zero for the system it is not).
+    struct channel_counters {
+        core::gps_lnav_counters lnav;
+        core::galileo_inav_counters inav;
+    };
+
     /*! The sample through which every channel's records are in: the least latest end
      *  over the channels still giving records. A channel silent while the newest
-     *  record advanced 1000 of its epochs (removed by the correlator) is released. */
+     *  record advanced 1 s (removed by the correlator) is released. */
     std::uint64_t complete_through();
     //! Publishes the states gathered so far with complete_through().
     void publish_states();
     /*! Publishes what \p update completed on channel \p channel_id: its subframe or
-     *  page, then its ephemeris, iono/UTC page or word 5, after the states before it. */
+     *  page, then its ephemeris, iono/UTC page, word 5 or word 6, after the states
+     *  before it. */
     void publish_navigation(const core::gps_navigation_update& update,
                             std::uint32_t channel_id);
-    //! Adds channel \p channel_id's counters to the released ones; d_mutex held.
-    void keep_counters(std::uint32_t channel_id);
+    //! Channel \p channel_id's counters; d_mutex held.
+    channel_counters counters_of(std::uint32_t channel_id) const;
+    //! Adds a replaced or released channel's counters to the released ones; d_mutex
+    //! held.
+    void keep_counters(const channel_counters& counters);
+    /*! Gives channel \p channel_id to \p prn of \p system, its old counters kept;
+     *  throws, changing nothing, for a PRN the system refuses. d_mutex held. */
+    void reassign_channel(std::uint32_t channel_id, core::gnss_system system, int prn);
     //! The LNAV counters of every GPS channel, released ones included; d_mutex held.
     core::gps_lnav_counters lnav_sum() const;
     //! The I/NAV counters of every Galileo channel, released ones included.
@@ -67,9 +80,11 @@ private:
     core::gps_navigation_decoder d_decoder;
     std::map<std::uint32_t, channel_progress> d_progress;
     std::uint64_t d_newest_end = 0;
-    std::uint64_t d_epoch_samples = 0; //!< samples of the newest record's epoch
+    //! The sample rate of the newest record: its samples over its epoch's length.
+    double d_newest_sample_rate_hz = 0.0;
     std::uint64_t d_published_through = 0;
     std::vector<core::gnss_channel_epoch> d_states;
+    std::vector<int> d_order; //!< work()'s records in order of their end
     //! Counters of the channels released, so the totals stay whole.
     core::gps_lnav_counters d_released_lnav;
     core::galileo_inav_counters d_released_inav;

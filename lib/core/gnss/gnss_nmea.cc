@@ -146,9 +146,9 @@ std::vector<std::string> nmea_gsa(const gnss_pvt_result& fix)
                 ",%.1f,%.1f,%.1f", fix.dops.pdop, fix.dops.hdop, fix.dops.vdop);
         else
             body += ",,,";
-        // NMEA 4.10's system ID (1 GPS, 3 Galileo) tells the two GNGSA apart.
-        if (talker_id == "GN")
-            body += system == gnss_system::gps ? ",1" : ",3";
+        // NMEA 4.10's system ID (1 GPS, 3 Galileo), under every talker: it tells the
+        // two GNGSA apart, and a 4.10 reader counts on the field.
+        body += system == gnss_system::gps ? ",1" : ",3";
         sentences.push_back(nmea_sentence(body));
     }
     return sentences;

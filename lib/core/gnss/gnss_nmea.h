@@ -8,9 +8,9 @@
 // NMEA 0183 sentences of a fix: GGA (position), RMC (position, speed, course, date),
 // GSA (satellites used, DOPs) and GSV (satellites in view). Times are UTC: the fix's
 // GPS time minus the leap seconds. Talker GP when only GPS is used (or none), GA when
-// only Galileo is, GN with both (GSA then one sentence per system with NMEA 4.10's
-// system ID); GSV always per system, GP and GA. Sentences end in "\r\n". Choices:
-// docs/design/gnss_outputs.md.
+// only Galileo is, GN with both (GSA then one sentence per system); GSA ends in NMEA
+// 4.10's system ID whatever the talker; GSV always per system, GP and GA. Sentences end
+// in "\r\n". Choices: docs/design/gnss_outputs.md.
 
 #ifndef INCLUDED_CUDADSP_CORE_GNSS_NMEA_H
 #define INCLUDED_CUDADSP_CORE_GNSS_NMEA_H
@@ -46,8 +46,8 @@ std::string nmea_gga(const gnss_pvt_result& fix, const gps_time& time, int leap_
 std::string nmea_rmc(const gnss_pvt_result& fix, const gps_time& time, int leap_seconds);
 
 //! GSA: automatic mode, fix 3 (3D) or 1 (none), the PRNs used (12 at most per sentence),
-//! PDOP, HDOP, VDOP. One sentence per system used (GP's alone when none is), with the
-//! system ID under talker GN.
+//! PDOP, HDOP, VDOP, NMEA 4.10's system ID (1 GPS, 3 Galileo). One sentence per system
+//! used (GP's alone when none is).
 std::vector<std::string> nmea_gsa(const gnss_pvt_result& fix);
 
 /*!

@@ -269,11 +269,26 @@ double sisa_metres(int index)
     return -1.0;
 }
 
+/*! The systems of the header's per-system records: GPS when none is named (a file with
+ *  no observation is GPS's, as its type letter and name say), since RINEX 3.04 requires
+ *  "SYS / # / OBS TYPES" in every observation file. */
+std::vector<gnss_system> header_systems(const gnss_rinex_observation_header& h)
+{
+    std::vector<gnss_system> systems;
+    for (gnss_system s : { gnss_system::gps, gnss_system::galileo })
+        if (std::find(h.systems.begin(), h.systems.end(), s) != h.systems.end())
+            systems.push_back(s);
+    if (systems.empty())
+        systems.push_back(gnss_system::gps);
+    return systems;
+}
+
 } // namespace
 
 void write_rinex_observation_header(std::ostream& out,
                                     const gnss_rinex_observation_header& h)
 {
+    const std::vector<gnss_system> systems = header_systems(h);
     header_line(out,
                 printf_text("%9.2f", 3.04) + std::string(11, ' ') +
                     field("OBSERVATION DATA", 20) + systems_letter(h.systems),
@@ -295,11 +310,10 @@ void write_rinex_observation_header(std::ostream& out,
     const gnss_vec3& d = h.antenna_delta_hen_m;
     header_line(
         out, printf_text("%14.4f%14.4f%14.4f", d[0], d[1], d[2]), "ANTENNA: DELTA H/E/N");
-    for (gnss_system s : { gnss_system::gps, gnss_system::galileo })
-        if (std::find(h.systems.begin(), h.systems.end(), s) != h.systems.end())
-            header_line(out,
-                        printf_text("%c  %3d C1C L1C D1C S1C", gnss_system_letter(s), 4),
-                        "SYS / # / OBS TYPES");
+    for (gnss_system s : systems)
+        header_line(out,
+                    printf_text("%c  %3d C1C L1C D1C S1C", gnss_system_letter(s), 4),
+                    "SYS / # / OBS TYPES");
     header_line(out, "DBHZ", "SIGNAL STRENGTH UNIT");
     if (h.interval_ms > 0)
         header_line(out, printf_text("%10.3f", h.interval_ms / 1000.0), "INTERVAL");
@@ -314,11 +328,10 @@ void write_rinex_observation_header(std::ostream& out,
                             c.second),
                 "TIME OF FIRST OBS");
     // L1 C/A and E1 C are the reference signals of RINEX's phase alignment: no shift.
-    for (gnss_system s : { gnss_system::gps, gnss_system::galileo })
-        if (std::find(h.systems.begin(), h.systems.end(), s) != h.systems.end())
-            header_line(out,
-                        printf_text("%c L1C %8.5f", gnss_system_letter(s), 0.0),
-                        "SYS / PHASE SHIFT");
+    for (gnss_system s : systems)
+        header_line(out,
+                    printf_text("%c L1C %8.5f", gnss_system_letter(s), 0.0),
+                    "SYS / PHASE SHIFT");
     header_line(out, "", "END OF HEADER");
 }
 

@@ -53,7 +53,8 @@ struct gnss_rinex_observation_header {
     gnss_vec3 approximate_position_m = { 0.0, 0.0, 0.0 }; //!< ECEF
     gnss_vec3 antenna_delta_hen_m = { 0.0, 0.0, 0.0 };    //!< height, east, north
     int interval_ms = 0; //!< 0: the INTERVAL record is left out
-    //! Systems of the observations: GPS, Galileo or both ("SYS / # / OBS TYPES" lines).
+    //! Systems of the observations: GPS, Galileo or both ("SYS / # / OBS TYPES" lines);
+    //! none is taken as GPS, so that the header stays complete.
     std::vector<gnss_system> systems = { gnss_system::gps };
     gps_time first_observation;
 };
