@@ -12,6 +12,7 @@
 #include "runtime/cuda_check.h"
 #include "runtime/cufft_plan.h"
 #include "runtime/cufft_plan_family.h"
+#include "runtime/kernel_shared_memory.h"
 #include "runtime/staged_upload.h"
 #include <algorithm>
 #include <cstring>
@@ -172,11 +173,8 @@ struct patch_correlator_cuda::workspace {
                                             &forward_2d,
                                             &inverse_2d })
             f->set_work_area(fft_work.get());
-        const std::size_t shared = peak_shared_bytes(g);
-        if (shared > 48 * 1024)
-            CUDADSP_CUDA(cudaFuncSetAttribute(peak_kernel,
-                                              cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                              static_cast<int>(shared)));
+        if (peak_shared_bytes(g) > 48 * 1024)
+            allow_dynamic_shared_memory(reinterpret_cast<const void*>(peak_kernel));
     }
 
     const patch_geometry g;

@@ -12,6 +12,7 @@
 #include "gnss/multichannel_correlator_housekeeping_kernels.cuh"
 #include "gnss/multichannel_correlator_kernel.cuh"
 #include "runtime/cuda_check.h"
+#include "runtime/kernel_shared_memory.h"
 #include "runtime/parallel_copy.h"
 #include <cub/device/device_scan.cuh>
 #include <algorithm>
@@ -317,23 +318,20 @@ void multichannel_correlator_cuda::choose_launch_shape()
     // those leaving the most warps resident per multiprocessor. Tables in shared memory
     // unless that leaves fewer than half the warps that global tables (read through
     // L1, slower per read) would: very long codes.
-    int optin = 0;
-    CUDADSP_CUDA(cudaDeviceGetAttribute(
-        &optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, d_device.cuda_ordinal));
     launch_shape best[2];
     int best_warps[2] = { -1, -1 };
+    std::size_t largest = 0;
     for (const bool shared_tables : { true, false }) {
+        const correlate_fn kernel = correlate_kernel_for(d_taps, shared_tables);
+        const std::size_t allowed =
+            allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel));
+        largest = std::max(largest, allowed);
         for (const std::size_t warps : { 8, 4, 2, 1 }) {
             for (const std::size_t tile : { 4096, 2048, 1024, 512 }) {
                 const std::size_t bytes = shared_layout_bytes(
                     tile, warps, d_taps, shared_tables ? d_table_stride : 0);
-                if (bytes > static_cast<std::size_t>(optin))
+                if (bytes > allowed)
                     continue;
-                const correlate_fn kernel = correlate_kernel_for(d_taps, shared_tables);
-                CUDADSP_CUDA(
-                    cudaFuncSetAttribute(kernel,
-                                         cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(bytes)));
                 int blocks = 0;
                 CUDADSP_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                     &blocks, kernel, static_cast<int>(warps * warp_lanes), bytes));
@@ -349,7 +347,7 @@ void multichannel_correlator_cuda::choose_launch_shape()
     if (best_warps[1] <= 0 && best_warps[0] <= 0)
         throw cuda_error("multichannel correlator: no launch configuration fits the "
                          "device's shared memory (" +
-                         std::to_string(optin) + " bytes per block)");
+                         std::to_string(largest) + " bytes per block)");
     d_launch = 2 * best_warps[1] >= best_warps[0] ? best[1] : best[0];
     d_launch_dirty = false;
 }
@@ -480,10 +478,8 @@ void multichannel_correlator_cuda::enqueue_correlate(const float2* input,
     args.record_counts = d_counts.get();
     args.capacity = static_cast<std::uint32_t>(capacity);
     args.overflow = d_flags.get();
+    // choose_launch_shape() let the kernel use this much dynamic shared memory.
     const correlate_fn kernel = correlate_kernel_for(d_taps, d_launch.shared_tables);
-    CUDADSP_CUDA(cudaFuncSetAttribute(kernel,
-                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      static_cast<int>(d_launch.shared_bytes)));
     const unsigned blocks =
         static_cast<unsigned>((d_ranks + d_launch.warps - 1) / d_launch.warps);
     kernel<<<blocks,

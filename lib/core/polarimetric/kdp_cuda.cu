@@ -8,6 +8,7 @@
 #include "polarimetric/kdp_cuda.h"
 #include "polarimetric/kdp_rule.h"
 #include "runtime/cuda_check.h"
+#include "runtime/kernel_shared_memory.h"
 #include <algorithm>
 #include <stdexcept>
 #include <vector>
@@ -82,9 +83,7 @@ kdp_processor_cuda::kdp_processor_cuda(const kdp_config& config,
             " gates per radial on " + d_device.to_string() + " (a radial is held in " +
             "shared memory), got " + std::to_string(config.ngates));
     if (d_shared_bytes > static_cast<std::size_t>(default_limit))
-        CUDADSP_CUDA(cudaFuncSetAttribute(kdp_kernel,
-                                          cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                          static_cast<int>(d_shared_bytes)));
+        allow_dynamic_shared_memory(reinterpret_cast<const void*>(kdp_kernel));
     d_stream = std::make_unique<cuda_stream>();
 }
 
