@@ -233,6 +233,7 @@ class qa_kdp : public CppUnit::TestFixture
     QA_BACKEND_TEST(zero_radials);
     QA_CUDA_TEST(cuda_matches_cpu_bit_for_bit);
     QA_CUDA_TEST(device_pointers_and_chunking);
+    QA_CUDA_TEST(engines_of_different_sizes_share_the_kernel);
     CPPUNIT_TEST_SUITE_END();
 
 public:
@@ -509,6 +510,29 @@ public:
                 }
             }
         }
+    }
+
+    /*!
+     * Two engines whose radials need more than the default 48 KB of shared memory,
+     * the smaller one made second: the first must still run (the kernel's limit is
+     * the process's, not the engine's; a smaller engine once lowered it under the
+     * larger one's launch: cudaErrorInvalidValue), bit for bit as the CPU backend.
+     */
+    void engines_of_different_sizes_share_the_kernel(const std::string&)
+    {
+        const std::size_t large = 7000, small = 6200, R = 5;
+        const truth t = rain_cells(large, 150.0, R, 901);
+        const std::vector<float> phidp = measure(t, 3.0, 902);
+        auto cpu = kdp_processor::make(make_config("cpu", large));
+        auto first = kdp_processor::make(make_config("cuda", large));
+        auto second = kdp_processor::make(make_config("cuda", small));
+        const truth u = rain_cells(small, 150.0, R, 903);
+        const outputs small_out = run(*second, measure(u, 3.0, 904));
+        assert_no_poison(small_out, "the smaller engine");
+        const outputs a = run(*cpu, phidp);
+        const outputs b = run(*first, phidp);
+        assert_no_poison(b, "the larger engine after the smaller one");
+        assert_identical(a, b, "the larger engine after the smaller one");
     }
 
     void device_pointers_and_chunking(const std::string&)
