@@ -10,6 +10,7 @@
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
 #include "runtime/cufft_plan.h"
+#include "runtime/grid_size.h"
 #include "runtime/parallel_ranges.h"
 #include "runtime/staged_device_array.h"
 #include <cub/block/block_reduce.cuh>
@@ -38,11 +39,6 @@ constexpr int elementwise_threads = 256;
 constexpr int fold_threads = 256;
 
 constexpr int peak_threads = 256;
-
-unsigned int blocks_for(std::size_t items, int threads)
-{
-    return static_cast<unsigned int>((items + threads - 1) / threads);
-}
 
 /*!
  * The zero-padded integrations: out[d M + n] = x[(k0 + d) N + n] for n < N, 0 for

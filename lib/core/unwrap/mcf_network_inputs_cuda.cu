@@ -13,6 +13,7 @@
 
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
+#include "runtime/grid_size.h"
 #include "runtime/staged_device_array.h"
 #include "unwrap/mcf_network_inputs_cuda.h"
 #include "unwrap/mcf_unwrap_rule.h"
@@ -27,11 +28,6 @@ namespace core {
 namespace {
 
 constexpr unsigned int block_threads = 256;
-
-unsigned int blocks_for(std::size_t items)
-{
-    return static_cast<unsigned int>((items + block_threads - 1) / block_threads);
-}
 
 //! The counters compute() returns, summed on the device.
 struct input_counters {
@@ -378,7 +374,7 @@ void mcf_network_inputs_cuda::box_sums(int planes, int half_window)
         columns.in[k] = ws.plane(7 + k);
         columns.out[k] = ws.plane(phasors ? 2 + k : 10 + k);
     }
-    const unsigned int blocks = blocks_for(d_config.pixels());
+    const unsigned int blocks = blocks_for(d_config.pixels(), block_threads);
     box_rows_kernel<<<blocks, block_threads, 0, ws.stream.get()>>>(
         rows, half_window, width, height);
     CUDADSP_CUDA_LAUNCHED("box_rows_kernel");
@@ -390,7 +386,7 @@ void mcf_network_inputs_cuda::box_sums(int planes, int half_window)
 void mcf_network_inputs_cuda::sum_window_steps(int direction, bool unit_steps)
 {
     workspace& ws = *d_ws;
-    window_steps_kernel<<<blocks_for(d_config.pixels()),
+    window_steps_kernel<<<blocks_for(d_config.pixels(), block_threads),
                           block_threads,
                           0,
                           ws.stream.get()>>>(ws.wrapped.device.get(),
@@ -414,7 +410,7 @@ void mcf_network_inputs_cuda::estimate_expected_gradients()
     workspace& ws = *d_ws;
     for (int direction = 0; direction < 2; ++direction) {
         sum_window_steps(direction, false);
-        expected_gradients_kernel<<<blocks_for(d_config.pixels()),
+        expected_gradients_kernel<<<blocks_for(d_config.pixels(), block_threads),
                                     block_threads,
                                     0,
                                     ws.stream.get()>>>(
@@ -440,7 +436,7 @@ mcf_input_counts mcf_network_inputs_cuda::compute(const unwrap_2d_buffers& host,
     const std::size_t n = d_config.pixels();
     const int width = int(d_config.width), height = int(d_config.height);
     const unwrap_period p = make_unwrap_period(d_config.period);
-    const unsigned int blocks = blocks_for(n);
+    const unsigned int blocks = blocks_for(n, block_threads);
 
     const float* wrapped = ws.wrapped.upload(host.wrapped, n, stream);
     const float* weight =
@@ -503,7 +499,7 @@ mcf_input_counts mcf_network_inputs_cuda::compute(const unwrap_2d_buffers& host,
         CUDADSP_CUDA_LAUNCHED("costs_kernel");
     }
     if (ws.loops > 0) {
-        loops_kernel<<<blocks_for(ws.loops), block_threads, 0, stream>>>(
+        loops_kernel<<<blocks_for(ws.loops, block_threads), block_threads, 0, stream>>>(
             wrapped, valid, p, width, height, loop_supply, &ws.counters.get()->residues);
         CUDADSP_CUDA_LAUNCHED("loops_kernel");
     }

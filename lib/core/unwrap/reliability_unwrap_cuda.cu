@@ -45,6 +45,7 @@
 
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
+#include "runtime/grid_size.h"
 #include "unwrap/reliability_unwrap_cuda.h"
 #include "unwrap/reliability_unwrap_kernels.cuh"
 #include <cub/device/device_radix_sort.cuh>
@@ -58,15 +59,6 @@
 namespace gr {
 namespace cudadsp {
 namespace core {
-
-namespace {
-
-unsigned int blocks_for(std::size_t items)
-{
-    return static_cast<unsigned int>((items + block_threads - 1) / block_threads);
-}
-
-} // namespace
 
 /*!
  * One frame's device buffers (reliability_unwrap_cuda::device_bytes() counts them: it
@@ -203,14 +195,16 @@ void reliability_unwrap_cuda::jump_to_roots(unsigned int hook_bound,
         ws.clear_counter(&reliability_counters::unfinished, stream);
         const int in = link_slot;
         const int out = link_slot ^ 1;
-        jump_links_kernel<<<blocks_for(hook_bound), block_threads, 0, stream>>>(
-            ws.hooked.get(),
-            &ws.counters.get()->hooked,
-            ws.link_parent[in].get(),
-            ws.link_offset[in].get(),
-            ws.link_parent[out].get(),
-            ws.link_offset[out].get(),
-            &ws.counters.get()->unfinished);
+        jump_links_kernel<<<blocks_for(hook_bound, block_threads),
+                            block_threads,
+                            0,
+                            stream>>>(ws.hooked.get(),
+                                      &ws.counters.get()->hooked,
+                                      ws.link_parent[in].get(),
+                                      ws.link_offset[in].get(),
+                                      ws.link_parent[out].get(),
+                                      ws.link_offset[out].get(),
+                                      &ws.counters.get()->unfinished);
         CUDADSP_CUDA_LAUNCHED("jump_links_kernel");
         link_slot = out;
         if (ws.read_counters(stream).unfinished == 0)
@@ -242,7 +236,7 @@ void reliability_unwrap_cuda::plant_forest(const unwrap_2d_buffers& device,
 {
     workspace& ws = *d_ws;
     const unsigned int n = d_pixels;
-    const unsigned int pixel_blocks = blocks_for(n);
+    const unsigned int pixel_blocks = blocks_for(n, block_threads);
     plant_forest_kernel<<<pixel_blocks, block_threads, 0, stream>>>(
         device.wrapped,
         device.weight,
@@ -286,7 +280,7 @@ const std::uint32_t* reliability_unwrap_cuda::sort_edges(unsigned int edge_count
                                                          cudaStream_t stream)
 {
     workspace& ws = *d_ws;
-    edge_keys_kernel<<<blocks_for(edge_count), block_threads, 0, stream>>>(
+    edge_keys_kernel<<<blocks_for(edge_count, block_threads), block_threads, 0, stream>>>(
         ws.edges[0].get(),
         edge_count,
         ws.pixel_key.get(),
@@ -309,7 +303,7 @@ void reliability_unwrap_cuda::merge_trees(const std::uint32_t* sorted_edges,
 {
     workspace& ws = *d_ws;
     const unsigned int n = d_pixels;
-    const unsigned int pixel_blocks = blocks_for(n);
+    const unsigned int pixel_blocks = blocks_for(n, block_threads);
     // Boruvka. The first iteration's active edges are all ranks (no list).
     const std::uint32_t* active = nullptr;
     unsigned int active_count = edge_count;
@@ -319,7 +313,7 @@ void reliability_unwrap_cuda::merge_trees(const std::uint32_t* sorted_edges,
         ws.clear_counter(&reliability_counters::alive, stream);
         ws.clear_counter(&reliability_counters::hooked, stream);
         std::uint32_t* alive = ws.edge_words[list_slot].get();
-        pick_lightest_edges_kernel<<<blocks_for(active_count),
+        pick_lightest_edges_kernel<<<blocks_for(active_count, block_threads),
                                      block_threads,
                                      0,
                                      stream>>>(active,
@@ -374,7 +368,7 @@ void reliability_unwrap_cuda::write_outputs(const unwrap_2d_buffers& device,
 {
     workspace& ws = *d_ws;
     const unsigned int n = d_pixels;
-    const unsigned int pixel_blocks = blocks_for(n);
+    const unsigned int pixel_blocks = blocks_for(n, block_threads);
     // root_min is all none again: it collects each component's first pixel.
     std::uint32_t* const first = ws.root_min.get();
     find_first_pixels_kernel<<<pixel_blocks, block_threads, 0, stream>>>(
