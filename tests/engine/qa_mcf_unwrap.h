@@ -30,13 +30,7 @@ const double two_pi = 6.283185307179586476925286766559;
 constexpr std::int32_t poison_integer = 0x7fffffff;
 
 using frame = qa::unwrap_2d_frame;
-
-struct outputs {
-    std::vector<float> unwrapped;
-    std::vector<std::int32_t> cycles;
-    std::vector<std::int32_t> components;
-    unwrap_2d_report report;
-};
+using outputs = qa::unwrap_2d_outputs;
 
 //! \p tile_size 0: the automatic choice, which solves frames up to 512 x 512 whole.
 std::unique_ptr<phase_unwrapper_2d> make_engine(const std::string& device,

@@ -34,14 +34,7 @@ const float nan_f = std::numeric_limits<float>::quiet_NaN();
 constexpr std::int32_t poison_cycles = 0x7fffffff;
 
 using frame = qa::unwrap_2d_frame;
-
-//! What one unwrap() gave; components empty where not asked for.
-struct outputs {
-    std::vector<float> unwrapped;
-    std::vector<std::int32_t> cycles;
-    std::vector<std::int32_t> components;
-    unwrap_2d_report report;
-};
+using outputs = qa::unwrap_2d_outputs;
 
 phase_unwrap_2d_config make_config(const std::string& device,
                                    std::size_t width,

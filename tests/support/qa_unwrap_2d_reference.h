@@ -13,6 +13,7 @@
 // engine's code: Herraez's group merging as the paper and scikit-image do it, and a
 // float64 least-squares solve by plain conjugate gradients.
 
+#include <gnuradio/cudadsp/core/phase_unwrap_2d.h>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -28,6 +29,14 @@ struct unwrap_2d_frame {
     std::vector<float> wrapped;
     std::vector<float> weight;
     std::vector<std::uint8_t> mask;
+};
+
+//! What one unwrap() gave; components empty where not asked for.
+struct unwrap_2d_outputs {
+    std::vector<float> unwrapped;
+    std::vector<std::int32_t> cycles;
+    std::vector<std::int32_t> components;
+    core::unwrap_2d_report report;
 };
 
 //! 1 where the pixel is valid: mask nonzero, weight finite and > 0, wrapped finite.
