@@ -46,7 +46,8 @@ const double tie_rel = 2e-5;
 struct ref_params {
     int h, w, hd, ha, r, q, zoom_window, stat, deramp; // deramp 0, 1, 2
     bool isce2_deramp;                                 // ISCE2 2.6's deramp axes
-    bool raw_peak; // the raw surface's maximum as the result's peak
+    bool deramp_down, deramp_across; // the phases removed (ISCE3's derampAxis)
+    bool raw_peak;                   // the raw surface's maximum as the result's peak
     bool merge;
 };
 
@@ -62,6 +63,8 @@ ref_params params_of(const dense_offsets_config& c)
              c.corr_stat_window,
              static_cast<int>(c.deramp),
              c.deramp_pairing == deramp_axes::isce2,
+             c.deramp_axis != deramp_direction::across,
+             c.deramp_axis != deramp_direction::down,
              c.peak == peak_surface::raw,
              c.merge_gross_offset };
 }
@@ -122,7 +125,8 @@ grid2<cdouble> fft_oversample(const grid2<cdouble>& z, int f)
 }
 
 //! ISCE3: e^{i (row phi_down + column phi_across)}; ISCE2 2.6 swaps row and column.
-void deramp_method1(grid2<cdouble>& z, bool isce2)
+//! A phase not removed (ISCE3's derampAxis) is 0.
+void deramp_method1(grid2<cdouble>& z, bool isce2, bool down, bool across)
 {
     cdouble along_across = 0.0, along_down = 0.0;
     for (int a = 0; a < z.rows; ++a)
@@ -132,8 +136,9 @@ void deramp_method1(grid2<cdouble>& z, bool isce2)
             if (a + 1 < z.rows)
                 along_down += z(a, b) * std::conj(z(a + 1, b));
         }
-    const double phi_across = std::atan2(along_across.imag(), along_across.real());
-    const double phi_down = std::atan2(along_down.imag(), along_down.real());
+    const double phi_across =
+        across ? std::atan2(along_across.imag(), along_across.real()) : 0.0;
+    const double phi_down = down ? std::atan2(along_down.imag(), along_down.real()) : 0.0;
     for (int a = 0; a < z.rows; ++a)
         for (int b = 0; b < z.cols; ++b)
             z(a, b) *= std::polar(1.0,
@@ -297,8 +302,8 @@ ref_result reference_window(const grid2<cdouble>& ref_img,
         for (int b = 0; b < Qz.cols; ++b)
             Qz(a, b) = Q(res.s_d + a, res.s_a + b);
     if (p.deramp == 1) {
-        deramp_method1(Rz, p.isce2_deramp);
-        deramp_method1(Qz, p.isce2_deramp);
+        deramp_method1(Rz, p.isce2_deramp, p.deramp_down, p.deramp_across);
+        deramp_method1(Qz, p.isce2_deramp, p.deramp_down, p.deramp_across);
     }
     // 4.10
     grid2<double> c1 = normalized_correlation(amplitudes(fft_oversample(Rz, p.r), true),
@@ -416,6 +421,36 @@ void qa_dense_offsets::matches_reference(const std::string& device)
         e = dense_offsets_estimator::make(c);
         compare_with_reference(
             c, p, windows, run(*e, p, windows), "average, ISCE2 axes, raw peak");
+    }
+    {
+        // ISCE3's derampAxis, one measured phase removed: a ramp of -2.2 rad/pixel
+        // across moves the spectrum (0.6 of the band) over the Nyquist edge unless
+        // removed, one of 0.4 down does not. Removing only the phase measured down
+        // must leave the fold, in the reference and the engine alike.
+        const image_pair p =
+            speckle_pair(128, 0.6, 1.3, -2.7, 0.0, 0.0, 1000.0, false, 13, 0.4, -2.2);
+        const auto windows = grid_windows(8, 14, 6, 6);
+        dense_offsets_config c = small_config(device);
+        double largest_error[2] = { 0.0, 0.0 };
+        for (const auto axis : { deramp_direction::down, deramp_direction::across }) {
+            c.deramp_axis = axis;
+            const int which = axis == deramp_direction::down ? 0 : 1;
+            auto e = dense_offsets_estimator::make(c);
+            const std::vector<offset_result> results = run(*e, p, windows);
+            compare_with_reference(c,
+                                   p,
+                                   windows,
+                                   results,
+                                   which == 0 ? "average, down only"
+                                              : "average, across only");
+            for (const offset_result& r : results)
+                largest_error[which] =
+                    std::max(largest_error[which], std::fabs(r.offset_across + 2.7));
+        }
+        CPPUNIT_ASSERT_MESSAGE("down only: the ramp kept across should move the offsets",
+                               largest_error[0] > 0.1);
+        CPPUNIT_ASSERT_MESSAGE("across only: the ramp kept down should not",
+                               largest_error[1] < 0.05);
     }
     {
         dense_offsets_config c = small_config(device);

@@ -43,6 +43,10 @@ void qa_dense_offsets::config_errors_name_the_field()
         { "corr_stat_window", [](dense_offsets_config& c) { c.corr_stat_window = 2; } },
         { "deramp",
           [](dense_offsets_config& c) { c.deramp = static_cast<deramp_method>(7); } },
+        { "deramp_axis",
+          [](dense_offsets_config& c) {
+              c.deramp_axis = static_cast<deramp_direction>(3);
+          } },
     };
     for (const bad& b : cases) {
         dense_offsets_config c;

@@ -383,6 +383,14 @@ public:
             parallel_workers(64, 64) * mcf_unwrap_cpu::bytes(tile);
         const std::size_t bytes = mcf_tiled_unwrap::bytes(large);
         CPPUNIT_ASSERT(bytes > solvers && bytes < solvers + (std::size_t(1) << 30));
+        // A solver given a stage (the GPU's) never makes the host passes' 12 floats a
+        // pixel.
+        CPPUNIT_ASSERT_EQUAL(tile.pixels() * 12 * sizeof(float),
+                             mcf_unwrap_cpu::bytes(tile) -
+                                 mcf_unwrap_cpu::bytes(tile, false));
+        CPPUNIT_ASSERT_EQUAL(bytes - mcf_tiled_unwrap::bytes(large, false),
+                             parallel_workers(64, 64) * tile.pixels() * 12 *
+                                 sizeof(float));
         phase_unwrap_2d_config small = large;
         small.width = small.height = 512;
         CPPUNIT_ASSERT_EQUAL(std::size_t(512), small.mcf_tile_size());

@@ -75,6 +75,11 @@ void dense_offsets_config::validate() const
         throw std::invalid_argument(
             "deramp_pairing: must be isce3 (0) or isce2 (1), got " +
             std::to_string(static_cast<int>(deramp_pairing)));
+    if (deramp_axis != deramp_direction::down &&
+        deramp_axis != deramp_direction::across && deramp_axis != deramp_direction::both)
+        throw std::invalid_argument(
+            "deramp_axis: must be down (0), across (1) or both (2), got " +
+            std::to_string(static_cast<int>(deramp_axis)));
     if (peak != peak_surface::oversampled && peak != peak_surface::raw)
         throw std::invalid_argument("peak: must be oversampled (0) or raw (1), got " +
                                     std::to_string(static_cast<int>(peak)));

@@ -307,7 +307,7 @@ void to_amplitude(cx* z, std::size_t n)
 }
 
 //! Section 4.9, deramp 1, in place on a contiguous rows x cols window.
-void deramp(cx* z, int rows, int cols, bool isce2_axes)
+void deramp(cx* z, int rows, int cols, const offsets_geometry& g)
 {
     double down_re = 0.0, down_im = 0.0, across_re = 0.0, across_im = 0.0;
     for (int a = 0; a < rows; ++a)
@@ -324,17 +324,17 @@ void deramp(cx* z, int rows, int cols, bool isce2_axes)
                 down_im += xi * yr - xr * yi;
             }
         }
-    const double phi_down = deramp_gradient_phase(down_re, down_im);
-    const double phi_across = deramp_gradient_phase(across_re, across_im);
+    const deramp_phases phi =
+        measured_deramp_phases(down_re, down_im, across_re, across_im, g.deramp_axis);
     for (int a = 0; a < rows; ++a)
         for (int b = 0; b < cols; ++b)
             deramp_sample(z[a * cols + b][0],
                           z[a * cols + b][1],
                           a,
                           b,
-                          phi_down,
-                          phi_across,
-                          isce2_axes);
+                          phi.down,
+                          phi.across,
+                          g.isce2_deramp);
 }
 
 /*!
@@ -537,7 +537,7 @@ offset_result estimate_window(const plans_t& plans,
     const bool deramp_average = g.deramp == static_cast<int>(deramp_method::average);
     std::memcpy(static_cast<void*>(ws.window.get()), ref, sizeof(cx) * area(g.h, g.w));
     if (deramp_average)
-        deramp(ws.window.get(), g.h, g.w, g.isce2_deramp);
+        deramp(ws.window.get(), g.h, g.w, g);
     const int Os = g.over_zoom_cols();
     float* over_tmpl = ws.over_template.get();
     {
@@ -558,7 +558,7 @@ offset_result estimate_window(const plans_t& plans,
                     sec + std::size_t(s_d + a) * Ws + s_a,
                     sizeof(cx) * zc);
     if (deramp_average)
-        deramp(ws.window.get(), zr, zc, g.isce2_deramp);
+        deramp(ws.window.get(), zr, zc, g);
     oversample_amplitude(plans.zoom, ws, ws.padded_zoom.get(), ws.over_search.get());
 
     // 4.10: the trimmed oversampled surface (lags 0 .. 2 r hz - 1) into the Z x Z

@@ -511,51 +511,53 @@ __global__ void __launch_bounds__(block_threads) raw_peak_kernel(raw_peak_args a
 
 /*!
  * The rows x cols window at (row0, col0) of \p im as the oversampling's input, into
- * \p out (row-major): amplitudes (deramp 0), PyCuAmpcor's deramp (1, axes paired as \p
- * isce2_axes says: the float64 gradient sums reduced over the block first) or the samples
- * (2). Called by the whole block.
+ * \p out (row-major): amplitudes (deramp 0), PyCuAmpcor's deramp (1, its phases and
+ * pairing as \p g says: the float64 gradient sums reduced over the block first) or the
+ * samples (2). Called by the whole block.
  */
 __device__ void load_oversampling_input(const image_rows_view& im,
                                         long long row0,
                                         long long col0,
                                         int rows,
                                         int cols,
-                                        int deramp,
-                                        bool isce2_axes,
+                                        const offsets_geometry& g,
                                         float2* out,
                                         block_shared& shared)
 {
     const int n = rows * cols;
-    double phi_down = 0.0, phi_across = 0.0;
-    const bool average = deramp == static_cast<int>(deramp_method::average);
+    deramp_phases phi{ 0.0, 0.0 };
+    const bool average = g.deramp == static_cast<int>(deramp_method::average);
     if (average) {
-        gradient_sums g{ 0.0, 0.0, 0.0, 0.0 };
+        gradient_sums sums{ 0.0, 0.0, 0.0, 0.0 };
         strided_cursor e(threadIdx.x, block_threads, cols);
         for (int k = threadIdx.x; k < n; k += block_threads, e.advance()) {
             const float2 z = im.sample(row0 + e.row, col0 + e.col);
             const double xr = z.x, xi = z.y;
             if (e.col + 1 < cols) { // z[a][b] conj(z[a][b+1])
                 const float2 y = im.sample(row0 + e.row, col0 + e.col + 1);
-                g.across_re += xr * y.x + xi * y.y;
-                g.across_im += xi * y.x - xr * y.y;
+                sums.across_re += xr * y.x + xi * y.y;
+                sums.across_im += xi * y.x - xr * y.y;
             }
             if (e.row + 1 < rows) { // z[a][b] conj(z[a+1][b])
                 const float2 y = im.sample(row0 + e.row + 1, col0 + e.col);
-                g.down_re += xr * y.x + xi * y.y;
-                g.down_im += xi * y.x - xr * y.y;
+                sums.down_re += xr * y.x + xi * y.y;
+                sums.down_im += xi * y.x - xr * y.y;
             }
         }
-        const gradient_sums total = block_gradient(g, shared);
-        phi_down = deramp_gradient_phase(total.down_re, total.down_im);
-        phi_across = deramp_gradient_phase(total.across_re, total.across_im);
+        const gradient_sums total = block_gradient(sums, shared);
+        phi = measured_deramp_phases(total.down_re,
+                                     total.down_im,
+                                     total.across_re,
+                                     total.across_im,
+                                     g.deramp_axis);
     }
     strided_cursor e(threadIdx.x, block_threads, cols);
     for (int k = threadIdx.x; k < n; k += block_threads, e.advance()) {
         float2 z = im.sample(row0 + e.row, col0 + e.col);
-        if (deramp == static_cast<int>(deramp_method::amplitude))
+        if (g.deramp == static_cast<int>(deramp_method::amplitude))
             z = make_float2(amplitude(z.x, z.y), 0.0f);
         else if (average)
-            deramp_sample(z.x, z.y, e.row, e.col, phi_down, phi_across, isce2_axes);
+            deramp_sample(z.x, z.y, e.row, e.col, phi.down, phi.across, g.isce2_deramp);
         out[k] = z;
     }
 }
@@ -589,8 +591,7 @@ __global__ void __launch_bounds__(block_threads) zoom_load_kernel(zoom_load_args
                             w.reference_across,
                             g.h,
                             g.w,
-                            g.deramp,
-                            g.isce2_deramp,
+                            g,
                             a.ref_out + i * a.ref_dist,
                             shared);
     load_oversampling_input(a.sec,
@@ -598,8 +599,7 @@ __global__ void __launch_bounds__(block_threads) zoom_load_kernel(zoom_load_args
                             w.reference_across + w.gross_across - g.ha + c.s_across,
                             g.zoom_rows(),
                             g.zoom_cols(),
-                            g.deramp,
-                            g.isce2_deramp,
+                            g,
                             a.zoom_out + i * a.zoom_dist,
                             shared);
 }

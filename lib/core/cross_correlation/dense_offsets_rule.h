@@ -53,6 +53,7 @@ struct offsets_geometry {
     int stat;          //!< corr_stat_window
     int deramp;        //!< deramp_method as its integer (0 amplitude, 1 average, 2 none)
     bool isce2_deramp; //!< deramp_pairing isce2: ISCE2 2.6's axis pairing (4.9)
+    int deramp_axis;   //!< deramp_direction as its integer (0 down, 1 across, 2 both)
     bool raw_peak;     //!< peak raw: the raw surface's maximum, else the fine one's
     bool merge;        //!< merge_gross_offset
 
@@ -100,6 +101,7 @@ inline offsets_geometry make_offsets_geometry(const dense_offsets_config& c)
     g.stat = c.corr_stat_window;
     g.deramp = static_cast<int>(c.deramp);
     g.isce2_deramp = c.deramp_pairing == deramp_axes::isce2;
+    g.deramp_axis = static_cast<int>(c.deramp_axis);
     g.raw_peak = c.peak == peak_surface::raw;
     g.merge = c.merge_gross_offset;
     return g;
@@ -146,10 +148,28 @@ CUDADSP_HOST_DEVICE float window_mean(double sum, int count)
 #endif
 }
 
-/*! The phase of a deramp gradient sum g (float64): atan2(Im g, Re g), 0 for g = 0. */
-CUDADSP_HOST_DEVICE double deramp_gradient_phase(double re, double im)
+//! The phases a deramp removes, in radians per sample (section 4.9).
+struct deramp_phases {
+    double down;   //!< per row
+    double across; //!< per column
+};
+
+/*!
+ * The deramp's phases from the float64 gradient sums: the phase measured down is that of
+ * sum z[a][b] conj(z[a+1][b]), the one measured across that of sum z[a][b]
+ * conj(z[a][b+1]) (atan2, 0 for a zero sum). An axis that \p axis (a deramp_direction,
+ * ISCE3's derampAxis) leaves out gets 0, as ISCE3's cuDeramp.cpp does.
+ */
+CUDADSP_HOST_DEVICE deramp_phases measured_deramp_phases(
+    double down_re, double down_im, double across_re, double across_im, int axis)
 {
-    return atan2(im, re);
+    deramp_phases p;
+    p.down = axis == static_cast<int>(deramp_direction::across) ? 0.0
+                                                                : atan2(down_im, down_re);
+    p.across = axis == static_cast<int>(deramp_direction::down)
+                   ? 0.0
+                   : atan2(across_im, across_re);
+    return p;
 }
 
 /*!

@@ -156,16 +156,17 @@ mcf_tiled_unwrap::layout(const phase_unwrap_2d_config& config)
     return { tile_config(config, columns, rows), tiles, tile_workers(tiles) };
 }
 
-std::size_t mcf_tiled_unwrap::bytes(const phase_unwrap_2d_config& config)
+std::size_t mcf_tiled_unwrap::bytes(const phase_unwrap_2d_config& config,
+                                    bool host_passes)
 {
     const solver_layout solvers = layout(config);
     if (solvers.tiles == 1)
-        return mcf_unwrap_cpu::bytes(config);
+        return mcf_unwrap_cpu::bytes(config, host_passes);
     const phase_unwrap_2d_config& tile = solvers.tile;
     // Per worker: the solver and its network, the tile's wrapped, weight, unwrapped
     // and mask. Per tile: its K and components. Per frame pixel: K, component, queue.
-    const std::size_t per_worker =
-        mcf_unwrap_cpu::bytes(tile) + tile.pixels() * (3 * sizeof(float) + 1);
+    const std::size_t per_worker = mcf_unwrap_cpu::bytes(tile, host_passes) +
+                                   tile.pixels() * (3 * sizeof(float) + 1);
     return solvers.solvers * per_worker +
            solvers.tiles * tile.pixels() * 2 * sizeof(std::int32_t) +
            config.pixels() * (sizeof(std::int64_t) + 2 * sizeof(std::int32_t));

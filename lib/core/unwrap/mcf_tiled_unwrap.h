@@ -58,8 +58,10 @@ public:
     ~mcf_tiled_unwrap();
 
     //! Host bytes at most: every worker's tile workspace and network, the tiles'
-    //! solutions and the joining's per-pixel arrays.
-    static std::size_t bytes(const phase_unwrap_2d_config& config);
+    //! solutions and the joining's per-pixel arrays; \p host_passes as
+    //! mcf_unwrap_cpu::bytes() (false where a stage factory is given).
+    static std::size_t bytes(const phase_unwrap_2d_config& config,
+                             bool host_passes = true);
 
     //! The tiles of a frame of \p config and their solvers: the tiles'
     //! configuration (the whole frame's when it is one tile), how many tiles and how

@@ -78,6 +78,10 @@ void box_sum(const std::vector<float>& values,
     });
 }
 
+//! The host passes' work arrays, floats a pixel: moment, row sum, three steps and
+//! their three window sums, two phasors and two filtered phasors.
+constexpr std::size_t host_pass_floats = 12;
+
 } // namespace
 
 mcf_unwrap_cpu::mcf_unwrap_cpu(const phase_unwrap_2d_config& config,
@@ -87,8 +91,6 @@ mcf_unwrap_cpu::mcf_unwrap_cpu(const phase_unwrap_2d_config& config,
       d_row_workers(std::max<std::size_t>(1, row_workers)),
       d_moment_table(mcf_moment_table(config.looks)),
       d_valid(config.pixels()),
-      d_moment(config.pixels()),
-      d_row_sum(config.pixels()),
       d_cycles(2 * config.pixels()),
       d_offset(2 * config.pixels()),
       d_curvature(2 * config.pixels()),
@@ -99,14 +101,6 @@ mcf_unwrap_cpu::mcf_unwrap_cpu(const phase_unwrap_2d_config& config,
       d_solver(make_mcf_flow_solver(config.mcf_solver)),
       d_stage(std::move(stage))
 {
-    for (int k = 0; k < 3; ++k) {
-        d_step[k].resize(config.pixels());
-        d_window_sum[k].resize(config.pixels());
-    }
-    for (int k = 0; k < 2; ++k) {
-        d_phasor[k].resize(config.pixels());
-        d_filtered[k].resize(config.pixels());
-    }
     d_network.width = static_cast<std::int32_t>(config.width);
     d_network.height = static_cast<std::int32_t>(config.height);
     d_network.node_of_loop.resize(d_supply.size());
@@ -115,18 +109,18 @@ mcf_unwrap_cpu::mcf_unwrap_cpu(const phase_unwrap_2d_config& config,
 
 mcf_unwrap_cpu::~mcf_unwrap_cpu() = default;
 
-std::size_t mcf_unwrap_cpu::bytes(const phase_unwrap_2d_config& config)
+std::size_t mcf_unwrap_cpu::bytes(const phase_unwrap_2d_config& config, bool host_passes)
 {
     const std::size_t pixels = config.pixels();
-    // valid, moment, phasors, filtered phasors, the box sums' seven floats; the cost
-    // model, whole periods and flow of two differences; supply, K, component and
-    // queue; the network's node of loop, node supplies (summed and whole) and four
-    // arc costs.
-    const std::size_t per_pixel = sizeof(std::uint8_t) + 12 * sizeof(float) +
-                                  2 * (2 * sizeof(std::int32_t) + 2 * sizeof(float)) +
-                                  sizeof(double) + sizeof(std::int64_t) +
-                                  2 * sizeof(std::int32_t) + 2 * sizeof(std::int32_t) +
-                                  sizeof(double) + 4 * sizeof(std::int32_t);
+    // valid; the host passes' moment, phasors, filtered phasors and the box sums'
+    // seven floats; the cost model, whole periods and flow of two differences; supply,
+    // K, component and queue; the network's node of loop, node supplies (summed and
+    // whole) and four arc costs.
+    const std::size_t per_pixel =
+        sizeof(std::uint8_t) + (host_passes ? host_pass_floats : 0) * sizeof(float) +
+        2 * (2 * sizeof(std::int32_t) + 2 * sizeof(float)) + sizeof(double) +
+        sizeof(std::int64_t) + 2 * sizeof(std::int32_t) + 2 * sizeof(std::int32_t) +
+        sizeof(double) + 4 * sizeof(std::int32_t);
     return pixels * per_pixel + mcf_flow_solver_bytes(config.mcf_solver, pixels);
 }
 
@@ -551,8 +545,24 @@ std::size_t mcf_unwrap_cpu::integrate(const unwrap_2d_buffers& host)
     return static_cast<std::size_t>(components);
 }
 
+void mcf_unwrap_cpu::allocate_host_pass_arrays()
+{
+    const std::size_t pixels = d_config.pixels();
+    d_moment.resize(pixels);
+    d_row_sum.resize(pixels);
+    for (auto& step : d_step)
+        step.resize(pixels);
+    for (auto& sum : d_window_sum)
+        sum.resize(pixels);
+    for (int k = 0; k < 2; ++k) {
+        d_phasor[k].resize(pixels);
+        d_filtered[k].resize(pixels);
+    }
+}
+
 mcf_input_counts mcf_unwrap_cpu::compute_network_inputs(const unwrap_2d_buffers& host)
 {
+    allocate_host_pass_arrays();
     mcf_input_counts counts;
     const std::size_t width = d_config.width;
     std::vector<std::size_t> valid_pixels(d_row_workers, 0);

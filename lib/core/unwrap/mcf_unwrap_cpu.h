@@ -52,14 +52,18 @@ public:
 
     /*! Host bytes the workspace and one frame's flow network take at most: the
      *  per-pixel arrays allocated here and the network each unwrap() builds (arcs,
-     *  graph and the solver's own arrays), for the factory's memory check. */
-    static std::size_t bytes(const phase_unwrap_2d_config& config);
+     *  graph and the solver's own arrays), for the factory's memory check. Without
+     *  \p host_passes (a solver given a stage) the host passes' work arrays, which
+     *  only compute_network_inputs() makes, are not counted. */
+    static std::size_t bytes(const phase_unwrap_2d_config& config,
+                             bool host_passes = true);
 
     //! Unwraps one frame; every output of \p host that is not null is written whole.
     unwrap_2d_report unwrap(const unwrap_2d_buffers& host);
 
     /*! The host passes alone, into network_inputs(): their definition, which a stage
-     *  given at construction replaces in unwrap(). */
+     *  given at construction replaces in unwrap(). Their work arrays (12 floats a
+     *  pixel) are made on the first call. */
     mcf_input_counts compute_network_inputs(const unwrap_2d_buffers& host);
 
     //! The solver's arrays that hold the network's inputs of the current frame.
@@ -76,6 +80,8 @@ private:
         std::size_t count,
         const std::function<
             void(std::size_t worker, std::int32_t first, std::int32_t end)>& rows) const;
+    //! Sizes the host passes' work arrays (d_moment to d_window_sum) to the frame.
+    void allocate_host_pass_arrays();
     void estimate_difference_costs(const unwrap_2d_buffers& host);
     /*! Box sums over the gradient window (d_window_sum) of the steps from each
      *  pixel a to its neighbour b in \p direction, over pairs of valid pixels: re
@@ -106,6 +112,7 @@ private:
     std::vector<double> d_moment_table;
 
     std::vector<std::uint8_t> d_valid;
+    //! The host passes' work arrays, empty until compute_network_inputs().
     //! Each valid pixel's phase moment (1 without weights, 0 where not valid).
     std::vector<float> d_moment;
     //! Each pixel's phasor scaled by its moment, and filtered (re, im).

@@ -48,7 +48,7 @@ memory_need phase_unwrapper_2d_cuda::memory_needed(const phase_unwrap_2d_config&
         // device, and pinned staging for it.
         const mcf_tiled_unwrap::solver_layout layout = mcf_tiled_unwrap::layout(config);
         need.host_bytes =
-            mcf_tiled_unwrap::bytes(config) + frame_bytes +
+            mcf_tiled_unwrap::bytes(config, false) + frame_bytes +
             layout.solvers * mcf_network_inputs_cuda::host_bytes(layout.tile);
         need.device_bytes =
             layout.solvers * mcf_network_inputs_cuda::device_bytes(layout.tile);

@@ -11,7 +11,7 @@
 /* BINDTOOL_GEN_AUTOMATIC(0)                                                       */
 /* BINDTOOL_USE_PYGCCXML(0)                                                        */
 /* BINDTOOL_HEADER_FILE(core/dense_offsets.h)                                      */
-/* BINDTOOL_HEADER_FILE_HASH(5811ed6c259edc80429aed4a351fecaf)                     */
+/* BINDTOOL_HEADER_FILE_HASH(312cadfa71e8a679922a712877409421)                     */
 /***********************************************************************************/
 
 #include <pybind11/numpy.h>
@@ -101,6 +101,33 @@ const char* deramp_pairing_name(core::deramp_axes value)
     return value == core::deramp_axes::isce2 ? "isce2" : "isce3";
 }
 
+//! The phases the deramp removes, by the names of the axes (ISCE3's derampAxis 0, 1, 2).
+core::deramp_direction deramp_axis_of(const std::string& value)
+{
+    if (value == "down")
+        return core::deramp_direction::down;
+    if (value == "across")
+        return core::deramp_direction::across;
+    if (value == "both")
+        return core::deramp_direction::both;
+    throw py::value_error(
+        "deramp_axis: must be \"down\" (azimuth), \"across\" (range) or "
+        "\"both\", got \"" +
+        value + "\"");
+}
+
+const char* deramp_axis_name(core::deramp_direction value)
+{
+    switch (value) {
+    case core::deramp_direction::down:
+        return "down";
+    case core::deramp_direction::across:
+        return "across";
+    default:
+        return "both";
+    }
+}
+
 //! The surface whose maximum is the result's peak.
 core::peak_surface peak_of(const std::string& value)
 {
@@ -119,8 +146,9 @@ const char* peak_name(core::peak_surface value)
 }
 
 /*!
- * \p config under the Python API's names and spellings (deramp an int, deramp_pairing
- * and peak names): what dense_offsets_estimator.defaults gives for the default config.
+ * \p config under the Python API's names and spellings (deramp an int, deramp_pairing,
+ * deramp_axis and peak names): what dense_offsets_estimator.defaults gives for the
+ * default config.
  */
 py::dict configuration_dict(const core::dense_offsets_config& config)
 {
@@ -135,6 +163,7 @@ py::dict configuration_dict(const core::dense_offsets_config& config)
     d["corr_stat_window"] = config.corr_stat_window;
     d["deramp"] = static_cast<int>(config.deramp);
     d["deramp_pairing"] = deramp_pairing_name(config.deramp_pairing);
+    d["deramp_axis"] = deramp_axis_name(config.deramp_axis);
     d["peak"] = peak_name(config.peak);
     d["merge_gross_offset"] = config.merge_gross_offset;
     d["device"] = config.device;
@@ -313,6 +342,7 @@ void bind_dense_offsets(py::module& m)
                          int corr_stat_window,
                          int deramp,
                          const std::string& deramp_pairing,
+                         const std::string& deramp_axis,
                          const std::string& peak,
                          bool merge_gross_offset,
                          const std::string& device,
@@ -331,6 +361,7 @@ void bind_dense_offsets(py::module& m)
                  config.corr_stat_window = corr_stat_window;
                  config.deramp = deramp_of(deramp);
                  config.deramp_pairing = deramp_pairing_of(deramp_pairing);
+                 config.deramp_axis = deramp_axis_of(deramp_axis);
                  config.peak = peak_of(peak);
                  config.merge_gross_offset = merge_gross_offset;
                  config.device = device;
@@ -347,6 +378,7 @@ void bind_dense_offsets(py::module& m)
              py::arg("corr_stat_window") = defaults.corr_stat_window,
              py::arg("deramp") = static_cast<int>(defaults.deramp),
              py::arg("deramp_pairing") = deramp_pairing_name(defaults.deramp_pairing),
+             py::arg("deramp_axis") = deramp_axis_name(defaults.deramp_axis),
              py::arg("peak") = peak_name(defaults.peak),
              py::arg("merge_gross_offset") = defaults.merge_gross_offset,
              py::arg("device") = defaults.device,
@@ -395,6 +427,10 @@ void bind_dense_offsets(py::module& m)
         .def_property_readonly("deramp_pairing",
                                [](const estimator_handle& e) {
                                    return deramp_pairing_name(e.config().deramp_pairing);
+                               })
+        .def_property_readonly("deramp_axis",
+                               [](const estimator_handle& e) {
+                                   return deramp_axis_name(e.config().deramp_axis);
                                })
         .def_property_readonly(
             "peak", [](const estimator_handle& e) { return peak_name(e.config().peak); })

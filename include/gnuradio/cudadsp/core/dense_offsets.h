@@ -57,6 +57,21 @@ enum class deramp_axes : int {
 };
 
 /*!
+ * Which measured phases the deramp removes (deramp_method::average only): ISCE3's
+ * derampAxis, with its integer values (NISAR's dense-offset runconfig calls them
+ * azimuth, range and both; design note, section 4.9). The phase of an axis left out is
+ * taken as 0, so its gradient stays in the samples that are oversampled.
+ */
+enum class deramp_direction : int {
+    //! 0: only the phase measured down (azimuth).
+    down = 0,
+    //! 1: only the phase measured across (range).
+    across = 1,
+    //! 2: both (ISCE3's default, and the only behaviour of ISCE2's PyCuAmpcor 2.6).
+    both = 2
+};
+
+/*!
  * The surface whose maximum offset_result::peak reports (design note, section 4.12).
  */
 enum class peak_surface : int {
@@ -105,6 +120,8 @@ struct CUDADSP_CORE_API dense_offsets_config {
     deramp_method deramp = deramp_method::average;
     //! The deramp's pairing of axes and phases (ISCE3's by default).
     deramp_axes deramp_pairing = deramp_axes::isce3;
+    //! The phases the deramp removes (derampAxis; both by default).
+    deramp_direction deramp_axis = deramp_direction::both;
     //! The surface whose maximum is the result's peak (ISCE3's by default).
     peak_surface peak = peak_surface::oversampled;
     /*!

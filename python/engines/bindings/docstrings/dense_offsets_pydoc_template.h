@@ -22,8 +22,9 @@ calls take turns and release the GIL while computing.
 
 Read-only attributes mirror the configuration: window_width, window_height,
 half_search_across, half_search_down, raw_oversampling, corr_oversampling,
-zoom_window, corr_stat_window, deramp, deramp_pairing, peak, merge_gross_offset, device (as asked for; backend() tells what was
-chosen), batch_windows. result_fields names the columns of estimate()'s results.
+zoom_window, corr_stat_window, deramp, deramp_pairing, deramp_axis, peak,
+merge_gross_offset, device (as asked for; backend() tells what was chosen),
+batch_windows. result_fields names the columns of estimate()'s results.
 docs/design/pycuampcor_dense_offsets.md defines every step.)doc";
 
 
@@ -46,6 +47,9 @@ Args:
         measured down, column index times the phase measured across, as ISCE3's
         PyCuAmpcor; a linear phase ramp is removed) or "isce2" (the axes swapped, as
         ISCE2 2.6's cuDeramp.cu).
+    deramp_axis: with deramp 1, the phases removed: "both" (default), "down" or
+        "across" only (ISCE3's derampAxis 2, 0, 1; NISAR's deramping_axis both,
+        azimuth, range); the other axis keeps its phase gradient.
     peak: the surface whose maximum is the result's peak: "oversampled" (default,
         ISCE3's correlation_peak: the fine surface's maximum, at the fine peak) or
         "raw" (PyCuAmpcor v2's peakValue: the raw surface's maximum).

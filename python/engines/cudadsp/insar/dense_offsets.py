@@ -26,7 +26,8 @@ from .raster_io import raw_band
 # of dense_offsets() may change from pair to pair.
 ENGINE_PARAMETERS = ("window_width", "window_height", "half_search_across",
                      "half_search_down", "raw_oversampling", "corr_oversampling",
-                     "zoom_window", "corr_stat_window", "deramp", "deramp_pairing", "peak",
+                     "zoom_window", "corr_stat_window", "deramp", "deramp_pairing",
+                     "deramp_axis", "peak",
                      "merge_gross_offset", "device")
 LAYOUT_PARAMETERS = ("skip_across", "skip_down", "start_across", "start_down",
                      "number_across", "number_down")
@@ -174,7 +175,8 @@ class dense_offsets_engine:
     (the device context, FFT plans and buffers are made once): build it once, call
     estimate() per pair. Arguments as dense_offsets() (PyCuAmpcor's names in
     docs/apps/cudadsp_offsets.md); deramp is PyCuAmpcor's derampMethod, 0, 1 or 2,
-    deramp_pairing "isce3" or "isce2", peak "oversampled" or "raw".
+    deramp_pairing "isce3" or "isce2", deramp_axis "both", "down" or "across", peak
+    "oversampled" or "raw".
     """
 
     def __init__(self, *, window_width=DEFAULTS.window_width,
@@ -185,7 +187,8 @@ class dense_offsets_engine:
                  corr_oversampling=DEFAULTS.corr_oversampling,
                  zoom_window=DEFAULTS.zoom_window,
                  corr_stat_window=DEFAULTS.corr_stat_window, deramp=DEFAULTS.deramp,
-                 deramp_pairing=DEFAULTS.deramp_pairing, peak=DEFAULTS.peak,
+                 deramp_pairing=DEFAULTS.deramp_pairing,
+                 deramp_axis=DEFAULTS.deramp_axis, peak=DEFAULTS.peak,
                  merge_gross_offset=DEFAULTS.merge_gross_offset, device=DEFAULTS.device):
         if isinstance(deramp, bool) or deramp not in (0, 1, 2):
             raise ValueError(f"deramp: must be 0, 1 or 2 (PyCuAmpcor's derampMethod), "
@@ -193,6 +196,9 @@ class dense_offsets_engine:
         if deramp_pairing not in ("isce3", "isce2"):
             raise ValueError(f'deramp_pairing: must be "isce3" or "isce2", '
                              f"got {deramp_pairing!r}")
+        if deramp_axis not in ("both", "down", "across"):
+            raise ValueError(f'deramp_axis: must be "both", "down" or "across", '
+                             f"got {deramp_axis!r}")
         if peak not in ("oversampled", "raw"):
             raise ValueError(f'peak: must be "oversampled" or "raw", got {peak!r}')
         # Python integers of any size: what a C int cannot hold is refused here, by
@@ -204,7 +210,8 @@ class dense_offsets_engine:
                      corr_stat_window=corr_stat_window)
         sizes = {name: _integer(value, name, -_INT_MAX) for name, value in sizes.items()}
         self._engine = dense_offsets_estimator(
-            **sizes, deramp=deramp, deramp_pairing=deramp_pairing, peak=peak,
+            **sizes, deramp=deramp, deramp_pairing=deramp_pairing,
+            deramp_axis=deramp_axis, peak=peak,
             merge_gross_offset=bool(merge_gross_offset), device=device)
 
     def configuration(self):
@@ -448,7 +455,8 @@ def dense_offsets(reference, secondary, *, window_width=DEFAULTS.window_width,
                   corr_oversampling=DEFAULTS.corr_oversampling,
                   zoom_window=DEFAULTS.zoom_window,
                   corr_stat_window=DEFAULTS.corr_stat_window, deramp=DEFAULTS.deramp,
-                  deramp_pairing=DEFAULTS.deramp_pairing, peak=DEFAULTS.peak,
+                  deramp_pairing=DEFAULTS.deramp_pairing,
+                  deramp_axis=DEFAULTS.deramp_axis, peak=DEFAULTS.peak,
                   gross_offset_down=0, gross_offset_across=0,
                   merge_gross_offset=DEFAULTS.merge_gross_offset,
                   device=DEFAULTS.device, engine=None, progress=None):
@@ -488,6 +496,9 @@ def dense_offsets(reference, secondary, *, window_width=DEFAULTS.window_width,
             "isce3" (default; ISCE3's PyCuAmpcor: the row index the phase measured
             down, the column index the phase measured across, so that a linear ramp
             is removed) or "isce2" (ISCE2 2.6's PyCuAmpcor: the two swapped).
+        deramp_axis: with deramp 1, the measured phases removed: "both" (default),
+            "down" or "across" only (ISCE3's derampAxis 2, 0, 1; NISAR's
+            deramping_axis both, azimuth, range).
         peak: the surface whose maximum the result's peak holds: "oversampled"
             (default; ISCE3's correlation_peak: the fine surface, at the fine peak) or
             "raw" (PyCuAmpcor v2's peakValue: the raw surface, at the integer peak).

@@ -58,18 +58,20 @@ def fft_oversample(z, factor):
     return np.fft.ifft2(padded) * (m0 * m1) / (n0 * n1)
 
 
-def deramp_method1(z, pairing="isce3"):
+def deramp_method1(z, pairing="isce3", axis="both"):
     """Section 4.9: PyCuAmpcor's phase-gradient removal.
 
     pairing "isce3": each sample turned by its row index times the phase measured down plus
     its column index times the phase measured across, which cancels a linear phase ramp
     (ISCE3's cuDeramp). "isce2": the column index with the phase measured down and the row
     index with the one measured across, what ISCE2 2.6's cuDeramp.cu does.
+    axis (ISCE3's derampAxis): "both", or "down" / "across" to measure and remove only
+    that phase (the other taken as 0).
     """
     along_across = np.sum(z[:, :-1] * np.conj(z[:, 1:]))
     along_down = np.sum(z[:-1, :] * np.conj(z[1:, :]))
-    phi_across = np.arctan2(along_across.imag, along_across.real)
-    phi_down = np.arctan2(along_down.imag, along_down.real)
+    phi_across = 0.0 if axis == "down" else np.arctan2(along_across.imag, along_across.real)
+    phi_down = 0.0 if axis == "across" else np.arctan2(along_down.imag, along_down.real)
     rows, cols = np.indices(z.shape)
     if pairing == "isce2":
         rows, cols = cols, rows
@@ -186,14 +188,16 @@ def dense_offsets_reference(reference, secondary, *, window_width=64, window_hei
                             skip_down=64, start_across=None, start_down=None,
                             number_across=None, number_down=None, raw_oversampling=2,
                             corr_oversampling=16, zoom_window=16, corr_stat_window=21,
-                            deramp=1, deramp_pairing="isce3", peak="oversampled",
+                            deramp=1, deramp_pairing="isce3", deramp_axis="both",
+                            peak="oversampled",
                             gross_offset_across=0, gross_offset_down=0,
                             merge_gross_offset=False):
     """PyCuAmpcor dense offsets of a reference/secondary pair (2-D arrays, complex or real).
 
     Defaults are PyCuAmpcor's (class defaults; deramp=1 is the class default, its script
     cuDenseOffsets.py defaults to 0; deramp_pairing and peak as ISCE3, "isce2" and "raw" for
-    ISCE2's PyCuAmpcor v2 peak output). start_* default to margin + half search and number_* to
+    ISCE2's PyCuAmpcor v2 peak output; deramp_axis ISCE3's derampAxis: "both", "down",
+    "across"). start_* default to margin + half search and number_* to
     cuDenseOffsets.py's count, margin being the largest constant gross offset (0 for arrays).
     Returns a DenseOffsets of float64 arrays shaped (number_down, number_across).
     """
@@ -215,6 +219,9 @@ def dense_offsets_reference(reference, secondary, *, window_width=64, window_hei
         raise ValueError(f"deramp must be 0, 1 or 2, got {deramp}")
     if deramp_pairing not in ("isce3", "isce2"):
         raise ValueError(f"deramp_pairing must be 'isce3' or 'isce2', got {deramp_pairing!r}")
+    if deramp_axis not in ("both", "down", "across"):
+        raise ValueError(f"deramp_axis must be 'both', 'down' or 'across', "
+                         f"got {deramp_axis!r}")
     if peak not in ("oversampled", "raw"):
         raise ValueError(f"peak must be 'oversampled' or 'raw', got {peak!r}")
 
@@ -279,11 +286,12 @@ def dense_offsets_reference(reference, secondary, *, window_width=64, window_hei
             window_snr = snr(raw_surface, p_d, p_a, raw_peak, corr_stat_window)
             s_d, s_a = zoom_start(p_d, hd, hz), zoom_start(p_a, ha, hz)
             # Section 4.9
-            ref_o = ref_c if deramp != 1 else deramp_method1(ref_c, deramp_pairing)
+            ref_o = (ref_c if deramp != 1
+                     else deramp_method1(ref_c, deramp_pairing, deramp_axis))
             ref_oa = np.abs(fft_oversample(ref_o, r))
             sec_z = sec_c[s_d:s_d + zoom_size[0], s_a:s_a + zoom_size[1]]
             if deramp == 1:
-                sec_z = deramp_method1(sec_z, deramp_pairing)
+                sec_z = deramp_method1(sec_z, deramp_pairing, deramp_axis)
             sec_oa = np.abs(fft_oversample(sec_z, r))
             # Section 4.10
             fine_in = normalized_correlation(ref_oa - ref_oa.mean(), sec_oa)[:-1, :-1]

@@ -65,6 +65,7 @@ class offsets_options:
     corr_stat_window: int = DEFAULTS.corr_stat_window
     deramp: int = DEFAULTS.deramp
     deramp_pairing: str = DEFAULTS.deramp_pairing
+    deramp_axis: str = DEFAULTS.deramp_axis
     peak: str = DEFAULTS.peak
     gross_offset_down: int = 0
     gross_offset_across: int = 0
@@ -134,6 +135,10 @@ def add_offsets_arguments(parser):
            "with --deramp 1: isce3 removes the phase ramp (row index x phase down); "
            "isce2 swaps the axes as ISCE2 2.6's PyCuAmpcor does",
            choices=("isce3", "isce2"))
+    option(("--deramp-axis",), "deramp_axis",
+           "with --deramp 1: the measured phases removed, both or only the one measured "
+           "down (azimuth) or across (range) [ISCE3's derampAxis 2, 0, 1]",
+           choices=("both", "down", "across"))
     option(("--peak",), "peak",
            "the correlation peak written: oversampled, the fine surface's maximum "
            "(ISCE3's correlation_peak), or raw, the raw surface's (PyCuAmpcor v2's "

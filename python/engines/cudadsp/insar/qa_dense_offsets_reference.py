@@ -174,6 +174,25 @@ class TestDenseOffsets(unittest.TestCase):
         # oversampling folds the spectrum and the offsets move.
         self.assertGreater(np.max(np.abs(swapped.offset_down - self.SHIFT[0])), 0.05)
 
+    def test_deramp_axis(self):
+        # ISCE3's derampAxis: a ramp of -2.2 rad/pixel across (the spectrum, 0.8 of the
+        # band, over the Nyquist edge unless removed) and 0.3 down (not over it).
+        # Removing only the phase measured across, or both, recovers the shift;
+        # removing only the one measured down leaves the fold across.
+        rows, cols = np.indices(self.reference.shape)
+        ramp = np.exp(1j * (0.3 * rows - 2.2 * cols))
+        pair = (self.reference * ramp, self.secondary * ramp)
+        for axis in ("across", "both"):
+            with self.subTest(deramp_axis=axis):
+                result = ref.dense_offsets_reference(*pair, deramp=1, deramp_axis=axis,
+                                                     **self.CONFIG)
+                self.check_recovered(result, *self.SHIFT)
+        down = ref.dense_offsets_reference(*pair, deramp=1, deramp_axis="down",
+                                           **self.CONFIG)
+        self.assertGreater(np.max(np.abs(down.offset_across - self.SHIFT[1])), 0.1)
+        with self.assertRaisesRegex(ValueError, "deramp_axis"):
+            ref.dense_offsets_reference(*pair, deramp_axis="azimuth", **self.CONFIG)
+
     def test_peak_of_the_fine_surface(self):
         fine = ref.dense_offsets_reference(self.reference, self.secondary, **self.CONFIG)
         raw = ref.dense_offsets_reference(self.reference, self.secondary, peak="raw",
