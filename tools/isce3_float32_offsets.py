@@ -42,38 +42,17 @@ oracle's offsets under other readings of the configuration (deramp, zoom, oversa
 window grid one pixel further) against ISCE3's reading.
 """
 
-import importlib.util
-import pathlib
-
 import numpy as np
 import scipy.fft
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
+from isce3_pair import (CONFIG, GRID, H, HALF, HALF_ZOOM, ORACLE, Q, R, SKIP, START, W, ZOOM,
+                        load_pair)
+
 F32 = np.float32
-PAIR = ("data/insar/img1_WN_512x512_1x1_128", "data/insar/img2_WN_512x512_1x1_128")
-CONFIG = dict(window_width=64, window_height=32, half_search_across=20, half_search_down=20,
-              skip_across=32, skip_down=32, raw_oversampling=2, corr_oversampling=64,
-              zoom_window=8, corr_stat_window=21, deramp=1)
-H, W, HALF, SKIP, START = 32, 64, 20, 32, 20
-R, Q, ZOOM = 2, 64, 8
-HALF_ZOOM = ZOOM // (2 * R)
-GRID = ((512 - 2 * HALF - H) // SKIP, (512 - 2 * HALF - W) // SKIP)
 # ISCE3's sinc surface oversampler (cuSincOverSampler.h): taps, kernel phases per sample,
 # pass band (fraction of Nyquist) and the half width, in input samples, it interpolates
 SINC_TAPS, SINC_PHASES, SINC_BAND, SINC_WINDOW = 8, 4096, 0.75, 2
 MEAN_THREADS = 512  # PyCuAmpcor's NTHREADS: the block of its mean-subtraction kernel
-
-
-def load_oracle():
-    """The float64 oracle module, loaded by path (its package needs the built engines)."""
-    path = REPO / "python/engines/cudadsp/insar/dense_offsets_reference.py"
-    spec = importlib.util.spec_from_file_location("dense_offsets_reference", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-ORACLE = load_oracle()
 
 
 def block_sum(values, threads):
@@ -341,7 +320,7 @@ def configuration_readings(images, oracle):
 
 
 def main():
-    images = [np.fromfile(REPO / path, dtype="<c8").reshape(512, 512) for path in PAIR]
+    images = load_pair()
     pairs = dict(windows(*images))
     oracle = ORACLE.dense_offsets_reference(*images, **CONFIG)
     baseline = run_variant(pairs, "float64")

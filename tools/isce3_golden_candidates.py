@@ -26,32 +26,12 @@ the pair, the statistics those numbers could belong to:
   3. ISCE3's derampAxis (deramp_axis "down" and "across") against both axes.
 """
 
-import importlib.util
-import pathlib
-
 import numpy as np
 
-REPO = pathlib.Path(__file__).resolve().parents[1]
-PAIR = ("data/insar/img1_WN_512x512_1x1_128", "data/insar/img2_WN_512x512_1x1_128")
-CONFIG = dict(window_width=64, window_height=32, half_search_across=20, half_search_down=20,
-              skip_across=32, skip_down=32, raw_oversampling=2, corr_oversampling=64,
-              zoom_window=8, corr_stat_window=21, deramp=1)
-H, W, HALF, SKIP, START, R, Q, ZOOM = 32, 64, 20, 32, 20, 2, 64, 8
-HALF_ZOOM = ZOOM // (2 * R)
-GRID = ((512 - 2 * HALF - H) // SKIP, (512 - 2 * HALF - W) // SKIP)
+from isce3_pair import (CONFIG, GRID, H, HALF, HALF_ZOOM, ORACLE, Q, R, SKIP, START, W, ZOOM,
+                        load_pair)
+
 ISSUE = "issue 24's golden: peak 0.184 from our raw; offsets max 0.109, mean 0.0176, 1 > 0.1"
-
-
-def load_oracle():
-    """The float64 oracle module, loaded by path (its package needs the built engines)."""
-    path = REPO / "python/engines/cudadsp/insar/dense_offsets_reference.py"
-    spec = importlib.util.spec_from_file_location("dense_offsets_reference", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-ORACLE = load_oracle()
 
 
 def complex_correlation(template, search):
@@ -119,8 +99,7 @@ def offset_differences(down, across, ours):
 
 
 def main():
-    reference, secondary = (np.fromfile(REPO / name, np.complex64).reshape(512, 512)
-                            for name in PAIR)
+    reference, secondary = load_pair()
     ours = ORACLE.dense_offsets_reference(reference, secondary, **CONFIG)
     raw = ORACLE.dense_offsets_reference(reference, secondary, peak="raw", **CONFIG).peak
     print(ISSUE)
