@@ -232,7 +232,7 @@ public:
         fix.velocity_valid = true;
         CPPUNIT_ASSERT_EQUAL(
             std::string("$GPRMC,123519.00,A,4807.0380,N,01131.0000,E,22.40,84.4,230394,,,"
-                        "A*62\r\n"),
+                        "A,V*18\r\n"),
             nmea_rmc(fix, example_time, example_leap_seconds));
         // Southern and western hemispheres, and minutes that round up to a degree.
         fix.geodetic.latitude_rad = -(33.0 + 59.99999 / 60.0) * deg;
@@ -289,12 +289,11 @@ public:
         const auto gsv = nmea_gsv(reordered, reordered_obs);
         CPPUNIT_ASSERT_EQUAL(std::size_t(3), gsv.size()); // 11 above the horizon
         CPPUNIT_ASSERT_EQUAL(std::string("$GPGSV,3,1,11,01,40,083,46,02,17,308,41,12,07,"
-                                         "344,39,14,22,228,45*7C\r\n"),
+                                         "344,39,14,22,228,45,1*61\r\n"),
                              gsv[0]);
-        CPPUNIT_ASSERT_EQUAL(
-            std::string(
-                "$GPGSV,3,2,11,24,63,102,,25,05,191,30,29,55,295,41,31,11,028,33*78\r\n"),
-            gsv[1]);
+        CPPUNIT_ASSERT_EQUAL(std::string("$GPGSV,3,2,11,24,63,102,,25,05,191,30,29,55,"
+                                         "295,41,31,11,028,33,1*65\r\n"),
+                             gsv[1]);
     }
 
     void nmea_without_fix()
@@ -304,7 +303,7 @@ public:
         CPPUNIT_ASSERT_EQUAL(std::string("$GPGGA,123519.00,,,,,0,00,,,,,,,*45\r\n"),
                              nmea_gga(fix, example_time, example_leap_seconds));
         const std::string rmc = nmea_rmc(fix, example_time, example_leap_seconds);
-        CPPUNIT_ASSERT_EQUAL(std::string("$GPRMC,123519.00,V,,,,,,,230394,,,N*"),
+        CPPUNIT_ASSERT_EQUAL(std::string("$GPRMC,123519.00,V,,,,,,,230394,,,N,V*"),
                              rmc.substr(0, rmc.size() - 4));
         const std::vector<std::string> gsa = nmea_gsa(fix);
         CPPUNIT_ASSERT_EQUAL(std::size_t(1), gsa.size());

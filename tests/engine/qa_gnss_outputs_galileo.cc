@@ -423,10 +423,10 @@ public:
         // GSV per system, every satellite above the horizon, used or not.
         const std::vector<std::string> gsv = nmea_gsv(both.fix, both.observations);
         CPPUNIT_ASSERT_EQUAL(std::size_t(2), gsv.size());
-        CPPUNIT_ASSERT_EQUAL(sentence_of("GPGSV,1,1,02,05,40,083,46,12,30,200,41"),
+        CPPUNIT_ASSERT_EQUAL(sentence_of("GPGSV,1,1,02,05,40,083,46,12,30,200,41,1"),
                              gsv[0]);
         CPPUNIT_ASSERT_EQUAL(
-            sentence_of("GAGSV,1,1,03,05,50,100,44,11,20,300,39,19,10,010,30"), gsv[1]);
+            sentence_of("GAGSV,1,1,03,05,50,100,44,11,20,300,39,19,10,010,30,7"), gsv[1]);
 
         const nmea_case galileo = two_system_fix(false);
         CPPUNIT_ASSERT_EQUAL(std::string("$GAGGA,"),
@@ -466,10 +466,10 @@ public:
         }
         const std::vector<std::string> sentences = gps_receiver_nmea(e, 741, 9);
         CPPUNIT_ASSERT_EQUAL(std::size_t(6), sentences.size()); // GGA, RMC, 2 GSA, 2 GSV
-        CPPUNIT_ASSERT_EQUAL(sentence_of("GPGSV,1,1,02,05,40,083,46,12,30,200,41"),
+        CPPUNIT_ASSERT_EQUAL(sentence_of("GPGSV,1,1,02,05,40,083,46,12,30,200,41,1"),
                              sentences[4]);
         CPPUNIT_ASSERT_EQUAL(
-            sentence_of("GAGSV,1,1,03,05,50,100,44,11,20,300,39,19,10,010,30"),
+            sentence_of("GAGSV,1,1,03,05,50,100,44,11,20,300,39,19,10,010,30,7"),
             sentences[5]);
     }
 };

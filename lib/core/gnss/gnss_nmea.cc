@@ -117,8 +117,10 @@ std::string nmea_rmc(const gnss_pvt_result& fix, const gps_time& time, int leap_
     } else {
         body += ",,";
     }
+    // The mode indicator, then NMEA 4.10's navigational status: V, none given (the
+    // receiver has no integrity monitoring to call a fix safe or unsafe).
     body += printf_text("%02d%02d%02d,,,", c.day, c.month, c.year % 100) +
-            (fix.valid ? "A" : "N");
+            (fix.valid ? "A" : "N") + ",V";
     return nmea_sentence(body);
 }
 
@@ -179,6 +181,8 @@ std::vector<std::string> nmea_gsv(const gnss_pvt_result& fix,
         if (in_view.empty())
             continue;
         const std::string talker_id = system == gnss_system::gps ? "GP" : "GA";
+        // NMEA 4.10's signal ID: 1 GPS L1 C/A, 7 Galileo E1 (B/C).
+        const std::string signal_id = system == gnss_system::gps ? ",1" : ",7";
         const std::size_t count = (in_view.size() + 3) / 4;
         for (std::size_t k = 0; k < count; ++k) {
             std::string body = talker_id + "GSV," + std::to_string(count) + "," +
@@ -186,7 +190,7 @@ std::vector<std::string> nmea_gsv(const gnss_pvt_result& fix,
                                printf_text("%02zu", in_view.size());
             for (std::size_t j = 4 * k; j < std::min(in_view.size(), 4 * k + 4); ++j)
                 body += in_view[j];
-            sentences.push_back(nmea_sentence(body));
+            sentences.push_back(nmea_sentence(body + signal_id));
         }
     }
     return sentences;
