@@ -9,6 +9,7 @@
 #include "cross_correlation/cross_correlator_cuda.h"
 #include "runtime/cuda_check.h"
 #include "runtime/cufft_plan.h"
+#include "runtime/grid_size.h"
 #include <cub/block/block_reduce.cuh>
 #include <algorithm>
 #include <stdexcept>
@@ -590,7 +591,7 @@ void cross_correlator_cuda::enqueue_batch(const std::complex<float>* d_x,
     const auto n = static_cast<unsigned int>(nframes);
     float2* padded = d_ws->padded.get();
 
-    const dim3 pad_grid(2 * n, static_cast<unsigned int>((L + pad_tile - 1) / pad_tile));
+    const dim3 pad_grid(2 * n, blocks_for(L, pad_tile));
     pad_frames_kernel<<<pad_grid, pad_threads, 0, stream>>>(
         reinterpret_cast<const float2*>(d_x),
         reinterpret_cast<const float2*>(d_y),

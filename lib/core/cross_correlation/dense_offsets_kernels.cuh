@@ -17,6 +17,7 @@
 
 #include "cross_correlation/dense_offsets_layout.cuh"
 #include "cross_correlation/dense_offsets_rule.h"
+#include "runtime/grid_size.h"
 #include <cub/block/block_reduce.cuh>
 #include <climits>
 #include <cstdint>
@@ -178,9 +179,9 @@ element_launch launch_over(int rows, int cols, std::size_t n)
     const unsigned bx =
         std::min<unsigned>(element_threads, (unsigned(cols) + 31) / 32 * 32);
     const unsigned by = std::max<unsigned>(1, element_threads / bx);
-    const unsigned gx = (unsigned(cols) + bx - 1) / bx;
+    const unsigned gx = blocks_for(unsigned(cols), bx);
     const unsigned gz = static_cast<unsigned>(std::min<std::size_t>(n, grid_yz_max));
-    const unsigned row_blocks = (unsigned(rows) + by - 1) / by;
+    const unsigned row_blocks = blocks_for(unsigned(rows), by);
     const unsigned gy = std::clamp<unsigned>(
         element_blocks / (gx * gz), 1, std::min(row_blocks, grid_yz_max));
     element_launch l;

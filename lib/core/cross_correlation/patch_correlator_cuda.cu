@@ -12,6 +12,7 @@
 #include "runtime/cuda_check.h"
 #include "runtime/cufft_plan.h"
 #include "runtime/cufft_plan_family.h"
+#include "runtime/grid_size.h"
 #include "runtime/kernel_shared_memory.h"
 #include "runtime/staged_upload.h"
 #include <algorithm>
@@ -173,8 +174,9 @@ struct patch_correlator_cuda::workspace {
                                             &forward_2d,
                                             &inverse_2d })
             f->set_work_area(fft_work.get());
-        if (peak_shared_bytes(g) > 48 * 1024)
-            allow_dynamic_shared_memory(reinterpret_cast<const void*>(peak_kernel));
+        // The peak kernel's shared memory grows with the search ranges: up to the
+        // device's limit, whatever the default.
+        allow_dynamic_shared_memory(reinterpret_cast<const void*>(peak_kernel));
     }
 
     const patch_geometry g;
@@ -382,10 +384,7 @@ void patch_correlator_cuda::enqueue_batch(const source& src,
     if (g.ri == 1 && source_read)
         CUDADSP_CUDA(cudaEventRecord(source_read, stream));
 
-    mean_kernel<<<static_cast<unsigned int>((images + row_warps - 1) / row_warps),
-                  row_threads,
-                  0,
-                  stream>>>(
+    mean_kernel<<<blocks_for(images, row_warps), row_threads, 0, stream>>>(
         ws.row_sums.get(), ws.means.get(), static_cast<unsigned int>(images), g);
     CUDADSP_CUDA_LAUNCHED("mean_kernel");
 

@@ -18,6 +18,7 @@
 
 #include "cross_correlation/patch_correlation_rule.h"
 #include "cross_correlation/patch_correlator_cuda.h"
+#include "runtime/grid_size.h"
 #include <cub/block/block_reduce.cuh>
 
 namespace gr {
@@ -546,7 +547,7 @@ std::size_t peak_shared_bytes(const patch_geometry& g)
 unsigned int row_blocks(std::size_t npatches, const patch_geometry& g)
 {
     const std::size_t rows = 2 * npatches * std::size_t(g.npy);
-    return static_cast<unsigned int>((rows + row_warps - 1) / row_warps);
+    return blocks_for(rows, row_warps);
 }
 
 } // namespace

@@ -74,6 +74,10 @@ multichannel_correlator_cuda::multichannel_correlator_cuda(
     : multichannel_correlator(config, device), d_taps(config.taps)
 {
     device_guard guard(d_device.cuda_ordinal);
+    // The kernels' shared memory limit, once: it is the same for every launch shape.
+    for (const bool shared_tables : { false, true })
+        d_dynamic_shared_limit[shared_tables] = allow_dynamic_shared_memory(
+            reinterpret_cast<const void*>(correlate_kernel_for(d_taps, shared_tables)));
     d_stream = std::make_unique<cuda_stream>();
     d_upload_stream = std::make_unique<cuda_stream>();
     d_flags = device_buffer<std::uint32_t>(2);
@@ -320,12 +324,9 @@ void multichannel_correlator_cuda::choose_launch_shape()
     // L1, slower per read) would: very long codes.
     launch_shape best[2];
     int best_warps[2] = { -1, -1 };
-    std::size_t largest = 0;
     for (const bool shared_tables : { true, false }) {
         const correlate_fn kernel = correlate_kernel_for(d_taps, shared_tables);
-        const std::size_t allowed =
-            allow_dynamic_shared_memory(reinterpret_cast<const void*>(kernel));
-        largest = std::max(largest, allowed);
+        const std::size_t allowed = d_dynamic_shared_limit[shared_tables];
         for (const std::size_t warps : { 8, 4, 2, 1 }) {
             for (const std::size_t tile : { 4096, 2048, 1024, 512 }) {
                 const std::size_t bytes = shared_layout_bytes(
@@ -347,7 +348,9 @@ void multichannel_correlator_cuda::choose_launch_shape()
     if (best_warps[1] <= 0 && best_warps[0] <= 0)
         throw cuda_error("multichannel correlator: no launch configuration fits the "
                          "device's shared memory (" +
-                         std::to_string(largest) + " bytes per block)");
+                         std::to_string(std::max(d_dynamic_shared_limit[0],
+                                                 d_dynamic_shared_limit[1])) +
+                         " bytes per block)");
     d_launch = 2 * best_warps[1] >= best_warps[0] ? best[1] : best[0];
     d_launch_dirty = false;
 }
@@ -478,7 +481,7 @@ void multichannel_correlator_cuda::enqueue_correlate(const float2* input,
     args.record_counts = d_counts.get();
     args.capacity = static_cast<std::uint32_t>(capacity);
     args.overflow = d_flags.get();
-    // choose_launch_shape() let the kernel use this much dynamic shared memory.
+    // The constructor let the kernel use this much dynamic shared memory.
     const correlate_fn kernel = correlate_kernel_for(d_taps, d_launch.shared_tables);
     const unsigned blocks =
         static_cast<unsigned>((d_ranks + d_launch.warps - 1) / d_launch.warps);

@@ -215,6 +215,9 @@ private:
     pinned_buffer<gnss_epoch_record> d_host_records;
     pinned_buffer<float2> d_host_correlations;
 
+    //! Dynamic shared memory each correlate kernel may use
+    //! (allow_dynamic_shared_memory()), indexed by shared_tables.
+    std::size_t d_dynamic_shared_limit[2] = { 0, 0 };
     launch_shape d_launch;
     bool d_launch_dirty = true;
     gnss_cuda_timing d_timing;

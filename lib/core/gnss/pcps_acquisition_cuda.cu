@@ -722,9 +722,8 @@ void pcps_acquisition_cuda::compute_grids(const void* samples,
                 continue;
             const std::size_t first_sat = r0 / layout.rows_per_sat;
             const std::size_t last_sat = (r0 + rows - 1) / layout.rows_per_sat;
-            const dim3 grid(
-                static_cast<unsigned int>((lags + fold_threads - 1) / fold_threads),
-                static_cast<unsigned int>(last_sat - first_sat + 1));
+            const dim3 grid(blocks_for(lags, fold_threads),
+                            static_cast<unsigned int>(last_sat - first_sat + 1));
             fold_kernel<<<grid, fold_threads, 0, stream>>>(
                 layout,
                 ws.powers.get(),

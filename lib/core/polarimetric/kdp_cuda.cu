@@ -72,18 +72,13 @@ kdp_processor_cuda::kdp_processor_cuda(const kdp_config& config,
     : kdp_processor(config, device), d_shared_bytes(config.ngates * sizeof(double))
 {
     device_guard guard(d_device.cuda_ordinal);
-    int default_limit = 0, optin_limit = 0;
-    CUDADSP_CUDA(cudaDeviceGetAttribute(
-        &default_limit, cudaDevAttrMaxSharedMemoryPerBlock, d_device.cuda_ordinal));
-    CUDADSP_CUDA(cudaDeviceGetAttribute(
-        &optin_limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, d_device.cuda_ordinal));
-    if (d_shared_bytes > static_cast<std::size_t>(optin_limit))
+    const std::size_t allowed =
+        allow_dynamic_shared_memory(reinterpret_cast<const void*>(kdp_kernel));
+    if (d_shared_bytes > allowed)
         throw std::invalid_argument(
-            "ngates: at most " + std::to_string(optin_limit / sizeof(double)) +
+            "ngates: at most " + std::to_string(allowed / sizeof(double)) +
             " gates per radial on " + d_device.to_string() + " (a radial is held in " +
             "shared memory), got " + std::to_string(config.ngates));
-    if (d_shared_bytes > static_cast<std::size_t>(default_limit))
-        allow_dynamic_shared_memory(reinterpret_cast<const void*>(kdp_kernel));
     d_stream = std::make_unique<cuda_stream>();
 }
 

@@ -8,6 +8,7 @@
 #include "polarimetric/polarimetric_cuda.h"
 #include "polarimetric/polarimetric_gate.h"
 #include "runtime/cuda_check.h"
+#include "runtime/grid_size.h"
 #include <algorithm>
 #include <stdexcept>
 
@@ -189,8 +190,7 @@ void polarimetric_processor_cuda::enqueue(
         out.product[p] = d_products[p];
     const product_constants constants = make_product_constants(d_config);
     const std::size_t cells = nradials * d_config.ngates;
-    const auto blocks =
-        static_cast<unsigned int>((cells + threads_per_block - 1) / threads_per_block);
+    const unsigned int blocks = blocks_for(cells, threads_per_block);
     const auto* h = reinterpret_cast<const float2*>(d_h);
     const auto* v = reinterpret_cast<const float2*>(d_v);
     const auto ngates = static_cast<unsigned int>(d_config.ngates);

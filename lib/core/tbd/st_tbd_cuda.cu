@@ -6,6 +6,7 @@
  */
 
 #include "runtime/cuda_check.h"
+#include "runtime/grid_size.h"
 #include "runtime/parallel_copy.h"
 #include "tbd/st_tbd_cuda.h"
 #include "tbd/st_tbd_kernels.cuh"
@@ -25,8 +26,7 @@ constexpr std::size_t pipeline_slots = 3;
 
 dim3 grid_for(const tbd_layout& l)
 {
-    return dim3(static_cast<unsigned int>((l.width + tbd_block_x - 1) / tbd_block_x),
-                static_cast<unsigned int>((l.height + tbd_block_y - 1) / tbd_block_y));
+    return dim3(blocks_for(l.width, tbd_block_x), blocks_for(l.height, tbd_block_y));
 }
 
 } // namespace
@@ -198,8 +198,7 @@ void st_tbd_cuda::enqueue_argmax_to_float(const std::int32_t* d_argmax,
                                           cudaStream_t stream)
 {
     constexpr unsigned int threads = 256;
-    const auto blocks = static_cast<unsigned int>(
-        std::min<std::size_t>((n + threads - 1) / threads, 65535));
+    const unsigned int blocks = std::min(blocks_for(n, threads), 65535u);
     st_tbd_argmax_to_float_kernel<<<blocks, threads, 0, stream>>>(d_argmax, d_out, n);
     CUDADSP_CUDA_LAUNCHED("st_tbd_argmax_to_float_kernel");
 }

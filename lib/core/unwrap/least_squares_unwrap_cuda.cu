@@ -23,6 +23,7 @@
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
 #include "runtime/cufft_plan.h"
+#include "runtime/grid_size.h"
 #include "unwrap/least_squares_unwrap_cuda.h"
 #include "unwrap/least_squares_unwrap_kernels.cuh"
 #include "unwrap/phase_unwrap_2d_rule.h"
@@ -76,8 +77,8 @@ int blocks_per_multiprocessor(Kernel kernel)
 //! Blocks of a grid-stride launch over \p items: one wave of \p resident at most.
 unsigned int grid_blocks(std::size_t items, int resident)
 {
-    return static_cast<unsigned int>(std::clamp<std::size_t>(
-        (items + block_threads - 1) / block_threads, 1, std::size_t(resident)));
+    return std::clamp(
+        blocks_for(items, block_threads), 1u, static_cast<unsigned int>(resident));
 }
 
 template <typename T>

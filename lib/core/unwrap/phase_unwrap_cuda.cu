@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include "runtime/grid_size.h"
 #include "unwrap/phase_unwrap_cuda.h"
 #include "unwrap/phase_unwrap_kernels.cuh"
 #include <cuda_runtime.h>
@@ -80,8 +81,7 @@ void phase_unwrapper_cuda::enqueue_at(const float* d_in,
                                  d_ws->ticket.get() };
     for (std::size_t offset = 0; offset < n; offset += max_launch_samples) {
         const std::size_t count = std::min(max_launch_samples, n - offset);
-        const unsigned int tiles =
-            static_cast<unsigned int>((count + tile_samples - 1) / tile_samples);
+        const unsigned int tiles = blocks_for(count, tile_samples);
         if (d_epoch == max_epoch) {
             // Ordered on the launch stream, after every launch that used the old epochs.
             d_ws->clear_descriptors(stream);
