@@ -7,7 +7,8 @@
 
 // Minimum-cost-flow (MCF) 2-D unwrapping, CPU and CUDA backends (the CUDA backend
 // computes each tile's network inputs on the GPU, qa_mcf_network_inputs.cc compares
-// them with the host's, and solves the flow on the host): its rules against known
+// them with the host's, solves the flow on the host and integrates a tiled frame on
+// the GPU): its rules against known
 // values, known truth (a noise-free field, isolated residue pairs whose
 // cut is known), and single-look simulated interferograms, where it must keep the
 // right-cycle fraction measured for it and never fall below the reliability method.
@@ -16,6 +17,7 @@
 #include "runtime/cuda_check.h"
 #include "runtime/cuda_resources.h"
 #include "runtime/parallel_ranges.h"
+#include "unwrap/mcf_network_inputs_cuda.h"
 #include "unwrap/mcf_tiled_unwrap.h"
 #include "unwrap/mcf_unwrap_rule.h"
 #include <cppunit/extensions/HelperMacros.h>
@@ -31,6 +33,97 @@ namespace gr {
 namespace cudadsp {
 namespace core {
 
+namespace {
+
+//! One frame through unwrap_device(): the inputs copied to device buffers, every
+//! output poisoned there first, the outputs copied back.
+outputs run_on_device(phase_unwrapper_2d& engine, const frame& f)
+{
+    const std::size_t n = f.width * f.height;
+    device_buffer<float> wrapped(n), unwrapped(n), weight(n);
+    device_buffer<std::uint8_t> mask(n);
+    device_buffer<std::int32_t> cycles(n), components(n);
+    CUDADSP_CUDA(cudaMemcpy(
+        wrapped.get(), f.wrapped.data(), wrapped.bytes(), cudaMemcpyHostToDevice));
+    CUDADSP_CUDA(cudaMemcpy(
+        weight.get(), f.weight.data(), weight.bytes(), cudaMemcpyHostToDevice));
+    CUDADSP_CUDA(
+        cudaMemcpy(mask.get(), f.mask.data(), mask.bytes(), cudaMemcpyHostToDevice));
+    const std::vector<float> poison_phase(n, qa::poison_value);
+    const std::vector<std::int32_t> poison(n, poison_integer);
+    CUDADSP_CUDA(cudaMemcpy(
+        unwrapped.get(), poison_phase.data(), unwrapped.bytes(), cudaMemcpyHostToDevice));
+    CUDADSP_CUDA(
+        cudaMemcpy(cycles.get(), poison.data(), cycles.bytes(), cudaMemcpyHostToDevice));
+    CUDADSP_CUDA(cudaMemcpy(
+        components.get(), poison.data(), components.bytes(), cudaMemcpyHostToDevice));
+    unwrap_2d_buffers b;
+    b.wrapped = wrapped.get();
+    b.unwrapped = unwrapped.get();
+    b.weight = weight.get();
+    b.mask = mask.get();
+    b.cycles = cycles.get();
+    b.components = components.get();
+    cuda_stream stream;
+    outputs o;
+    o.report = engine.unwrap_device(b, stream.get());
+    o.unwrapped.resize(n);
+    o.cycles.resize(n);
+    o.components.resize(n);
+    CUDADSP_CUDA(cudaMemcpy(
+        o.unwrapped.data(), unwrapped.get(), unwrapped.bytes(), cudaMemcpyDeviceToHost));
+    CUDADSP_CUDA(cudaMemcpy(
+        o.cycles.data(), cycles.get(), cycles.bytes(), cudaMemcpyDeviceToHost));
+    CUDADSP_CUDA(cudaMemcpy(o.components.data(),
+                            components.get(),
+                            components.bytes(),
+                            cudaMemcpyDeviceToHost));
+    return o;
+}
+
+/*!
+ * The reference integration of a frame's joined K (\p known, unknown_cycles where not
+ * valid): the connected components of the known pixels (4 neighbours) by a
+ * breadth-first search from each unnumbered pixel in row-major order, numbered from 1
+ * in that order, and each pixel's K less that of its component's first pixel.
+ */
+outputs integrate_reference(const std::vector<std::int64_t>& known, std::size_t width)
+{
+    const std::size_t n = known.size();
+    outputs o;
+    o.cycles.assign(n, 0);
+    o.components.assign(n, 0);
+    std::int32_t numbered = 0;
+    std::vector<std::size_t> queue;
+    for (std::size_t seed = 0; seed < n; ++seed) {
+        if (known[seed] == unknown_cycles || o.components[seed] != 0)
+            continue;
+        ++numbered;
+        queue.assign(1, seed);
+        o.components[seed] = numbered;
+        for (std::size_t head = 0; head < queue.size(); ++head) {
+            const std::size_t a = queue[head];
+            const std::int64_t k = known[a] - known[seed];
+            CPPUNIT_ASSERT(k > INT32_MIN && k < INT32_MAX);
+            o.cycles[a] = static_cast<std::int32_t>(k);
+            ++o.report.valid_pixels;
+            const std::size_t col = a % width;
+            for (const std::size_t b : { col + 1 < width ? a + 1 : n,
+                                         col > 0 ? a - 1 : n,
+                                         a + width < n ? a + width : n,
+                                         a >= width ? a - width : n })
+                if (b < n && known[b] != unknown_cycles && o.components[b] == 0) {
+                    o.components[b] = numbered;
+                    queue.push_back(b);
+                }
+        }
+    }
+    o.report.components = std::size_t(numbered);
+    return o;
+}
+
+} // namespace
+
 class qa_mcf_unwrap : public CppUnit::TestFixture
 {
     CPPUNIT_TEST_SUITE(qa_mcf_unwrap);
@@ -44,6 +137,7 @@ class qa_mcf_unwrap : public CppUnit::TestFixture
     CPPUNIT_TEST(tile_layout_and_memory);
     QA_BACKEND_TEST(tiles_join_to_the_whole_frame_solution);
     QA_BACKEND_TEST(tiled_single_look_interferograms);
+    QA_BACKEND_TEST(tiled_frame_integration);
     QA_CUDA_TEST(cuda_device_buffers);
     CPPUNIT_TEST_SUITE_END();
 
@@ -388,9 +482,12 @@ public:
         CPPUNIT_ASSERT_EQUAL(tile.pixels() * 12 * sizeof(float),
                              mcf_unwrap_cpu::bytes(tile) -
                                  mcf_unwrap_cpu::bytes(tile, false));
+        // Nor, integrating the frame on the device, the host's frame arrays: K,
+        // component and queue.
         CPPUNIT_ASSERT_EQUAL(bytes - mcf_tiled_unwrap::bytes(large, false),
                              parallel_workers(64, 64) * tile.pixels() * 12 *
-                                 sizeof(float));
+                                     sizeof(float) +
+                                 large.pixels() * 16);
         phase_unwrap_2d_config small = large;
         small.width = small.height = 512;
         CPPUNIT_ASSERT_EQUAL(std::size_t(512), small.mcf_tile_size());
@@ -457,8 +554,79 @@ public:
         }
     }
 
-    //! Device buffers: the frame copied to the host for the tile solvers and the
-    //! outputs copied back, equal to the host path's outputs.
+    /*!
+     * A single-look frame in 4 x 3 tiles, with masked bands that cut it into
+     * components across the seams and one that joins two of them only through
+     * another tile: the frame's integration (the CPU backend's breadth-first search,
+     * the CUDA backend's spanning forest on the device) against integrate_reference()
+     * of the same joined K (mcf_tiled_unwrap::join_tiles() with the backend's
+     * stage), on host buffers, in place and, for CUDA, on device buffers.
+     */
+    void tiled_frame_integration(const std::string& device)
+    {
+        interferogram_scene_config scene_config;
+        scene_config.width = 360;
+        scene_config.height = 300;
+        scene_config.coherence = 0.7;
+        scene_config.steep = false;
+        const interferogram_scene scene = simulate_interferogram(scene_config);
+        std::vector<std::uint8_t> judged;
+        frame f = scene_frame(scene, judged);
+        // A full-height band at columns 150-152 and, left of it, one down from the top
+        // at columns 70-72 that stops at row 250: the frame's right part is one
+        // component, its left part another, whose two halves (top tiles) meet only
+        // below row 250 (bottom tiles), reached from the first pixel by going down,
+        // across and up again.
+        for (std::size_t row = 0; row < f.height; ++row)
+            for (std::size_t col = 0; col < f.width; ++col)
+                if ((col >= 150 && col <= 152) || (col >= 70 && col <= 72 && row < 250))
+                    f.mask[row * f.width + col] = 0;
+
+        phase_unwrap_2d_config config;
+        config.device = device;
+        config.width = f.width;
+        config.height = f.height;
+        config.method = unwrap_2d_method::mcf;
+        config.tile_size = 128;
+        config.tile_overlap = 32;
+        config.validate();
+        mcf_network_inputs_stage_factory stage;
+        if (device == "cuda")
+            stage = [](const phase_unwrap_2d_config& tile) {
+                return std::make_unique<mcf_network_inputs_cuda>(tile, 0);
+            };
+        mcf_tiled_unwrap tiles(config, stage);
+        CPPUNIT_ASSERT(tiles.tiled());
+        const std::size_t n = f.width * f.height;
+        std::vector<std::int64_t> known(n, 0);
+        unwrap_2d_buffers inputs;
+        inputs.wrapped = f.wrapped.data();
+        inputs.weight = f.weight.data();
+        inputs.mask = f.mask.data();
+        const unwrap_2d_report joined = tiles.join_tiles(inputs, known.data());
+        const outputs expected = integrate_reference(known, f.width);
+        CPPUNIT_ASSERT(expected.report.components >= 2);
+        CPPUNIT_ASSERT(joined.residues > 0);
+
+        auto engine = make_engine(device, f, unwrap_2d_method::mcf, 128, 32);
+        auto check = [&](const outputs& o, const std::string& what) {
+            check_outputs_consistent(o, f, what);
+            CPPUNIT_ASSERT_MESSAGE(what + ": cycles", o.cycles == expected.cycles);
+            CPPUNIT_ASSERT_MESSAGE(what + ": components",
+                                   o.components == expected.components);
+            CPPUNIT_ASSERT_EQUAL(expected.report.valid_pixels, o.report.valid_pixels);
+            CPPUNIT_ASSERT_EQUAL(expected.report.components, o.report.components);
+            CPPUNIT_ASSERT_EQUAL(joined.residues, o.report.residues);
+            CPPUNIT_ASSERT_EQUAL(joined.flow, o.report.flow);
+        };
+        check(run(*engine, f), device + ", host buffers");
+        check(run(*engine, f, true), device + ", in place");
+        if (device == "cuda")
+            check(run_on_device(*engine, f), device + ", device buffers");
+    }
+
+    //! Device buffers, a frame of one tile: the frame copied to the host for the
+    //! solver and the outputs copied back, equal to the host path's outputs.
     void cuda_device_buffers(const std::string&)
     {
         interferogram_scene_config scene_config;
@@ -468,47 +636,9 @@ public:
         const interferogram_scene scene = simulate_interferogram(scene_config);
         std::vector<std::uint8_t> judged;
         const frame f = scene_frame(scene, judged);
-        const std::size_t n = f.width * f.height;
         auto engine = make_engine("cuda", f, unwrap_2d_method::mcf);
         const outputs host = run(*engine, f);
-
-        device_buffer<float> wrapped(n), unwrapped(n), weight(n);
-        device_buffer<std::uint8_t> mask(n);
-        device_buffer<std::int32_t> cycles(n), components(n);
-        CUDADSP_CUDA(cudaMemcpy(
-            wrapped.get(), f.wrapped.data(), wrapped.bytes(), cudaMemcpyHostToDevice));
-        CUDADSP_CUDA(cudaMemcpy(
-            weight.get(), f.weight.data(), weight.bytes(), cudaMemcpyHostToDevice));
-        CUDADSP_CUDA(
-            cudaMemcpy(mask.get(), f.mask.data(), mask.bytes(), cudaMemcpyHostToDevice));
-        const std::vector<std::int32_t> poison(n, poison_integer);
-        CUDADSP_CUDA(cudaMemcpy(
-            cycles.get(), poison.data(), cycles.bytes(), cudaMemcpyHostToDevice));
-        CUDADSP_CUDA(cudaMemcpy(
-            components.get(), poison.data(), components.bytes(), cudaMemcpyHostToDevice));
-        unwrap_2d_buffers b;
-        b.wrapped = wrapped.get();
-        b.unwrapped = unwrapped.get();
-        b.weight = weight.get();
-        b.mask = mask.get();
-        b.cycles = cycles.get();
-        b.components = components.get();
-        cuda_stream stream;
-        outputs o;
-        o.report = engine->unwrap_device(b, stream.get());
-        o.unwrapped.resize(n);
-        o.cycles.resize(n);
-        o.components.resize(n);
-        CUDADSP_CUDA(cudaMemcpy(o.unwrapped.data(),
-                                unwrapped.get(),
-                                unwrapped.bytes(),
-                                cudaMemcpyDeviceToHost));
-        CUDADSP_CUDA(cudaMemcpy(
-            o.cycles.data(), cycles.get(), cycles.bytes(), cudaMemcpyDeviceToHost));
-        CUDADSP_CUDA(cudaMemcpy(o.components.data(),
-                                components.get(),
-                                components.bytes(),
-                                cudaMemcpyDeviceToHost));
+        const outputs o = run_on_device(*engine, f);
         check_outputs_consistent(o, f, "device buffers");
         CPPUNIT_ASSERT(o.cycles == host.cycles);
         CPPUNIT_ASSERT(o.components == host.components);

@@ -135,9 +135,6 @@ mcf_tiled_unwrap::mcf_tiled_unwrap(const phase_unwrap_2d_config& config,
         t.cycles.resize(tile.pixels());
         t.region.resize(tile.pixels());
     }
-    d_cycles.resize(config.pixels());
-    d_component.resize(config.pixels());
-    d_queue.resize(config.pixels());
 }
 
 mcf_tiled_unwrap::~mcf_tiled_unwrap() = default;
@@ -164,12 +161,15 @@ std::size_t mcf_tiled_unwrap::bytes(const phase_unwrap_2d_config& config,
         return mcf_unwrap_cpu::bytes(config, host_passes);
     const phase_unwrap_2d_config& tile = solvers.tile;
     // Per worker: the solver and its network, the tile's wrapped, weight, unwrapped
-    // and mask. Per tile: its K and components. Per frame pixel: K, component, queue.
+    // and mask. Per tile: its K and components. Per frame pixel, integrated on the
+    // host: K, component, queue.
     const std::size_t per_worker = mcf_unwrap_cpu::bytes(tile, host_passes) +
                                    tile.pixels() * (3 * sizeof(float) + 1);
+    const std::size_t per_frame_pixel =
+        host_passes ? sizeof(std::int64_t) + 2 * sizeof(std::int32_t) : 0;
     return solvers.solvers * per_worker +
            solvers.tiles * tile.pixels() * 2 * sizeof(std::int32_t) +
-           config.pixels() * (sizeof(std::int64_t) + 2 * sizeof(std::int32_t));
+           config.pixels() * per_frame_pixel;
 }
 
 void mcf_tiled_unwrap::solve_tile(std::size_t worker,
@@ -323,21 +323,33 @@ std::vector<std::int64_t> mcf_tiled_unwrap::reconcile_regions() const
     return constant;
 }
 
-std::size_t
-mcf_tiled_unwrap::integrate_frame(const unwrap_2d_buffers& host,
-                                  const std::vector<std::int64_t>& region_offset)
+unwrap_2d_report mcf_tiled_unwrap::join_tiles(const unwrap_2d_buffers& host,
+                                              std::int64_t* cycles)
 {
+    // Tiles differ in their work (noise, masks), so each worker takes the next
+    // unsolved tile rather than a fixed share.
+    std::atomic<std::size_t> next_tile{ 0 };
+    const std::size_t workers = d_solvers.size();
+    parallel_ranges(workers, workers, [&](std::size_t worker, std::size_t, std::size_t) {
+        for (std::size_t t = next_tile++; t < d_tiles.size(); t = next_tile++)
+            solve_tile(worker, t, host);
+    });
+
+    unwrap_2d_report report;
+    std::size_t regions = 0;
+    for (tile_solution& t : d_tiles) {
+        t.first_region = regions;
+        regions += t.report.components;
+        report.residues += t.report.residues;
+        report.flow += t.report.flow;
+    }
+    const std::vector<std::int64_t> region_offset = reconcile_regions();
+
+    // Each pixel's K from the tile whose core holds it, with its region's constant.
     const std::size_t width = d_config.width, height = d_config.height;
-    const std::size_t pixels = d_config.pixels();
     const std::size_t tile_columns = d_columns.start.size();
     const std::size_t tile_width = d_columns.extent;
-    // Rows of this many pixels or more are shared among workers: below, starting
-    // threads would cost more than the passes themselves.
-    const std::size_t row_workers = std::max<std::size_t>(1, pixels / (1u << 18));
-
-    // Each pixel's K from the tile whose core holds it, with its region's constant;
-    // component 0 marks a pixel that is not valid, -1 one not yet numbered.
-    parallel_ranges(height, row_workers, [&](std::size_t first, std::size_t end) {
+    parallel_ranges(height, frame_row_workers(), [&](std::size_t first, std::size_t end) {
         for (std::size_t row = first; row < end; ++row) {
             const std::size_t tr = core_of(d_rows, row);
             for (std::size_t col = 0; col < width; ++col) {
@@ -345,15 +357,33 @@ mcf_tiled_unwrap::integrate_frame(const unwrap_2d_buffers& host,
                 const tile_solution& s = d_tiles[tr * tile_columns + tc];
                 const std::size_t j =
                     (row - d_rows.start[tr]) * tile_width + (col - d_columns.start[tc]);
-                const std::size_t i = row * width + col;
                 const std::int32_t c = s.region[j];
-                d_component[i] = c == 0 ? 0 : -1;
-                d_cycles[i] =
-                    c == 0 ? 0
+                cycles[row * width + col] =
+                    c == 0 ? unknown_cycles
                            : s.cycles[j] +
                                  region_offset[s.first_region + std::size_t(c - 1)];
             }
         }
+    });
+    return report;
+}
+
+std::size_t mcf_tiled_unwrap::frame_row_workers() const
+{
+    // Rows of this many pixels or more are shared among workers: below, starting
+    // threads would cost more than the passes themselves.
+    return std::max<std::size_t>(1, d_config.pixels() / (1u << 18));
+}
+
+std::size_t mcf_tiled_unwrap::integrate_frame(const unwrap_2d_buffers& host)
+{
+    const std::size_t width = d_config.width, height = d_config.height;
+    const std::size_t pixels = d_config.pixels();
+    const std::size_t row_workers = frame_row_workers();
+    // Component 0 marks a pixel that is not valid, -1 one not yet numbered.
+    parallel_ranges(height, row_workers, [&](std::size_t first, std::size_t end) {
+        for (std::size_t i = first * width; i < end * width; ++i)
+            d_component[i] = d_cycles[i] == unknown_cycles ? 0 : -1;
     });
     // The frame's components, numbered as the whole-frame solver numbers them, with
     // K = 0 at each one's first pixel in row-major order: the constant to take off.
@@ -404,28 +434,17 @@ mcf_tiled_unwrap::integrate_frame(const unwrap_2d_buffers& host,
 
 unwrap_2d_report mcf_tiled_unwrap::unwrap(const unwrap_2d_buffers& host)
 {
-    if (d_tiles.empty())
+    if (!tiled())
         return d_solvers.front()->unwrap(host);
-
-    // Tiles differ in their work (noise, masks), so each worker takes the next
-    // unsolved tile rather than a fixed share.
-    std::atomic<std::size_t> next_tile{ 0 };
-    const std::size_t workers = d_solvers.size();
-    parallel_ranges(workers, workers, [&](std::size_t worker, std::size_t, std::size_t) {
-        for (std::size_t t = next_tile++; t < d_tiles.size(); t = next_tile++)
-            solve_tile(worker, t, host);
-    });
-
-    unwrap_2d_report report;
-    std::size_t regions = 0;
-    for (tile_solution& t : d_tiles) {
-        t.first_region = regions;
-        regions += t.report.components;
-        report.residues += t.report.residues;
-        report.flow += t.report.flow;
+    const std::size_t pixels = d_config.pixels();
+    if (d_cycles.empty()) {
+        d_cycles.resize(pixels);
+        d_component.resize(pixels);
+        d_queue.resize(pixels);
     }
-    report.components = integrate_frame(host, reconcile_regions());
-    for (std::size_t i = 0; i < d_config.pixels(); ++i)
+    unwrap_2d_report report = join_tiles(host, d_cycles.data());
+    report.components = integrate_frame(host);
+    for (std::size_t i = 0; i < pixels; ++i)
         report.valid_pixels += d_component[i] != 0;
     return report;
 }

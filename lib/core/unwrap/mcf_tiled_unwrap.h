@@ -46,7 +46,9 @@ mcf_tiles_of_axis(std::size_t length, std::size_t tile, std::size_t overlap);
  * those votes fixes every region's constant. Cuts that cross a seam are not
  * reconciled, only constants. A frame that is one tile goes to mcf_unwrap_cpu whole.
  * Both backends run this on host buffers; the CUDA backend gives each tile solver a
- * stage that computes its network's inputs on the GPU.
+ * stage that computes its network's inputs on the GPU, and integrates the joined
+ * frame there (join_tiles(), then reliability_unwrap_cuda's forest) where unwrap()
+ * does it on the host.
  */
 class mcf_tiled_unwrap
 {
@@ -57,9 +59,11 @@ public:
                               const mcf_network_inputs_stage_factory& make_stage = {});
     ~mcf_tiled_unwrap();
 
-    //! Host bytes at most: every worker's tile workspace and network, the tiles'
-    //! solutions and the joining's per-pixel arrays; \p host_passes as
-    //! mcf_unwrap_cpu::bytes() (false where a stage factory is given).
+    /*! Host bytes at most: every worker's tile workspace and network, the tiles'
+     *  solutions and, with \p host_passes, the frame integration's per-pixel arrays
+     *  (unwrap()); \p host_passes as mcf_unwrap_cpu::bytes() otherwise. The CUDA
+     *  backend passes false: its stages compute the network inputs and it integrates
+     *  the frame on the device (join_tiles()). */
     static std::size_t bytes(const phase_unwrap_2d_config& config,
                              bool host_passes = true);
 
@@ -76,14 +80,33 @@ public:
     //! Unwraps one frame; every output of \p host that is not null is written whole.
     unwrap_2d_report unwrap(const unwrap_2d_buffers& host);
 
+    //! Whether the frame is cut into several tiles (join_tiles() serves), not solved
+    //! whole.
+    bool tiled() const { return !d_tiles.empty(); }
+
+    /*!
+     * The first half of unwrap() for a tiled() frame: solves every tile and joins
+     * them. \p cycles[i] (one a frame pixel) = pixel i's whole periods, from the tile
+     * whose core holds it plus its region's constant, or unknown_cycles where the pixel
+     * is not valid; they are right up to one constant per connected component of the
+     * frame, which the integration then fixes (K = 0 at each component's first pixel).
+     * Returns the residues and the flow; the valid pixels and components are the
+     * integration's. Reads only host.wrapped, host.weight and host.mask.
+     */
+    unwrap_2d_report join_tiles(const unwrap_2d_buffers& host, std::int64_t* cycles);
+
 private:
     struct region_vote;
     struct tile_solution;
     void solve_tile(std::size_t worker, std::size_t tile, const unwrap_2d_buffers& host);
     //! Each region's constant, in periods, from the overlaps' votes.
     std::vector<std::int64_t> reconcile_regions() const;
-    std::size_t integrate_frame(const unwrap_2d_buffers& host,
-                                const std::vector<std::int64_t>& region_offset);
+    //! Workers of the per-pixel passes over the whole frame.
+    std::size_t frame_row_workers() const;
+    //! The second half of unwrap() on the host: the components of the joined
+    //! d_cycles, numbered by breadth-first search, and the outputs; returns the
+    //! number of components.
+    std::size_t integrate_frame(const unwrap_2d_buffers& host);
 
     const phase_unwrap_2d_config d_config;
     const mcf_axis_tiles d_columns, d_rows;
@@ -93,7 +116,8 @@ private:
     std::vector<std::vector<float>> d_wrapped, d_weight, d_unwrapped;
     std::vector<std::vector<std::uint8_t>> d_mask;
     std::vector<tile_solution> d_tiles;
-    //! The frame's K, its components and the breadth-first queue over them.
+    //! unwrap()'s frame: its K, its components and the breadth-first queue over them
+    //! (made on first use: the CUDA backend integrates on the device).
     std::vector<std::int64_t> d_cycles;
     std::vector<std::int32_t> d_component;
     std::vector<std::int32_t> d_queue;

@@ -26,9 +26,12 @@ class mcf_tiled_unwrap;
  * and, for host buffers, one frame's device copies and pinned staging. Every call
  * returns with its frame finished.
  *
- * MCF has no device solver yet: the method runs on the host (mcf_unwrap_cpu) on host
- * copies of the frame, which unwrap() takes as they are and unwrap_device() copies
- * in and out on the given stream.
+ * MCF (mcf_tiled_unwrap) solves its flows on the host: its tiles read host frames,
+ * which unwrap() takes as they are and unwrap_device() copies out on the given
+ * stream; each tile's network inputs are computed on the GPU. A frame of several
+ * tiles is then integrated on the device (reliability_unwrap_cuda with known cycles)
+ * into the device buffers (for host buffers, the frame's device copies); a frame of
+ * one tile is solved whole on the host and its outputs copied in.
  */
 class phase_unwrapper_2d_cuda : public phase_unwrapper_2d
 {
@@ -56,12 +59,19 @@ private:
      *  the host). */
     unwrap_2d_report solve_mcf_through_host(const unwrap_2d_buffers& device,
                                             cuda_stream_t stream);
+    /*! A frame of several MCF tiles: \p host's inputs solved and joined on the host,
+     *  integrated into \p device's outputs (device.wrapped the same frame). */
+    unwrap_2d_report solve_mcf_tiles(const unwrap_2d_buffers& host,
+                                     const unwrap_2d_buffers& device,
+                                     cuda_stream_t stream);
 
     // Device objects, created and destroyed with the engine's device current.
     std::unique_ptr<workspace> d_ws;
     std::unique_ptr<reliability_unwrap_cuda> d_reliability;
     std::unique_ptr<least_squares_unwrap_cuda> d_least_squares;
     std::unique_ptr<mcf_tiled_unwrap> d_mcf;
+    //! Integrates a frame of several MCF tiles.
+    std::unique_ptr<reliability_unwrap_cuda> d_mcf_frame;
 };
 
 } // namespace core

@@ -58,6 +58,11 @@ CUDADSP_HOST_DEVICE bool unwrap_2d_pixel_valid(const float* wrapped,
 //! Largest frame (pixels) the engines take: pixel and edge indices fit 32 bits.
 constexpr std::size_t max_unwrap_2d_pixels = std::size_t(1) << 30;
 
+/*! A frame's whole periods as the MCF tiles give them before the frame is integrated
+ *  (mcf_tiled_unwrap::join_tiles()) mark a pixel that is not valid with this: no K of
+ *  a frame comes near it. */
+constexpr std::int64_t unknown_cycles = INT64_MIN;
+
 /*! The pixel at (row + drow, col + dcol), through the wrap-around edges where
  *  configured (as many times around as the offset needs: guided_edge_cycles() reaches
  *  half a window plus one away, which may exceed a small frame's side). false where

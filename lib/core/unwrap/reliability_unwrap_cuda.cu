@@ -37,6 +37,13 @@
 // offsets along the links. When the forest is complete each component's constant comes
 // from its first pixel f in row-major order: K[p] = offset[p] - offset[f].
 //
+// Known cycles (the MCF frame). There the periods across an edge are the difference of
+// its ends' known K, the same along every path between two pixels of a component, so
+// any spanning forest gives K[p] = known[p] - known[f]: the edges are not sorted, and
+// their rank is their position in ascending edge index. Boruvka still builds the
+// forest in at most log2(pixels) iterations, from the pixels up, where a breadth-first
+// search on the host walks the frame one pixel at a time.
+//
 // Races. Every kernel reads only arrays that no thread of it writes, or the one slot
 // its own thread writes: the picks are complete (atomicMin) before the hooking kernel
 // reads them; hooks write a root's own link slot; jumping reads one pair of link
@@ -55,6 +62,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
 
 namespace gr {
 namespace cudadsp {
@@ -68,9 +76,9 @@ namespace core {
  * the two buffers hold Boruvka's active edge lists, ping-pong).
  */
 struct reliability_unwrap_cuda::workspace {
-    workspace(std::size_t pixels, bool guided)
+    workspace(std::size_t pixels, bool keyed, bool guided)
         : valid(pixels),
-          pixel_key(pixels),
+          pixel_key(keyed ? pixels : 0),
           steps(guided ? 2 * pixels : 0),
           edge_exists(2 * pixels),
           edges{ device_buffer<std::uint32_t>(2 * pixels),
@@ -137,7 +145,7 @@ struct reliability_unwrap_cuda::workspace {
     }
 
     device_buffer<std::uint8_t> valid;
-    device_buffer<float> pixel_key;
+    device_buffer<float> pixel_key; //!< empty for known cycles
     //! pair_step of each pixel, right then down; empty unless guided by the local
     //! gradient
     device_buffer<gradient_step> steps;
@@ -158,31 +166,39 @@ struct reliability_unwrap_cuda::workspace {
     pinned_buffer<reliability_counters> host_counters;
 };
 
-reliability_unwrap_cuda::reliability_unwrap_cuda(const phase_unwrap_2d_config& config)
-    : d_geometry{ static_cast<std::int32_t>(config.width),
+reliability_unwrap_cuda::reliability_unwrap_cuda(const phase_unwrap_2d_config& config,
+                                                 forest_edges edges)
+    : d_edges(edges),
+      d_geometry{ static_cast<std::int32_t>(config.width),
                   static_cast<std::int32_t>(config.height),
                   config.wrap_around_x,
                   config.wrap_around_y },
       d_period(make_unwrap_period(config.period)),
       d_pixels(static_cast<unsigned int>(config.pixels())),
-      d_gradient_half_window(static_cast<std::int32_t>(config.gradient_window / 2)),
-      d_ws(std::make_unique<workspace>(config.pixels(), d_gradient_half_window > 0))
+      d_gradient_half_window(edges == forest_edges::reliability
+                                 ? static_cast<std::int32_t>(config.gradient_window / 2)
+                                 : 0),
+      d_ws(std::make_unique<workspace>(config.pixels(),
+                                       edges == forest_edges::reliability,
+                                       d_gradient_half_window > 0))
 {
 }
 
 reliability_unwrap_cuda::~reliability_unwrap_cuda() = default;
 
-std::size_t reliability_unwrap_cuda::device_bytes(const phase_unwrap_2d_config& config)
+std::size_t reliability_unwrap_cuda::device_bytes(const phase_unwrap_2d_config& config,
+                                                  forest_edges edges)
 {
-    // The workspace's buffers, a pixel's share each: valid, pixel_key, steps (guided),
-    // edge_exists, edges[2] and edge_words[2] (two edge slots a pixel), root_of,
-    // offset, link_parent[2], link_offset[2], hooked, root_min, first_flags.
-    const bool guided = config.gradient_window > 1;
+    // The workspace's buffers, a pixel's share each: valid, pixel_key (reliability),
+    // steps (guided), edge_exists, edges[2] and edge_words[2] (two edge slots a pixel),
+    // root_of, offset, link_parent[2], link_offset[2], hooked, root_min, first_flags.
+    const bool keyed = edges == forest_edges::reliability;
+    const bool guided = keyed && config.gradient_window > 1;
     const std::size_t per_pixel =
-        sizeof(std::uint8_t) + sizeof(float) + (guided ? 2 * sizeof(gradient_step) : 0) +
-        2 * sizeof(std::uint8_t) + 8 * sizeof(std::uint32_t) + sizeof(std::int32_t) +
-        sizeof(std::int64_t) + 2 * sizeof(std::int32_t) + 2 * sizeof(std::int64_t) +
-        3 * sizeof(std::uint32_t);
+        sizeof(std::uint8_t) + (keyed ? sizeof(float) : 0) +
+        (guided ? 2 * sizeof(gradient_step) : 0) + 2 * sizeof(std::uint8_t) +
+        8 * sizeof(std::uint32_t) + sizeof(std::int32_t) + sizeof(std::int64_t) +
+        2 * sizeof(std::int32_t) + 2 * sizeof(std::int64_t) + 3 * sizeof(std::uint32_t);
     return per_pixel * config.pixels();
 }
 
@@ -215,13 +231,38 @@ void reliability_unwrap_cuda::jump_to_roots(unsigned int hook_bound,
 unwrap_2d_report reliability_unwrap_cuda::solve(const unwrap_2d_buffers& device,
                                                 cudaStream_t stream)
 {
+    if (d_edges != forest_edges::reliability)
+        throw std::logic_error("reliability_unwrap_cuda::solve: made for known cycles");
+    return run(device, nullptr, stream);
+}
+
+unwrap_2d_report
+reliability_unwrap_cuda::integrate_known_cycles(const std::int64_t* known_cycles,
+                                                const unwrap_2d_buffers& device,
+                                                cudaStream_t stream)
+{
+    if (d_edges != forest_edges::known_cycles)
+        throw std::logic_error(
+            "reliability_unwrap_cuda::integrate_known_cycles: made for the reliability "
+            "method");
+    return run(device, known_cycles, stream);
+}
+
+unwrap_2d_report reliability_unwrap_cuda::run(const unwrap_2d_buffers& device,
+                                              const std::int64_t* known_cycles,
+                                              cudaStream_t stream)
+{
     workspace& ws = *d_ws;
     CUDADSP_CUDA(
         cudaMemsetAsync(ws.counters.get(), 0, sizeof(reliability_counters), stream));
-    plant_forest(device, stream);
+    plant_forest(device, known_cycles, stream);
     const unsigned int edge_count = select_edges(stream);
-    if (edge_count > 0)
-        merge_trees(sort_edges(edge_count, stream), edge_count, device, stream);
+    if (edge_count > 0) {
+        // Known cycles: the selected edges, in ascending index, are their own order.
+        const std::uint32_t* ranked =
+            known_cycles != nullptr ? ws.edges[0].get() : sort_edges(edge_count, stream);
+        merge_trees(ranked, edge_count, device, known_cycles, stream);
+    }
     write_outputs(device, stream);
 
     const reliability_counters& counts = ws.read_counters(stream);
@@ -232,6 +273,7 @@ unwrap_2d_report reliability_unwrap_cuda::solve(const unwrap_2d_buffers& device,
 }
 
 void reliability_unwrap_cuda::plant_forest(const unwrap_2d_buffers& device,
+                                           const std::int64_t* known_cycles,
                                            cudaStream_t stream)
 {
     workspace& ws = *d_ws;
@@ -241,6 +283,7 @@ void reliability_unwrap_cuda::plant_forest(const unwrap_2d_buffers& device,
         device.wrapped,
         device.weight,
         device.mask,
+        known_cycles,
         n,
         ws.valid.get(),
         ws.root_of.get(),
@@ -249,6 +292,12 @@ void reliability_unwrap_cuda::plant_forest(const unwrap_2d_buffers& device,
         ws.root_min.get(),
         &ws.counters.get()->valid_pixels);
     CUDADSP_CUDA_LAUNCHED("plant_forest_kernel");
+    if (known_cycles != nullptr) {
+        known_cycles_edges_kernel<<<pixel_blocks, block_threads, 0, stream>>>(
+            ws.valid.get(), d_geometry, ws.edge_exists.get());
+        CUDADSP_CUDA_LAUNCHED("known_cycles_edges_kernel");
+        return;
+    }
     pixel_keys_kernel<<<pixel_blocks, block_threads, 0, stream>>>(device.wrapped,
                                                                   ws.valid.get(),
                                                                   d_geometry,
@@ -299,6 +348,7 @@ const std::uint32_t* reliability_unwrap_cuda::sort_edges(unsigned int edge_count
 void reliability_unwrap_cuda::merge_trees(const std::uint32_t* sorted_edges,
                                           unsigned int edge_count,
                                           const unwrap_2d_buffers& device,
+                                          const std::int64_t* known_cycles,
                                           cudaStream_t stream)
 {
     workspace& ws = *d_ws;
@@ -338,6 +388,7 @@ void reliability_unwrap_cuda::merge_trees(const std::uint32_t* sorted_edges,
             device.wrapped,
             ws.steps.get(),
             d_gradient_half_window,
+            known_cycles,
             d_geometry,
             d_period,
             ws.links(),

@@ -82,16 +82,18 @@ block_append(bool keep, std::uint32_t item, std::uint32_t* list, unsigned int* c
 }
 
 /*!
- * Marks the valid pixels (unwrap_2d_pixel_valid(); weight and mask may be null) and
- * plants the forest: every pixel its own root with offset 0, a self link in both link
- * arrays, no picked edge. Counts the valid pixels into *valid_count. One thread per
- * pixel of n. The link offsets are left unset: they are read only for roots that
- * hooked, which write them first.
+ * Marks the valid pixels and plants the forest: every pixel its own root with offset
+ * 0, a self link in both link arrays, no picked edge. A pixel is valid where its
+ * known_cycles are not unknown_cycles, or, without known_cycles (null), where
+ * unwrap_2d_pixel_valid() passes (weight and mask may be null). Counts the valid
+ * pixels into *valid_count. One thread per pixel of n. The link offsets are left
+ * unset: they are read only for roots that hooked, which write them first.
  */
 __global__ void __launch_bounds__(block_threads)
     plant_forest_kernel(const float* wrapped,
                         const float* weight,
                         const std::uint8_t* mask,
+                        const std::int64_t* known_cycles,
                         unsigned int n,
                         std::uint8_t* valid,
                         std::int32_t* root_of,
@@ -103,7 +105,8 @@ __global__ void __launch_bounds__(block_threads)
     const unsigned int p = thread_item();
     bool ok = false;
     if (p < n) {
-        ok = unwrap_2d_pixel_valid(wrapped, weight, mask, p);
+        ok = known_cycles != nullptr ? known_cycles[p] != unknown_cycles
+                                     : unwrap_2d_pixel_valid(wrapped, weight, mask, p);
         valid[p] = ok ? 1 : 0;
         root_of[p] = static_cast<std::int32_t>(p);
         offset[p] = 0;
@@ -117,12 +120,28 @@ __global__ void __launch_bounds__(block_threads)
         atomicAdd(valid_count, static_cast<unsigned int>(block_valid));
 }
 
+/*! edge_exists[2p + d] = whether edge 2p + d (d = 0: right, 1: down) exists: it has a
+ *  far end (unwrap_2d_edge_ends) and both ends are valid (\p here: p is). */
+__device__ __forceinline__ void mark_edges(std::int32_t p,
+                                           bool here,
+                                           const std::uint8_t* __restrict__ valid,
+                                           const unwrap_2d_geometry& g,
+                                           std::uint8_t* __restrict__ edge_exists)
+{
+    for (std::int32_t direction = 0; direction < 2; ++direction) {
+        const std::uint32_t edge = unwrap_2d_edge_index(p, direction);
+        std::int32_t from = 0;
+        std::int32_t to = 0;
+        edge_exists[edge] =
+            here && unwrap_2d_edge_ends(edge, g, &from, &to) && valid[to] ? 1 : 0;
+    }
+}
+
 /*!
  * key[p] = pixel_reliability_key of pixel p where valid (0 elsewhere, never read),
  * steps[d * n + p] = pair_step of p in direction d when the edges are guided by the
- * local gradient (steps != nullptr), and edge_exists[2p + d] = whether edge 2p + d (d =
- * 0: right, 1: down) exists: it has a far end (unwrap_2d_edge_ends) and both ends are
- * valid. One thread per pixel of the frame.
+ * local gradient (steps != nullptr), and the edges that exist (mark_edges). One thread
+ * per pixel of the frame.
  */
 __global__ void __launch_bounds__(block_threads)
     pixel_keys_kernel(const float* __restrict__ wrapped,
@@ -146,14 +165,19 @@ __global__ void __launch_bounds__(block_threads)
         for (std::int32_t direction = 0; direction < 2; ++direction)
             steps[direction * n + p] = pair_step(
                 wrapped, valid, static_cast<std::int32_t>(p), direction, g, period);
-    for (std::int32_t direction = 0; direction < 2; ++direction) {
-        const std::uint32_t edge =
-            unwrap_2d_edge_index(static_cast<std::int32_t>(p), direction);
-        std::int32_t from = 0;
-        std::int32_t to = 0;
-        edge_exists[edge] =
-            here && unwrap_2d_edge_ends(edge, g, &from, &to) && valid[to] ? 1 : 0;
-    }
+    mark_edges(static_cast<std::int32_t>(p), here, valid, g, edge_exists);
+}
+
+//! The edges that exist (mark_edges), for known cycles. One thread per pixel of the
+//! frame.
+__global__ void __launch_bounds__(block_threads)
+    known_cycles_edges_kernel(const std::uint8_t* __restrict__ valid,
+                              unwrap_2d_geometry g,
+                              std::uint8_t* __restrict__ edge_exists)
+{
+    const unsigned int p = thread_item();
+    if (p < static_cast<unsigned int>(g.width) * static_cast<unsigned int>(g.height))
+        mark_edges(static_cast<std::int32_t>(p), valid[p] != 0, valid, g, edge_exists);
 }
 
 //! key_bits[i] = edge_order_key of edge edges[i], i < count: the sort's keys.
@@ -221,8 +245,10 @@ __global__ void __launch_bounds__(block_threads)
 /*!
  * Hooks each root a that picked an edge (root_min[a] != none) onto the root b at the
  * edge's other end, except the smaller root of two that picked the same edge. The hook
- * is written to a's slot of both link arrays, with K[a] - K[b]; a is appended to
- * hooked. One thread per pixel of n; reads only arrays that no thread here writes.
+ * is written to a's slot of both link arrays, with K[a] - K[b]: the edge's K[to] -
+ * K[from] is known_cycles[to] - known_cycles[from] where known_cycles is given, else
+ * the wrapped phases' (edge_cycles or guided_edge_cycles); a is appended to hooked.
+ * One thread per pixel of n; reads only arrays that no thread here writes.
  */
 __global__ void __launch_bounds__(block_threads)
     hook_roots_kernel(unsigned int n,
@@ -233,6 +259,7 @@ __global__ void __launch_bounds__(block_threads)
                       const float* wrapped,
                       const gradient_step* __restrict__ steps,
                       std::int32_t gradient_half_window,
+                      const std::int64_t* __restrict__ known_cycles,
                       unwrap_2d_geometry g,
                       unwrap_period period,
                       forest_links links,
@@ -254,10 +281,12 @@ __global__ void __launch_bounds__(block_threads)
         const std::int32_t b = root_of[far];
         hooks = !(root_min[b] == rank && static_cast<std::int32_t>(a) < b);
         if (hooks) {
-            // K[to] - K[from] = guided_edge_cycles; K[a] = K[near] - offset[near], and
-            // K[b] = K[far] - offset[far].
+            // K[to] - K[from], then K[a] = K[near] - offset[near] and K[b] = K[far] -
+            // offset[far].
             std::int64_t across = 0;
-            if (gradient_half_window == 0) {
+            if (known_cycles != nullptr) {
+                across = known_cycles[to] - known_cycles[from];
+            } else if (gradient_half_window == 0) {
                 across = edge_cycles(wrapped[from], wrapped[to], period);
             } else {
                 const gradient_step* direction_steps =
