@@ -14,14 +14,12 @@
 // right-cycle fraction measured for it and never fall below the reliability method.
 
 #include "qa_mcf_unwrap.h"
-#include "runtime/cuda_check.h"
-#include "runtime/cuda_resources.h"
+#include "qa_unwrap_2d_device.h"
 #include "runtime/parallel_ranges.h"
 #include "unwrap/mcf_network_inputs_cuda.h"
 #include "unwrap/mcf_tiled_unwrap.h"
 #include "unwrap/mcf_unwrap_rule.h"
 #include <cppunit/extensions/HelperMacros.h>
-#include <cuda_runtime.h>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -34,52 +32,6 @@ namespace cudadsp {
 namespace core {
 
 namespace {
-
-//! One frame through unwrap_device(): the inputs copied to device buffers, every
-//! output poisoned there first, the outputs copied back.
-outputs run_on_device(phase_unwrapper_2d& engine, const frame& f)
-{
-    const std::size_t n = f.width * f.height;
-    device_buffer<float> wrapped(n), unwrapped(n), weight(n);
-    device_buffer<std::uint8_t> mask(n);
-    device_buffer<std::int32_t> cycles(n), components(n);
-    CUDADSP_CUDA(cudaMemcpy(
-        wrapped.get(), f.wrapped.data(), wrapped.bytes(), cudaMemcpyHostToDevice));
-    CUDADSP_CUDA(cudaMemcpy(
-        weight.get(), f.weight.data(), weight.bytes(), cudaMemcpyHostToDevice));
-    CUDADSP_CUDA(
-        cudaMemcpy(mask.get(), f.mask.data(), mask.bytes(), cudaMemcpyHostToDevice));
-    const std::vector<float> poison_phase(n, qa::poison_value);
-    const std::vector<std::int32_t> poison(n, poison_integer);
-    CUDADSP_CUDA(cudaMemcpy(
-        unwrapped.get(), poison_phase.data(), unwrapped.bytes(), cudaMemcpyHostToDevice));
-    CUDADSP_CUDA(
-        cudaMemcpy(cycles.get(), poison.data(), cycles.bytes(), cudaMemcpyHostToDevice));
-    CUDADSP_CUDA(cudaMemcpy(
-        components.get(), poison.data(), components.bytes(), cudaMemcpyHostToDevice));
-    unwrap_2d_buffers b;
-    b.wrapped = wrapped.get();
-    b.unwrapped = unwrapped.get();
-    b.weight = weight.get();
-    b.mask = mask.get();
-    b.cycles = cycles.get();
-    b.components = components.get();
-    cuda_stream stream;
-    outputs o;
-    o.report = engine.unwrap_device(b, stream.get());
-    o.unwrapped.resize(n);
-    o.cycles.resize(n);
-    o.components.resize(n);
-    CUDADSP_CUDA(cudaMemcpy(
-        o.unwrapped.data(), unwrapped.get(), unwrapped.bytes(), cudaMemcpyDeviceToHost));
-    CUDADSP_CUDA(cudaMemcpy(
-        o.cycles.data(), cycles.get(), cycles.bytes(), cudaMemcpyDeviceToHost));
-    CUDADSP_CUDA(cudaMemcpy(o.components.data(),
-                            components.get(),
-                            components.bytes(),
-                            cudaMemcpyDeviceToHost));
-    return o;
-}
 
 /*!
  * The reference integration of a frame's joined K (\p known, unknown_cycles where not
@@ -622,7 +574,8 @@ public:
         check(run(*engine, f), device + ", host buffers");
         check(run(*engine, f, true), device + ", in place");
         if (device == "cuda")
-            check(run_on_device(*engine, f), device + ", device buffers");
+            check(qa::run_unwrap_2d_on_device(*engine, f, nullptr, poison_integer),
+                  device + ", device buffers");
     }
 
     //! Device buffers, a frame of one tile: the frame copied to the host for the
@@ -638,7 +591,8 @@ public:
         const frame f = scene_frame(scene, judged);
         auto engine = make_engine("cuda", f, unwrap_2d_method::mcf);
         const outputs host = run(*engine, f);
-        const outputs o = run_on_device(*engine, f);
+        const outputs o =
+            qa::run_unwrap_2d_on_device(*engine, f, nullptr, poison_integer);
         check_outputs_consistent(o, f, "device buffers");
         CPPUNIT_ASSERT(o.cycles == host.cycles);
         CPPUNIT_ASSERT(o.components == host.components);

@@ -9,6 +9,7 @@
 // method to the bit, least squares within its tolerance) and on device buffers.
 
 #include "qa_phase_unwrap_2d.h"
+#include "qa_unwrap_2d_device.h"
 #include "runtime/cuda_resources.h"
 #include <cmath>
 #include <cstdint>
@@ -173,7 +174,7 @@ void qa_phase_unwrap_2d::cuda_least_squares_agrees_with_cpu(const std::string&)
 
 void qa_phase_unwrap_2d::cuda_device_buffers(const std::string&)
 {
-    const std::size_t W = 301, H = 203, n = W * H;
+    const std::size_t W = 301, H = 203;
     const frame f = noisy_frame(W, H, two_pi, 0.2, 1234, true, true);
     for (auto method :
          { unwrap_2d_method::reliability, unwrap_2d_method::least_squares }) {
@@ -182,58 +183,9 @@ void qa_phase_unwrap_2d::cuda_device_buffers(const std::string&)
         auto engine = phase_unwrapper_2d::make(make_config("cuda", W, H, method));
         const auto host = run(*engine, f);
 
-        device_buffer<float> d_wrapped(n), d_unwrapped(n), d_weight(n);
-        device_buffer<std::uint8_t> d_mask(n);
-        device_buffer<std::int32_t> d_cycles(n), d_components(n);
-        CUDADSP_CUDA(cudaMemcpy(d_wrapped.get(),
-                                f.wrapped.data(),
-                                d_wrapped.bytes(),
-                                cudaMemcpyHostToDevice));
-        CUDADSP_CUDA(cudaMemcpy(
-            d_weight.get(), f.weight.data(), d_weight.bytes(), cudaMemcpyHostToDevice));
-        CUDADSP_CUDA(cudaMemcpy(
-            d_mask.get(), f.mask.data(), d_mask.bytes(), cudaMemcpyHostToDevice));
         cuda_stream stream;
         for (cuda_stream_t s : { static_cast<cuda_stream_t>(nullptr), stream.get() }) {
-            outputs o;
-            o.unwrapped.assign(n, qa::poison_value);
-            o.cycles.assign(n, poison_cycles);
-            if (reliability)
-                o.components.assign(n, poison_cycles);
-            CUDADSP_CUDA(cudaMemcpy(d_unwrapped.get(),
-                                    o.unwrapped.data(),
-                                    d_unwrapped.bytes(),
-                                    cudaMemcpyHostToDevice));
-            CUDADSP_CUDA(cudaMemcpy(d_cycles.get(),
-                                    o.cycles.data(),
-                                    d_cycles.bytes(),
-                                    cudaMemcpyHostToDevice));
-            unwrap_2d_buffers b;
-            b.wrapped = d_wrapped.get();
-            b.unwrapped = d_unwrapped.get();
-            b.weight = d_weight.get();
-            b.mask = d_mask.get();
-            b.cycles = d_cycles.get();
-            b.components = reliability ? d_components.get() : nullptr;
-            if (reliability)
-                CUDADSP_CUDA(cudaMemcpy(d_components.get(),
-                                        o.components.data(),
-                                        d_components.bytes(),
-                                        cudaMemcpyHostToDevice));
-            o.report = engine->unwrap_device(b, s);
-            CUDADSP_CUDA(cudaMemcpy(o.unwrapped.data(),
-                                    d_unwrapped.get(),
-                                    d_unwrapped.bytes(),
-                                    cudaMemcpyDeviceToHost));
-            CUDADSP_CUDA(cudaMemcpy(o.cycles.data(),
-                                    d_cycles.get(),
-                                    d_cycles.bytes(),
-                                    cudaMemcpyDeviceToHost));
-            if (reliability)
-                CUDADSP_CUDA(cudaMemcpy(o.components.data(),
-                                        d_components.get(),
-                                        d_components.bytes(),
-                                        cudaMemcpyDeviceToHost));
+            const outputs o = qa::run_unwrap_2d_on_device(*engine, f, s, poison_cycles);
             const std::string what = std::string("device buffers, ") + to_string(method) +
                                      (s ? ", caller's stream" : ", own stream");
             // The same engine and frame through host and device buffers: the
